@@ -1,0 +1,28 @@
+//! Build script: generates the script grammar with lalrpop and writes the C header
+//! include/dealer.h with cbindgen from src/capi.rs.
+
+use std::path::PathBuf;
+
+fn main() {
+    lalrpop::Configuration::new()
+        .use_cargo_dir_conventions()
+        .process()
+        .expect("lalrpop grammar generation failed");
+
+    let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml is valid");
+    match cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .with_src(crate_dir.join("src/capi.rs"))
+        .generate()
+    {
+        Ok(bindings) => {
+            bindings.write_to_file(crate_dir.join("include/dealer.h"));
+        }
+        Err(e) => println!("cargo:warning=cbindgen could not generate include/dealer.h: {e}"),
+    }
+    println!("cargo:rerun-if-changed=src/capi.rs");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=src/script/grammar.lalrpop");
+}

@@ -1,0 +1,271 @@
+/*
+ * dealer: the libdealer command-line program.
+ *
+ * Accepts the switches of DealerV2 4.3.3 and, in the classic dialect, those of classic dealer
+ * (Debian package `dealer`), plus --rng=chacha|drand48|glibc to choose the random generator and
+ * --dialect=classic|v2 to choose the language and output formats (default: classic with glibc,
+ * DealerV2 otherwise). Uses only the public header include/dealer.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dealer.h"
+
+enum dialect { DIALECT_CLASSIC, DIALECT_V2 };
+
+static const char *V2_OPTIONS = "hmqvVg:p:s:x:C:D:L:M:O:P:R:T:N:E:S:W:X:U:Z:0:1:2:3:4:5:6:7:8:9:l:";
+static const char *CLASSIC_OPTIONS = "023ehuvmqp:g:s:t:l:V";
+
+/* Prints the session's last error and returns the exit status the peers use for it. */
+static int fail(dealer_session *session) {
+    fprintf(stderr, "%s\n", dealer_last_error(session));
+    int code = dealer_last_error_exit_code(session);
+    return code == 0 ? 1 : code;
+}
+
+/* Sets an option; on failure prints the error and exits. */
+static void set(dealer_session *session, const char *key, const char *value) {
+    if (dealer_set_option(session, key, value) != DEALER_OK) {
+        int code = fail(session);
+        dealer_free_session(session);
+        exit(code);
+    }
+}
+
+static void v2_usage(const char *argv0) {
+    printf("--- HELP %s COMING --- \n", dealer_version());
+    printf("%s Usage: -[options] [input_filename | stdin] [>output_file]\n", argv0);
+    printf("  -h            this help\n"
+           "  -V            version\n"
+           "  -m            progress meter on stderr\n"
+           "  -q            suppress printpbn output\n"
+           "  -v            toggle the end-of-run statistics\n"
+           "  -g N          maximum number of deals generated\n"
+           "  -p N          maximum number of deals produced\n"
+           "  -s N          seed\n"
+           "  -x 2|3        swapping mode\n"
+           "  -C [w:]file   csvrpt output file (append; w: truncates)\n"
+           "  -X file       export output file\n"
+           "  -T \"text\"     title\n"
+           "  -N/-E/-S/-W holdings   predeal, e.g. -E SQT,HK765,DAQT74,C97\n"
+           "  -O N|E|S|W    opener (opc)\n"
+           "  -P 0..3       default par vulnerability\n"
+           "  -M 1|2        double-dummy mode\n"
+           "  -R n          double-dummy threads\n"
+           "  -D n[.m]      debug verbosity\n"
+           "  -U path       DealerServer path\n"
+           "  -L file       library mode (not available yet)\n"
+           "  -Z [w][N]:file  write ZRD records (not available yet)\n"
+           "  -l [w]:file   write 52-byte deals (not available yet)\n"
+           "  -0 .. -9 text script variables $0 .. $9\n"
+           "  --rng=chacha|drand48|glibc   random generator (default chacha)\n"
+           "  --dialect=classic|v2         language and output dialect\n");
+    printf("--- HELP %s DONE --- \n", dealer_version());
+}
+
+static void classic_usage(const char *argv0) {
+    fprintf(stderr, "Usage: %s [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]\n", argv0);
+}
+
+/* Reads a whole stream into memory. Returns NULL on a read error. */
+static char *read_all(FILE *f, size_t *len) {
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    for (;;) {
+        if (n == cap) {
+            char *bigger = realloc(buf, cap *= 2);
+            if (!bigger) { free(buf); return NULL; }
+            buf = bigger;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { free(buf); return NULL; }
+    *len = n;
+    return buf;
+}
+
+/* Checks a -s value as the peers do: a value at or beyond the limits of a long is refused. */
+static void check_seed(const char *text, enum dialect dialect) {
+    errno = 0;
+    long v = strtol(text, NULL, 10);
+    if (v == LONG_MAX || v == LONG_MIN) {
+        if (dialect == DIALECT_V2)
+            fprintf(stderr, "Seed overflow: seed must be greater than -9223372036854775808 and less than 9223372036854775807\n");
+        else
+            fprintf(stderr, "Seed overflow: seed must be between -9223372036854775808 and 9223372036854775807\n");
+        exit(255);
+    }
+}
+
+int main(int argc, char **argv) {
+    const char *rng = "chacha";
+    const char *dialect_name = NULL;
+
+    /* Long options are taken out before getopt sees the peers' short switches. */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--rng=", 6) == 0) rng = argv[i] + 6;
+        else if (strncmp(argv[i], "--dialect=", 10) == 0) dialect_name = argv[i] + 10;
+        else argv[kept++] = argv[i];
+    }
+    argc = kept;
+    argv[argc] = NULL;
+
+    enum dialect dialect = strcmp(rng, "glibc") == 0 ? DIALECT_CLASSIC : DIALECT_V2;
+    if (dialect_name) {
+        if (strcmp(dialect_name, "classic") == 0) dialect = DIALECT_CLASSIC;
+        else if (strcmp(dialect_name, "v2") == 0) dialect = DIALECT_V2;
+        else { fprintf(stderr, "unknown dialect '%s' (classic or v2)\n", dialect_name); return 2; }
+    }
+
+    dealer_session *session = NULL;
+    if (dealer_create_session(&session) != DEALER_OK) {
+        fprintf(stderr, "cannot create a libdealer session\n");
+        return 2;
+    }
+    set(session, "rng", rng);
+    set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
+
+    int statistics = 1, quiet = 0, help = 0;
+    const char *not_available = NULL;
+    int c;
+    const char *optstring = dialect == DIALECT_V2 ? V2_OPTIONS : CLASSIC_OPTIONS;
+    while ((c = getopt(argc, argv, optstring)) != -1) {
+        if (dialect == DIALECT_CLASSIC) {
+            switch (c) {
+            case '0': set(session, "swap", "0"); break;
+            case '2': set(session, "swap", "2"); break;
+            case '3': set(session, "swap", "3"); break;
+            case 'e':
+                printf("Exhaust mode not included in this executable\n");
+                dealer_free_session(session);
+                return 1;
+            case 'u': break; /* no effect in classic dealer either */
+            case 'v': statistics = !statistics; break;
+            case 'm': set(session, "progress", "true"); break;
+            case 'q': quiet = !quiet; break;
+            case 'p': set(session, "produce", optarg); break;
+            case 'g': set(session, "generate", optarg); break;
+            case 's': check_seed(optarg, dialect); set(session, "seed", optarg); break;
+            case 't': not_available = "-t (time limit)"; break;
+            case 'l': not_available = "-l (library mode)"; break;
+            case 'V':
+                printf("Version info....\n$Revision: libdealer %s $\n$Dialect: classic dealer $\n$Author: libdealer $\n",
+                       dealer_version());
+                dealer_free_session(session);
+                return 1;
+            default: /* -h, unknown option, missing argument */
+                classic_usage(argv[0]);
+                dealer_free_session(session);
+                return 255;
+            }
+            continue;
+        }
+        switch (c) {
+        case 'h': help = 1; break;
+        case 'V':
+            printf("Version info....\nRevision: %s \nBuild: libdealer (DealerV2 4.3.3 dialect) \n", dealer_version());
+            dealer_free_session(session);
+            return 0;
+        case 'm': set(session, "progress", "true"); break;
+        case 'q': quiet = !quiet; break;
+        case 'v': statistics = !statistics; break;
+        case 'g': set(session, "generate", optarg); break;
+        case 'p': set(session, "produce", optarg); break;
+        case 's': check_seed(optarg, dialect); set(session, "seed", optarg); break;
+        case 'x':
+            if (strcmp(optarg, "2") == 0 || strcmp(optarg, "3") == 0) set(session, "swap", optarg);
+            break;
+        case 'C': set(session, "csv_file", optarg); break;
+        case 'X': set(session, "export_file", optarg); break;
+        case 'T': set(session, "title", optarg); break;
+        case 'N': set(session, "predeal_north", optarg); break;
+        case 'E': set(session, "predeal_east", optarg); break;
+        case 'S': set(session, "predeal_south", optarg); break;
+        case 'W': set(session, "predeal_west", optarg); break;
+        case 'O': set(session, "opener", optarg); break;
+        case 'P': set(session, "par_vulnerability", optarg); break;
+        case 'M': set(session, "dds_mode", optarg); break;
+        case 'R': set(session, "threads", optarg); break;
+        case 'D': set(session, "debug", optarg); break;
+        case 'U': set(session, "server", optarg); break;
+        case 'L': not_available = "-L (library mode)"; break;
+        case 'Z': not_available = "-Z (ZRD output)"; break;
+        case 'l': not_available = "-l (52-byte deal output)"; break;
+        case '0': case '1': case '2': case '3': case '4':
+        case '5': case '6': case '7': case '8': case '9': {
+            char key[5] = {'v', 'a', 'r', (char)c, 0};
+            set(session, key, optarg);
+            break;
+        }
+        default:
+            v2_usage(argv[0]);
+            fprintf(stderr, "Valid Options == [%s]\n\t\t\t[%c] is an invalid option\n", V2_OPTIONS, optopt ? optopt : '?');
+            dealer_free_session(session);
+            return 0;
+        }
+    }
+    if (help) {
+        v2_usage(argv[0]);
+        dealer_free_session(session);
+        return 0;
+    }
+    int positional = argc - optind;
+    if (positional > 2) {
+        if (dialect == DIALECT_CLASSIC) classic_usage(argv[0]);
+        else v2_usage(argv[0]);
+        dealer_free_session(session);
+        return 255;
+    }
+    if (not_available) {
+        fprintf(stderr, "%s is not available yet in this version of libdealer\n", not_available);
+        dealer_free_session(session);
+        return 3;
+    }
+    set(session, "statistics", statistics ? "true" : "false");
+    set(session, "quiet", quiet ? "true" : "false");
+
+    const char *path = positional > 0 ? argv[optind] : NULL;
+    FILE *input = stdin;
+    if (path) {
+        input = fopen(path, "rb");
+        if (!input) {
+            perror(path);
+            dealer_free_session(session);
+            return 255;
+        }
+        set(session, "input_name", path);
+    }
+    size_t len = 0;
+    char *text = read_all(input, &len);
+    if (path) fclose(input);
+    if (!text) {
+        fprintf(stderr, "input in flex scanner failed\n");
+        dealer_free_session(session);
+        return 2;
+    }
+    int status = dealer_load_script(session, (const uint8_t *)text, len);
+    free(text);
+    if (status != DEALER_OK) {
+        int code = fail(session);
+        dealer_free_session(session);
+        return code;
+    }
+    fflush(stdout);
+    status = dealer_run(session, NULL);
+    if (status != DEALER_OK) {
+        int code = fail(session);
+        dealer_free_session(session);
+        return code;
+    }
+    dealer_free_session(session);
+    return 0;
+}

@@ -1,0 +1,110 @@
+//! The end-of-run statistics footer (`Generated … / Produced … / Initial random seed … / Time
+//! needed …`) and the `-m` progress meter text, in both peers' formats.
+
+use std::io::Write;
+
+use crate::dialect::Dialect;
+
+/// DealerV2's `-L` (library mode) counters, printed instead of the seed line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LibraryCounts {
+    /// Library records read.
+    pub records_read: i64,
+    /// Times the library file wrapped around.
+    pub wrap_arounds: i64,
+}
+
+/// What the end-of-run footer reports.
+#[derive(Clone, Copy, Debug)]
+pub struct RunSummary<'a> {
+    /// The title (DealerV2 prints it first, after a blank line; empty counts as none).
+    pub title: Option<&'a str>,
+    /// Deals generated (already corrected as the peer corrects it).
+    pub generated: i64,
+    /// Deals produced.
+    pub produced: i64,
+    /// The seed as the peer prints it with `%lu` (a negative `long` seed is its two's complement).
+    pub seed_printed: u64,
+    /// Elapsed seconds, printed with `%8.3f`.
+    pub seconds: f64,
+    /// DealerV2 `-L` mode: the library counters replace the seed line (`seed_printed` then becomes
+    /// the library's starting seed). `None` otherwise; ignored by classic.
+    pub library: Option<LibraryCounts>,
+}
+
+/// Writes the end-of-run statistics. DealerV2 adds the title and spells `Produced  ` with two
+/// spaces; classic uses one. DealerV2's `-D2` call counters are not written here.
+pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
+    match dialect {
+        Dialect::Classic => {
+            let _ = write!(
+                out,
+                "Generated {} hands\nProduced {} hands\nInitial random seed {}\n",
+                s.generated, s.produced, s.seed_printed
+            );
+        }
+        Dialect::V2 => {
+            if let Some(t) = s.title.filter(|t| !t.is_empty()) {
+                let _ = write!(out, "\n{}\n", t);
+            }
+            let _ = write!(out, "Generated {} hands\nProduced  {} hands\n", s.generated, s.produced);
+            match s.library {
+                None => {
+                    let _ = writeln!(out, "Initial random seed {}", s.seed_printed);
+                }
+                Some(lib) => {
+                    let _ = write!(
+                        out,
+                        "Library file records read {}, Wrap Arounds={}\nLibrary file starting seed {}\n",
+                        lib.records_read, lib.wrap_arounds, s.seed_printed
+                    );
+                }
+            }
+        }
+    }
+    out.extend_from_slice(b"Time needed ");
+    super::cformat::write_fixed(out, s.seconds, 8, 3);
+    out.extend_from_slice(b" sec\n");
+}
+
+/// The `-m` progress meter (stderr text; the same in both peers): `Calculating... %2d%%
+/// complete\r` each time the integer percentage `100 × produced / maxproduce` changes, starting
+/// at 0 %, and 38 blanks and `\r` at the end.
+#[derive(Clone, Debug, Default)]
+pub struct ProgressMeter {
+    last_percent: i64,
+}
+
+impl ProgressMeter {
+    /// A meter that has shown 0 %.
+    pub fn new() -> Self {
+        ProgressMeter { last_percent: 0 }
+    }
+
+    /// Appends the initial `Calculating...  0% complete\r`, written before the first deal.
+    pub fn start(&mut self, out: &mut Vec<u8>) {
+        self.last_percent = 0;
+        out.extend_from_slice(b"Calculating...  0% complete\r");
+    }
+
+    /// After a produced deal: appends a new meter line if the percentage changed. Returns whether
+    /// anything was written.
+    pub fn update(&mut self, out: &mut Vec<u8>, produced: i64, maxproduce: i64) -> bool {
+        if maxproduce <= 0 {
+            return false;
+        }
+        let percent = 100 * produced / maxproduce;
+        if percent == self.last_percent {
+            return false;
+        }
+        self.last_percent = percent;
+        let _ = write!(out, "Calculating... {:2}% complete\r", percent);
+        true
+    }
+
+    /// Appends the closing blank-out: 38 spaces and `\r`.
+    pub fn finish(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&[b' '; 38]);
+        out.push(b'\r');
+    }
+}

@@ -1,0 +1,32 @@
+//! Actions: everything a session prints, in both peers' exact byte formats. Per-deal printers
+//! (`printall`, `printew`/`printns`/`printside`, `printcompact`, `printoneline`, `printpbn`,
+//! `printes`, `printrpt`/`csvrpt`, `export`), the end-of-run `print(compass…)` pages, the
+//! statistics accumulators (`average`, `frequency`, `bktfreq`), the end-of-run footer and the
+//! `-m` progress meter.
+//!
+//! This module only formats and accumulates values that the session has already evaluated; it
+//! knows nothing of dealing or expression evaluation. Every writer appends bytes to a caller's
+//! `Vec<u8>`, so the session decides which stream (stdout, stderr, `-C`/`-X` files, callbacks)
+//! receives them.
+
+pub mod cformat;
+pub mod footer;
+pub mod printers;
+pub mod report;
+pub mod stats;
+
+pub use footer::{write_footer, LibraryCounts, ProgressMeter, RunSummary};
+pub use printers::{
+    board_dealer, board_vulnerability, print_compact, print_es, print_hand_pages, print_oneline, print_pbn, EsItem,
+    PbnInfo, PrintState,
+};
+pub use report::{export, report_line, ReportCell};
+pub use stats::{
+    classic_frequency2d_allocation_fails, classic_frequency_allocation_fails, write_evalcontract, Average,
+    BucketFrequency1D, BucketFrequency2D, EvalContractSummary, Frequency1D, Frequency2D, TableError,
+};
+
+#[cfg(test)]
+mod test_fixtures;
+#[cfg(test)]
+mod tests;

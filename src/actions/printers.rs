@@ -1,0 +1,319 @@
+//! Per-deal printers (`printall`, `printew`/`printns`/`printside`, `printcompact`,
+//! `printoneline`, `printpbn`, `printes`) and the end-of-run `print(compass…)` pages, in both
+//! peers' exact formats.
+//!
+//! The column-style layout shared by printall, printside and the pages: every card is `"X "`, a
+//! void is `"- "`, and before every hand of a row except the first, `"  "` is written until the
+//! previous hand has used 10 cells, so columns are 20 characters wide unless a suit has more than
+//! 10 cards.
+
+use std::io::Write;
+
+use crate::cards::{Deal, Hand, Seat, Side, Suit, RANK_LETTERS};
+use crate::dialect::Dialect;
+use crate::script::ast::Vulnerability;
+
+/// Number of cells a column-style hand occupies before the next hand starts.
+const COLUMN_CELLS: usize = 10;
+
+/// Appends one suit row of column-style hands (no indent, no newline).
+fn write_column_row(out: &mut Vec<u8>, hands: &[Hand], suit: Suit) {
+    let mut used = COLUMN_CELLS;
+    for hand in hands {
+        while used < COLUMN_CELLS {
+            out.extend_from_slice(b"  ");
+            used += 1;
+        }
+        let bits = hand.suit_bits(suit);
+        used = 0;
+        if bits == 0 {
+            out.extend_from_slice(b"- ");
+            used = 1;
+        } else {
+            for rank in (0..13).rev() {
+                if bits & (1 << rank) != 0 {
+                    out.push(RANK_LETTERS[rank]);
+                    out.push(b' ');
+                    used += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Appends the four suit rows (S, H, D, C) of column-style hands, each row prefixed by `indent`
+/// and ended by `\n`.
+fn write_column_block(out: &mut Vec<u8>, hands: &[Hand], indent: &[u8]) {
+    for suit in Suit::PRINT_ORDER {
+        out.extend_from_slice(indent);
+        write_column_row(out, hands, suit);
+        out.push(b'\n');
+    }
+}
+
+/// The 5-space indent of DealerV2's printall and printside rows.
+const V2_INDENT: &[u8] = b"     ";
+
+/// Per-run state of the per-deal printers: the dialect, the title, and DealerV2's "print the title
+/// next time" flags, kept separately for printall and for printside (printns/printew/printside
+/// share one flag, as they share one function in DealerV2).
+#[derive(Clone, Debug)]
+pub struct PrintState {
+    dialect: Dialect,
+    title: Option<String>,
+    printall_title_due: bool,
+    printside_title_due: bool,
+}
+
+impl PrintState {
+    /// State for a new run. An empty title counts as no title.
+    pub fn new(dialect: Dialect, title: Option<String>) -> Self {
+        let title = title.filter(|t| !t.is_empty());
+        let due = title.is_some();
+        PrintState { dialect, title, printall_title_due: due, printside_title_due: due }
+    }
+
+    /// Writes the `[title]` line if due (DealerV2 only) and clears the flag.
+    fn write_title_if_due(out: &mut Vec<u8>, title: Option<&str>, due: &mut bool) {
+        if let (true, Some(t)) = (*due, title) {
+            let _ = writeln!(out, "{:18}[{}]", "", t);
+            *due = false;
+        }
+    }
+
+    /// After a deal, DealerV2 prints `\f` and re-arms the title every 10 produced deals.
+    fn form_feed_if_due(out: &mut Vec<u8>, title: Option<&str>, produced: i64, due: &mut bool) {
+        if title.is_some() && produced % 10 == 0 {
+            out.push(b'\x0c');
+            *due = true;
+        }
+    }
+
+    /// `printall`. `produced` is the 1-based count of produced deals (nprod); `board` the number to
+    /// print (nprod + startboard − 1 in DealerV2, nprod in classic).
+    pub fn print_all(&mut self, out: &mut Vec<u8>, deal: &Deal, produced: i64, board: i64) {
+        match self.dialect {
+            Dialect::Classic => {
+                let _ = writeln!(out, "{:4}.", board);
+                write_column_block(out, &deal.0, b"");
+                out.push(b'\n');
+            }
+            Dialect::V2 => {
+                let title = self.title.as_deref();
+                Self::write_title_if_due(out, title, &mut self.printall_title_due);
+                let _ = writeln!(
+                    out,
+                    "{:4}. North              East                South               West ",
+                    board
+                );
+                write_column_block(out, &deal.0, V2_INDENT);
+                out.push(b'\n');
+                Self::form_feed_if_due(out, title, produced, &mut self.printall_title_due);
+            }
+        }
+    }
+
+    /// `printew` / `printns` / `printside(side)`. DealerV2 prints South, North or West, East under
+    /// a numbered header; classic (which only has printew) prints West, East with no header and
+    /// no indent (a North–South request prints South, North the same way).
+    pub fn print_side(&mut self, out: &mut Vec<u8>, deal: &Deal, side: Side, produced: i64, board: i64) {
+        let [first, second] = match side {
+            Side::NS => [Seat::South, Seat::North],
+            Side::EW => [Seat::West, Seat::East],
+        };
+        let hands = [deal.hand(first), deal.hand(second)];
+        match self.dialect {
+            Dialect::Classic => {
+                write_column_block(out, &hands, b"");
+                out.push(b'\n');
+            }
+            Dialect::V2 => {
+                let title = self.title.as_deref();
+                Self::write_title_if_due(out, title, &mut self.printside_title_due);
+                let _ = writeln!(out, "{:4}. {:<5}              {:<5}", board, first.name(), second.name());
+                write_column_block(out, &hands, V2_INDENT);
+                out.push(b'\n');
+                Self::form_feed_if_due(out, title, produced, &mut self.printside_title_due);
+            }
+        }
+    }
+}
+
+/// `printcompact[(expr)]`: four lines `n <hand>` … `w <hand>`, then the value on its own line.
+/// Same in both peers.
+pub fn print_compact(out: &mut Vec<u8>, deal: &Deal, value: Option<i32>) {
+    for seat in Seat::ALL {
+        out.push(seat.lower_letter() as u8);
+        out.push(b' ');
+        deal.hand(seat).write_pbn(out);
+        out.push(b'\n');
+    }
+    if let Some(v) = value {
+        let _ = writeln!(out, "{}", v);
+    }
+}
+
+/// `printoneline[(expr)]`: `n <hand> e <hand> s <hand> w <hand> ` then the value, then `\n`.
+/// Same in both peers.
+pub fn print_oneline(out: &mut Vec<u8>, deal: &Deal, value: Option<i32>) {
+    deal.write_oneline(out);
+    if let Some(v) = value {
+        let _ = write!(out, "{}", v);
+    }
+    out.push(b'\n');
+}
+
+/// What `printpbn` needs besides the deal.
+#[derive(Clone, Copy, Debug)]
+pub struct PbnInfo<'a> {
+    /// Which peer's tags to write.
+    pub dialect: Dialect,
+    /// The script path as given on the command line; `None` (stdin) prints `(null)`.
+    pub input_name: Option<&'a str>,
+    /// The seed as the peer prints it with `%lu`.
+    pub seed: u64,
+    /// The title (DealerV2 `[Description]`; empty or `None` omits the tag).
+    pub title: Option<&'a str>,
+    /// Board number (nprod + startboard − 1 in DealerV2, nprod in classic).
+    pub board: i64,
+    /// The `dealer` statement, if any; otherwise the dealer rotates with the board.
+    pub dealer: Option<Seat>,
+    /// The `vulnerable` statement, if any; otherwise the 16-board cycle.
+    pub vulnerability: Option<Vulnerability>,
+    /// Today's date as `YYYY.MM.DD`.
+    pub date: &'a str,
+}
+
+/// The PBN tag text of a vulnerability.
+fn vulnerability_tag(v: Vulnerability) -> &'static str {
+    match v {
+        Vulnerability::None => "None",
+        Vulnerability::NS => "NS",
+        Vulnerability::EW => "EW",
+        Vulnerability::All => "All",
+    }
+}
+
+/// The standard 16-board vulnerability cycle, indexed by `(board − 1) mod 16`.
+const VULNERABILITY_CYCLE: [Vulnerability; 16] = {
+    use Vulnerability::*;
+    [None, NS, EW, All, NS, EW, All, None, EW, All, None, NS, All, None, NS, EW]
+};
+
+/// The dealer of a board when no `dealer` statement is given: N, E, S, W by `(board − 1) mod 4`.
+pub fn board_dealer(board: i64) -> Seat {
+    Seat::from_index((board - 1).rem_euclid(4) as usize)
+}
+
+/// The vulnerability of a board when no `vulnerable` statement is given.
+pub fn board_vulnerability(board: i64) -> Vulnerability {
+    VULNERABILITY_CYCLE[(board - 1).rem_euclid(16) as usize]
+}
+
+/// `printpbn`: one PBN record followed by a blank line.
+///
+/// Returns `true` when the peer toggles its end-of-run footer flag as a side effect: classic
+/// dealer flips `verbose` on every call, so the session must flip its "print the footer" state
+/// whenever this returns `true` (and must not call this at all under `-q`).
+pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
+    let file = info.input_name.unwrap_or("(null)");
+    match info.dialect {
+        Dialect::Classic => {
+            let _ = writeln!(out, "[Event \"Hand simulated by dealer with file {}, seed {}\"]", file, info.seed);
+            out.extend_from_slice(b"[Site \"-\"]\n");
+        }
+        Dialect::V2 => {
+            let _ = writeln!(
+                out,
+                "[Event \"Hand simulated by DealerV2_4 with file {}, seed {}\"]",
+                file, info.seed
+            );
+            out.extend_from_slice(b"[Site \"-\"]\n");
+            if let Some(t) = info.title.filter(|t| !t.is_empty()) {
+                let _ = writeln!(out, "[Description \"{}\"]", t);
+            }
+            out.extend_from_slice(b"[Generator \"Dealer Version 2.4 by Hans, Henk, and JGM\"]\n");
+        }
+    }
+    let dealer = info.dealer.unwrap_or_else(|| board_dealer(info.board));
+    let vulnerability = info.vulnerability.unwrap_or_else(|| board_vulnerability(info.board));
+    let _ = writeln!(out, "[Date \"{}\"]", info.date);
+    let _ = writeln!(out, "[Board \"{}\"]", info.board);
+    out.extend_from_slice(b"[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]\n");
+    let _ = writeln!(out, "[Dealer \"{}\"]", dealer.upper_letter());
+    let _ = writeln!(out, "[Vulnerable \"{}\"]", vulnerability_tag(vulnerability));
+    out.extend_from_slice(b"[Deal \"N:");
+    for (i, seat) in Seat::ALL.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        deal.hand(seat).write_pbn(out);
+    }
+    out.extend_from_slice(b"\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n\n");
+    info.dialect == Dialect::Classic
+}
+
+/// One item of `printes(…)`: an evaluated expression or raw text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EsItem<'a> {
+    /// An expression's value, printed with `%d`.
+    Number(i32),
+    /// A string (or the `\n` token), printed as is.
+    Text(&'a str),
+}
+
+/// `printes(…)`: the items concatenated, nothing added. Same in both peers.
+pub fn print_es(out: &mut Vec<u8>, items: &[EsItem]) {
+    for item in items {
+        match item {
+            EsItem::Number(n) => {
+                let _ = write!(out, "{}", n);
+            }
+            EsItem::Text(t) => out.extend_from_slice(t.as_bytes()),
+        }
+    }
+}
+
+/// Deals per row of `print(compass…)` pages.
+const PAGE_DEALS_PER_ROW: usize = 4;
+
+/// The end-of-run `print(compass…)` pages from the stored produced deals. Seats print in N, E, S,
+/// W order whatever order `seats` has (duplicates print once); `first_board` is the number of the
+/// first deal (startboard in DealerV2, 1 in classic). `title` is used by DealerV2 only.
+pub fn print_hand_pages(
+    out: &mut Vec<u8>,
+    dialect: Dialect,
+    deals: &[Deal],
+    seats: &[Seat],
+    title: Option<&str>,
+    first_board: i64,
+) {
+    for seat in Seat::ALL.into_iter().filter(|s| seats.contains(s)) {
+        match dialect {
+            Dialect::Classic => {
+                let _ = write!(out, "\n\n{} hands:\n\n\n\n", seat.name());
+            }
+            Dialect::V2 => {
+                if let Some(t) = title.filter(|t| !t.is_empty()) {
+                    let _ = writeln!(out, "{}", t);
+                }
+                let _ = write!(out, "\n{} hands:\n\n", seat.name());
+            }
+        }
+        let mut board = first_board;
+        for group in deals.chunks(PAGE_DEALS_PER_ROW) {
+            for _ in group {
+                let _ = write!(out, "{:4}.{:15}", board, "");
+                board += 1;
+            }
+            out.push(b'\n');
+            let mut hands = [Hand::EMPTY; PAGE_DEALS_PER_ROW];
+            for (slot, deal) in hands.iter_mut().zip(group) {
+                *slot = deal.hand(seat);
+            }
+            write_column_block(out, &hands[..group.len()], b"");
+            out.push(b'\n');
+        }
+        out.push(b'\x0c');
+    }
+}

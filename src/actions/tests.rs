@@ -1,0 +1,969 @@
+//! Byte-exact tests of the actions against DealerV2's regression references and against output
+//! captured from /usr/games/dealer. Each test rebuilds the deals and values from the reference
+//! text itself, feeds them to the formatters, and compares the whole output.
+
+use super::test_fixtures::*;
+use super::*;
+use crate::cards::{Card, Deal, Hand, Seat, Side, Suit};
+use crate::dialect::Dialect;
+use crate::cards::Strain;
+use crate::script::ast::{Contract, ExportTarget, Vulnerability};
+
+// ---------------------------------------------------------------------------------------------
+// Parsing helpers (test only)
+// ---------------------------------------------------------------------------------------------
+
+fn rank_of(c: char) -> u8 {
+    b"23456789TJQKA".iter().position(|&r| r as char == c).expect("rank letter") as u8
+}
+
+/// A PBN-style hand `S.H.D.C`.
+fn pbn_hand(text: &str) -> Hand {
+    let mut h = Hand::EMPTY;
+    for (suit, ranks) in Suit::PRINT_ORDER.into_iter().zip(text.split('.')) {
+        for c in ranks.chars() {
+            h.insert(Card::new(suit, rank_of(c)));
+        }
+    }
+    h
+}
+
+/// A deal from `N:<n> <e> <s> <w>`.
+fn pbn_deal(text: &str) -> Deal {
+    let body = text.strip_prefix("N:").expect("N: prefix");
+    let mut d = Deal::default();
+    for (seat, h) in Seat::ALL.into_iter().zip(body.split(' ')) {
+        d.0[seat.index()] = pbn_hand(h);
+    }
+    d
+}
+
+/// A deal and the optional trailing value of a `printoneline` line.
+fn oneline(line: &str) -> (Deal, Option<i32>) {
+    let t: Vec<&str> = line.split(' ').collect();
+    let mut d = Deal::default();
+    for i in 0..4 {
+        d.0[i] = pbn_hand(t[2 * i + 1]);
+    }
+    let value = t.get(8).filter(|s| !s.is_empty()).map(|s| s.parse().unwrap());
+    (d, value)
+}
+
+/// The `[Deal "…"]` values of PBN text.
+fn pbn_deals(text: &str) -> Vec<Deal> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("[Deal \""))
+        .map(|l| pbn_deal(l.trim_end_matches("\"]")))
+        .collect()
+}
+
+/// The column cells of a column-style row (columns are separated by at least two spaces).
+fn columns(row: &str) -> Vec<String> {
+    row.split("  ").map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
+}
+
+/// Hands of a 4-row column block (S, H, D, C rows).
+fn column_hands(rows: &[&str]) -> Vec<Hand> {
+    let mut hands: Vec<Hand> = Vec::new();
+    for (suit, row) in Suit::PRINT_ORDER.into_iter().zip(rows) {
+        for (i, cell) in columns(row).iter().enumerate() {
+            if hands.len() <= i {
+                hands.push(Hand::EMPTY);
+            }
+            for c in cell.split(' ').filter(|c| *c != "-") {
+                hands[i].insert(Card::new(suit, rank_of(c.chars().next().unwrap())));
+            }
+        }
+    }
+    hands
+}
+
+fn deal_of(pairs: &[(Seat, Hand)]) -> Deal {
+    let mut d = Deal::default();
+    for (s, h) in pairs {
+        d.0[s.index()] = *h;
+    }
+    d
+}
+
+/// Blocks `header line + 4 rows` whose header contains `marker`: (board, hands).
+fn column_blocks(text: &str, marker: &str) -> Vec<(i64, Vec<Hand>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l.contains(marker) {
+            let l = l.trim_start_matches('\x0c');
+            let board = l.trim().split('.').next().unwrap().trim().parse().unwrap();
+            out.push((board, column_hands(&lines[i + 1..i + 5])));
+        }
+    }
+    out
+}
+
+/// Deals of `print(compass…)` pages: for each `X hands:` section, the hands of seat X per board.
+fn page_deals(text: &str) -> Vec<Deal> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut deals: Vec<Deal> = Vec::new();
+    let mut seat = Seat::North;
+    let mut i = 0;
+    let mut index = 0;
+    while i < lines.len() {
+        let l = lines[i].trim_start_matches('\x0c');
+        if let Some(name) = l.strip_suffix(" hands:") {
+            seat = *Seat::ALL.iter().find(|s| s.name() == name).unwrap();
+            index = 0;
+        } else if l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(".   ") {
+            let n = l.split('.').filter(|p| !p.trim().is_empty()).count();
+            let hands = column_hands(&lines[i + 1..i + 5]);
+            assert_eq!(hands.len(), n);
+            for h in hands {
+                if deals.len() <= index {
+                    deals.push(Deal::default());
+                }
+                deals[index].0[seat.index()] = h;
+                index += 1;
+            }
+            i += 4;
+        }
+        i += 1;
+    }
+    deals
+}
+
+fn hcp(h: Hand) -> i32 {
+    Suit::ALL.iter().map(|&s| {
+        let b = h.suit_bits(s);
+        4 * ((b >> 12) & 1) as i32 + 3 * ((b >> 11) & 1) as i32 + 2 * ((b >> 10) & 1) as i32 + ((b >> 9) & 1) as i32
+    }).sum()
+}
+
+fn text(v: &[u8]) -> &str {
+    std::str::from_utf8(v).unwrap()
+}
+
+fn assert_same(actual: &[u8], expected: &str) {
+    let actual = text(actual);
+    if actual != expected {
+        for (n, (a, e)) in actual.lines().zip(expected.lines()).enumerate() {
+            assert_eq!(a, e, "first difference at line {}", n + 1);
+        }
+        assert_eq!(actual, expected);
+    }
+}
+
+/// Rows of a 1-D table (`Low`, numbers, `High`) with their counts, up to the dashes line.
+fn table_rows(section: &str) -> Vec<(String, i64)> {
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with("Value"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("    \t"))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].trim().to_string(), f[1].trim().parse().unwrap())
+        })
+        .collect()
+}
+
+/// A value that lands in a row of a table: Low → `low`, High → `high`, else the label.
+fn row_value(label: &str, low: i32, high: i32) -> i32 {
+    match label {
+        "Low" => low,
+        "High" => high,
+        n => n.parse().unwrap(),
+    }
+}
+
+fn frequency_from(section: &str, lo: i32, hi: i32) -> Frequency1D {
+    let mut f = Frequency1D::new(lo, hi);
+    for (label, count) in table_rows(section) {
+        for _ in 0..count {
+            f.add(row_value(&label, lo - 1, hi + 1));
+        }
+    }
+    f
+}
+
+/// Cells of a 2-D table: (row label, column label, count) from the header and rows up to `Sum`.
+fn grid_cells(section: &str) -> Vec<(String, String, i64)> {
+    let mut lines = section.lines().skip_while(|l| !l.trim_start().starts_with("Low"));
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let col_labels = &header[..header.len() - 1]; // drop "Sum"
+    let mut cells = Vec::new();
+    for l in lines.take_while(|l| !l.starts_with("Sum")) {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        for (j, c) in f[1..f.len() - 1].iter().enumerate() {
+            cells.push((f[0].to_string(), col_labels[j].to_string(), c.parse().unwrap()));
+        }
+    }
+    cells
+}
+
+// ---------------------------------------------------------------------------------------------
+// DealerV2
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn v2_printall_with_title_and_form_feed() {
+    let blocks = column_blocks(V2_YOU_HOLD, ". North ");
+    assert_eq!(blocks.len(), 13);
+    let title = "This is the problem from the User Guide -- inherited from Dealer V1";
+    let mut state = PrintState::new(Dialect::V2, Some(title.to_string()));
+    let mut out = Vec::new();
+    for (board, hands) in &blocks {
+        let deal = Deal([hands[0], hands[1], hands[2], hands[3]]);
+        state.print_all(&mut out, &deal, *board, *board);
+    }
+    assert_same(&out, V2_YOU_HOLD);
+}
+
+#[test]
+fn v2_printew() {
+    let mut state = PrintState::new(Dialect::V2, Some("Dealer V2 Demo. East 2NT West Stayman or Jacoby".into()));
+    let mut out = Vec::new();
+    for (board, h) in column_blocks(V2_DEMO_PRINTEW, ". West ") {
+        let deal = deal_of(&[(Seat::West, h[0]), (Seat::East, h[1])]);
+        state.print_side(&mut out, &deal, Side::EW, board, board);
+    }
+    assert_same(&out, V2_DEMO_PRINTEW);
+}
+
+#[test]
+fn v2_printns_printew_and_pages() {
+    let title = "Bidding Practice National Teams Session 1  ";
+    let ns = column_blocks(V2_PRT_COMPASS, ". South ");
+    let ew = column_blocks(V2_PRT_COMPASS, ". West ");
+    assert_eq!(ns.len(), 8);
+    let deals: Vec<Deal> = ns
+        .iter()
+        .zip(&ew)
+        .map(|((_, a), (_, b))| {
+            deal_of(&[(Seat::South, a[0]), (Seat::North, a[1]), (Seat::West, b[0]), (Seat::East, b[1])])
+        })
+        .collect();
+    let mut state = PrintState::new(Dialect::V2, Some(title.into()));
+    let mut out = Vec::new();
+    for (i, d) in deals.iter().enumerate() {
+        let n = i as i64 + 1;
+        state.print_side(&mut out, d, Side::NS, n, n);
+        state.print_side(&mut out, d, Side::EW, n, n);
+    }
+    let seats = [Seat::South, Seat::North, Seat::West, Seat::East];
+    print_hand_pages(&mut out, Dialect::V2, &deals, &seats, Some(title), 1);
+    assert_same(&out, V2_PRT_COMPASS);
+}
+
+#[test]
+fn v2_pages_east_west() {
+    let deals = page_deals(V2_NOTRUMP_PAGES);
+    assert_eq!(deals.len(), 12);
+    let mut out = Vec::new();
+    print_hand_pages(&mut out, Dialect::V2, &deals, &[Seat::West, Seat::East], Some("Practice Bidding 1NT"), 1);
+    assert_same(&out, V2_NOTRUMP_PAGES);
+}
+
+#[test]
+fn v2_printoneline() {
+    let mut out = Vec::new();
+    for line in V2_ONELINE.lines() {
+        let (deal, value) = oneline(line);
+        print_oneline(&mut out, &deal, value);
+    }
+    assert_same(&out, V2_ONELINE);
+}
+
+fn v2_pbn_info<'a>(input: &'a str, seed: u64, title: &'a str, board: i64) -> PbnInfo<'a> {
+    PbnInfo {
+        dialect: Dialect::V2,
+        input_name: Some(input),
+        seed,
+        title: Some(title),
+        board,
+        dealer: None,
+        vulnerability: None,
+        date: "2025.06.29",
+    }
+}
+
+#[test]
+fn v2_printpbn_rotates_dealer_and_vulnerability() {
+    let title = "Regression Test PBN output; Both Vul; Dealer Rotates";
+    let mut out = Vec::new();
+    for (i, d) in pbn_deals(V2_PBN).iter().enumerate() {
+        let flips = print_pbn(&mut out, d, &v2_pbn_info("pbn_s179.dli", 179, title, i as i64 + 1));
+        assert!(!flips);
+    }
+    assert_same(&out, V2_PBN);
+}
+
+#[test]
+fn v2_startboard_pbn_and_pages() {
+    let title = "Testing Starting Board Number 26";
+    let deals = pbn_deals(V2_STARTBOARD);
+    assert_eq!(deals.len(), 8);
+    let mut out = Vec::new();
+    for (i, d) in deals.iter().enumerate() {
+        print_pbn(&mut out, d, &v2_pbn_info("Startboard_s347.dli", 347, title, 26 + i as i64));
+    }
+    let seats = [Seat::North, Seat::South, Seat::East, Seat::West];
+    print_hand_pages(&mut out, Dialect::V2, &deals, &seats, Some(title), 26);
+    assert_same(&out, V2_STARTBOARD);
+}
+
+#[test]
+fn v2_frequency_with_low_and_high() {
+    let f = frequency_from(V2_FREQ_EX, 15, 17);
+    let mut out = Vec::new();
+    f.write(&mut out, Dialect::V2, Some("HCP North Between 15 and 17 "));
+    assert_same(&out, V2_FREQ_EX);
+}
+
+#[test]
+fn v2_frequency_cumulative_rounding() {
+    let f = frequency_from(V2_CONTROLS, 0, 12);
+    let mut out = Vec::new();
+    f.write(&mut out, Dialect::V2, Some("controls"));
+    assert_same(&out, V2_CONTROLS);
+}
+
+#[test]
+fn v2_average_and_frequency() {
+    let f = frequency_from(V2_CLUB_LEN, 0, 13);
+    let mut avg = Average::new();
+    for (label, count) in table_rows(V2_CLUB_LEN) {
+        for _ in 0..count {
+            avg.add(label.parse().unwrap());
+        }
+    }
+    let mut out = Vec::new();
+    avg.write(&mut out, Dialect::V2, Some("Clubs held by W"));
+    f.write(&mut out, Dialect::V2, Some("Number of clubs"));
+    assert_same(&out, V2_CLUB_LEN);
+}
+
+#[test]
+fn v2_averages_of_booleans() {
+    let f = frequency_from(V2_NT_HCP, 12, 14);
+    let rows = table_rows(V2_NT_HCP);
+    let mut out = Vec::new();
+    for target in 12..=14 {
+        let mut avg = Average::new();
+        for (label, count) in &rows {
+            let v: i32 = label.parse().unwrap();
+            for _ in 0..*count {
+                avg.add((v == target) as i32);
+            }
+        }
+        avg.write(&mut out, Dialect::V2, Some(&format!("{} hcp", target)));
+    }
+    f.write(&mut out, Dialect::V2, Some("12-14 HCP Distribution"));
+    assert_same(&out, V2_NT_HCP);
+}
+
+#[test]
+fn v2_unlabelled_frequencies() {
+    // Ones among 37 samples, read off the printed means (0.0541, 0.4054, 0.5405).
+    let mut out = Vec::new();
+    for (label, ones) in [("4450,7d", 2), ("4450,8d", 15), ("4450,8M", 20)] {
+        let mut avg = Average::new();
+        for i in 0..37 {
+            avg.add((i < ones) as i32);
+        }
+        avg.write(&mut out, Dialect::V2, Some(label));
+    }
+    let sections: Vec<&str> = V2_JUNKSTAYMAN.split("\nDescription").collect();
+    let first = format!("\nDescription{}", sections[1]);
+    let second = format!("\nDescription{}", sections[2]);
+    frequency_from(&first, 0, 1).write(&mut out, Dialect::V2, None);
+    frequency_from(&second, 0, 13).write(&mut out, Dialect::V2, None);
+    assert_same(&out, V2_JUNKSTAYMAN);
+}
+
+#[test]
+fn v2_frequency_2d() {
+    let (lo1, hi1, lo2, hi2) = (10, 23, 1, 9);
+    let mut f = Frequency2D::new((lo1, hi1), (lo2, hi2));
+    for (r, c, n) in grid_cells(V2_FREQ_2D) {
+        for _ in 0..n {
+            f.add(row_value(&r, lo1 - 1, hi1 + 1), row_value(&c, lo2 - 1, hi2 + 1));
+        }
+    }
+    let mut out = Vec::new();
+    f.write(&mut out, Dialect::V2, Some("Controls(across) Vs HCP(down)"));
+    assert_same(&out, V2_FREQ_2D);
+}
+
+#[test]
+fn v2_bucket_frequencies() {
+    let sections: Vec<&str> = V2_BKTFREQ.split("\nDescription").collect();
+    let one = format!("\nDescription{}", sections[1]);
+    let two = format!("\nDescription{}", sections[2]);
+    let mut b1 = BucketFrequency1D::new(500, 2200, 50).unwrap();
+    for (label, count) in table_rows(&one) {
+        for _ in 0..count {
+            b1.add(row_value(&label, 499, 2250));
+        }
+    }
+    let mut b2 = BucketFrequency2D::new((500, 2200, 50), (5, 22, 1)).unwrap();
+    for (r, c, n) in grid_cells(&two) {
+        for _ in 0..n {
+            b2.add(row_value(&r, 499, 2250), row_value(&c, 4, 23));
+        }
+    }
+    let mut out = Vec::new();
+    b1.write(&mut out, Some("KnR North"));
+    b2.write(&mut out, Some("KnR(down) Vs HCP "));
+    assert_same(&out, V2_BKTFREQ);
+}
+
+#[test]
+fn v2_bucket_edges_and_errors() {
+    // 3 + 10/3 = 6 buckets: Low, 0, 3, 6, 9, High; High starts at 0 + 4 * 3 = 12, so 11 is in 9.
+    let mut b = BucketFrequency1D::new(0, 10, 3).unwrap();
+    for v in [-1, 0, 2, 3, 9, 11, 12, 100] {
+        b.add(v);
+    }
+    let mut out = Vec::new();
+    b.write(&mut out, None);
+    let t = text(&out);
+    assert!(t.starts_with("\nDescription: \nValue"));
+    assert!(t.contains("Low\t       1\t  12.50\t  12.50\n    0\t       2\t  25.00\t  37.50\n"));
+    assert!(t.contains("    9\t       2\t  25.00\t  75.00\nHigh\t       2\t  25.00\t 100.00\n"));
+    assert_eq!(BucketFrequency1D::new(0, 10, 0).unwrap_err(), TableError::NonPositiveBucketSize);
+    assert_eq!(BucketFrequency1D::new(10, 0, 1).unwrap_err(), TableError::InvertedRange);
+    assert!(BucketFrequency2D::new((0, 10, 1), (0, 10, -2)).is_err());
+}
+
+#[test]
+fn v2_export_side() {
+    let mut out = Vec::new();
+    for line in V2_EXPORT.lines() {
+        let mut hands = [Hand::EMPTY; 2];
+        for (k, part) in line.split("  -W ").enumerate() {
+            let part = part.trim_start_matches("-E ").trim_end();
+            for suit_text in part.split(',') {
+                let suit = Suit::ALL.iter().copied().find(|s| suit_text.starts_with(s.letter())).unwrap();
+                for c in suit_text[1..].chars() {
+                    hands[k].insert(Card::new(suit, rank_of(c)));
+                }
+            }
+        }
+        let deal = deal_of(&[(Seat::East, hands[0]), (Seat::West, hands[1])]);
+        export(&mut out, &deal, ExportTarget::Side(Side::EW));
+    }
+    assert_same(&out, V2_EXPORT);
+}
+
+#[test]
+fn v2_export_seat() {
+    let deal = pbn_deal("N:AT752.KQJ.T3.876 .98.KQJ94.JT9532 QJ.AT76543.752.K K98643.2.A86.AQ4");
+    let mut out = Vec::new();
+    export(&mut out, &deal, ExportTarget::Seat(Seat::East));
+    export(&mut out, &deal, ExportTarget::Side(Side::NS));
+    assert_same(&out, "-E H98,DKQJ94,CJT9532 \n-N SAT752,HKQJ,DT3,C876  -S SQJ,HAT76543,D752,CK \n");
+}
+
+#[test]
+fn v2_printrpt_cells() {
+    let lines: Vec<&str> = V2_PRINTRPT.lines().collect();
+    let mut out = Vec::new();
+    let numbers_after = |line: &str, key: &str| -> Vec<i32> {
+        let rest = &line[line.find(key).unwrap() + key.len()..];
+        rest.split(',').take(5).map(|n| n.parse().unwrap()).collect()
+    };
+    for chunk in lines.chunks(4) {
+        let whole = chunk[0].split(",n ").nth(1).unwrap();
+        let (deal, _) = oneline(&format!("n {}", whole));
+        let hcp_w: i32 = chunk[2].rsplit(',').next().unwrap().parse().unwrap();
+        let south = numbers_after(chunk[3], "'S:',");
+        let west = numbers_after(chunk[3], "'W:',");
+        report_line(&mut out, &deal, &[ReportCell::Text("The Whole Deal: "), ReportCell::Hands(&Seat::ALL)]);
+        report_line(
+            &mut out,
+            &deal,
+            &[ReportCell::Text("The NS Side hands only: "), ReportCell::Hands(&Side::NS.seats())],
+        );
+        report_line(
+            &mut out,
+            &deal,
+            &[
+                ReportCell::Text("A single compass direction and an expression: "),
+                ReportCell::Hands(&[Seat::West]),
+                ReportCell::Number(hcp_w),
+            ],
+        );
+        report_line(
+            &mut out,
+            &deal,
+            &[
+                ReportCell::Text("A pair of hands for NS, a string, and some trix "),
+                ReportCell::Hands(&[Seat::South, Seat::North]),
+                ReportCell::Text("S:"),
+                ReportCell::Tricks(&south),
+                ReportCell::Hands(&Side::EW.seats()),
+                ReportCell::Text("W:"),
+                ReportCell::Tricks(&west),
+            ],
+        );
+    }
+    assert_same(&out, V2_PRINTRPT);
+}
+
+#[test]
+fn v2_printrpt_par_contract_and_leading_number() {
+    // ddsParContract_s317.ref, first record.
+    let deal = pbn_deal("N:KQ.A72.AJ65.KQJ9 A9853.KJ8.T87.A6 JT764.9543.K92.4 2.QT6.Q43.T87532");
+    let mut out = Vec::new();
+    report_line(
+        &mut out,
+        &deal,
+        &[
+            ReportCell::Number(600),
+            ReportCell::ParContract(" 3N  by NS both"),
+            ReportCell::ParContract(" 3N  by NS ew"),
+            ReportCell::ParContract(" 3N  by NS ns"),
+            ReportCell::ParContract(" 3N  by NS none"),
+            ReportCell::Number(24),
+            ReportCell::Hands(&Side::NS.seats()),
+        ],
+    );
+    assert_same(
+        &out,
+        " 600,' 3N  by NS both',' 3N  by NS ew',' 3N  by NS ns',' 3N  by NS none',24,n KQ.A72.AJ65.KQJ9 s JT764.9543.K92.4 \n",
+    );
+    // csvTrixDeal_s43.ref: csvrpt(deal, trix(deal)).
+    let deal = pbn_deal("N:J.AK97.J83.KJ863 953.QJT.T97542.2 AKQT84.3.A6.AQ75 762.86542.KQ.T94");
+    let tricks = [13, 9, 10, 13, 13, 0, 4, 3, 0, 0, 13, 9, 10, 13, 13, 0, 4, 3, 0, 0];
+    let mut out = Vec::new();
+    report_line(&mut out, &deal, &[ReportCell::Hands(&Seat::ALL), ReportCell::Tricks(&tricks)]);
+    assert_same(
+        &out,
+        " n J.AK97.J83.KJ863 e 953.QJT.T97542.2 s AKQT84.3.A6.AQ75 w 762.86542.KQ.T94 ,13,9,10,13,13,0,4,3,0,0,13,9,10,13,13,0,4,3,0,0\n",
+    );
+}
+
+#[test]
+fn v2_printes_and_printall() {
+    let blocks = column_blocks(V2_CTLS_LTC, ". North ");
+    let es_lines: Vec<&str> = V2_CTLS_LTC.lines().filter(|l| l.starts_with("Ctls")).collect();
+    assert_eq!(blocks.len(), es_lines.len());
+    let mut state = PrintState::new(Dialect::V2, Some(" Checking Losers and Controls  ".into()));
+    let mut out = Vec::new();
+    for ((board, h), line) in blocks.iter().zip(es_lines) {
+        let v: Vec<i32> = line.split('=').skip(1).map(|p| p.split(' ').next().unwrap().parse().unwrap()).collect();
+        print_es(
+            &mut out,
+            &[
+                EsItem::Text("Ctls N="),
+                EsItem::Number(v[0]),
+                EsItem::Text(" Ctls E(H)="),
+                EsItem::Number(v[1]),
+                EsItem::Text(" Loser S(C)="),
+                EsItem::Number(v[2]),
+                EsItem::Text(" losers W="),
+                EsItem::Number(v[3]),
+                EsItem::Text("\n"),
+            ],
+        );
+        state.print_all(&mut out, &Deal([h[0], h[1], h[2], h[3]]), *board, *board);
+    }
+    assert_same(&out, V2_CTLS_LTC);
+}
+
+#[test]
+fn v2_separate_title_flags_and_double_form_feed() {
+    // printall and printside keep separate title flags (test_rpts_s241.ref prints the title
+    // before each); printns and printew share one, and each prints `\f` after deal 10.
+    let deal = pbn_deal("N:65.KT2.AKJ9.AT85 KQ942.Q95.874.J6 T7.AJ4.Q653.KQ42 AJ83.8763.T2.973");
+    let mut state = PrintState::new(Dialect::V2, Some("T".into()));
+    let mut out = Vec::new();
+    state.print_side(&mut out, &deal, Side::NS, 1, 1);
+    state.print_all(&mut out, &deal, 1, 1);
+    let t = text(&out);
+    assert_eq!(t.matches("                  [T]\n").count(), 2);
+    assert!(t.starts_with("                  [T]\n   1. South              North\n     T 7                 6 5 \n"));
+
+    let mut out = Vec::new();
+    state.print_side(&mut out, &deal, Side::NS, 10, 10);
+    state.print_side(&mut out, &deal, Side::EW, 10, 10);
+    state.print_side(&mut out, &deal, Side::EW, 11, 11);
+    let t = text(&out);
+    assert_eq!(t.matches('\x0c').count(), 2);
+    assert!(t.contains("\n\n\x0c                  [T]\n  10. West               East \n"));
+    assert!(t.contains("\n\n\x0c                  [T]\n  11. West"));
+
+    // Without a title (or with an empty one) there is neither a title line nor a form feed.
+    let mut state = PrintState::new(Dialect::V2, Some(String::new()));
+    let mut out = Vec::new();
+    state.print_all(&mut out, &deal, 10, 10);
+    assert!(text(&out).starts_with("  10. North"));
+    assert!(!text(&out).contains('\x0c'));
+}
+
+#[test]
+fn v2_average_nan_and_overflow() {
+    let mut out = Vec::new();
+    Average::new().write(&mut out, Dialect::V2, None);
+    assert_same(&out, "Mean=      -nan, Std Dev=      -nan, Var=      -nan, Sample Size=0 \n");
+    let mut avg = Average::new();
+    avg.add(50000);
+    avg.add(50000);
+    let mut out = Vec::new();
+    avg.write(&mut out, Dialect::V2, Some(""));
+    let t = text(&out);
+    assert!(t.starts_with(": Mean=50000.0000, Std Dev=      -nan, Var=-"), "{}", t);
+}
+
+#[test]
+fn v2_frequency_with_no_deals() {
+    let mut out = Vec::new();
+    Frequency1D::new(1, 2).write(&mut out, Dialect::V2, Some("x"));
+    assert_same(
+        &out,
+        "\nDescription: x:\nValue\t   Count\t   Pct.\t  CumPct\n    1\t       0\t   -nan\t   -nan\n    2\t       0\t   -nan\t   -nan\n    \t--------\t-------\nTotal\t       0\t 100.00\n",
+    );
+}
+
+#[test]
+fn v2_evalcontract_summary() {
+    // EvalContract_New_s103.ref: figures read off the reference.
+    let lines = [
+        ((2, Strain::Notrump, 1), true, Side::NS, [357.82, 59.80, 40.20, 33.80, 1.00, 3.38, 0.16]),
+        ((3, Strain::Notrump, 0), true, Side::NS, [75.36, 33.80, 66.20, 0.00, 1.00, 0.00, 0.13]),
+        ((2, Strain::Suit(Suit::Hearts), 0), false, Side::EW, [9.44, 44.40, 55.60, 4.80, 0.00, 0.29, 0.00]),
+        ((4, Strain::Suit(Suit::Hearts), 0), false, Side::EW, [-114.40, 4.80, 95.20, 0.00, 0.00, 0.00, 0.00]),
+        ((3, Strain::Suit(Suit::Hearts), 2), false, Side::EW, [-5.0, 0.0, 100.0, 0.0, 0.0, 0.0, 0.0]),
+    ];
+    let mut out = Vec::new();
+    for ((level, strain, doubled), vulnerable, side, f) in lines {
+        let s = EvalContractSummary {
+            contract: Contract { level, strain, doubled },
+            vulnerable,
+            side,
+            average_score: f[0],
+            made_pct: f[1],
+            fail_pct: f[2],
+            missed_game_pct: f[3],
+            missed_slam_pct: f[4],
+            missed_game_imps: f[5],
+            missed_slam_imps: f[6],
+        };
+        write_evalcontract(&mut out, &s);
+    }
+    let expected = concat!(
+        "\nContract  2Nx V by NS Avg Result =  357.82, Made pct=  59.80, Fail pct=  40.20\n",
+        "Missed Game_pct=  33.80, Missed Slam_pct=   1.00, Missed Game Imps/board=   3.38, Missed Slam Imps/board=   0.16\n",
+        "\nContract  3N  V by NS Avg Result =   75.36, Made pct=  33.80, Fail pct=  66.20\n",
+        "Missed Game_pct=   0.00, Missed Slam_pct=   1.00, Missed Game Imps/board=   0.00, Missed Slam Imps/board=   0.13\n",
+        "\nContract  2H    by EW Avg Result =    9.44, Made pct=  44.40, Fail pct=  55.60\n",
+        "Missed Game_pct=   4.80, Missed Slam_pct=   0.00, Missed Game Imps/board=   0.29, Missed Slam Imps/board=   0.00\n",
+        "\nContract  4H    by EW Avg Result = -114.40, Made pct=   4.80, Fail pct=  95.20\n",
+        "Missed Game_pct=   0.00, Missed Slam_pct=   0.00, Missed Game Imps/board=   0.00, Missed Slam Imps/board=   0.00\n",
+        "\nContract 3Hxx   by EW Avg Result =   -5.00, Made pct=   0.00, Fail pct= 100.00\n",
+        "Missed Game_pct=   0.00, Missed Slam_pct=   0.00, Missed Game Imps/board=   0.00, Missed Slam Imps/board=   0.00\n",
+    );
+    assert_same(&out, expected);
+}
+
+#[test]
+fn v2_footer() {
+    let mut out = Vec::new();
+    let s = RunSummary {
+        title: Some("T"),
+        generated: 1234,
+        produced: 10,
+        seed_printed: 42,
+        seconds: 0.0123,
+        library: None,
+    };
+    write_footer(&mut out, Dialect::V2, &s);
+    assert_same(&out, "\nT\nGenerated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n");
+    let mut out = Vec::new();
+    let lib = LibraryCounts { records_read: 7, wrap_arounds: 0 };
+    write_footer(&mut out, Dialect::V2, &RunSummary { title: None, library: Some(lib), ..s });
+    assert_same(
+        &out,
+        "Generated 1234 hands\nProduced  10 hands\nLibrary file records read 7, Wrap Arounds=0\nLibrary file starting seed 42\nTime needed    0.012 sec\n",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classic dealer (outputs captured from /usr/games/dealer)
+// ---------------------------------------------------------------------------------------------
+
+fn classic_footer(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64) {
+    let s = RunSummary { title: None, generated, produced, seed_printed: seed, seconds: 0.0, library: None };
+    write_footer(out, Dialect::Classic, &s);
+}
+
+/// The `printoneline` lines of classic output: (deal, value).
+fn oneline_lines(t: &str) -> Vec<(Deal, Option<i32>)> {
+    t.lines().filter(|l| l.starts_with("n ") && l.contains(" e ")).map(oneline).collect()
+}
+
+#[test]
+fn classic_per_deal_printers() {
+    // produce 3; action printall, printew, printcompact, printcompact(hcp(north)), printoneline,
+    // printoneline(hcp(north)-20); dealer -s 5
+    let lines = oneline_lines(CLASSIC_PRINTERS);
+    assert_eq!(lines.len(), 6);
+    let mut state = PrintState::new(Dialect::Classic, None);
+    let mut out = Vec::new();
+    for (i, pair) in lines.chunks(2).enumerate() {
+        let deal = pair[0].0;
+        let v = pair[1].1.unwrap();
+        assert_eq!(v + 20, hcp(deal.hand(Seat::North)));
+        let n = i as i64 + 1;
+        state.print_all(&mut out, &deal, n, n);
+        state.print_side(&mut out, &deal, Side::EW, n, n);
+        print_compact(&mut out, &deal, None);
+        print_compact(&mut out, &deal, Some(v + 20));
+        print_oneline(&mut out, &deal, None);
+        print_oneline(&mut out, &deal, Some(v));
+    }
+    classic_footer(&mut out, 3, 3, 5);
+    assert_same(&out, CLASSIC_PRINTERS);
+}
+
+#[test]
+fn classic_printall_long_suit_pushes_columns() {
+    // Sample from the classic reference: north holds 12 spades.
+    let deal = pbn_deal("N:AKQJT9876543..A. .AKQJT98765.KQ.A .432.J98765.K32 2...");
+    let mut state = PrintState::new(Dialect::Classic, None);
+    let mut out = Vec::new();
+    state.print_all(&mut out, &deal, 1, 1);
+    let second_line = text(&out).lines().nth(1).unwrap().to_string();
+    assert_eq!(second_line, "A K Q J T 9 8 7 6 5 4 3 -                   -                   2 ");
+}
+
+#[test]
+fn classic_printpbn_and_verbose_flip() {
+    for (fixture, file, dealer, vul, produced) in [
+        (CLASSIC_PBN2, "pbn2.dl", None, None, 2),
+        (CLASSIC_PBN3, "pbn3.dl", Some(Seat::East), Some(Vulnerability::NS), 3),
+    ] {
+        let mut out = Vec::new();
+        let mut verbose = true;
+        let deals = pbn_deals(fixture);
+        assert_eq!(deals.len(), produced);
+        for (i, d) in deals.iter().enumerate() {
+            let info = PbnInfo {
+                dialect: Dialect::Classic,
+                input_name: Some(file),
+                seed: 7,
+                title: Some("ignored by classic"),
+                board: i as i64 + 1,
+                dealer,
+                vulnerability: vul,
+                date: "2026.11.21",
+            };
+            if print_pbn(&mut out, d, &info) {
+                verbose = !verbose;
+            }
+        }
+        if verbose {
+            classic_footer(&mut out, produced as i64, produced as i64, 7);
+        }
+        assert_same(&out, fixture);
+    }
+}
+
+#[test]
+fn classic_pbn_from_stdin() {
+    let deal = pbn_deal("N:AQT6542.5.T86.A5 K7.QJT743.74.KQ6 983.A96.J9.J9432 J.K82.AKQ532.T87");
+    let info = PbnInfo {
+        dialect: Dialect::Classic,
+        input_name: None,
+        seed: u64::MAX,
+        title: None,
+        board: 16,
+        dealer: None,
+        vulnerability: None,
+        date: "2026.11.21",
+    };
+    let mut out = Vec::new();
+    print_pbn(&mut out, &deal, &info);
+    let t = text(&out);
+    assert!(t.starts_with("[Event \"Hand simulated by dealer with file (null), seed 18446744073709551615\"]\n"));
+    assert!(t.contains("[Dealer \"W\"]\n[Vulnerable \"EW\"]\n"));
+}
+
+#[test]
+fn classic_print_pages() {
+    // produce 6; action print(west, east), printoneline; dealer -s 3
+    let deals: Vec<Deal> = oneline_lines(CLASSIC_PAGES).into_iter().map(|(d, _)| d).collect();
+    assert_eq!(deals.len(), 6);
+    let mut out = Vec::new();
+    for d in &deals {
+        print_oneline(&mut out, d, None);
+    }
+    print_hand_pages(&mut out, Dialect::Classic, &deals, &[Seat::West, Seat::East], Some("ignored"), 1);
+    classic_footer(&mut out, 6, 6, 3);
+    assert_same(&out, CLASSIC_PAGES);
+}
+
+#[test]
+fn classic_averages_and_printes() {
+    // produce 5; action average hcp(north), average "NS pts" hcp(north)+hcp(south),
+    // average "" hcp(east)*100000, printoneline(hcp(north)), printes(hcp(south), " ", hcp(east), \n)
+    let lines = oneline_lines(CLASSIC_AVERAGE);
+    let mut averages = [Average::new(), Average::new(), Average::new()];
+    let mut out = Vec::new();
+    for (deal, v) in &lines {
+        let (n, e, s) = (hcp(deal.hand(Seat::North)), hcp(deal.hand(Seat::East)), hcp(deal.hand(Seat::South)));
+        assert_eq!(Some(n), *v);
+        print_oneline(&mut out, deal, Some(n));
+        print_es(&mut out, &[EsItem::Number(s), EsItem::Text(" "), EsItem::Number(e), EsItem::Text("\n")]);
+        averages[0].add(n);
+        averages[1].add(n + s);
+        averages[2].add(e * 100000);
+    }
+    averages[0].write(&mut out, Dialect::Classic, None);
+    averages[1].write(&mut out, Dialect::Classic, Some("NS pts"));
+    averages[2].write(&mut out, Dialect::Classic, Some(""));
+    classic_footer(&mut out, 5, 5, 11);
+    assert_same(&out, CLASSIC_AVERAGE);
+}
+
+#[test]
+fn classic_average_of_nothing_and_overflow() {
+    let mut out = Vec::new();
+    Average::new().write(&mut out, Dialect::Classic, None);
+    Average::new().write(&mut out, Dialect::Classic, Some("lbl"));
+    classic_footer(&mut out, 100, 0, 11);
+    assert_same(&out, CLASSIC_AVERAGE_EMPTY);
+    // `average 1000` over 3,000,000 deals: the int sum wraps (classic reference).
+    let mut avg = Average::new();
+    for _ in 0..3_000_000 {
+        avg.add(1000);
+    }
+    let mut out = Vec::new();
+    avg.write(&mut out, Dialect::Classic, None);
+    assert_same(&out, "-431.656\n");
+}
+
+#[test]
+fn classic_frequencies() {
+    // produce 8; frequency "N hcp" (hcp(north)-10, -3, 2), frequency (spades(north), 3, 5),
+    // frequency "2d" (hcp(north), 8, 11, spades(north), 2, 4), printoneline(hcp(north)); -s 13
+    let lines = oneline_lines(CLASSIC_FREQ);
+    let mut a = Frequency1D::new(-3, 2);
+    let mut b = Frequency1D::new(3, 5);
+    let mut c = Frequency2D::new((8, 11), (2, 4));
+    let mut out = Vec::new();
+    for (deal, v) in &lines {
+        let h = hcp(deal.hand(Seat::North));
+        let s = deal.hand(Seat::North).len(Suit::Spades) as i32;
+        assert_eq!(Some(h), *v);
+        print_oneline(&mut out, deal, Some(h));
+        a.add(h - 10);
+        b.add(s);
+        c.add(h, s);
+    }
+    a.write(&mut out, Dialect::Classic, Some("N hcp"));
+    b.write(&mut out, Dialect::Classic, None);
+    c.write(&mut out, Dialect::Classic, Some("2d"));
+    classic_footer(&mut out, 8, 8, 13);
+    assert_same(&out, CLASSIC_FREQ);
+}
+
+/// A classic run `printoneline(spades(north))` (or hcp) plus one frequency table over
+/// (hcp(north), spades(north)).
+/// One frequency table of a classic run: label, (lo1, hi1), optional (lo2, hi2).
+type ClassicTable<'a> = (&'a str, (i32, i32), Option<(i32, i32)>);
+
+fn classic_degenerate(fixture: &str, tables: &[ClassicTable], value_is_hcp: bool) {
+    let lines = oneline_lines(fixture);
+    let mut out = Vec::new();
+    let mut ones: Vec<Frequency1D> = Vec::new();
+    let mut twos: Vec<Frequency2D> = Vec::new();
+    for (_, rows, cols) in tables {
+        match cols {
+            None => ones.push(Frequency1D::new(rows.0, rows.1)),
+            Some(c) => twos.push(Frequency2D::new(*rows, *c)),
+        }
+    }
+    for (deal, _) in &lines {
+        let h = hcp(deal.hand(Seat::North));
+        let s = deal.hand(Seat::North).len(Suit::Spades) as i32;
+        print_oneline(&mut out, deal, Some(if value_is_hcp { h } else { s }));
+        ones.iter_mut().for_each(|f| f.add(h));
+        twos.iter_mut().for_each(|f| f.add(h, s));
+    }
+    let (mut i1, mut i2) = (0, 0);
+    for (label, _, cols) in tables {
+        if cols.is_none() {
+            ones[i1].write(&mut out, Dialect::Classic, Some(label));
+            i1 += 1;
+        } else {
+            twos[i2].write(&mut out, Dialect::Classic, Some(label));
+            i2 += 1;
+        }
+    }
+    classic_footer(&mut out, lines.len() as i64, lines.len() as i64, 13);
+    assert_same(&out, fixture);
+}
+
+#[test]
+fn classic_degenerate_frequency_tables() {
+    classic_degenerate(
+        CLASSIC_FREQ_ONE_ROW,
+        &[("r1", (10, 8), Some((2, 3))), ("r2", (10, 9), Some((2, 0)))],
+        false,
+    );
+    classic_degenerate(CLASSIC_FREQ_NO_COLUMNS, &[("inv2", (10, 11), Some((5, 2)))], false);
+    classic_degenerate(CLASSIC_FREQ_EMPTY_RANGE, &[("e", (10, 9), None)], true);
+    classic_degenerate(CLASSIC_FREQ_NEGATIVE_DIMS, &[("dd", (10, 6), Some((5, 1)))], false);
+}
+
+#[test]
+fn classic_allocation_failures() {
+    // Observed with /usr/games/dealer: `Out of memory`, exit 255, for these and only these.
+    assert!(classic_frequency_allocation_fails(5, 3));
+    assert!(!classic_frequency_allocation_fails(10, 9));
+    assert!(classic_frequency2d_allocation_fails((10, 5), (3, 4)));
+    assert!(!classic_frequency2d_allocation_fails((10, 6), (5, 1)));
+    assert!(!classic_frequency2d_allocation_fails((10, 7), (5, 2)));
+    assert!(!classic_frequency2d_allocation_fails((10, 8), (2, 3)));
+}
+
+#[test]
+fn classic_footer_negative_seed() {
+    let mut out = Vec::new();
+    classic_footer(&mut out, 2, 2, (-1i64) as u64);
+    assert!(text(&out).contains("Initial random seed 18446744073709551615\n"));
+    let mut out = Vec::new();
+    let s = RunSummary { title: Some("T"), generated: 1, produced: 1, seed_printed: 1, seconds: 7.6079, library: None };
+    write_footer(&mut out, Dialect::Classic, &s);
+    assert_same(&out, "Generated 1 hands\nProduced 1 hands\nInitial random seed 1\nTime needed    7.608 sec\n");
+}
+
+#[test]
+fn progress_meter_matches_classic_stream() {
+    // `dealer -m` with produce 3 and produce 7 (stderr).
+    for (max, expected) in [
+        (3, "Calculating...  0% complete\rCalculating... 33% complete\rCalculating... 66% complete\rCalculating... 100% complete\r"),
+        (
+            7,
+            "Calculating...  0% complete\rCalculating... 14% complete\rCalculating... 28% complete\rCalculating... 42% complete\rCalculating... 57% complete\rCalculating... 71% complete\rCalculating... 85% complete\rCalculating... 100% complete\r",
+        ),
+    ] {
+        let mut meter = ProgressMeter::new();
+        let mut out = Vec::new();
+        meter.start(&mut out);
+        for n in 1..=max {
+            assert!(meter.update(&mut out, n, max));
+        }
+        meter.finish(&mut out);
+        let mut want = expected.to_string();
+        want.push_str(&" ".repeat(38));
+        want.push('\r');
+        assert_same(&out, &want);
+    }
+    let mut meter = ProgressMeter::new();
+    let mut out = Vec::new();
+    assert!(!meter.update(&mut out, 1, 250));
+    assert!(meter.update(&mut out, 3, 250));
+    assert!(!meter.update(&mut out, 4, 250));
+    assert!(!meter.update(&mut out, 1, 0));
+}

@@ -1,0 +1,232 @@
+//! DealerV2 4.3.3's generator: glibc `drand48` and DealerV2's dealing order.
+//!
+//! Three of DealerV2's modes live here (the fourth, bias predeal, is in `v2bias`):
+//! - default: one persistent deck (initially SA..C2) shuffled in place by Fisher–Yates
+//!   (i = 51..1, j = `(int)(drand48() * (i+1))`); a produced deal has each hand sorted
+//!   descending by its `(suit<<4)|rank` byte, which is where the next shuffle starts;
+//! - predeal: a fixed stacked deck whose empty slots come first in each hand, filled in slot
+//!   order from a persistent `small_pack` of the remaining cards that is reshuffled every deal;
+//! - swapping (`-x 2`/`-x 3`): a real shuffle followed by cumulative exchanges of whole hands.
+
+use super::v2bias::V2Bias;
+use crate::cards::{Card, Deal, Seat};
+
+/// 2^48 − 1.
+const MASK48: u64 = (1 << 48) - 1;
+/// DealerV2's empty-slot byte; larger than every card byte.
+pub(crate) const NO_CARD: Card = Card(0x7F);
+
+/// glibc `drand48`: a 48-bit LCG whose output is the new state divided by 2^48.
+#[derive(Clone, Debug)]
+pub(crate) struct Drand48 {
+    state: u64,
+}
+
+impl Drand48 {
+    /// `srand48(seed)`: only the low 32 bits of the seed count.
+    pub(crate) fn from_seed(seed: i64) -> Drand48 {
+        Drand48 { state: (((seed as u64) & 0xFFFF_FFFF) << 16) | 0x330E }
+    }
+
+    /// `seed48` of a raw 48-bit state (higher bits are dropped).
+    pub(crate) fn from_state(state: u64) -> Drand48 {
+        Drand48 { state: state & MASK48 }
+    }
+
+    /// The next `drand48()` value in [0, 1).
+    #[inline]
+    pub(crate) fn next_f64(&mut self) -> f64 {
+        self.state = (self.state.wrapping_mul(0x5_DEEC_E66D).wrapping_add(0xB)) & MASK48;
+        self.state as f64 / (1u64 << 48) as f64
+    }
+
+    /// `gen_rand_slot(top)` and `rnd(top)`: `(int)(drand48() * (double)top)`.
+    #[inline]
+    pub(crate) fn slot(&mut self, top: i32) -> i32 {
+        (self.next_f64() * top as f64) as i32
+    }
+
+    /// DealerV2's `Shuffle`: in-place Fisher–Yates from the last element down to index 1.
+    pub(crate) fn shuffle(&mut self, cards: &mut [Card]) {
+        for i in (1..cards.len()).rev() {
+            let j = self.slot(i as i32 + 1) as usize;
+            cards.swap(i, j);
+        }
+    }
+}
+
+/// Which of DealerV2's dealing modes is in force (after the mode precedence rules).
+#[derive(Clone, Debug)]
+enum V2Mode {
+    /// Persistent deck, shuffled in place (also used, with `swap`, for swapping mode).
+    Default,
+    /// Card predeal: a fixed stacked deck filled from the persistent small pack.
+    Predeal { stacked: [Card; 52], small_pack: [Card; 52], small_size: usize },
+    /// Bias predeal.
+    Bias(Box<V2Bias>),
+}
+
+/// DealerV2's dealing state.
+#[derive(Clone, Debug)]
+pub(crate) struct V2Dealer {
+    rng: Drand48,
+    curdeal: [Card; 52],
+    mode: V2Mode,
+    swap: u8,
+    swap_index: u8,
+}
+
+/// The full pack in DealerV2's `newpack` order: SA, SK, …, S2, HA, …, C2.
+pub(crate) fn full_pack_descending() -> [Card; 52] {
+    let mut pack = [Card(0); 52];
+    for (i, c) in pack.iter_mut().enumerate() {
+        *c = Card::from_ordinal(51 - i);
+    }
+    pack
+}
+
+impl V2Dealer {
+    /// A dealer for default or swapping mode (`swap` 0, 2 or 3).
+    pub(crate) fn new_default(rng: Drand48, swap: u8) -> V2Dealer {
+        V2Dealer { rng, curdeal: full_pack_descending(), mode: V2Mode::Default, swap, swap_index: 0 }
+    }
+
+    /// A dealer for card predeal mode; `predeal` is validated and in textual order.
+    pub(crate) fn new_predeal(rng: Drand48, predeal: &[(Seat, Card)]) -> V2Dealer {
+        let mut stacked = [NO_CARD; 52];
+        let mut taken = [false; 52];
+        for &(seat, card) in predeal {
+            taken[card.ordinal()] = true;
+            let base = seat.index() * 13;
+            if let Some(slot) = (base..base + 13).find(|&j| stacked[j] == NO_CARD) {
+                stacked[slot] = card;
+            }
+        }
+        sort_hands(&mut stacked);
+        let mut small_pack = [NO_CARD; 52];
+        let mut small_size = 0;
+        for card in full_pack_descending() {
+            if !taken[card.ordinal()] {
+                small_pack[small_size] = card;
+                small_size += 1;
+            }
+        }
+        V2Dealer {
+            rng,
+            curdeal: stacked,
+            mode: V2Mode::Predeal { stacked, small_pack, small_size },
+            swap: 0,
+            swap_index: 0,
+        }
+    }
+
+    /// A dealer for bias predeal mode.
+    pub(crate) fn new_bias(rng: Drand48, bias: &[[i8; 4]; 4]) -> V2Dealer {
+        V2Dealer {
+            rng,
+            curdeal: full_pack_descending(),
+            mode: V2Mode::Bias(Box::new(V2Bias::new(bias))),
+            swap: 0,
+            swap_index: 0,
+        }
+    }
+
+    /// Exchanges the 13-card blocks of two seats in `curdeal`.
+    fn swap_hands(&mut self, a: Seat, b: Seat) {
+        let (a, b) = (a.index() * 13, b.index() * 13);
+        for k in 0..13 {
+            self.curdeal.swap(a + k, b + k);
+        }
+    }
+
+    /// The next generated deal; `None` when bias predeal rejected the attempt.
+    pub(crate) fn deal(&mut self) -> Option<Deal> {
+        match &mut self.mode {
+            V2Mode::Default => {
+                match self.swap_index {
+                    1 | 4 => self.swap_hands(Seat::East, Seat::West),
+                    2 | 5 => self.swap_hands(Seat::South, Seat::West),
+                    3 => self.swap_hands(Seat::East, Seat::South),
+                    _ => self.rng.shuffle(&mut self.curdeal),
+                }
+                if self.swap != 0 {
+                    self.swap_index += 1;
+                    if (self.swap == 2 && self.swap_index > 1) || (self.swap == 3 && self.swap_index > 5) {
+                        self.swap_index = 0;
+                    }
+                }
+            }
+            V2Mode::Predeal { stacked, small_pack, small_size } => {
+                self.curdeal = *stacked;
+                self.rng.shuffle(&mut small_pack[..*small_size]);
+                let mut next = 0;
+                for slot in self.curdeal.iter_mut() {
+                    if *slot == NO_CARD && next < *small_size {
+                        *slot = small_pack[next];
+                        next += 1;
+                    }
+                }
+            }
+            V2Mode::Bias(bias) => {
+                if !bias.make_deal(&mut self.rng, &mut self.curdeal) {
+                    return None;
+                }
+            }
+        }
+        Some(Deal::from_slots(&self.curdeal))
+    }
+
+    /// The last deal was produced: sort every hand descending (`sortDeal`).
+    pub(crate) fn produced(&mut self) {
+        sort_hands(&mut self.curdeal);
+    }
+
+    /// Sorts the given seats' hands descending in place (what `opc()` does to its side).
+    pub(crate) fn sort_seats(&mut self, seats: &[Seat]) {
+        for seat in seats {
+            let base = seat.index() * 13;
+            self.curdeal[base..base + 13].sort_unstable_by(|a, b| b.cmp(a));
+        }
+    }
+
+    /// `rnd(n)` from the same stream.
+    pub(crate) fn rnd(&mut self, n: i32) -> i32 {
+        self.rng.slot(n)
+    }
+}
+
+/// `sortDeal`: sorts each 13-slot hand descending by byte value.
+pub(crate) fn sort_hands(deck: &mut [Card; 52]) {
+    for hand in deck.chunks_exact_mut(13) {
+        hand.sort_unstable_by(|a, b| b.cmp(a));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn srand48_seeding_keeps_low_32_bits() {
+        let a = Drand48::from_seed(-5);
+        let b = Drand48::from_seed(4_294_967_291);
+        assert_eq!(a.state, b.state);
+        assert_eq!(Drand48::from_seed(1).state, 0x1_330E);
+    }
+
+    #[test]
+    fn drand48_matches_glibc() {
+        // Values printed by glibc's own srand48/seed48/drand48 (through Python ctypes).
+        let mut r = Drand48::from_seed(1);
+        assert_eq!(r.next_f64(), 0.041630344771878214);
+        assert_eq!(r.next_f64(), 0.45449244472862915);
+        assert_eq!(r.next_f64(), 0.8348172181669149);
+        let mut r = Drand48::from_seed(-5);
+        assert_eq!(r.next_f64(), 0.8168164927783472);
+        assert_eq!(r.next_f64(), 0.22694965926663713);
+        // seed48({0x1234, 0x5678, 0x9abc}): the words are the state, least significant first.
+        let mut r = Drand48::from_state(0x9abc_5678_1234);
+        assert_eq!(r.next_f64(), 0.286599243634722);
+        assert_eq!(r.next_f64(), 0.9343890928194512);
+    }
+}

@@ -1,0 +1,187 @@
+//! The classic dealer's generator: glibc `srand`/`rand` (the `random_r` TYPE_3 additive lagged
+//! Fibonacci generator) and the Debian `dealer` binary's dealing order.
+//!
+//! The deck is one persistent array of 52 cards in seat-slot order, set up once from the
+//! predeal (predealt cards in their seat's lowest free slots, the rest in C2..SA order). Each
+//! generated deal swaps every free position, in position order, with a free position chosen by
+//! the low 16 bits of `rand()` through the "zero52" table (free positions repeated cyclically,
+//! the incomplete last cycle rejected). Swapping modes `-2`/`-3` replace some shuffles by
+//! exchanges of whole hands. Bias predeal has no effect in classic dealer and is not seen here.
+
+use crate::cards::{Card, Deal, Seat};
+
+/// Number of words in glibc's TYPE_3 state ring.
+const RING: usize = 31;
+
+/// glibc `rand()` after `srand(seed)`, bit for bit.
+#[derive(Clone, Debug)]
+pub(crate) struct GlibcRand {
+    ring: [u32; RING],
+    front: usize,
+    rear: usize,
+}
+
+impl GlibcRand {
+    /// `srand(seed)` as the classic binary calls it: the seed is truncated to an unsigned 32-bit
+    /// value and 0 becomes 1.
+    pub(crate) fn new(seed: i64) -> GlibcRand {
+        let mut s = seed as u64 as u32;
+        if s == 0 {
+            s = 1;
+        }
+        let mut ring = [0u32; RING];
+        ring[0] = s;
+        for i in 1..RING {
+            // Park–Miller "minimal standard" step with Schrage's method on signed 32-bit values.
+            let x = ring[i - 1] as i32;
+            let hi = x / 127_773;
+            let lo = x % 127_773;
+            let mut w = 16_807i32.wrapping_mul(lo).wrapping_sub(2_836i32.wrapping_mul(hi));
+            if w < 0 {
+                w = w.wrapping_add(2_147_483_647);
+            }
+            ring[i] = w as u32;
+        }
+        let mut rng = GlibcRand { ring, front: 3, rear: 0 };
+        for _ in 0..310 {
+            rng.next();
+        }
+        rng
+    }
+
+    /// The next `rand()` value, 0 ..= 2^31 − 1.
+    #[inline]
+    pub(crate) fn next(&mut self) -> u32 {
+        let v = self.ring[self.front].wrapping_add(self.ring[self.rear]);
+        self.ring[self.front] = v;
+        self.front += 1;
+        if self.front == RING {
+            self.front = 0;
+        }
+        self.rear += 1;
+        if self.rear == RING {
+            self.rear = 0;
+        }
+        v >> 1
+    }
+
+    /// Classic `rnd(n)`: `(int)((double)n * rand() / 2147483648.0)`.
+    pub(crate) fn rnd(&mut self, n: i32) -> i32 {
+        let r = self.next();
+        ((n as f64) * (r as f64) / 2_147_483_648.0) as i32
+    }
+}
+
+/// The classic dealer's dealing state: persistent deck, free positions and swap cycle.
+#[derive(Clone, Debug)]
+pub(crate) struct ClassicDealer {
+    rng: GlibcRand,
+    deck: [Card; 52],
+    /// Whether each position is free (not predealt).
+    free: [bool; 52],
+    /// The free positions in ascending order (first `free_count` entries used).
+    free_positions: [u8; 52],
+    free_count: u32,
+    /// `F * floor(65536 / F)`: table indices at or above it are rejected.
+    limit: u32,
+    swap: u8,
+    swap_index: u8,
+}
+
+impl ClassicDealer {
+    /// Sets up the deck from an already validated predeal (seat, card) list in textual order.
+    pub(crate) fn new(seed: i64, predeal: &[(Seat, Card)], swap: u8) -> ClassicDealer {
+        let mut stacked: [Option<Card>; 52] = [None; 52];
+        let mut taken = [false; 52];
+        for &(seat, card) in predeal {
+            taken[card.ordinal()] = true;
+            let base = seat.index() * 13;
+            if let Some(slot) = (base..base + 13).find(|&j| stacked[j].is_none()) {
+                stacked[slot] = Some(card);
+            }
+        }
+        let mut rest = (0..52).filter(|&o| !taken[o]).map(Card::from_ordinal);
+        let mut deck = [Card(0); 52];
+        let mut free = [false; 52];
+        let mut free_positions = [0u8; 52];
+        let mut free_count = 0u32;
+        for i in 0..52 {
+            match stacked[i] {
+                Some(c) => deck[i] = c,
+                None => {
+                    deck[i] = rest.next().unwrap_or(Card(0));
+                    free[i] = true;
+                    free_positions[free_count as usize] = i as u8;
+                    free_count += 1;
+                }
+            }
+        }
+        let limit = if free_count > 0 { free_count * (65_536 / free_count) } else { 0 };
+        ClassicDealer { rng: GlibcRand::new(seed), deck, free, free_positions, free_count, limit, swap, swap_index: 0 }
+    }
+
+    /// The naive "swap each free position with a random free position" pass.
+    fn shuffle(&mut self) {
+        if self.free_count == 0 {
+            return;
+        }
+        for i in 0..52 {
+            if !self.free[i] {
+                continue;
+            }
+            let idx = loop {
+                let idx = self.rng.next() & 0xFFFF;
+                if idx < self.limit {
+                    break idx;
+                }
+            };
+            let j = self.free_positions[(idx % self.free_count) as usize] as usize;
+            self.deck.swap(i, j);
+        }
+    }
+
+    /// Exchanges the 13-card blocks of two seats.
+    fn swap_hands(&mut self, a: Seat, b: Seat) {
+        let (a, b) = (a.index() * 13, b.index() * 13);
+        for k in 0..13 {
+            self.deck.swap(a + k, b + k);
+        }
+    }
+
+    /// The next generated deal.
+    pub(crate) fn deal(&mut self) -> Deal {
+        match self.swap_index {
+            1 | 4 => self.swap_hands(Seat::East, Seat::West),
+            2 | 5 => self.swap_hands(Seat::South, Seat::West),
+            3 => self.swap_hands(Seat::East, Seat::South),
+            _ => self.shuffle(),
+        }
+        if self.swap != 0 {
+            self.swap_index += 1;
+            if (self.swap == 2 && self.swap_index > 1) || (self.swap == 3 && self.swap_index > 5) {
+                self.swap_index = 0;
+            }
+        }
+        Deal::from_slots(&self.deck)
+    }
+
+    /// `rnd(n)` from the same stream.
+    pub(crate) fn rnd(&mut self, n: i32) -> i32 {
+        self.rng.rnd(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glibc_rand_first_outputs_match_appendix_a1() {
+        let expected = [1_804_289_383u32, 846_930_886, 1_681_692_777, 1_714_636_915, 1_957_747_793];
+        for seed in [1i64, 0, 4_294_967_297] {
+            let mut r = GlibcRand::new(seed);
+            let got: Vec<u32> = (0..5).map(|_| r.next()).collect();
+            assert_eq!(got, expected, "seed {seed}");
+        }
+    }
+}

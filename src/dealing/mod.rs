@@ -1,0 +1,289 @@
+//! Dealing: the three random generators and each peer's exact dealing order.
+//!
+//! - [`GeneratorKind::ChaCha`] — the native generator: ChaCha8 seeded with the 64-bit seed,
+//!   exactly uniform deals, card predeal and bias predeal honoured together (bias lengths by an
+//!   exact suit-length table draw, no rejection), swapping as in DealerV2. Fast: hands are built
+//!   as bitmasks with no allocation per deal.
+//! - [`GeneratorKind::Drand48`] — DealerV2 4.3.3 draw for draw: `srand48`/`seed48`, in-place
+//!   Fisher–Yates over a persistent deck sorted on produce, predeal mode with its persistent
+//!   small pack, swapping mode, and DealerV2's bias predeal algorithm with its rejections.
+//! - [`GeneratorKind::Glibc`] — classic dealer (Debian `dealer`) draw for draw: glibc
+//!   `srand`/`rand`, the persistent deck with predeal slots, the "zero52" rejection table, the
+//!   naive swap-every-position shuffle and swapping. Bias predeal has no effect, as in classic.
+//!
+//! Mode precedence follows DealerV2 for the ChaCha and drand48 generators: bias predeal
+//! discards card predeal (drand48 only; ChaCha honours both) and swapping; card predeal
+//! discards swapping. Each discarded feature leaves a note in [`Dealer::warnings`]. Classic
+//! dealer applies predeal and swapping together (predealt cards move with their hands).
+//!
+//! The `rnd()` script function draws from the same stream as dealing ([`Dealer::rnd`]).
+
+mod bias;
+mod chacha;
+mod drand48;
+mod glibc;
+mod v2bias;
+
+#[cfg(test)]
+mod tests;
+
+use crate::cards::{Card, Deal, Seat, Suit};
+
+/// Which random generator (and with it which peer's dealing algorithm) a session uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeneratorKind {
+    /// Native: ChaCha8, uniform, fast. Not comparable with either peer deal for deal.
+    ChaCha,
+    /// DealerV2 4.3.3 (glibc `drand48`), byte for byte.
+    Drand48,
+    /// Classic dealer, Debian build (glibc `rand`), byte for byte.
+    Glibc,
+}
+
+/// Everything the dealer needs, fixed for a whole run.
+#[derive(Clone, Debug)]
+pub struct DealingSetup {
+    /// The random generator and dealing algorithm.
+    pub generator: GeneratorKind,
+    /// The seed as given by the user; each generator reduces it as its peer does (drand48: low
+    /// 32 bits through `srand48`; glibc: truncated to `u32`, 0 becomes 1; ChaCha: all 64 bits).
+    pub seed: i64,
+    /// `Some(48-bit state)`: drand48 starts from `seed48` of this raw state instead of
+    /// `srand48(seed)` (DealerV2's kernel-entropy start). Ignored by the other generators.
+    pub drand48_state: Option<u64>,
+    /// Card predeal in textual order; each card goes to its seat's lowest free slot.
+    pub predeal: Vec<(Seat, Card)>,
+    /// Bias predeal: `bias[seat][suit]` is the required suit length, −1 when unset.
+    pub bias: [[i8; 4]; 4],
+    /// Swapping mode: 0 (off), 2 (E/W exchange) or 3 (all E/S/W arrangements).
+    pub swap: u8,
+}
+
+impl Default for DealingSetup {
+    /// ChaCha, seed 0, no predeal, no bias, no swapping.
+    fn default() -> DealingSetup {
+        DealingSetup {
+            generator: GeneratorKind::ChaCha,
+            seed: 0,
+            drand48_state: None,
+            predeal: Vec::new(),
+            bias: [[-1; 4]; 4],
+            swap: 0,
+        }
+    }
+}
+
+/// The generator-specific dealing state.
+#[derive(Clone, Debug)]
+enum Engine {
+    ChaCha(Box<chacha::ChaChaDealer>),
+    Drand48(Box<drand48::V2Dealer>),
+    Glibc(Box<glibc::ClassicDealer>),
+}
+
+/// Produces the candidate deals of a run, in the chosen peer's exact order.
+#[derive(Clone, Debug)]
+pub struct Dealer {
+    kind: GeneratorKind,
+    engine: Engine,
+    warnings: Vec<String>,
+}
+
+/// Checks the card predeal: valid cards, none twice, at most 13 per seat.
+fn check_predeal(predeal: &[(Seat, Card)]) -> Result<(), String> {
+    let mut seen = 0u64;
+    let mut per_seat = [0u32; 4];
+    for &(seat, card) in predeal {
+        if card.0 >> 4 > 3 || card.rank() > 12 {
+            return Err(format!("Invalid card code 0x{:02X} in predeal", card.0));
+        }
+        if seen & card.bit() != 0 {
+            return Err("Card predealt twice".to_string());
+        }
+        seen |= card.bit();
+        per_seat[seat.index()] += 1;
+        if per_seat[seat.index()] > 13 {
+            return Err("More than 13 cards for one player".to_string());
+        }
+    }
+    Ok(())
+}
+
+/// Checks the bias table's values and sums; returns whether any length is set.
+fn check_bias(bias: &[[i8; 4]; 4]) -> Result<bool, String> {
+    let mut any = false;
+    for seat in Seat::ALL {
+        let row = bias[seat.index()];
+        let mut sum = 0i32;
+        for suit in Suit::ALL {
+            let b = row[suit.index()];
+            if !(-1..=13).contains(&b) {
+                return Err(format!("{}'s {} suit length {} is out of range", seat.name(), suit.name(), b));
+            }
+            any |= b >= 0;
+            sum += (b as i32).max(0);
+        }
+        if sum > 13 {
+            return Err(format!("Suit lengths too long for {}", seat.name()));
+        }
+    }
+    for suit in Suit::ALL {
+        let sum: i32 = (0..4).map(|h| (bias[h][suit.index()] as i32).max(0)).sum();
+        if sum > 13 {
+            return Err(format!("Too many {}s", suit.name()));
+        }
+    }
+    Ok(any)
+}
+
+/// The free cards each (seat, suit) must still receive for the bias to hold, given the card
+/// predeal; −1 where no length is set.
+fn pinned_cells(predeal: &[(Seat, Card)], bias: &[[i8; 4]; 4]) -> Result<[[i8; 4]; 4], String> {
+    let mut held = [[0i8; 4]; 4];
+    for &(seat, card) in predeal {
+        held[seat.index()][card.suit().index()] += 1;
+    }
+    let mut pinned = [[-1i8; 4]; 4];
+    for seat in Seat::ALL {
+        for suit in Suit::ALL {
+            let (h, s) = (seat.index(), suit.index());
+            if bias[h][s] >= 0 {
+                if held[h][s] > bias[h][s] {
+                    return Err(format!(
+                        "{} is predealt {} {}s but its length is set to {}",
+                        seat.name(),
+                        held[h][s],
+                        suit.name(),
+                        bias[h][s]
+                    ));
+                }
+                pinned[h][s] = bias[h][s] - held[h][s];
+            }
+        }
+    }
+    Ok(pinned)
+}
+
+/// The error for a bias predeal that no deal can satisfy.
+fn impossible_bias() -> String {
+    "Bias predeal cannot be satisfied by any deal".to_string()
+}
+
+impl Dealer {
+    /// Sets up a dealer. Errors: an invalid or inconsistent setup (a card predealt twice, more
+    /// than 13 cards for a seat, bias lengths out of range or too long for a seat or a suit, a
+    /// bias that no deal can satisfy, a predeal contradicting the bias under ChaCha, a swap mode
+    /// other than 0, 2 or 3).
+    pub fn new(setup: &DealingSetup) -> Result<Dealer, String> {
+        if !matches!(setup.swap, 0 | 2 | 3) {
+            return Err(format!("Swapping mode must be 0, 2 or 3, not {}", setup.swap));
+        }
+        check_predeal(&setup.predeal)?;
+        let mut warnings = Vec::new();
+        let engine = match setup.generator {
+            GeneratorKind::Glibc => {
+                if setup.bias.iter().flatten().any(|&b| b >= 0) {
+                    warnings.push("Bias predeal has no effect with the classic (glibc) generator".to_string());
+                }
+                Engine::Glibc(Box::new(glibc::ClassicDealer::new(setup.seed, &setup.predeal, setup.swap)))
+            }
+            GeneratorKind::Drand48 => {
+                let has_bias = check_bias(&setup.bias)?;
+                let rng = match setup.drand48_state {
+                    Some(state) => drand48::Drand48::from_state(state),
+                    None => drand48::Drand48::from_seed(setup.seed),
+                };
+                if has_bias {
+                    if !setup.predeal.is_empty() {
+                        warnings.push("Bias predeal is in force: the card predeal is discarded".to_string());
+                    }
+                    if setup.swap != 0 {
+                        warnings.push("Bias predeal is in force: swapping is discarded".to_string());
+                    }
+                    let pinned = pinned_cells(&[], &setup.bias)?;
+                    if !bias::LengthSampler::new([13; 4], [13; 4], pinned).feasible() {
+                        return Err(impossible_bias());
+                    }
+                    Engine::Drand48(Box::new(drand48::V2Dealer::new_bias(rng, &setup.bias)))
+                } else if !setup.predeal.is_empty() {
+                    if setup.swap != 0 {
+                        warnings.push("Card predeal is in force: swapping is discarded".to_string());
+                    }
+                    Engine::Drand48(Box::new(drand48::V2Dealer::new_predeal(rng, &setup.predeal)))
+                } else {
+                    Engine::Drand48(Box::new(drand48::V2Dealer::new_default(rng, setup.swap)))
+                }
+            }
+            GeneratorKind::ChaCha => {
+                let has_bias = check_bias(&setup.bias)?;
+                let constrained = has_bias || !setup.predeal.is_empty();
+                let swap = if constrained && setup.swap != 0 {
+                    warnings.push("Predeal is in force: swapping is discarded".to_string());
+                    0
+                } else {
+                    setup.swap
+                };
+                let pinned = if has_bias { Some(pinned_cells(&setup.predeal, &setup.bias)?) } else { None };
+                let dealer = chacha::ChaChaDealer::new(setup.seed, &setup.predeal, pinned, swap);
+                if has_bias && !dealer.bias_feasible() {
+                    return Err(impossible_bias());
+                }
+                Engine::ChaCha(Box::new(dealer))
+            }
+        };
+        Ok(Dealer { kind: setup.generator, engine, warnings })
+    }
+
+    /// Deals the next candidate deal ("generated" deal). `None` = the generator rejected this
+    /// attempt (DealerV2 bias predeal's `DL_ERR_BIAS`); it still counts as generated.
+    #[inline]
+    pub fn deal(&mut self) -> Option<Deal> {
+        match &mut self.engine {
+            Engine::ChaCha(d) => d.deal(),
+            Engine::Drand48(d) => d.deal(),
+            Engine::Glibc(d) => Some(d.deal()),
+        }
+    }
+
+    /// Tells the dealer the last dealt candidate was produced (accepted): DealerV2 sorts each
+    /// hand descending in its deck here, which changes the next shuffle's start. No effect for
+    /// the other generators.
+    #[inline]
+    pub fn produced(&mut self) {
+        if let Engine::Drand48(d) = &mut self.engine {
+            d.produced();
+        }
+    }
+
+    /// Sorts the named seats' hands descending in DealerV2's deck, as its `opc()` does to the
+    /// two hands of its side (even on a rejected deal). No effect for the other generators.
+    pub fn sort_seats(&mut self, seats: &[Seat]) {
+        if let Engine::Drand48(d) = &mut self.engine {
+            d.sort_seats(seats);
+        }
+    }
+
+    /// `rnd(n)`: draws from the same stream as dealing, with the peer's formula. drand48:
+    /// `(int)(drand48() * n)`; glibc: `(int)((double)n * rand() / 2147483648.0)` (both negative
+    /// for negative `n` and one draw whatever `n`); ChaCha: uniform in `0..n`, and 0 without a
+    /// draw when `n <= 0`. (DealerV2's `rnd(0)` = deal-number hack belongs to the caller.)
+    #[inline]
+    pub fn rnd(&mut self, n: i32) -> i32 {
+        match &mut self.engine {
+            Engine::ChaCha(d) => d.rnd(n),
+            Engine::Drand48(d) => d.rnd(n),
+            Engine::Glibc(d) => d.rnd(n),
+        }
+    }
+
+    /// Notes about setup features that were discarded by the mode precedence rules (or that
+    /// have no effect with this generator), for the caller to report as it sees fit.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The generator this dealer uses.
+    pub fn generator(&self) -> GeneratorKind {
+        self.kind
+    }
+}

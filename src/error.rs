@@ -1,0 +1,76 @@
+//! The one error type of the library: what went wrong, where in the script if anywhere, and the
+//! exit status the peers use for the same failure (so the CLI can mirror them).
+
+use std::fmt;
+
+/// What kind of failure an [`Error`] is; the C API maps each kind to a fixed status code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The script text is wrong (syntax, unknown variable, bad shape, bad predeal …).
+    Script,
+    /// An option key or value is wrong.
+    Option,
+    /// A file could not be read or written.
+    Io,
+    /// The script uses a feature this build does not provide yet (double dummy, usereval, opc).
+    NotAvailable,
+    /// The run itself failed (division by zero, an impossible predeal, …).
+    Run,
+    /// The caller used the API in the wrong order (e.g. `next_deal` before a script was loaded).
+    Usage,
+}
+
+/// An error with its message, optional script location and peer-compatible exit status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// The kind of failure.
+    pub kind: ErrorKind,
+    /// Human-readable message without location prefix, e.g. `syntax error`.
+    pub message: String,
+    /// 1-based script line, when the error belongs to a place in the script.
+    pub line: Option<u32>,
+    /// 1-based script column, when known.
+    pub col: Option<u32>,
+    /// The exit status the peers use for this failure (255 for script errors).
+    pub exit_code: i32,
+}
+
+impl Error {
+    /// A script error at a line and column (exit status 255, like the peers' `yyerror`).
+    pub fn script(message: impl Into<String>, line: u32, col: u32) -> Error {
+        Error { kind: ErrorKind::Script, message: message.into(), line: Some(line), col: Some(col), exit_code: 255 }
+    }
+
+    /// An error without a script location.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        let exit_code = match kind {
+            ErrorKind::Script | ErrorKind::Option | ErrorKind::Io => 255,
+            ErrorKind::NotAvailable => 3,
+            ErrorKind::Run => 4,
+            ErrorKind::Usage => 2,
+        };
+        Error { kind, message: message.into(), line: None, col: None, exit_code }
+    }
+
+    /// The same error located at a script position.
+    pub fn at(mut self, line: u32, col: u32) -> Error {
+        self.line = Some(line);
+        self.col = Some(col);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    /// The peers' format: `line N: message` when located, else the message alone.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {}: {}", line, self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shorthand for results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

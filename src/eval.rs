@@ -1,0 +1,97 @@
+//! Evaluating compiled expressions on one deal: C `int` semantics (wrapping arithmetic, truncating
+//! division), short-circuit `&&`, `||` and `?:`, left operand first, and `rnd()` drawing from the
+//! dealing stream so that runs match the peers draw for draw.
+
+use crate::analysis;
+use crate::cards::Deal;
+use crate::dealing::Dealer;
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
+use crate::program::{not_available, Node, NodeId, Program};
+use crate::scoring;
+use crate::script::ast::BinOp;
+
+/// Everything an evaluation reads or advances besides the program itself.
+pub struct Evaluation<'a> {
+    /// The compiled program.
+    pub program: &'a Program,
+    /// The deal being judged.
+    pub deal: &'a Deal,
+    /// The dealer, whose stream `rnd()` draws from.
+    pub dealer: &'a mut Dealer,
+    /// Number of deals produced so far (DealerV2's `rnd(0)` returns it).
+    pub produced: i64,
+}
+
+impl Evaluation<'_> {
+    /// Evaluates node `id`.
+    pub fn value(&mut self, id: NodeId) -> Result<i32> {
+        let program = self.program;
+        let deal = self.deal;
+        Ok(match &program.nodes[id as usize] {
+            Node::Const(n) => *n,
+            Node::Length(seat, suit) => deal.hand(*seat).len(*suit) as i32,
+            Node::Count { table, seat, suit } => program.counts.count(*table as usize, deal.hand(*seat), *suit),
+            Node::Controls(seat, suit) => analysis::controls(deal.hand(*seat), *suit),
+            Node::Losers(seat, suit) => analysis::losers(deal.hand(*seat), *suit),
+            Node::Ltc(seat, suit) => analysis::ltc(deal.hand(*seat), *suit),
+            Node::Cccc(seat) => analysis::cccc(deal.hand(*seat), program.dialect),
+            Node::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
+            Node::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
+            Node::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
+            Node::Not(a) => (self.value(*a)? == 0) as i32,
+            Node::Binary(op, a, b, pos) => match op {
+                BinOp::Or => (self.value(*a)? != 0 || self.value(*b)? != 0) as i32,
+                BinOp::And => (self.value(*a)? != 0 && self.value(*b)? != 0) as i32,
+                _ => {
+                    let x = self.value(*a)?;
+                    let y = self.value(*b)?;
+                    match op {
+                        BinOp::Eq => (x == y) as i32,
+                        BinOp::Ne => (x != y) as i32,
+                        BinOp::Lt => (x < y) as i32,
+                        BinOp::Le => (x <= y) as i32,
+                        BinOp::Gt => (x > y) as i32,
+                        BinOp::Ge => (x >= y) as i32,
+                        BinOp::Add => x.wrapping_add(y),
+                        BinOp::Sub => x.wrapping_sub(y),
+                        BinOp::Mul => x.wrapping_mul(y),
+                        BinOp::Div | BinOp::Mod => {
+                            if y == 0 {
+                                return Err(Error::new(ErrorKind::Run, "division by zero").at(pos.line, pos.col));
+                            }
+                            if *op == BinOp::Div { x.wrapping_div(y) } else { x.wrapping_rem(y) }
+                        }
+                        BinOp::Or | BinOp::And => unreachable!("handled above"),
+                    }
+                }
+            },
+            Node::Conditional(c, a, b) => {
+                if self.value(*c)? != 0 {
+                    self.value(*a)?
+                } else {
+                    self.value(*b)?
+                }
+            }
+            Node::Score { vulnerable, contract, tricks } => {
+                let t = self.value(*tricks)?;
+                scoring::score(program.dialect, *vulnerable, contract, t)
+            }
+            Node::Imps(a) => scoring::imps(program.dialect, self.value(*a)?),
+            Node::Rnd(a) => {
+                let n = self.value(*a)?;
+                if n == 0 && program.dialect == Dialect::V2 {
+                    self.produced as i32
+                } else {
+                    self.dealer.rnd(n)
+                }
+            }
+            Node::Unavailable { feature, pos } => return Err(not_available(feature, *pos)),
+        })
+    }
+
+    /// Evaluates node `id` as a condition.
+    pub fn truth(&mut self, id: NodeId) -> Result<bool> {
+        Ok(self.value(id)? != 0)
+    }
+}

@@ -1,0 +1,25 @@
+//! libdealer: a bridge deal generator for the "dealer" script language of classic dealer and
+//! DealerV2, as a Rust library with a C ABI.
+//!
+//! Data flows one way: script text → [`script`] (lex, parse) → [`program`] (check, compile) →
+//! [`dealing`] (a deal per generator and peer algorithm) → [`eval`] over [`analysis`] and
+//! [`shape`] → [`actions`] (printers and statistics) → sinks. [`session`] ties one job together
+//! and [`capi`] exposes it to C.
+
+pub mod actions;
+pub mod analysis;
+pub mod capi;
+pub mod cards;
+pub mod dealing;
+pub mod dialect;
+pub mod error;
+pub mod eval;
+pub mod program;
+pub mod scoring;
+pub mod script;
+pub mod session;
+pub mod shape;
+
+pub use dialect::Dialect;
+pub use error::{Error, ErrorKind};
+pub use session::{Options, RunReport, Session, Sink, Stream};

@@ -1,0 +1,297 @@
+//! The syntax tree of a dealer script, as written: the contract between the parser (which builds
+//! it) and `program` (which checks and compiles it). Every node that can be the subject of a later
+//! error carries the [`Pos`] of its first token.
+
+use crate::cards::{Card, Seat, Side, Strain, Suit};
+
+/// A position in the script text: 1-based line and column (column counted in bytes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    /// 1-based line number, counted as the peers count it.
+    pub line: u32,
+    /// 1-based column (bytes).
+    pub col: u32,
+}
+
+/// A whole script: its statements in textual order, plus text the peers' lexers echo to stdout
+/// while reading (see [`ParsedScript::echo`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParsedScript {
+    /// Statements in textual order.
+    pub statements: Vec<Statement>,
+    /// Characters that the peers' lexers echo to standard output at parse time (the `< > E O F`
+    /// characters inside `/* */` comments, stray text in `title`/`seed` statements), in order.
+    /// They are printed before any deal.
+    pub echo: String,
+    /// Whether the word `usereval` appeared anywhere (DealerV2 starts its server on sight).
+    pub mentions_usereval: bool,
+}
+
+/// One top-level statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// `generate N`.
+    Generate(i64, Pos),
+    /// `produce N`.
+    Produce(i64, Pos),
+    /// `seed N` (DealerV2). The value is the text's number saturated to `i64`.
+    Seed(i64, Pos),
+    /// `title "text"` (DealerV2).
+    Title(String, Pos),
+    /// `dealer COMPASS` (PBN `[Dealer]`).
+    Dealer(Seat, Pos),
+    /// `vulnerable …` (PBN `[Vulnerable]`).
+    Vulnerable(Vulnerability, Pos),
+    /// `startboard N` (DealerV2).
+    Startboard(i64, Pos),
+    /// `opener COMPASS` (DealerV2; effectively ignored by it).
+    Opener(Seat, Pos),
+    /// `predeal …`: card holdings and bias (suit-length) items, in textual order.
+    Predeal(Vec<PredealItem>),
+    /// `pointcount v1 v2 …` (values for A, K, Q, … downwards; dotnums already ×100).
+    Pointcount(Vec<i32>, Pos),
+    /// `altcount N v1 v2 …`.
+    Altcount(i32, Vec<i32>, Pos),
+    /// `condition EXPR`, or a bare expression statement.
+    Condition(Expr),
+    /// `IDENT = EXPR`.
+    Define(String, Expr, Pos),
+    /// `action a1, a2, …` (possibly empty).
+    Action(Vec<Action>, Pos),
+}
+
+/// Vulnerability as written in `vulnerable`, `par` and `parcontract`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Vulnerability {
+    /// Nobody vulnerable.
+    None,
+    /// North–South vulnerable.
+    NS,
+    /// East–West vulnerable.
+    EW,
+    /// Both sides vulnerable.
+    All,
+}
+
+/// One item of a `predeal` statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PredealItem {
+    /// `COMPASS HOLDING, HOLDING…`: the cards, in textual order.
+    Cards { seat: Seat, cards: Vec<Card>, pos: Pos },
+    /// `SUIT(COMPASS) == N`: bias predeal of a suit length.
+    SuitLength { seat: Seat, suit: Suit, length: i32, pos: Pos },
+}
+
+/// Binary operators. Precedence is the grammar's business; this only names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `||`, `or`.
+    Or,
+    /// `&&`, `and`.
+    And,
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/` (C truncation).
+    Div,
+    /// `%` (C remainder).
+    Mod,
+}
+
+/// Which count table a point-count function reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CountTable {
+    /// `hcp`.
+    Hcp,
+    /// `pt0`..`pt9` and their aliases (`tens` = pt0 … `c13` = pt9).
+    Pt(u8),
+}
+
+/// A contract as written in `score`/`evalcontract`: `x3N`, `z4Hx`, `z6Sxx`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Contract {
+    /// Level 1..=7.
+    pub level: u8,
+    /// Strain.
+    pub strain: Strain,
+    /// 0 undoubled, 1 doubled, 2 redoubled.
+    pub doubled: u8,
+}
+
+/// The shape of one HvS shape term, spades first: `Some(n)` is a digit, `None` an `x`.
+pub type ShapePattern = [Option<u8>; 4];
+
+/// One term of an HvS shape list: `[+|-|,] [any] DIST`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShapeTerm {
+    /// `-` (exclude) instead of `+`/`,`/nothing (include).
+    pub exclude: bool,
+    /// `any`: all 24 permutations of the suits.
+    pub any: bool,
+    /// The four lengths in S, H, D, C order.
+    pub pattern: ShapePattern,
+}
+
+/// What a `usereval` call names: a side or a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideOrSeat {
+    /// `NS` / `EW`.
+    Side(Side),
+    /// `north` …
+    Seat(Seat),
+}
+
+/// An expression. Variables are references by name, resolved by `program`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// An integer literal (dotnums already ×100; `-N` literals negative).
+    Number(i32, Pos),
+    /// A reference to a variable defined with `IDENT = EXPR`.
+    Variable(String, Pos),
+    /// `!e` / `not e`.
+    Not(Box<Expr>),
+    /// `a OP b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`.
+    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `spades(seat)` …: a suit length.
+    SuitLength(Seat, Suit),
+    /// `hcp(seat[, suit])`, `pt0..pt9(seat[, suit])` and aliases.
+    Count { table: CountTable, seat: Seat, suit: Option<Suit> },
+    /// `control(s)(seat[, suit])`.
+    Controls { seat: Seat, suit: Option<Suit> },
+    /// `loser(s)(seat[, suit])`.
+    Losers { seat: Seat, suit: Option<Suit> },
+    /// `ltc(seat[, suit])` (DealerV2, ×100).
+    Ltc { seat: Seat, suit: Option<Suit> },
+    /// `cccc(seat)` (×100).
+    Cccc(Seat),
+    /// `quality(seat, suit)` (×100).
+    Quality(Seat, Suit),
+    /// `shape(seat, list)`: HvS terms in textual order.
+    Shape { seat: Seat, terms: Vec<ShapeTerm>, pos: Pos },
+    /// `shape{seat, spec}`: François Dellacherie's syntax; `spec` is the text after the comma, with
+    /// script variables already substituted and with the characters the peers drop removed.
+    ShapeFd { seat: Seat, spec: String, pos: Pos },
+    /// `hascard(seat, CARD)`.
+    HasCard(Seat, Card),
+    /// `trick(s)(seat, strain)`: double-dummy tricks (GIB in the peers).
+    Tricks(Seat, Strain, Pos),
+    /// `dds(seat, strain)`.
+    Dds(Seat, Strain, Pos),
+    /// `par(side[, vulnerability])`.
+    Par(Side, Option<Vulnerability>, Pos),
+    /// `score(nv|vul, CONTRACT, tricks)`; `vulnerable` is `vul`.
+    Score { vulnerable: bool, contract: Contract, tricks: Box<Expr> },
+    /// `imp(s)(e)`.
+    Imps(Box<Expr>),
+    /// `rnd(e)`.
+    Rnd(Box<Expr>),
+    /// `opc(side[, strain])`.
+    Opc(Side, Option<Strain>, Pos),
+    /// `usereval(tag, side|seat, [suit,] index)`.
+    UserEval { tag: Box<Expr>, who: SideOrSeat, suit: Option<Suit>, index: Box<Expr>, pos: Pos },
+}
+
+/// One item of `printes(…)`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PrintItem {
+    /// An expression, printed with `%d`.
+    Expr(Expr),
+    /// A string (or the `\n` token), printed raw.
+    Text(String),
+}
+
+/// One term of a `printrpt`/`csvrpt` list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReportItem {
+    /// An expression, printed with `%d`.
+    Expr(Expr),
+    /// A string, printed in single quotes.
+    Text(String),
+    /// A seat's hand.
+    Seat(Seat),
+    /// A side's two hands.
+    Side(Side),
+    /// `deal`: all four hands.
+    Deal,
+    /// `trix(seat)` or `trix(deal)` (`None`): double-dummy tricks in C, D, H, S, NT.
+    Trix(Option<Seat>, Pos),
+    /// `parcontract` or `parcontract(vul)`.
+    ParContract(Option<Vulnerability>, Pos),
+}
+
+/// What `export(…)` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportTarget {
+    /// One seat's hand.
+    Seat(Seat),
+    /// Both hands of a side, on one line.
+    Side(Side),
+}
+
+/// One action of an `action` list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// `printall`.
+    PrintAll,
+    /// `printew`.
+    PrintEw,
+    /// `printns` (DealerV2).
+    PrintNs,
+    /// `printside(NS|EW)` (DealerV2).
+    PrintSide(Side),
+    /// `printcompact[(expr)]`.
+    PrintCompact(Option<Expr>),
+    /// `printoneline[(expr)]`.
+    PrintOneline(Option<Expr>),
+    /// `printpbn`.
+    PrintPbn,
+    /// `printes(items)`.
+    PrintEs(Vec<PrintItem>),
+    /// `print(seat, …)`, stored and printed at the end.
+    Print(Vec<Seat>),
+    /// `average ["label"] expr`.
+    Average { label: Option<String>, expr: Expr },
+    /// `frequency ["label"] (expr, lo, hi)`.
+    Frequency { label: Option<String>, expr: Expr, lo: i32, hi: i32, pos: Pos },
+    /// `frequency ["label"] (e1, lo1, hi1, e2, lo2, hi2)`.
+    Frequency2 {
+        label: Option<String>,
+        rows: (Expr, i32, i32),
+        cols: (Expr, i32, i32),
+        pos: Pos,
+    },
+    /// `bktfreq ["label"] (expr, lo, hi, size)` (DealerV2).
+    BucketFrequency { label: Option<String>, expr: Expr, lo: i32, hi: i32, size: i32, pos: Pos },
+    /// `bktfreq ["label"] (e1, lo1, hi1, sz1, e2, lo2, hi2, sz2)` (DealerV2).
+    BucketFrequency2 {
+        label: Option<String>,
+        rows: (Expr, i32, i32, i32),
+        cols: (Expr, i32, i32, i32),
+        pos: Pos,
+    },
+    /// `printrpt(items)` (to stdout).
+    PrintRpt(Vec<ReportItem>),
+    /// `csvrpt(items)` (to the `-C` file, or stdout).
+    CsvRpt(Vec<ReportItem>),
+    /// `export(side|seat)` (to the `-X` file, or stdout).
+    Export(ExportTarget),
+    /// `evalcontract(side, CONTRACT, nv|vul)` (DealerV2) or bare `evalcontract` (classic).
+    EvalContract { spec: Option<(Side, Contract, bool)>, pos: Pos },
+}

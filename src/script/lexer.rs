@@ -1,0 +1,1217 @@
+//! The tokenizer of the dealer script language, for both dialects.
+//!
+//! Two layers:
+//!
+//! * [`Token`] is a `logos` token enum: the peers' flex rules (longest match; on equal length the
+//!   earlier rule wins, which the `priority` attributes reproduce) plus callbacks for the rules
+//!   that scan by hand (`/* */` and `#` comments, strings).
+//! * [`Lexer`] drives `logos` and applies everything that depends on context: the dialect's
+//!   keyword set, line counting as the peers count lines, the DealerV2 environment statements
+//!   that its lexer handles in exclusive states (`seed`, `title`, `vulnerable`), script variables
+//!   `$0`..`$9` (spliced in as token streams), François Dellacherie `shape{…}` clauses, the
+//!   characters the peers echo from comments, and the NUL byte that ends the input.
+//!
+//! The parser (the LALRPOP grammar in `grammar.lalrpop`) consumes the [`Lexer`] as its external
+//! token stream; the token variants marked "produced by [`Lexer`]" never come out of `logos`
+//! itself.
+
+use logos::Logos;
+
+use crate::cards::{Card, Seat, Side, Strain, Suit};
+use crate::dialect::Dialect;
+use crate::script::ast::{Contract, Pos, ShapePattern, Vulnerability};
+use crate::script::{Diagnostic, ScriptVars};
+
+/// A `HOLDING` token such as `SAQ542`: a suit and the ranks named after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holding {
+    /// The suit letter that starts the holding.
+    pub suit: Suit,
+    /// Bit `r` set for every rank `r` named (0 = deuce … 12 = ace).
+    pub ranks: u16,
+}
+
+impl Holding {
+    /// The cards of the holding in textual order (highest rank first).
+    pub fn cards(self) -> impl Iterator<Item = Card> {
+        (0..13u8).rev().filter(move |r| self.ranks & (1 << r) != 0).map(move |r| Card::new(self.suit, r))
+    }
+}
+
+/// A four-character `[0-9x]{4}` word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistrWord {
+    /// The shape, spades first (`None` for `x`).
+    pub pattern: ShapePattern,
+    /// The word's value as a number (`atoi`) when it has no `x`.
+    pub value: Option<i64>,
+}
+
+/// A `DISTR_OR_NUMBER` token: four digits, usable as a shape and as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistrNumber {
+    /// The shape, spades first.
+    pub pattern: ShapePattern,
+    /// The number.
+    pub value: i64,
+}
+
+/// A whole `shape{COMPASS, spec}` clause (DealerV2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FdShape {
+    /// The seat named before the comma.
+    pub seat: Seat,
+    /// The text after the comma, script variables substituted, dropped characters removed.
+    pub spec: String,
+}
+
+/// What a `/* … */` comment contributed.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct BlockComment {
+    /// Newlines inside the comment (each counts as a line).
+    pub newlines: u32,
+    /// The characters `< > E O F` met inside, in order (the peers echo them).
+    pub echo: String,
+    /// False when the input ended inside the comment.
+    pub terminated: bool,
+}
+
+/// A token of the script language: the `logos` rules plus the tokens [`Lexer`] makes itself.
+#[derive(Logos, Clone, Debug, PartialEq)]
+#[logos(utf8 = false)]
+#[logos(extras = Dialect)]
+#[logos(skip r"[ \t]+")]
+pub enum Token {
+    // ----- layout (consumed by `Lexer`) -----
+    /// `\r*\n`.
+    #[regex(r"\r*\n")]
+    Newline,
+    /// `//` up to and including the newline.
+    #[regex(r"//(?-u:[^\n])*\n", allow_greedy = true)]
+    LineComment,
+    /// `#` in column 1 up to and including the newline.
+    #[token("#", hash_comment)]
+    HashComment,
+    /// `/* … */`.
+    #[token("/*", block_comment)]
+    BlockComment(BlockComment),
+    /// A NUL byte: the end of the input.
+    #[token("\0")]
+    Nul,
+    /// `$0`..`$9` (DealerV2 script variable).
+    #[regex(r"\$[0-9]", |lex| lex.slice()[1] - b'0')]
+    ScriptVar(u8),
+
+    // ----- operators and punctuation -----
+    /// `||` or `or`.
+    #[token("||")]
+    #[token("or")]
+    Or,
+    /// `&&` or `and`.
+    #[token("&&")]
+    #[token("and")]
+    And,
+    /// `!` or `not`.
+    #[token("!")]
+    #[token("not")]
+    Not,
+    /// `==`.
+    #[token("==")]
+    EqEq,
+    /// `!=`.
+    #[token("!=")]
+    NotEq,
+    /// `<`.
+    #[token("<")]
+    Lt,
+    /// `<=`.
+    #[token("<=")]
+    Le,
+    /// `>`.
+    #[token(">")]
+    Gt,
+    /// `>=`.
+    #[token(">=")]
+    Ge,
+    /// `+`.
+    #[token("+")]
+    Plus,
+    /// `-`.
+    #[token("-")]
+    Minus,
+    /// `*`.
+    #[token("*")]
+    Star,
+    /// `/`.
+    #[token("/")]
+    Slash,
+    /// `%`.
+    #[token("%")]
+    Percent,
+    /// `?`.
+    #[token("?")]
+    Query,
+    /// `:`.
+    #[token(":")]
+    Colon,
+    /// `(`.
+    #[token("(")]
+    LParen,
+    /// `)`.
+    #[token(")")]
+    RParen,
+    /// `,`.
+    #[token(",")]
+    Comma,
+    /// `=`.
+    #[token("=")]
+    Assign,
+
+    // ----- statement keywords -----
+    /// `predeal`.
+    #[token("predeal")]
+    Predeal,
+    /// `pointcount`.
+    #[token("pointcount")]
+    Pointcount,
+    /// `altcount`.
+    #[token("altcount")]
+    Altcount,
+    /// `condition`.
+    #[token("condition")]
+    Condition,
+    /// `action`.
+    #[token("action")]
+    Action,
+    /// `generate`.
+    #[token("generate")]
+    Generate,
+    /// `produce`.
+    #[token("produce")]
+    Produce,
+    /// `dealer`.
+    #[token("dealer")]
+    Dealer,
+    /// `vulnerable` (classic; DealerV2's is turned into [`Token::VulnerableStmt`]).
+    #[token("vulnerable")]
+    Vulnerable,
+    /// `seed` (DealerV2; turned into [`Token::SeedStmt`]).
+    #[token("seed")]
+    Seed,
+    /// `title` (DealerV2; turned into [`Token::TitleStmt`]).
+    #[token("title")]
+    Title,
+    /// `startboard` (DealerV2).
+    #[token("startboard")]
+    Startboard,
+    /// `opener` (DealerV2).
+    #[token("opener")]
+    Opener,
+
+    // ----- action keywords -----
+    /// `print`.
+    #[token("print")]
+    Print,
+    /// `printall`.
+    #[token("printall")]
+    PrintAll,
+    /// `printpbn`.
+    #[token("printpbn")]
+    PrintPbn,
+    /// `printew`.
+    #[token("printew")]
+    PrintEw,
+    /// `printns` (DealerV2).
+    #[token("printns")]
+    PrintNs,
+    /// `printside` (DealerV2).
+    #[token("printside")]
+    PrintSide,
+    /// `printcompact`.
+    #[token("printcompact")]
+    PrintCompact,
+    /// `printoneline`.
+    #[token("printoneline")]
+    PrintOneline,
+    /// `printes`.
+    #[token("printes")]
+    PrintEs,
+    /// `average`.
+    #[token("average")]
+    Average,
+    /// `frequency`.
+    #[token("frequency")]
+    Frequency,
+    /// `bktfreq` (DealerV2).
+    #[token("bktfreq")]
+    BktFreq,
+    /// `csvrpt` (DealerV2).
+    #[token("csvrpt")]
+    CsvRpt,
+    /// `printrpt` (DealerV2).
+    #[token("printrpt")]
+    PrintRpt,
+    /// `evalcontract`.
+    #[token("evalcontract")]
+    EvalContract,
+    /// `export` (DealerV2).
+    #[token("export")]
+    Export,
+    /// `deal` (DealerV2 report item).
+    #[token("deal")]
+    Deal,
+    /// `trix` (DealerV2 report item).
+    #[token("trix")]
+    Trix,
+    /// `parcontract` (DealerV2 report item).
+    #[token("parcontract")]
+    ParContract,
+
+    // ----- value words -----
+    /// `nv` (false) / `vul` (true).
+    #[token("nv", |_| false)]
+    #[token("vul", |_| true)]
+    VulnFlag(bool),
+    /// `ns ew none both all` (lowercase).
+    #[token("ns", |_| Vulnerability::NS)]
+    #[token("ew", |_| Vulnerability::EW)]
+    #[token("none", |_| Vulnerability::None)]
+    #[token("all", |_| Vulnerability::All)]
+    #[token("both", |_| Vulnerability::All)]
+    VulWord(Vulnerability),
+    /// `NS` / `EW`.
+    #[token("NS", |_| Side::NS)]
+    #[token("EW", |_| Side::EW)]
+    SideName(Side),
+    /// `north east south west`.
+    #[token("north", |_| Seat::North)]
+    #[token("east", |_| Seat::East)]
+    #[token("south", |_| Seat::South)]
+    #[token("west", |_| Seat::West)]
+    Compass(Seat),
+    /// `club(s) diamond(s) heart(s) spade(s)`.
+    #[token("club", |_| Suit::Clubs)]
+    #[token("clubs", |_| Suit::Clubs)]
+    #[token("diamond", |_| Suit::Diamonds)]
+    #[token("diamonds", |_| Suit::Diamonds)]
+    #[token("heart", |_| Suit::Hearts)]
+    #[token("hearts", |_| Suit::Hearts)]
+    #[token("spade", |_| Suit::Spades)]
+    #[token("spades", |_| Suit::Spades)]
+    Suit(Suit),
+    /// `notrump(s)`.
+    #[token("notrump")]
+    #[token("notrumps")]
+    Notrump,
+
+    // ----- function keywords -----
+    /// `hcp(s)`.
+    #[token("hcp")]
+    #[token("hcps")]
+    Hcp,
+    /// `pt0`..`pt9` and their aliases.
+    #[regex("pt[0-9]", |lex| lex.slice()[2] - b'0')]
+    #[token("ten", |_| 0u8)]
+    #[token("tens", |_| 0u8)]
+    #[token("jack", |_| 1u8)]
+    #[token("jacks", |_| 1u8)]
+    #[token("queen", |_| 2u8)]
+    #[token("queens", |_| 2u8)]
+    #[token("king", |_| 3u8)]
+    #[token("kings", |_| 3u8)]
+    #[token("ace", |_| 4u8)]
+    #[token("aces", |_| 4u8)]
+    #[token("top2", |_| 5u8)]
+    #[token("top3", |_| 6u8)]
+    #[token("top4", |_| 7u8)]
+    #[token("top5", |_| 8u8)]
+    #[token("c13", |_| 9u8)]
+    Pt(u8),
+    /// `loser(s)`.
+    #[token("loser")]
+    #[token("losers")]
+    Loser,
+    /// `trick(s)`.
+    #[token("trick")]
+    #[token("tricks")]
+    Trick,
+    /// `control(s)`.
+    #[token("control")]
+    #[token("controls")]
+    Control,
+    /// `quality`.
+    #[token("quality")]
+    Quality,
+    /// `cccc`.
+    #[token("cccc")]
+    Cccc,
+    /// `score`.
+    #[token("score")]
+    Score,
+    /// `imp(s)`.
+    #[token("imp")]
+    #[token("imps")]
+    Imps,
+    /// `hascard`.
+    #[token("hascard")]
+    HasCard,
+    /// `shape`.
+    #[token("shape")]
+    Shape,
+    /// `any`.
+    #[token("any")]
+    Any,
+    /// `rnd`.
+    #[token("rnd")]
+    Rnd,
+    /// `ltc` (DealerV2).
+    #[token("ltc")]
+    Ltc,
+    /// `dds` (DealerV2).
+    #[token("dds")]
+    Dds,
+    /// `par` (DealerV2).
+    #[token("par")]
+    Par,
+    /// `opc` (DealerV2).
+    #[token("opc")]
+    Opc,
+    /// `usereval` (DealerV2).
+    #[token("usereval")]
+    UserEval,
+    /// `shape{` (DealerV2: start of a François Dellacherie clause).
+    #[token("shape{")]
+    FdShapeStart,
+
+    // ----- literals -----
+    /// `[CDHS]A?K?Q?J?T?9?8?7?6?5?4?3?2?`.
+    #[regex("[CDHS]A?K?Q?J?T?9?8?7?6?5?4?3?2?", holding, priority = 10)]
+    Holding(Holding),
+    /// `[2-9TJQKA][CDHS]`.
+    #[regex("[2-9TJQKA][CDHS]", card, priority = 10)]
+    Card(Card),
+    /// `[xz][1-7][CDHSN]x{0,2}`.
+    #[regex("[xz][1-7][CDHSN]x?x?", contract, priority = 10)]
+    Contract(Contract),
+    /// `[0-9x]{4}` (split by [`Lexer`] into [`Token::Distr`] / [`Token::DistrOrNumber`]).
+    #[regex("[0-9x][0-9x][0-9x][0-9x]", distr_word, priority = 20)]
+    DistrWord(DistrWord),
+    /// `[0-9]+`, saturated like `strtol`.
+    #[regex("[0-9]+", number)]
+    Number(i64),
+    /// A dotnum `\.[0-9]{1,2}` or `[0-9]{1,2}\.[0-9]{0,2}`: `(int)(100*atof+0.001)`.
+    #[regex(r"\.[0-9][0-9]?|[0-9][0-9]?\.[0-9]?[0-9]?", dotnum)]
+    DotNumber(i64),
+    /// `[a-zA-Z][a-zA-Z0-9_]*`.
+    #[regex("[a-zA-Z][a-zA-Z0-9_]*", |lex| String::from_utf8_lossy(lex.slice()).into_owned())]
+    Ident(String),
+    /// `"…"` (the text between the quotes).
+    #[token("\"", quoted)]
+    Quoted(String),
+    /// The two characters `\n` outside quotes.
+    #[token("\\n")]
+    BackslashN,
+
+    // ----- produced by `Lexer` only -----
+    /// A string: a quoted string, or the `\n` token.
+    Str(String),
+    /// A `[0-9x]{4}` word with an `x`.
+    Distr(ShapePattern),
+    /// A four-digit word.
+    DistrOrNumber(DistrNumber),
+    /// DealerV2 `seed N`.
+    SeedStmt(i64),
+    /// DealerV2 `title "…"`.
+    TitleStmt(String),
+    /// DealerV2 `vulnerable …`.
+    VulnerableStmt(Vulnerability),
+    /// DealerV2 `shape{…}`.
+    FdShape(FdShape),
+    /// Any other byte: returned as itself, accepted nowhere by the grammar.
+    Other(u8),
+}
+
+/// `#` in column 1 to the end of the line (which must exist); otherwise a stray `#`.
+fn hash_comment(lex: &mut logos::Lexer<Token>) -> bool {
+    let start = lex.span().start;
+    let src = lex.source();
+    if start != 0 && src[start - 1] != b'\n' {
+        return false;
+    }
+    match lex.remainder().iter().position(|&b| b == b'\n') {
+        Some(i) => {
+            lex.bump(i + 1);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Scans a `/* … */` comment, collecting newlines and the echoed characters.
+fn block_comment(lex: &mut logos::Lexer<Token>) -> BlockComment {
+    let rest = lex.remainder();
+    let mut info = BlockComment::default();
+    let mut i = 0;
+    while i < rest.len() {
+        match rest[i] {
+            b'*' if rest.get(i + 1) == Some(&b'/') => {
+                info.terminated = true;
+                lex.bump(i + 2);
+                return info;
+            }
+            b'\n' => info.newlines += 1,
+            c @ (b'<' | b'>' | b'E' | b'O' | b'F') => info.echo.push(c as char),
+            _ => {}
+        }
+        i += 1;
+    }
+    lex.bump(rest.len());
+    info
+}
+
+/// A quoted string. Classic strings may span lines; DealerV2 strings end at a newline (which is
+/// left for the newline rule). Without a closing quote (classic) or newline (DealerV2) the `"`
+/// is a stray character.
+fn quoted(lex: &mut logos::Lexer<Token>) -> Option<String> {
+    let rest = lex.remainder();
+    let v2 = lex.extras == Dialect::V2;
+    let end = rest.iter().position(|&b| b == b'"' || (v2 && b == b'\n'))?;
+    let text = String::from_utf8_lossy(&rest[..end]).into_owned();
+    lex.bump(if rest[end] == b'"' { end + 1 } else { end });
+    Some(text)
+}
+
+fn suit_of_letter(c: u8) -> Suit {
+    match c {
+        b'C' => Suit::Clubs,
+        b'D' => Suit::Diamonds,
+        b'H' => Suit::Hearts,
+        _ => Suit::Spades,
+    }
+}
+
+fn rank_of_letter(c: u8) -> u8 {
+    match c {
+        b'A' => 12,
+        b'K' => 11,
+        b'Q' => 10,
+        b'J' => 9,
+        b'T' => 8,
+        d => d - b'2',
+    }
+}
+
+fn holding(lex: &mut logos::Lexer<Token>) -> Holding {
+    let s = lex.slice();
+    let ranks = s[1..].iter().fold(0u16, |m, &c| m | (1 << rank_of_letter(c)));
+    Holding { suit: suit_of_letter(s[0]), ranks }
+}
+
+fn card(lex: &mut logos::Lexer<Token>) -> Card {
+    let s = lex.slice();
+    Card::new(suit_of_letter(s[1]), rank_of_letter(s[0]))
+}
+
+fn contract(lex: &mut logos::Lexer<Token>) -> Contract {
+    let s = lex.slice();
+    let strain = match s[2] {
+        b'N' => Strain::Notrump,
+        c => Strain::Suit(suit_of_letter(c)),
+    };
+    Contract { level: s[1] - b'0', strain, doubled: (s.len() - 3) as u8 }
+}
+
+fn distr_word(lex: &mut logos::Lexer<Token>) -> DistrWord {
+    let s = lex.slice();
+    let mut pattern: ShapePattern = [None; 4];
+    for (p, &c) in pattern.iter_mut().zip(s) {
+        *p = if c == b'x' { None } else { Some(c - b'0') };
+    }
+    let value = if s.contains(&b'x') { None } else { Some(saturating_number(s)) };
+    DistrWord { pattern, value }
+}
+
+/// Decimal digits as `strtol` reads them: saturating at `i64::MAX`.
+pub(crate) fn saturating_number(digits: &[u8]) -> i64 {
+    digits.iter().fold(0i64, |v, &d| v.saturating_mul(10).saturating_add(i64::from(d - b'0')))
+}
+
+fn number(lex: &mut logos::Lexer<Token>) -> i64 {
+    saturating_number(lex.slice())
+}
+
+fn dotnum(lex: &mut logos::Lexer<Token>) -> i64 {
+    let text = std::str::from_utf8(lex.slice()).unwrap_or("0");
+    let value: f64 = text.parse().unwrap_or(0.0);
+    (100.0 * value + 0.001) as i64
+}
+
+/// Most values a `pointcount`/`altcount` list takes (Ace down to deuce).
+const MAX_COUNT_VALUES: u8 = 13;
+
+/// Where the lexer stands in a `pointcount`/`altcount` value list (see [`Lexer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CountList {
+    /// `altcount`'s table number is still to come.
+    table_pending: bool,
+    /// A `-` was just read; only a NUMBER continues the list.
+    after_minus: bool,
+    /// Values read so far.
+    values: u8,
+}
+
+/// Longest chain of `$n` expansions inside one another.
+const MAX_EXPANSION_DEPTH: usize = 32;
+/// Most bytes of script-variable text spliced in, in total.
+const MAX_EXPANSION_BYTES: usize = 1 << 20;
+
+/// One input being lexed: the script itself or the text of a script variable.
+struct Frame<'a> {
+    lexer: logos::Lexer<'a, Token>,
+    /// Where the `$n` that opened this frame stood (`None` for the script).
+    origin: Option<Pos>,
+}
+
+/// One token with its location, as the parser wants it.
+pub type Spanned = (Pos, Token, Pos);
+
+/// The token stream of one script: wraps the `logos` lexer with everything that depends on
+/// dialect and context (see the module documentation).
+pub struct Lexer<'a> {
+    dialect: Dialect,
+    vars: &'a ScriptVars,
+    source: &'a [u8],
+    frames: Vec<Frame<'a>>,
+    /// The line counter, counted as the peers count it.
+    line: u32,
+    /// Offset just past the last newline byte seen in the script (for columns).
+    line_start: usize,
+    /// Offset up to which the script has been scanned for newline bytes.
+    scanned: usize,
+    expanded_bytes: usize,
+    pending: Option<Spanned>,
+    /// Set while reading a `pointcount`/`altcount` list, whose 14th value is an error the
+    /// peers report as soon as they read it (the grammar would only see it one token later).
+    count_list: Option<CountList>,
+    finished: bool,
+    echo: String,
+    mentions_usereval: bool,
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer over `source` in `dialect`, expanding `$n` from `vars` (DealerV2 only).
+    pub fn new(source: &'a [u8], dialect: Dialect, vars: &'a ScriptVars) -> Lexer<'a> {
+        let lexer = Token::lexer_with_extras(source, dialect);
+        Lexer {
+            dialect,
+            vars,
+            source,
+            frames: vec![Frame { lexer, origin: None }],
+            line: 1,
+            line_start: 0,
+            scanned: 0,
+            expanded_bytes: 0,
+            pending: None,
+            count_list: None,
+            finished: false,
+            echo: String::new(),
+            mentions_usereval: false,
+        }
+    }
+
+    /// The line counter now (after the end of input: the line the peers report at EOF).
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// The text echoed so far (comment characters, stray `title`/`seed` text).
+    pub fn echo(&self) -> &str {
+        &self.echo
+    }
+
+    /// Takes the echoed text.
+    pub fn take_echo(&mut self) -> String {
+        std::mem::take(&mut self.echo)
+    }
+
+    /// Whether the `usereval` keyword has been seen.
+    pub fn mentions_usereval(&self) -> bool {
+        self.mentions_usereval
+    }
+
+    /// The position of a token starting at `start` in the current frame.
+    fn locate(&mut self, start: usize, end: usize) -> Pos {
+        let frame = self.frames.last().expect("a frame");
+        if let Some(origin) = frame.origin {
+            return Pos { line: self.line, col: origin.col };
+        }
+        self.scan_newlines(start);
+        let pos = Pos { line: self.line, col: (start - self.line_start + 1) as u32 };
+        self.scan_newlines(end);
+        pos
+    }
+
+    /// Moves the column bookkeeping of the script up to offset `to`.
+    fn scan_newlines(&mut self, to: usize) {
+        if to <= self.scanned {
+            return;
+        }
+        if let Some(i) = self.source[self.scanned..to].iter().rposition(|&b| b == b'\n') {
+            self.line_start = self.scanned + i + 1;
+        }
+        self.scanned = to;
+    }
+
+    fn error(&mut self, pos: Pos, message: &str) -> Option<Result<Spanned, Diagnostic>> {
+        self.finished = true;
+        Some(Err(Diagnostic { line: pos.line, col: pos.col, message: message.to_string() }))
+    }
+
+    /// The bytes after the current token in the current frame.
+    fn remainder(&self) -> &'a [u8] {
+        self.frames.last().expect("a frame").lexer.remainder()
+    }
+
+    /// Consumes `n` bytes after the current token in the current frame.
+    fn bump(&mut self, n: usize) {
+        self.frames.last_mut().expect("a frame").lexer.bump(n);
+    }
+
+    /// Opens script variable `n` as a new frame (DealerV2).
+    fn expand(&mut self, n: u8, pos: Pos) -> Result<(), Diagnostic> {
+        let text = self.vars[n as usize].as_deref().unwrap_or("").as_bytes();
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.expanded_bytes += text.len();
+        if self.frames.len() > MAX_EXPANSION_DEPTH || self.expanded_bytes > MAX_EXPANSION_BYTES {
+            return Err(Diagnostic {
+                line: pos.line,
+                col: pos.col,
+                message: "script variables nested too deeply".to_string(),
+            });
+        }
+        let origin = self.frames.last().and_then(|f| f.origin).unwrap_or(pos);
+        let lexer = Token::lexer_with_extras(text, self.dialect);
+        self.frames.push(Frame { lexer, origin: Some(origin) });
+        Ok(())
+    }
+
+    /// Substitutes `$n` textually (for `shape{…}`), recursively up to the nesting limits.
+    fn substitute(&mut self, text: &[u8], depth: usize, out: &mut Vec<u8>) -> bool {
+        let mut i = 0;
+        while i < text.len() {
+            if text[i] == b'$' && i + 1 < text.len() && text[i + 1].is_ascii_digit() {
+                let value = self.vars[(text[i + 1] - b'0') as usize].as_deref().unwrap_or("").as_bytes();
+                self.expanded_bytes += value.len();
+                if depth >= MAX_EXPANSION_DEPTH || self.expanded_bytes > MAX_EXPANSION_BYTES {
+                    return false;
+                }
+                if !self.substitute(value, depth + 1, out) {
+                    return false;
+                }
+                i += 2;
+            } else {
+                out.push(text[i]);
+                i += 1;
+            }
+        }
+        true
+    }
+
+    /// `shape{` has been read (DealerV2): reads the clause up to `}`.
+    fn fd_shape(&mut self, pos: Pos) -> Result<Token, Diagnostic> {
+        let syntax = Diagnostic { line: pos.line, col: pos.col, message: "syntax error".to_string() };
+        let rest = self.remainder();
+        let Some(close) = rest.iter().position(|&b| b == b'}') else {
+            self.bump(rest.len());
+            return Err(Diagnostic { line: self.line, ..syntax });
+        };
+        self.bump(close + 1);
+        let mut text = Vec::new();
+        if !self.substitute(&rest[..close], 0, &mut text) {
+            return Err(Diagnostic { message: "script variables nested too deeply".to_string(), ..syntax });
+        }
+        let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+        let mut i = text.iter().position(|b| !is_space(b)).unwrap_or(text.len());
+        let word_end = text[i..].iter().position(|b| !b.is_ascii_alphabetic()).map_or(text.len(), |k| i + k);
+        let seat = match &text[i..word_end] {
+            b"north" => Seat::North,
+            b"east" => Seat::East,
+            b"south" => Seat::South,
+            b"west" => Seat::West,
+            _ => return Err(syntax),
+        };
+        i = word_end;
+        while i < text.len() && is_space(&text[i]) {
+            i += 1;
+        }
+        if text.get(i) != Some(&b',') {
+            return Err(syntax);
+        }
+        let spec: String = text[i + 1..]
+            .iter()
+            .filter(|&&b| b.is_ascii_digit() || b"cdhsMmxor+:><=,() -[]A".contains(&b))
+            .map(|&b| b as char)
+            .collect();
+        Ok(Token::FdShape(FdShape { seat, spec }))
+    }
+
+    /// DealerV2 `seed`: skips blanks, echoes anything else, reads the digits.
+    fn seed(&mut self) -> Option<Token> {
+        let rest = self.remainder();
+        let mut i = 0;
+        while i < rest.len() {
+            let b = rest[i];
+            if b.is_ascii_digit() {
+                let len = rest[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                self.bump(i + len);
+                return Some(Token::SeedStmt(saturating_number(&rest[i..i + len])));
+            }
+            match b {
+                b'\n' => self.line += 1,
+                b' ' | b'\t' | b'\r' => {}
+                _ => self.echo.push_str(&String::from_utf8_lossy(&[b])),
+            }
+            i += 1;
+        }
+        self.bump(rest.len());
+        None
+    }
+
+    /// DealerV2 `title`: echoes everything up to the quoted string, which is the title.
+    fn title(&mut self) -> Option<Token> {
+        let rest = self.remainder();
+        if let Some(quote) = rest.iter().position(|&b| b == b'"') {
+            let body = &rest[quote + 1..];
+            if let Some(end) = body.iter().position(|&b| b == b'"' || b == b'\n') {
+                let text = String::from_utf8_lossy(&body[..end]).into_owned();
+                let used = if body[end] == b'"' { end + 1 } else { end };
+                self.echo.push_str(&String::from_utf8_lossy(&rest[..quote]));
+                self.bump(quote + 1 + used);
+                return Some(Token::TitleStmt(text));
+            }
+        }
+        // No string: flex's default rule echoes everything that is left.
+        self.echo.push_str(&String::from_utf8_lossy(rest));
+        self.bump(rest.len());
+        None
+    }
+
+    /// DealerV2 `vulnerable`: one word, case-insensitive; `both` is None (upstream bug).
+    fn vulnerable(&mut self, pos: Pos) -> Result<Token, Diagnostic> {
+        let rest = self.remainder();
+        let mut i = 0;
+        while i < rest.len() && matches!(rest[i], b' ' | b'\t' | b'\r' | b'\n') {
+            if rest[i] == b'\n' {
+                self.line += 1;
+            }
+            i += 1;
+        }
+        let len = rest[i..].iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        let word = rest[i..i + len].to_ascii_lowercase();
+        let vul = match word.as_slice() {
+            b"none" | b"both" => Vulnerability::None,
+            b"all" => Vulnerability::All,
+            b"ns" => Vulnerability::NS,
+            b"ew" => Vulnerability::EW,
+            _ => return Err(Diagnostic { line: self.line, col: pos.col, message: "syntax error".to_string() }),
+        };
+        self.bump(i + len);
+        Ok(Token::VulnerableStmt(vul))
+    }
+
+    /// Follows `pointcount`/`altcount` value lists; errs on a 14th value.
+    fn track_count_list(&mut self, token: &Token, pos: Pos) -> Result<(), Diagnostic> {
+        let fresh = |table_pending| Some(CountList { table_pending, after_minus: false, values: 0 });
+        self.count_list = match (token, self.count_list) {
+            (Token::Pointcount, _) => fresh(false),
+            (Token::Altcount, _) => fresh(true),
+            (Token::Minus, Some(list)) if !list.after_minus => Some(CountList { after_minus: true, ..list }),
+            (Token::Number(_), Some(list))
+            | (Token::DistrOrNumber(_), Some(list @ CountList { after_minus: false, .. })) => {
+                if list.table_pending {
+                    Some(CountList { table_pending: false, after_minus: false, values: 0 })
+                } else if list.values == MAX_COUNT_VALUES {
+                    return Err(Diagnostic {
+                        line: pos.line,
+                        col: pos.col,
+                        message: "too many pointcount values".to_string(),
+                    });
+                } else {
+                    Some(CountList { after_minus: false, values: list.values + 1, ..list })
+                }
+            }
+            _ => None,
+        };
+        Ok(())
+    }
+
+    /// The next token for the parser.
+    fn next_token(&mut self) -> Option<Result<Spanned, Diagnostic>> {
+        loop {
+            if let Some(t) = self.pending.take() {
+                return Some(Ok(t));
+            }
+            if self.finished {
+                return None;
+            }
+            let frame = self.frames.last_mut()?;
+            let item = frame.lexer.next();
+            let span = frame.lexer.span();
+            let slice = frame.lexer.slice();
+            let Some(item) = item else {
+                self.frames.pop();
+                if self.frames.is_empty() {
+                    self.finished = true;
+                    return None;
+                }
+                continue;
+            };
+            let pos = self.locate(span.start, span.end);
+            let v2 = self.dialect == Dialect::V2;
+            let ident = || Token::Ident(String::from_utf8_lossy(slice).into_owned());
+            let token = match item {
+                Err(()) => Token::Other(slice.first().copied().unwrap_or(0)),
+                Ok(tok) => match tok {
+                    Token::Newline | Token::LineComment | Token::HashComment => {
+                        self.line += 1;
+                        continue;
+                    }
+                    Token::BlockComment(c) => {
+                        self.line += c.newlines;
+                        self.echo.push_str(&c.echo);
+                        if !c.terminated {
+                            let at = Pos { line: self.line, col: pos.col };
+                            return self.error(at, "EOF found in comment");
+                        }
+                        continue;
+                    }
+                    Token::Nul => {
+                        self.frames.clear();
+                        self.finished = true;
+                        return None;
+                    }
+                    Token::ScriptVar(n) if v2 => {
+                        if let Err(e) = self.expand(n, pos) {
+                            self.finished = true;
+                            return Some(Err(e));
+                        }
+                        continue;
+                    }
+                    Token::ScriptVar(_) => Token::Other(b'$'),
+                    Token::FdShapeStart if v2 => match self.fd_shape(pos) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            self.finished = true;
+                            return Some(Err(e));
+                        }
+                    },
+                    Token::FdShapeStart => {
+                        let brace = Pos { line: pos.line, col: pos.col + 5 };
+                        self.pending = Some((brace, Token::Other(b'{'), brace));
+                        Token::Shape
+                    }
+                    Token::Seed
+                    | Token::Title
+                    | Token::Vulnerable
+                    | Token::Generate
+                    | Token::Produce
+                    | Token::Dealer
+                    | Token::Startboard
+                    | Token::Opener
+                        if v2 =>
+                    {
+                        let rest = self.remainder();
+                        let Some(&after @ (b' ' | b'\t' | b'\n')) = rest.first() else {
+                            return Some(Ok((pos, ident(), pos)));
+                        };
+                        match tok {
+                            Token::Seed | Token::Title | Token::Vulnerable => {
+                                self.bump(1);
+                                if after == b'\n' {
+                                    self.line += 1;
+                                }
+                            }
+                            _ => {}
+                        }
+                        match tok {
+                            Token::Seed => match self.seed() {
+                                Some(t) => t,
+                                None => continue,
+                            },
+                            Token::Title => match self.title() {
+                                Some(t) => t,
+                                None => continue,
+                            },
+                            Token::Vulnerable => match self.vulnerable(pos) {
+                                Ok(t) => t,
+                                Err(e) => {
+                                    self.finished = true;
+                                    return Some(Err(e));
+                                }
+                            },
+                            other => other,
+                        }
+                    }
+                    // Words that are keywords only in DealerV2.
+                    Token::Seed
+                    | Token::Title
+                    | Token::Startboard
+                    | Token::Opener
+                    | Token::PrintNs
+                    | Token::PrintSide
+                    | Token::BktFreq
+                    | Token::CsvRpt
+                    | Token::PrintRpt
+                    | Token::Export
+                    | Token::Deal
+                    | Token::Trix
+                    | Token::ParContract
+                    | Token::UserEval
+                    | Token::Ltc
+                    | Token::Dds
+                    | Token::Par
+                    | Token::Opc
+                        if !v2 =>
+                    {
+                        ident()
+                    }
+                    Token::VulWord(_) if !v2 && slice == b"both" => ident(),
+                    Token::SideName(Side::NS) if !v2 => Token::VulWord(Vulnerability::NS),
+                    Token::SideName(Side::EW) if !v2 => Token::VulWord(Vulnerability::EW),
+                    Token::Contract(_) if !v2 && (slice[0] == b'z' || slice.len() > 3) => ident(),
+                    Token::UserEval => {
+                        self.mentions_usereval = true;
+                        Token::UserEval
+                    }
+                    Token::DotNumber(v) if v2 => Token::Number(v),
+                    Token::DotNumber(_) => Token::Other(slice[0]),
+                    Token::DistrWord(DistrWord { pattern, value: None }) => Token::Distr(pattern),
+                    Token::DistrWord(DistrWord { pattern, value: Some(value) }) => {
+                        Token::DistrOrNumber(DistrNumber { pattern, value })
+                    }
+                    Token::Quoted(s) => Token::Str(s),
+                    Token::BackslashN => Token::Str("\n".to_string()),
+                    other => other,
+                },
+            };
+            if let Err(e) = self.track_count_list(&token, pos) {
+                self.finished = true;
+                return Some(Err(e));
+            }
+            return Some(Ok((pos, token, pos)));
+        }
+    }
+}
+
+impl Iterator for Lexer<'_> {
+    type Item = Result<Spanned, Diagnostic>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_token()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NO_VARS: ScriptVars = [None, None, None, None, None, None, None, None, None, None];
+
+    fn tokens(src: &str, dialect: Dialect) -> Vec<Token> {
+        Lexer::new(src.as_bytes(), dialect, &NO_VARS).map(|r| r.expect("token").1).collect()
+    }
+
+    fn v2(src: &str) -> Vec<Token> {
+        tokens(src, Dialect::V2)
+    }
+
+    fn classic(src: &str) -> Vec<Token> {
+        tokens(src, Dialect::Classic)
+    }
+
+    fn ident(s: &str) -> Token {
+        Token::Ident(s.to_string())
+    }
+
+    #[test]
+    fn longest_match_and_ties() {
+        let sak = Holding { suit: Suit::Spades, ranks: (1 << 12) | (1 << 11) };
+        assert_eq!(v2("SAK"), vec![Token::Holding(sak)]);
+        assert_eq!(v2("S"), vec![Token::Holding(Holding { suit: Suit::Spades, ranks: 0 })]);
+        // Not descending: IDENT is longer.
+        assert_eq!(v2("SAKA"), vec![ident("SAKA")]);
+        assert_eq!(v2("S2A"), vec![ident("S2A")]);
+        assert_eq!(v2("TC KH"), vec![Token::Card(Card::new(Suit::Clubs, 8)), Token::Card(Card::new(Suit::Hearts, 11))]);
+        assert_eq!(v2("hcps hcpn"), vec![Token::Hcp, ident("hcpn")]);
+        assert_eq!(v2("spadesx"), vec![ident("spadesx")]);
+        assert_eq!(v2("northern"), vec![ident("northern")]);
+        assert_eq!(v2("xxxx"), vec![Token::Distr([None; 4])]);
+        assert_eq!(v2("xxxxx"), vec![ident("xxxxx")]);
+        assert_eq!(
+            v2("4432"),
+            vec![Token::DistrOrNumber(DistrNumber { pattern: [Some(4), Some(4), Some(3), Some(2)], value: 4432 })]
+        );
+        assert_eq!(v2("5xxx"), vec![Token::Distr([Some(5), None, None, None])]);
+        assert_eq!(v2("12345"), vec![Token::Number(12345)]);
+        assert_eq!(v2("10S"), vec![Token::Number(10), Token::Holding(Holding { suit: Suit::Spades, ranks: 0 })]);
+        assert_eq!(v2("2C"), vec![Token::Card(Card::new(Suit::Clubs, 0))]);
+        assert_eq!(v2("99999999999999999999999"), vec![Token::Number(i64::MAX)]);
+    }
+
+    #[test]
+    fn contracts_by_dialect() {
+        let c = |level, strain, doubled| Token::Contract(Contract { level, strain, doubled });
+        assert_eq!(
+            v2("z4Hx x3N z6Sxx"),
+            vec![c(4, Strain::Suit(Suit::Hearts), 1), c(3, Strain::Notrump, 0), c(6, Strain::Suit(Suit::Spades), 2)]
+        );
+        assert_eq!(classic("x3N z4H x3Nx"), vec![c(3, Strain::Notrump, 0), ident("z4H"), ident("x3Nx")]);
+        assert_eq!(v2("x3Ny"), vec![ident("x3Ny")]);
+    }
+
+    #[test]
+    fn dotnums() {
+        assert_eq!(
+            v2(".25 6.5 12. 99.99 0.07"),
+            vec![Token::Number(25), Token::Number(650), Token::Number(1200), Token::Number(9999), Token::Number(7)]
+        );
+        // At most two digits before the point.
+        assert_eq!(v2("100.5"), vec![Token::Number(100), Token::Number(50)]);
+        assert_eq!(
+            v2("1234.5"),
+            vec![
+                Token::DistrOrNumber(DistrNumber { pattern: [Some(1), Some(2), Some(3), Some(4)], value: 1234 }),
+                Token::Number(50)
+            ]
+        );
+        // Classic has no dotnums: the point is a stray character.
+        assert_eq!(classic("6.5"), vec![Token::Other(b'6')]);
+    }
+
+    #[test]
+    fn keywords_by_dialect() {
+        assert_eq!(
+            v2("NS ns both par"),
+            vec![
+                Token::SideName(Side::NS),
+                Token::VulWord(Vulnerability::NS),
+                Token::VulWord(Vulnerability::All),
+                Token::Par
+            ]
+        );
+        assert_eq!(
+            classic("NS ns both par deal"),
+            vec![
+                Token::VulWord(Vulnerability::NS),
+                Token::VulWord(Vulnerability::NS),
+                ident("both"),
+                ident("par"),
+                ident("deal")
+            ]
+        );
+        assert_eq!(classic("PRODUCE"), vec![ident("PRODUCE")]);
+    }
+
+    #[test]
+    fn comments_strings_and_lines() {
+        let src = "# c\n a // x\n/* E\n\n */ \"s\nt\" \\n b";
+        let mut lx = Lexer::new(src.as_bytes(), Dialect::Classic, &NO_VARS);
+        let toks: Vec<_> = lx.by_ref().map(|r| r.unwrap()).collect();
+        assert_eq!(toks[0].1, ident("a"));
+        assert_eq!(toks[0].0, Pos { line: 2, col: 2 });
+        assert_eq!(toks[1].1, Token::Str("s\nt".to_string()));
+        assert_eq!(toks[1].0.line, 5);
+        assert_eq!(toks[2].1, Token::Str("\n".to_string()));
+        // Newlines inside strings do not count.
+        assert_eq!(toks[3].0.line, 5);
+        assert_eq!(lx.echo(), "E");
+        // `#` not in column 1 and `//` without newline are stray characters.
+        assert_eq!(classic(" #x\n"), vec![Token::Other(b'#'), ident("x")]);
+        assert_eq!(classic("a//"), vec![ident("a"), Token::Slash, Token::Slash]);
+        assert_eq!(classic("#x"), vec![Token::Other(b'#'), ident("x")]);
+        // DealerV2 strings stop at the newline.
+        assert_eq!(v2("\"ab\ncd"), vec![Token::Str("ab".to_string()), ident("cd")]);
+        // Classic unterminated string: a stray quote.
+        assert_eq!(classic("\"ab"), vec![Token::Other(b'"'), ident("ab")]);
+    }
+
+    #[test]
+    fn echo_from_comments() {
+        let mut lx = Lexer::new(b"/* HELLO WORLD <FOE> eof */", Dialect::Classic, &NO_VARS);
+        assert!(lx.by_ref().next().is_none());
+        assert_eq!(lx.echo(), "EOO<FOE>");
+    }
+
+    #[test]
+    fn unterminated_comment() {
+        let mut lx = Lexer::new(b"a\n/* x\ny\n", Dialect::Classic, &NO_VARS);
+        assert!(lx.next().unwrap().is_ok());
+        let e = lx.next().unwrap().unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (4, "EOF found in comment"));
+    }
+
+    #[test]
+    fn nul_ends_input_and_cr() {
+        assert_eq!(classic("a\0b"), vec![ident("a")]);
+        assert_eq!(classic("a\r\r\nb\rc"), vec![ident("a"), ident("b"), Token::Other(b'\r'), ident("c")]);
+    }
+
+    #[test]
+    fn v2_environment_statements() {
+        let mut lx = Lexer::new(b"seed -5\ntitle  x\"T t\" vulnerable Both seed(", Dialect::V2, &NO_VARS);
+        let toks: Vec<_> = lx.by_ref().map(|r| r.unwrap().1).collect();
+        assert_eq!(
+            toks,
+            vec![
+                Token::SeedStmt(5),
+                Token::TitleStmt("T t".to_string()),
+                Token::VulnerableStmt(Vulnerability::None),
+                ident("seed"),
+                Token::LParen
+            ]
+        );
+        assert_eq!(lx.echo(), "- x");
+        assert_eq!(classic("seed 5"), vec![ident("seed"), Token::Number(5)]);
+        assert_eq!(v2("generate 5"), vec![Token::Generate, Token::Number(5)]);
+        assert_eq!(v2("generate(5"), vec![ident("generate"), Token::LParen, Token::Number(5)]);
+    }
+
+    #[test]
+    fn script_variables() {
+        let mut vars = NO_VARS;
+        vars[0] = Some("west".to_string());
+        vars[2] = Some("hcp".to_string());
+        vars[8] = Some("$2($0)".to_string());
+        let toks: Vec<_> = Lexer::new(b"$8 > $5 \"$0\"", Dialect::V2, &vars).map(|r| r.unwrap().1).collect();
+        assert_eq!(
+            toks,
+            vec![
+                Token::Hcp,
+                Token::LParen,
+                Token::Compass(Seat::West),
+                Token::RParen,
+                Token::Gt,
+                Token::Str("$0".to_string())
+            ]
+        );
+        vars[1] = Some("$1".to_string());
+        let r: Vec<_> = Lexer::new(b"$1", Dialect::V2, &vars).collect();
+        assert!(r.last().unwrap().is_err());
+    }
+
+    #[test]
+    fn fd_shapes() {
+        let mut vars = NO_VARS;
+        vars[0] = Some("east".to_string());
+        vars[9] = Some("5+s4+mxx".to_string());
+        let toks: Vec<_> =
+            Lexer::new(b"shape{$0, $9 + 6+Mxxx:h!=s*2\n}x", Dialect::V2, &vars).map(|r| r.unwrap().1).collect();
+        assert_eq!(
+            toks,
+            vec![Token::FdShape(FdShape { seat: Seat::East, spec: " 5+s4+mxx + 6+Mxxx:h=s2".to_string() }), ident("x")]
+        );
+        assert_eq!(classic("shape{"), vec![Token::Shape, Token::Other(b'{')]);
+    }
+}

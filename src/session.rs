@@ -1,0 +1,883 @@
+//! One job: options, the loaded program, the dealing loop with its counters, the per-run action
+//! state and the end-of-run report. This is the whole engine behind the C API: `capi` only
+//! converts arguments and results.
+//!
+//! Data flows one way: options + script → [`Program`] → [`Dealer`] → evaluation → actions →
+//! [`Sink`]s. Output is buffered and handed to the sinks in large pieces; whatever was written
+//! before an error stays written (the buffer is flushed before the error is returned).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::Instant;
+
+use crate::actions::{
+    self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, Frequency1D, Frequency2D, PbnInfo,
+    PrintState, ProgressMeter, ReportCell, RunSummary,
+};
+use crate::cards::{Card, Deal, Seat, Suit};
+use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
+use crate::eval::Evaluation;
+use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
+use crate::script::{self, ast::Statement, ScriptVars};
+
+/// Where one stream of output goes.
+pub enum Sink {
+    /// The process's standard output.
+    Stdout,
+    /// The process's standard error.
+    Stderr,
+    /// A file opened by the session (`-C`, `-X`).
+    File(std::fs::File),
+    /// A caller-supplied writer, e.g. a C callback; an `Err` stops the run.
+    Callback(Box<dyn FnMut(&[u8]) -> std::io::Result<()> + Send>),
+}
+
+impl Sink {
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        match self {
+            Sink::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes)?;
+                out.flush()
+            }
+            Sink::Stderr => std::io::stderr().lock().write_all(bytes),
+            Sink::File(f) => f.write_all(bytes),
+            Sink::Callback(cb) => cb(bytes),
+        }
+    }
+}
+
+/// The output streams of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// Deals, reports and statistics (stdout).
+    Output,
+    /// Messages and the progress meter (stderr).
+    Diagnostics,
+    /// `csvrpt` records when no `-C` file is set (default: the output stream).
+    Csv,
+    /// `export` lines when no `-X` file is set (default: the output stream).
+    Export,
+}
+
+/// Session options, settable by key and value (see [`Session::set_option`]).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Random generator (and dealing algorithm).
+    pub generator: GeneratorKind,
+    /// Dialect; `None` follows the generator (glibc → classic, others → DealerV2).
+    pub dialect: Option<Dialect>,
+    /// Seed (`-s`).
+    pub seed: Option<i64>,
+    /// Maximum deals generated (`-g`).
+    pub generate: Option<i64>,
+    /// Maximum deals produced (`-p`).
+    pub produce: Option<i64>,
+    /// Title (`-T`).
+    pub title: Option<String>,
+    /// Swapping mode 0, 2 or 3 (`-x`, classic `-2`/`-3`).
+    pub swap: u8,
+    /// Suppress `printpbn` (`-q`).
+    pub quiet: bool,
+    /// Print the end-of-run statistics (`-v` toggles it off).
+    pub statistics: bool,
+    /// Progress meter on the diagnostics stream (`-m`).
+    pub progress: bool,
+    /// `csvrpt` file and whether to truncate it (`-C [w:]file`).
+    pub csv_file: Option<(String, bool)>,
+    /// `export` file (`-X`).
+    pub export_file: Option<String>,
+    /// Command-line predeal per seat (`-N -E -S -W`).
+    pub predeal: [Option<String>; 4],
+    /// Script variables `$0`..`$9`.
+    pub script_vars: ScriptVars,
+    /// Input file name as shown in PBN `[Event]` (`None`: standard input).
+    pub input_name: Option<String>,
+    /// Other peer options that are accepted and kept for later features (`-O -P -M -R -D -U`).
+    pub extra: HashMap<String, String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            generator: GeneratorKind::ChaCha,
+            dialect: None,
+            seed: None,
+            generate: None,
+            produce: None,
+            title: None,
+            swap: 0,
+            quiet: false,
+            statistics: true,
+            progress: false,
+            csv_file: None,
+            export_file: None,
+            predeal: Default::default(),
+            script_vars: Default::default(),
+            input_name: None,
+            extra: HashMap::new(),
+        }
+    }
+}
+
+impl Options {
+    /// The dialect in force.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect.unwrap_or(match self.generator {
+            GeneratorKind::Glibc => Dialect::Classic,
+            _ => Dialect::V2,
+        })
+    }
+}
+
+/// What a finished run reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunReport {
+    /// Deals generated.
+    pub generated: i64,
+    /// Deals produced (accepted by the condition).
+    pub produced: i64,
+    /// The seed as the peers print it.
+    pub seed: u64,
+}
+
+/// The dealing loop's state: dealer and counters.
+struct Job {
+    dealer: Dealer,
+    generated: i64,
+    produced: i64,
+    max_generate: i64,
+    max_produce: i64,
+    seed_printed: u64,
+}
+
+/// One libdealer session: options, a loaded program, and the state of its current job.
+pub struct Session {
+    options: Options,
+    program: Option<Program>,
+    job: Option<Job>,
+    current: Option<Deal>,
+    sinks: [Option<Sink>; 4],
+    compiled_expressions: HashMap<String, NodeId>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+/// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
+/// trailing text ignored; no digits gives 0; overflow saturates.
+pub fn atol(text: &str) -> i64 {
+    let t = text.trim_start();
+    let (neg, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let mut v: i64 = 0;
+    for b in digits.bytes().take_while(u8::is_ascii_digit) {
+        v = match v.checked_mul(10).and_then(|v| v.checked_add((b - b'0') as i64)) {
+            Some(v) => v,
+            None => return if neg { i64::MIN } else { i64::MAX },
+        };
+    }
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+fn parse_bool(key: &str, value: &str) -> Result<bool> {
+    match value {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(Error::new(ErrorKind::Option, format!("option {key}: expected true or false, got '{value}'"))),
+    }
+}
+
+impl Session {
+    /// A session with default options and no script.
+    pub fn new() -> Session {
+        Session {
+            options: Options::default(),
+            program: None,
+            job: None,
+            current: None,
+            sinks: [None, None, None, None],
+            compiled_expressions: HashMap::new(),
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Sets an option by key and value. Keys: `rng` (`chacha`, `drand48`, `glibc`), `dialect`
+    /// (`classic`, `v2`), `seed`, `generate`, `produce`, `title`, `swap` (0, 2, 3), `quiet`,
+    /// `statistics`, `progress`, `csv_file` (`[w:]path`), `export_file`, `predeal_north` …
+    /// `predeal_west`, `var0` … `var9`, `input_name`; and, kept for later features, `opener`,
+    /// `par_vulnerability`, `dds_mode`, `threads`, `debug`, `server`.
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
+        let o = &mut self.options;
+        let bad = |what: &str| Error::new(ErrorKind::Option, format!("option {key}: {what} '{value}'"));
+        match key {
+            "rng" | "generator" => {
+                o.generator = match value {
+                    "chacha" => GeneratorKind::ChaCha,
+                    "drand48" => GeneratorKind::Drand48,
+                    "glibc" => GeneratorKind::Glibc,
+                    _ => return Err(bad("expected chacha, drand48 or glibc, got")),
+                }
+            }
+            "dialect" => {
+                o.dialect = match value {
+                    "classic" => Some(Dialect::Classic),
+                    "v2" | "dealerv2" => Some(Dialect::V2),
+                    _ => return Err(bad("expected classic or v2, got")),
+                }
+            }
+            "seed" => o.seed = Some(atol(value)),
+            "generate" => o.generate = Some(atol(value)),
+            "produce" => o.produce = Some(atol(value)),
+            "title" => o.title = Some(value.to_string()),
+            "swap" => {
+                o.swap = match value {
+                    "0" => 0,
+                    "2" => 2,
+                    "3" => 3,
+                    _ => return Err(bad("expected 0, 2 or 3, got")),
+                }
+            }
+            "quiet" => o.quiet = parse_bool(key, value)?,
+            "statistics" => o.statistics = parse_bool(key, value)?,
+            "progress" => o.progress = parse_bool(key, value)?,
+            "csv_file" => {
+                o.csv_file = Some(match value.strip_prefix("w:") {
+                    Some(path) => (path.to_string(), true),
+                    None => (value.to_string(), false),
+                })
+            }
+            "export_file" => o.export_file = Some(value.to_string()),
+            "predeal_north" | "predeal_east" | "predeal_south" | "predeal_west" => {
+                let seat = match &key[8..] {
+                    "north" => 0,
+                    "east" => 1,
+                    "south" => 2,
+                    _ => 3,
+                };
+                o.predeal[seat] = Some(value.to_string());
+            }
+            "input_name" => o.input_name = Some(value.to_string()),
+            "opener" | "par_vulnerability" | "dds_mode" | "threads" | "debug" | "server" => {
+                o.extra.insert(key.to_string(), value.to_string());
+            }
+            _ => {
+                if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
+                    o.script_vars[n] = Some(value.to_string());
+                } else {
+                    return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
+                }
+            }
+        }
+        self.job = None;
+        Ok(())
+    }
+
+    /// Directs one output stream to a sink (by default output goes to stdout, diagnostics to
+    /// stderr, and csv/export to the output stream unless a file option is set).
+    pub fn set_sink(&mut self, stream: Stream, sink: Sink) {
+        self.sinks[stream as usize] = Some(sink);
+    }
+
+    /// Parses and compiles a script; replaces any previous one and resets the job.
+    pub fn load_script(&mut self, text: &[u8]) -> Result<()> {
+        let dialect = self.options.dialect();
+        let parsed = script::parse(text, dialect, &self.options.script_vars)
+            .map_err(|d| Error::script(d.message, d.line, d.col))?;
+        let program = Program::compile(&parsed, dialect)?;
+        self.program = Some(program);
+        self.job = None;
+        self.current = None;
+        self.compiled_expressions.clear();
+        Ok(())
+    }
+
+    /// Reads a script file and loads it; the file name becomes the PBN input name.
+    pub fn load_script_file(&mut self, path: &str) -> Result<()> {
+        let text = std::fs::read(path).map_err(|e| Error::new(ErrorKind::Io, format!("{path}: {e}")))?;
+        if self.options.input_name.is_none() {
+            self.options.input_name = Some(path.to_string());
+        }
+        self.load_script(&text)
+    }
+
+    fn program(&self) -> Result<&Program> {
+        self.program.as_ref().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))
+    }
+
+    /// Builds the dealer and the limits of a new job from the options and the program.
+    fn start_job(&self) -> Result<Job> {
+        let program = self.program()?;
+        let o = &self.options;
+        let dialect = o.dialect();
+        if let Some((feature, pos)) = program.first_unavailable() {
+            return Err(crate::program::not_available(feature, pos));
+        }
+        let s = &program.settings;
+        let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
+        let max_generate = o
+            .generate
+            .filter(|&g| g != 0)
+            .or(s.generate)
+            .map(narrow)
+            .unwrap_or(10_000_000);
+        let printing = match dialect {
+            Dialect::Classic => !program.has_action_statement || program.any_print_action_seen,
+            Dialect::V2 => {
+                !program.has_action_statement || program.actions.iter().any(is_printing)
+            }
+        };
+        let mut max_produce = o
+            .produce
+            .filter(|&p| p != 0)
+            .or(s.produce)
+            .map(narrow)
+            .unwrap_or(if printing { 40 } else { max_generate });
+        if dialect == Dialect::V2 {
+            max_produce = max_produce.min(max_generate);
+        }
+
+        let seed = o.seed.or(if dialect == Dialect::V2 { s.seed } else { None }).filter(|&v| {
+            // DealerV2 treats seed 0 as "seed from the kernel".
+            !(v == 0 && dialect == Dialect::V2 && o.generator != GeneratorKind::Glibc)
+        });
+        let (seed_value, drand48_state, seed_printed) = match (seed, o.generator) {
+            (Some(v), _) => (v, None, v as u64),
+            (None, GeneratorKind::Drand48) => {
+                let state = random_u64() & 0xFFFF_FFFF_FFFF;
+                (0, Some(state), state)
+            }
+            (None, GeneratorKind::Glibc) => {
+                // SAFETY: time(NULL) has no preconditions.
+                let now = unsafe { libc::time(std::ptr::null_mut()) } as i64;
+                (now, None, now as u64)
+            }
+            (None, GeneratorKind::ChaCha) => {
+                let v = random_u64() as i64;
+                (v, None, v as u64)
+            }
+        };
+
+        let predeal = match self.command_line_predeal()? {
+            Some(cards) => cards,
+            None => s.predeal.clone(),
+        };
+        let setup = DealingSetup {
+            generator: o.generator,
+            seed: seed_value,
+            drand48_state,
+            predeal,
+            bias: s.bias,
+            swap: o.swap,
+        };
+        let dealer = Dealer::new(&setup).map_err(|m| Error::new(ErrorKind::Run, m))?;
+        Ok(Job { dealer, generated: 0, produced: 0, max_generate, max_produce, seed_printed })
+    }
+
+    /// The `-N/-E/-S/-W` holdings, which replace every card predeal of the script when given.
+    fn command_line_predeal(&self) -> Result<Option<Vec<(Seat, Card)>>> {
+        if self.options.predeal.iter().all(Option::is_none) {
+            return Ok(None);
+        }
+        let mut cards: Vec<(Seat, Card)> = Vec::new();
+        for seat in Seat::ALL {
+            let Some(text) = &self.options.predeal[seat.index()] else { continue };
+            let mut suit: Option<Suit> = None;
+            for ch in text.to_ascii_uppercase().chars().take(31) {
+                match ch {
+                    'C' => suit = Some(Suit::Clubs),
+                    'D' => suit = Some(Suit::Diamonds),
+                    'H' => suit = Some(Suit::Hearts),
+                    'S' => suit = Some(Suit::Spades),
+                    _ => {
+                        let (Some(su), Some(rank)) =
+                            (suit, crate::cards::RANK_LETTERS.iter().position(|&r| r as char == ch))
+                        else {
+                            continue;
+                        };
+                        let card = Card::new(su, rank as u8);
+                        if cards.iter().any(|(_, c)| *c == card) {
+                            return Err(Error::new(ErrorKind::Option, "Card predealt twice"));
+                        }
+                        if cards.iter().filter(|(s, _)| *s == seat).count() >= 13 {
+                            return Err(Error::new(ErrorKind::Option, "More than 13 cards for one player"));
+                        }
+                        cards.push((seat, card));
+                    }
+                }
+            }
+        }
+        Ok(Some(cards))
+    }
+
+    /// Returns the next deal that satisfies the condition (no actions run), or `None` when the
+    /// generate limit (or an explicitly set produce limit) is reached.
+    pub fn next_deal(&mut self) -> Result<Option<Deal>> {
+        if self.job.is_none() {
+            let mut job = self.start_job()?;
+            let explicit = self.options.produce.is_some() || self.program()?.settings.produce.is_some();
+            if !explicit {
+                job.max_produce = i64::MAX;
+            }
+            self.job = Some(job);
+        }
+        let program = self.program.as_ref().expect("job implies program");
+        let job = self.job.as_mut().expect("just set");
+        while job.generated < job.max_generate && job.produced < job.max_produce {
+            job.generated += 1;
+            let Some(deal) = job.dealer.deal() else { continue };
+            let accepted = match program.condition {
+                None => true,
+                Some(c) => Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced }
+                    .truth(c)?,
+            };
+            if accepted {
+                job.produced += 1;
+                job.dealer.produced();
+                self.current = Some(deal);
+                return Ok(Some(deal));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Evaluates an expression (script syntax, with the script's variables) on the current deal.
+    pub fn eval(&mut self, expression: &str) -> Result<i32> {
+        let deal = self.current.ok_or_else(|| Error::new(ErrorKind::Usage, "no current deal: call next_deal first"))?;
+        let id = match self.compiled_expressions.get(expression) {
+            Some(id) => *id,
+            None => {
+                let dialect = self.options.dialect();
+                let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
+                    .map_err(|d| Error::script(d.message, d.line, d.col))?;
+                let expr = match parsed.statements.as_slice() {
+                    [Statement::Condition(e)] => e.clone(),
+                    _ => return Err(Error::script("expected a single expression", 1, 1)),
+                };
+                let program = self.program.as_mut().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
+                let id = program.compile_extra_expression(&expr)?;
+                if let Some((feature, pos)) = program_unavailable_in(program, id) {
+                    return Err(crate::program::not_available(feature, pos));
+                }
+                self.compiled_expressions.insert(expression.to_string(), id);
+                id
+            }
+        };
+        let program = self.program.as_ref().expect("compiled above");
+        let job = self.job.as_mut().expect("a current deal implies a job");
+        Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced }.value(id)
+    }
+
+    /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks.
+    pub fn run(&mut self) -> Result<RunReport> {
+        let started = Instant::now();
+        let mut job = self.start_job()?;
+        self.job = None;
+        self.current = None;
+        let program = self.program.take().expect("start_job checked it");
+        let mut sinks = std::mem::take(&mut self.sinks);
+        let result = run_job(&program, &self.options, &mut job, &mut sinks, started);
+        self.sinks = sinks;
+        self.program = Some(program);
+        result
+    }
+}
+
+/// Whether an action counts as printing for DealerV2's default `produce`.
+fn is_printing(action: &CompiledAction) -> bool {
+    !matches!(
+        action,
+        CompiledAction::Average { .. }
+            | CompiledAction::Frequency { .. }
+            | CompiledAction::Frequency2 { .. }
+            | CompiledAction::BucketFrequency { .. }
+            | CompiledAction::BucketFrequency2 { .. }
+            | CompiledAction::Export(_)
+    )
+}
+
+fn program_unavailable_in(program: &Program, id: NodeId) -> Option<(&'static str, crate::script::ast::Pos)> {
+    let mut probe = program.clone();
+    probe.condition = Some(id);
+    probe.actions.clear();
+    probe.first_unavailable()
+}
+
+/// 64 random bits from the operating system.
+fn random_u64() -> u64 {
+    let mut buf = [0u8; 8];
+    // SAFETY: the buffer is valid for 8 bytes of writes.
+    let n = unsafe { libc::getrandom(buf.as_mut_ptr().cast(), buf.len(), 0) };
+    if n != 8 {
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        return t.as_nanos() as u64 ^ (std::process::id() as u64) << 32;
+    }
+    u64::from_le_bytes(buf)
+}
+
+/// Today's local date as `YYYY.MM.DD` (PBN `[Date]`).
+fn local_date() -> String {
+    // SAFETY: localtime_r writes into the provided struct; time(NULL) has no preconditions.
+    unsafe {
+        let now = libc::time(std::ptr::null_mut());
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&now, &mut tm).is_null() {
+            return "0000.00.00".to_string();
+        }
+        format!("{:04}.{:02}.{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
+    }
+}
+
+/// Per-action accumulators for the end-of-run statistics.
+enum Tally {
+    None,
+    Average(Average),
+    Frequency(Frequency1D),
+    Frequency2(Frequency2D),
+    Buckets(BucketFrequency1D),
+    Buckets2(BucketFrequency2D),
+}
+
+/// The buffered output streams of one run.
+struct Outputs<'a> {
+    sinks: &'a mut [Option<Sink>; 4],
+    out: Vec<u8>,
+    csv: Vec<u8>,
+    export: Vec<u8>,
+    csv_file: Option<Sink>,
+    export_file: Option<Sink>,
+}
+
+const FLUSH_AT: usize = 1 << 16;
+
+impl Outputs<'_> {
+    fn flush(&mut self) -> Result<()> {
+        let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("cannot write output: {e}"));
+        // csv and export buffers are separate only when they go to their own sinks.
+        let out = std::mem::take(&mut self.out);
+        self.sinks[Stream::Output as usize].get_or_insert(Sink::Stdout).write_all(&out).map_err(io)?;
+        let csv = std::mem::take(&mut self.csv);
+        match (&mut self.csv_file, &mut self.sinks[Stream::Csv as usize]) {
+            (Some(f), _) => f.write_all(&csv).map_err(io)?,
+            (None, Some(s)) => s.write_all(&csv).map_err(io)?,
+            (None, None) => {}
+        }
+        let export = std::mem::take(&mut self.export);
+        match (&mut self.export_file, &mut self.sinks[Stream::Export as usize]) {
+            (Some(f), _) => f.write_all(&export).map_err(io)?,
+            (None, Some(s)) => s.write_all(&export).map_err(io)?,
+            (None, None) => {}
+        }
+        Ok(())
+    }
+
+    fn diagnostics(&mut self, text: &[u8]) {
+        let _ = self.flush();
+        let _ = self.sinks[Stream::Diagnostics as usize].get_or_insert(Sink::Stderr).write_all(text);
+    }
+
+    /// The buffer csvrpt lines go to.
+    fn csv_buffer(&mut self) -> &mut Vec<u8> {
+        if self.csv_file.is_some() || self.sinks[Stream::Csv as usize].is_some() {
+            &mut self.csv
+        } else {
+            &mut self.out
+        }
+    }
+
+    /// The buffer export lines go to.
+    fn export_buffer(&mut self) -> &mut Vec<u8> {
+        if self.export_file.is_some() || self.sinks[Stream::Export as usize].is_some() {
+            &mut self.export
+        } else {
+            &mut self.out
+        }
+    }
+}
+
+fn open_file(path: &str, truncate: bool) -> Result<Sink> {
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true);
+    if truncate {
+        o.write(true).truncate(true);
+    } else {
+        o.append(true);
+    }
+    o.open(path)
+        .map(Sink::File)
+        .map_err(|e| Error::new(ErrorKind::Io, format!("cannot open {path}: {e}")))
+}
+
+fn run_job(
+    program: &Program,
+    options: &Options,
+    job: &mut Job,
+    sinks: &mut [Option<Sink>; 4],
+    started: Instant,
+) -> Result<RunReport> {
+    let csv_file = match &options.csv_file {
+        Some((path, truncate)) => Some(open_file(path, *truncate)?),
+        None => None,
+    };
+    let export_file = match &options.export_file {
+        Some(path) => Some(open_file(path, true)?),
+        None => None,
+    };
+    let mut outputs =
+        Outputs { sinks, out: Vec::with_capacity(FLUSH_AT * 2), csv: Vec::new(), export: Vec::new(), csv_file, export_file };
+    let result = deal_loop(program, options, job, &mut outputs, started);
+    let flushed = outputs.flush();
+    let report = result?;
+    flushed?;
+    Ok(report)
+}
+
+fn deal_loop(
+    program: &Program,
+    options: &Options,
+    job: &mut Job,
+    outputs: &mut Outputs,
+    started: Instant,
+) -> Result<RunReport> {
+    let dialect = program.dialect;
+    let title = options.title.clone().or_else(|| program.settings.title.clone()).filter(|t| !t.is_empty());
+    let board_offset = match dialect {
+        Dialect::V2 => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
+        Dialect::Classic => 0,
+    };
+    let date = if program.actions.contains(&CompiledAction::PrintPbn) { local_date() } else { String::new() };
+    let mut print_state = PrintState::new(dialect, title.clone());
+    let mut statistics = options.statistics;
+    let mut tallies: Vec<Tally> = program
+        .actions
+        .iter()
+        .map(|a| match a {
+            CompiledAction::Average { .. } => Tally::Average(Average::new()),
+            CompiledAction::Frequency { lo, hi, .. } => Tally::Frequency(Frequency1D::new(*lo, *hi)),
+            CompiledAction::Frequency2 { rows, cols, .. } => {
+                Tally::Frequency2(Frequency2D::new((rows.1, rows.2), (cols.1, cols.2)))
+            }
+            CompiledAction::BucketFrequency { lo, hi, size, .. } => {
+                Tally::Buckets(BucketFrequency1D::new(*lo, *hi, *size).expect("checked by program"))
+            }
+            CompiledAction::BucketFrequency2 { rows, cols, .. } => {
+                Tally::Buckets2(
+                    BucketFrequency2D::new((rows.1, rows.2, rows.3), (cols.1, cols.2, cols.3))
+                        .expect("checked by program"),
+                )
+            }
+            _ => Tally::None,
+        })
+        .collect();
+    let keeps_deals = program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_)));
+    let mut kept: Vec<Deal> = Vec::new();
+    let mut meter = options.progress.then(ProgressMeter::new);
+    let mut meter_text = Vec::new();
+    if let Some(m) = &mut meter {
+        m.start(&mut meter_text);
+        outputs.diagnostics(&std::mem::take(&mut meter_text));
+    }
+
+    outputs.out.extend_from_slice(program.echo.as_bytes());
+    let mut values: Vec<i32> = Vec::new();
+    while job.generated < job.max_generate && job.produced < job.max_produce {
+        job.generated += 1;
+        let Some(deal) = job.dealer.deal() else { continue };
+        let accepted = match program.condition {
+            None => true,
+            Some(c) => {
+                Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced }.truth(c)?
+            }
+        };
+        if !accepted {
+            continue;
+        }
+        job.produced += 1;
+        job.dealer.produced();
+        let produced = job.produced;
+        let board = produced + board_offset;
+        for (action, tally) in program.actions.iter().zip(tallies.iter_mut()) {
+            let mut ev = Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced };
+            match action {
+                CompiledAction::PrintAll => print_state.print_all(&mut outputs.out, &deal, produced, board),
+                CompiledAction::PrintSide(side) => {
+                    print_state.print_side(&mut outputs.out, &deal, *side, produced, board)
+                }
+                CompiledAction::PrintCompact(v) => {
+                    let v = v.map(|v| ev.value(v)).transpose()?;
+                    actions::print_compact(&mut outputs.out, &deal, v)
+                }
+                CompiledAction::PrintOneline(v) => {
+                    let v = v.map(|v| ev.value(v)).transpose()?;
+                    actions::print_oneline(&mut outputs.out, &deal, v)
+                }
+                CompiledAction::PrintPbn => {
+                    if !options.quiet {
+                        let info = PbnInfo {
+                            dialect,
+                            input_name: options.input_name.as_deref(),
+                            seed: job.seed_printed,
+                            title: title.as_deref(),
+                            board,
+                            dealer: program.settings.dealer,
+                            vulnerability: program.settings.vulnerable,
+                            date: &date,
+                        };
+                        if actions::print_pbn(&mut outputs.out, &deal, &info) {
+                            statistics = !statistics;
+                        }
+                    }
+                }
+                CompiledAction::PrintEs(parts) => {
+                    values.clear();
+                    for part in parts {
+                        if let EsPart::Value(v) = part {
+                            values.push(ev.value(*v)?);
+                        }
+                    }
+                    let mut next = values.iter();
+                    let items: Vec<EsItem> = parts
+                        .iter()
+                        .map(|p| match p {
+                            EsPart::Value(_) => EsItem::Number(*next.next().expect("evaluated")),
+                            EsPart::Text(t) => EsItem::Text(t),
+                        })
+                        .collect();
+                    actions::print_es(&mut outputs.out, &items);
+                }
+                CompiledAction::PrintPages(_) => {}
+                CompiledAction::Average { value, .. } => {
+                    let v = ev.value(*value)?;
+                    if let Tally::Average(a) = tally {
+                        a.add(v);
+                    }
+                }
+                CompiledAction::Frequency { value, .. } => {
+                    let v = ev.value(*value)?;
+                    if let Tally::Frequency(f) = tally {
+                        f.add(v);
+                    }
+                }
+                CompiledAction::Frequency2 { rows, cols, .. } => {
+                    let a = ev.value(rows.0)?;
+                    let b = ev.value(cols.0)?;
+                    if let Tally::Frequency2(f) = tally {
+                        f.add(a, b);
+                    }
+                }
+                CompiledAction::BucketFrequency { value, .. } => {
+                    let v = ev.value(*value)?;
+                    if let Tally::Buckets(f) = tally {
+                        f.add(v);
+                    }
+                }
+                CompiledAction::BucketFrequency2 { rows, cols, .. } => {
+                    let a = ev.value(rows.0)?;
+                    let b = ev.value(cols.0)?;
+                    if let Tally::Buckets2(f) = tally {
+                        f.add(a, b);
+                    }
+                }
+                CompiledAction::Report { parts, to_csv } => {
+                    values.clear();
+                    for part in parts {
+                        if let ReportPart::Value(v) = part {
+                            values.push(ev.value(*v)?);
+                        }
+                    }
+                    let mut next = values.iter();
+                    let cells: Vec<ReportCell> = parts
+                        .iter()
+                        .map(|p| match p {
+                            ReportPart::Value(_) => ReportCell::Number(*next.next().expect("evaluated")),
+                            ReportPart::Text(t) => ReportCell::Text(t),
+                            ReportPart::Hands(seats) => ReportCell::Hands(seats),
+                        })
+                        .collect();
+                    let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
+                    actions::report_line(buffer, &deal, &cells);
+                }
+                CompiledAction::Export(target) => actions::export(outputs.export_buffer(), &deal, *target),
+            }
+        }
+        if keeps_deals {
+            kept.push(deal);
+        }
+        if let Some(m) = &mut meter {
+            if m.update(&mut meter_text, job.produced, job.max_produce) {
+                outputs.diagnostics(&std::mem::take(&mut meter_text));
+            }
+        }
+        if outputs.out.len() >= FLUSH_AT || outputs.csv.len() >= FLUSH_AT || outputs.export.len() >= FLUSH_AT {
+            outputs.flush()?;
+        }
+    }
+    if let Some(m) = &meter {
+        m.finish(&mut meter_text);
+        outputs.diagnostics(&meter_text);
+    }
+
+    // DealerV2's loop leaves its counter one past the last deal, then corrects it.
+    let generated = match dialect {
+        Dialect::V2 => {
+            let counter = job.generated + 1;
+            if counter >= job.max_generate {
+                job.max_generate
+            } else if counter >= 2 {
+                counter - 1
+            } else {
+                counter
+            }
+        }
+        Dialect::Classic => job.generated,
+    };
+    let seconds = started.elapsed().as_secs_f64();
+
+    for (action, tally) in program.actions.iter().zip(tallies.iter()) {
+        let out = &mut outputs.out;
+        match (action, tally) {
+            (CompiledAction::PrintPages(seats), _) => {
+                actions::print_hand_pages(out, dialect, &kept, seats, title.as_deref(), board_offset + 1)
+            }
+            (CompiledAction::Average { label, .. }, Tally::Average(a)) => a.write(out, dialect, label.as_deref()),
+            (CompiledAction::Frequency { label, .. }, Tally::Frequency(f)) => f.write(out, dialect, label.as_deref()),
+            (CompiledAction::Frequency2 { label, .. }, Tally::Frequency2(f)) => {
+                f.write(out, dialect, label.as_deref())
+            }
+            (CompiledAction::BucketFrequency { label, .. }, Tally::Buckets(f)) => f.write(out, label.as_deref()),
+            (CompiledAction::BucketFrequency2 { label, .. }, Tally::Buckets2(f)) => f.write(out, label.as_deref()),
+            _ => {}
+        }
+    }
+    if statistics {
+        let summary = RunSummary {
+            title: title.as_deref(),
+            generated,
+            produced: job.produced,
+            seed_printed: job.seed_printed,
+            seconds,
+            library: None,
+        };
+        actions::write_footer(&mut outputs.out, dialect, &summary);
+    }
+    Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed })
+}
