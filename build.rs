@@ -12,7 +12,6 @@ fn main() {
     let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml is valid");
     match cbindgen::Builder::new()
-        .with_crate(&crate_dir)
         .with_config(config)
         .with_src(crate_dir.join("src/capi.rs"))
         .generate()
@@ -22,6 +21,9 @@ fn main() {
         }
         Err(e) => println!("cargo:warning=cbindgen could not generate include/dealer.h: {e}"),
     }
+    // The shared library's SONAME (major version 0); `make install` installs
+    // libdealer.so.<version> with the libdealer.so.0 and libdealer.so symlinks.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libdealer.so.0");
     println!("cargo:rerun-if-changed=src/capi.rs");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src/script/grammar.lalrpop");

@@ -56,8 +56,11 @@ static void test_null_and_misuse(void) {
     CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_ERROR_USAGE);
     CHECK(dealer_set_option(s, "no_such_option", "1") == DEALER_ERROR_OPTION);
     CHECK(dealer_set_option(s, "rng", "mersenne") == DEALER_ERROR_OPTION);
-    CHECK(dealer_set_option(s, NULL, "1") == DEALER_ERROR_USAGE);
-    CHECK(dealer_set_option(s, "title", "\xff\xfe") == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_option(s, NULL, "1") == DEALER_ERROR_NULL);
+    CHECK(dealer_set_option(s, "title", "\xff\xfe") == DEALER_ERROR_UTF8);
+    CHECK(strstr(dealer_last_error(s), "UTF-8") != NULL);
+    CHECK(dealer_next_deal(s, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_load_script(s, NULL, 5) == DEALER_ERROR_NULL);
     CHECK(dealer_load_script_file(s, "/nonexistent/script.dl") == DEALER_ERROR_IO);
     dealer_free_session(s);
 }

@@ -82,8 +82,14 @@ pub struct dealer_session {
     last_error_text: CString,
 }
 
-impl dealer_session {
-    fn record(&mut self, error: Error) -> i32 {
+/// Why a call failed: the status to return and the error to remember.
+struct Failure {
+    status: i32,
+    error: Error,
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Failure {
         let status = match error.kind {
             ErrorKind::Script => DEALER_ERROR_SCRIPT,
             ErrorKind::Option => DEALER_ERROR_OPTION,
@@ -92,9 +98,22 @@ impl dealer_session {
             ErrorKind::Run => DEALER_ERROR_RUN,
             ErrorKind::Usage => DEALER_ERROR_USAGE,
         };
-        self.last_error_text = CString::new(error.to_string().replace('\0', " ")).unwrap_or_default();
-        self.last_error = Some(error);
-        status
+        Failure { status, error }
+    }
+}
+
+impl Failure {
+    /// A required pointer argument was NULL.
+    fn null(name: &str) -> Failure {
+        Failure { status: DEALER_ERROR_NULL, error: Error::new(ErrorKind::Usage, format!("{name} is NULL")) }
+    }
+}
+
+impl dealer_session {
+    fn record(&mut self, failure: Failure) -> i32 {
+        self.last_error_text = CString::new(failure.error.to_string().replace('\0', " ")).unwrap_or_default();
+        self.last_error = Some(failure.error);
+        failure.status
     }
 
     fn clear(&mut self) {
@@ -106,7 +125,7 @@ impl dealer_session {
 /// Runs `body` on a session, catching panics and recording errors.
 fn with_session(
     session: *mut dealer_session,
-    body: impl FnOnce(&mut dealer_session) -> Result<i32, Error>,
+    body: impl FnOnce(&mut dealer_session) -> Result<i32, Failure>,
 ) -> i32 {
     if session.is_null() {
         return DEALER_ERROR_NULL;
@@ -116,23 +135,24 @@ fn with_session(
     handle.clear();
     match catch_unwind(AssertUnwindSafe(|| body(handle))) {
         Ok(Ok(status)) => status,
-        Ok(Err(error)) => handle.record(error),
-        Err(_) => {
-            handle.record(Error::new(ErrorKind::Run, "internal error (panic caught at the library boundary)"));
-            DEALER_ERROR_INTERNAL
-        }
+        Ok(Err(failure)) => handle.record(failure),
+        Err(_) => handle.record(Failure {
+            status: DEALER_ERROR_INTERNAL,
+            error: Error::new(ErrorKind::Run, "internal error (panic caught at the library boundary)"),
+        }),
     }
 }
 
 /// Reads a NUL-terminated UTF-8 argument.
-fn text_arg<'a>(ptr: *const c_char, name: &str) -> Result<&'a str, Error> {
+fn text_arg<'a>(ptr: *const c_char, name: &str) -> Result<&'a str, Failure> {
     if ptr.is_null() {
-        return Err(Error::new(ErrorKind::Usage, format!("{name} is NULL")));
+        return Err(Failure::null(name));
     }
     // SAFETY: the caller passes a NUL-terminated string valid for the duration of the call.
-    unsafe { CStr::from_ptr(ptr) }
-        .to_str()
-        .map_err(|_| Error::new(ErrorKind::Usage, format!("{name} is not valid UTF-8")))
+    unsafe { CStr::from_ptr(ptr) }.to_str().map_err(|_| Failure {
+        status: DEALER_ERROR_UTF8,
+        error: Error::new(ErrorKind::Usage, format!("{name} is not valid UTF-8")),
+    })
 }
 
 /// Creates a session with default options (ChaCha generator, DealerV2 dialect) and stores its
@@ -190,7 +210,7 @@ pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_
 pub extern "C" fn dealer_load_script(session: *mut dealer_session, text: *const u8, len: usize) -> i32 {
     with_session(session, |h| {
         if text.is_null() && len > 0 {
-            return Err(Error::new(ErrorKind::Usage, "script text is NULL"));
+            return Err(Failure::null("script text"));
         }
         let bytes: &[u8] = if len == 0 {
             &[]
@@ -229,7 +249,7 @@ pub extern "C" fn dealer_set_output(
             DEALER_STREAM_DIAGNOSTICS => Stream::Diagnostics,
             DEALER_STREAM_CSV => Stream::Csv,
             DEALER_STREAM_EXPORT => Stream::Export,
-            _ => return Err(Error::new(ErrorKind::Usage, format!("unknown stream {stream}"))),
+            _ => return Err(Error::new(ErrorKind::Usage, format!("unknown stream {stream}")).into()),
         };
         let sink = match callback {
             None => match stream {
@@ -275,7 +295,7 @@ pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_r
 pub extern "C" fn dealer_next_deal(session: *mut dealer_session, deal: *mut dealer_deal) -> i32 {
     with_session(session, |h| {
         if deal.is_null() {
-            return Err(Error::new(ErrorKind::Usage, "deal is NULL"));
+            return Err(Failure::null("deal"));
         }
         match h.session.next_deal()? {
             Some(d) => {
@@ -295,7 +315,7 @@ pub extern "C" fn dealer_eval(session: *mut dealer_session, expression: *const c
     with_session(session, |h| {
         let expression = text_arg(expression, "expression")?;
         if value.is_null() {
-            return Err(Error::new(ErrorKind::Usage, "value is NULL"));
+            return Err(Failure::null("value"));
         }
         let v = h.session.eval(expression)?;
         // SAFETY: non-NULL `value` points to a writable int32_t.

@@ -95,3 +95,73 @@ impl Evaluation<'_> {
         Ok(self.value(id)? != 0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
+    use crate::dialect::Dialect;
+    use crate::program::Program;
+    use crate::script;
+
+    /// Compiles `condition EXPR` and evaluates it on the first ChaCha deal of seed 1.
+    fn value(expr: &str, dialect: Dialect) -> crate::error::Result<i32> {
+        let parsed = script::parse(format!("condition {expr}\n").as_bytes(), dialect, &Default::default())
+            .expect("test expressions parse");
+        let program = Program::compile(&parsed, dialect)?;
+        let mut dealer =
+            Dealer::new(&DealingSetup { generator: GeneratorKind::ChaCha, seed: 1, ..Default::default() }).unwrap();
+        let deal = dealer.deal().unwrap();
+        let mut ev = super::Evaluation { program: &program, deal: &deal, dealer: &mut dealer, produced: 7 };
+        ev.value(program.condition.unwrap())
+    }
+
+    #[test]
+    fn c_integer_semantics() {
+        assert_eq!(value("7 / 2", Dialect::V2).unwrap(), 3);
+        assert_eq!(value("0 - 7 / 2", Dialect::V2).unwrap(), -3);
+        assert_eq!(value("(0-7) % 3", Dialect::V2).unwrap(), -1);
+        assert_eq!(value("2147483647 + 1", Dialect::V2).unwrap(), i32::MIN);
+        assert_eq!(value("3 * 4 / 5", Dialect::V2).unwrap(), 0, "DealerV2: a*(b/c)");
+        assert_eq!(value("3 * 4 / 5", Dialect::Classic).unwrap(), 2, "classic: (a*b)/c");
+        assert_eq!(value("!0 * 2", Dialect::Classic).unwrap(), 2);
+        assert_eq!(value("1 ? 0 : 1 || 1", Dialect::Classic).unwrap(), 0);
+        assert_eq!(value("6.5 + .25", Dialect::V2).unwrap(), 675);
+    }
+
+    #[test]
+    fn short_circuits_skip_errors_and_division_by_zero_is_reported() {
+        assert_eq!(value("0 && 1 / 0", Dialect::V2).unwrap(), 0);
+        assert_eq!(value("1 || 1 % 0", Dialect::V2).unwrap(), 1);
+        assert_eq!(value("1 ? 5 : 1 / 0", Dialect::V2).unwrap(), 5);
+        let e = value("hcp(north) / 0", Dialect::V2).unwrap_err();
+        assert_eq!(e.to_string(), "line 1: division by zero");
+        assert_eq!(e.kind, crate::error::ErrorKind::Run);
+    }
+
+    #[test]
+    fn rnd_zero_is_the_deal_number_in_dealerv2_only() {
+        assert_eq!(value("rnd(0)", Dialect::V2).unwrap(), 7);
+        assert_eq!(value("rnd(0)", Dialect::Classic).unwrap(), 0);
+        let r = value("rnd(10)", Dialect::V2).unwrap();
+        assert!((0..10).contains(&r));
+    }
+
+    #[test]
+    fn hand_functions_agree_with_the_deal() {
+        let total = value("hcp(north) + hcp(east) + hcp(south) + hcp(west)", Dialect::V2).unwrap();
+        assert_eq!(total, 40);
+        let cards = value("spades(north) + hearts(north) + diamonds(north) + clubs(north)", Dialect::V2).unwrap();
+        assert_eq!(cards, 13);
+        assert_eq!(value("controls(north)+controls(east)+controls(south)+controls(west)", Dialect::V2).unwrap(), 12);
+        assert_eq!(value("shape(north, xxxx)", Dialect::V2).unwrap(), 1);
+        let aces = value("hascard(north, AS) + hascard(east, AS) + hascard(south, AS) + hascard(west, AS)", Dialect::V2);
+        assert_eq!(aces.unwrap(), 1);
+    }
+
+    #[test]
+    fn unavailable_features_stop_with_a_clear_error() {
+        let e = value("dds(north, spades)", Dialect::V2).unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::NotAvailable);
+        assert!(e.message.contains("not available yet"));
+    }
+}

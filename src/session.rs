@@ -881,3 +881,153 @@ fn deal_loop(
     }
     Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// A session whose output stream is captured; returns the session and the capture.
+    fn captured(options: &[(&str, &str)], script: &str) -> (Session, Arc<Mutex<Vec<u8>>>) {
+        let mut s = Session::new();
+        for (k, v) in options {
+            s.set_option(k, v).unwrap();
+        }
+        s.load_script(script.as_bytes()).unwrap();
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let sink = buffer.clone();
+        s.set_sink(
+            Stream::Output,
+            Sink::Callback(Box::new(move |b: &[u8]| {
+                sink.lock().unwrap().extend_from_slice(b);
+                Ok(())
+            })),
+        );
+        (s, buffer)
+    }
+
+    fn text(buffer: &Arc<Mutex<Vec<u8>>>) -> String {
+        String::from_utf8(buffer.lock().unwrap().clone()).unwrap()
+    }
+
+    #[test]
+    fn options_are_validated() {
+        let mut s = Session::new();
+        assert_eq!(s.set_option("rng", "glibc"), Ok(()));
+        assert_eq!(s.options().dialect(), Dialect::Classic);
+        assert_eq!(s.set_option("rng", "mt19937").unwrap_err().kind, ErrorKind::Option);
+        assert_eq!(s.set_option("swap", "4").unwrap_err().kind, ErrorKind::Option);
+        assert_eq!(s.set_option("bogus", "1").unwrap_err().kind, ErrorKind::Option);
+        assert_eq!(s.set_option("var3", "hcp"), Ok(()));
+        assert_eq!(s.options().script_vars[3].as_deref(), Some("hcp"));
+        assert_eq!(s.set_option("csv_file", "w:/tmp/x.csv"), Ok(()));
+        assert_eq!(s.options().csv_file, Some(("/tmp/x.csv".to_string(), true)));
+    }
+
+    #[test]
+    fn atol_matches_c() {
+        assert_eq!(atol("  42abc"), 42);
+        assert_eq!(atol("-5"), -5);
+        assert_eq!(atol("abc"), 0);
+        assert_eq!(atol("99999999999999999999"), i64::MAX);
+        assert_eq!(atol("-99999999999999999999"), i64::MIN);
+    }
+
+    #[test]
+    fn classic_run_reproduces_classic_dealer() {
+        let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1")], "produce 2\naction printoneline\n");
+        let report = s.run().unwrap();
+        assert_eq!(report, RunReport { generated: 2, produced: 2, seed: 1 });
+        let text = text(&out);
+        assert!(text.starts_with("n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. \n"));
+        assert!(text.contains("Generated 2 hands\nProduced 2 hands\nInitial random seed 1\nTime needed"));
+    }
+
+    #[test]
+    fn default_produce_depends_on_printing_actions() {
+        let (mut s, _) = captured(&[("seed", "3"), ("statistics", "false")], "generate 500\naction printoneline\n");
+        assert_eq!(s.run().unwrap().produced, 40);
+        let (mut s, _) = captured(&[("seed", "3")], "generate 500\naction average hcp(north)\n");
+        assert_eq!(s.run().unwrap().produced, 500);
+        let (mut s, _) = captured(&[("seed", "3"), ("produce", "7")], "generate 500\n");
+        assert_eq!(s.run().unwrap().produced, 7);
+    }
+
+    #[test]
+    fn classic_printpbn_toggles_the_footer() {
+        let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1")], "produce 3\naction printpbn\n");
+        s.run().unwrap();
+        assert!(!text(&out).contains("Generated"));
+        let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1")], "produce 2\naction printpbn\n");
+        s.run().unwrap();
+        assert!(text(&out).contains("Generated 2 hands"));
+    }
+
+    #[test]
+    fn output_before_an_error_is_kept() {
+        let script = "produce 5\naction printoneline, printes(10 / (hcp(north) - hcp(north)))\n";
+        let (mut s, out) = captured(&[("seed", "1")], script);
+        let e = s.run().unwrap_err();
+        assert_eq!(e.to_string(), "line 2: division by zero");
+        let text = text(&out);
+        assert_eq!(text.lines().count(), 1, "the first deal's line was printed before the error");
+        assert!(text.starts_with("n "));
+    }
+
+    #[test]
+    fn next_deal_and_eval() {
+        let mut s = Session::new();
+        s.set_option("seed", "11").unwrap();
+        s.load_script(b"big = hcp(south) >= 20\ncondition big\n").unwrap();
+        assert_eq!(s.eval("hcp(south)").unwrap_err().kind, ErrorKind::Usage);
+        for _ in 0..5 {
+            let deal = s.next_deal().unwrap().expect("a deal with 20+ hcp in 10M tries");
+            assert!(deal.is_complete());
+            assert!(s.eval("hcp(south)").unwrap() >= 20);
+            assert_eq!(s.eval("big").unwrap(), 1);
+        }
+        assert_eq!(s.eval("hcp(").unwrap_err().kind, ErrorKind::Script);
+        assert_eq!(s.eval("dds(south, notrump)").unwrap_err().kind, ErrorKind::NotAvailable);
+        s.set_option("produce", "2").unwrap();
+        assert!(s.next_deal().unwrap().is_some());
+        assert!(s.next_deal().unwrap().is_some());
+        assert!(s.next_deal().unwrap().is_none());
+    }
+
+    #[test]
+    fn csv_and_export_streams() {
+        let (mut s, out) = captured(
+            &[("rng", "drand48"), ("seed", "5"), ("statistics", "false")],
+            "produce 1\naction csvrpt(north, 7, \"x\"), export(north)\n",
+        );
+        let csv = Arc::new(Mutex::new(Vec::new()));
+        let sink = csv.clone();
+        s.set_sink(
+            Stream::Csv,
+            Sink::Callback(Box::new(move |b: &[u8]| {
+                sink.lock().unwrap().extend_from_slice(b);
+                Ok(())
+            })),
+        );
+        s.run().unwrap();
+        let csv = String::from_utf8(csv.lock().unwrap().clone()).unwrap();
+        assert!(csv.starts_with(" n ") && csv.ends_with(",7,'x'\n"), "{csv}");
+        assert!(text(&out).starts_with("-N S"), "export goes to the output stream");
+    }
+
+    #[test]
+    fn command_line_predeal_replaces_the_script_predeal() {
+        let mut s = Session::new();
+        s.set_option("seed", "2").unwrap();
+        s.set_option("predeal_east", "sakq,hak").unwrap();
+        s.load_script(b"predeal west CA\nproduce 3\n").unwrap();
+        let sa = Card::new(Suit::Spades, 12);
+        let ca = Card::new(Suit::Clubs, 12);
+        let mut west_had_ca = 0;
+        while let Some(deal) = s.next_deal().unwrap() {
+            assert_eq!(deal.holder(sa), Some(Seat::East));
+            west_had_ca += (deal.holder(ca) == Some(Seat::West)) as usize;
+        }
+        assert!(west_had_ca < 3, "the script's predeal was replaced");
+    }
+}
