@@ -53,69 +53,6 @@
 // Output stream: `export` lines when no `export_file` option is set.
 #define DEALER_STREAM_EXPORT 3
 
-// Index of the `hcp` table in [`CountTables`] (`pt0`..`pt9` are indices 0..=9).
-#define HCP_TABLE 10
-
-// Number of count tables: `pt0`..`pt9` and `hcp`.
-#define COUNT_TABLE_COUNT 11
-
-// The 13-bit mask of a full suit lane.
-#define LANE_MASK 8191
-
-// Deepest expression tree the parser builds. Bison's parser stack (`YYMAXDEPTH` 10000)
-// gives the peers a similar limit on nesting; deeper trees would make every recursive walk
-// of the tree (evaluation, even dropping it) risk a stack overflow.
-#define MAX_EXPR_DEPTH 10000
-
-// A seat at the table, in the peers' order North, East, South, West.
-enum Seat
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
-  : uint8_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
- {
-  // North (0).
-  North = 0,
-  // East (1).
-  East = 1,
-  // South (2).
-  South = 2,
-  // West (3).
-  West = 3,
-};
-#ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
-typedef enum Seat Seat;
-#else
-typedef uint8_t Seat;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
-
-// A suit, numbered as the peers do: clubs 0, diamonds 1, hearts 2, spades 3.
-enum Suit
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
-  : uint8_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
- {
-  // Clubs (0).
-  Clubs = 0,
-  // Diamonds (1).
-  Diamonds = 1,
-  // Hearts (2).
-  Hearts = 2,
-  // Spades (3).
-  Spades = 3,
-};
-#ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
-typedef enum Suit Suit;
-#else
-typedef uint8_t Suit;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
-
-// A set of cards held by one player (see the module documentation for the bit layout).
-typedef struct Hand Hand;
-
 // An opaque libdealer session. Create it with `dealer_create_session`, free it with
 // `dealer_free_session`.
 typedef struct dealer_session dealer_session;
@@ -142,80 +79,9 @@ typedef struct {
   uint64_t hands[4];
 } dealer_deal;
 
-// All seats in N, E, S, W order.
-#define Seat_ALL { North, East, South, West, }
-
-// All suits, clubs first.
-#define Suit_ALL { Clubs, Diamonds, Hearts, Spades, }
-
-// Suits in printing order: spades, hearts, diamonds, clubs.
-#define Suit_PRINT_ORDER { Spades, Hearts, Diamonds, Clubs, }
-
-
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-// Creates a session with default options (ChaCha generator, DealerV2 dialect) and stores its
-// handle in `*out`. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when `out` is NULL.
-int32_t dealer_create_session(dealer_session **out);
-
-// Frees a session and everything it owns. NULL is ignored.
-void dealer_free_session(dealer_session *session);
-
-// Sets an option by key and value (both NUL-terminated UTF-8). Keys: `rng` (`chacha`,
-// `drand48`, `glibc`), `dialect` (`classic`, `v2`), `seed`, `generate`, `produce`, `title`,
-// `swap` (0, 2, 3), `quiet`, `statistics`, `progress` (`true`/`false`), `csv_file`
-// (`[w:]path`), `export_file`, `predeal_north` … `predeal_west` (e.g. `SAK,HQ`), `var0` …
-// `var9` (script variables `$0`..`$9`), `input_name`. Set `rng`, `dialect` and `var*` before
-// loading the script.
-int32_t dealer_set_option(dealer_session *session, const char *key, const char *value);
-
-// Loads (parses and compiles) a script from `len` bytes at `text`. On a script error returns
-// `DEALER_ERROR_SCRIPT`; `dealer_last_error_location` gives its line and column.
-int32_t dealer_load_script(dealer_session *session, const uint8_t *text, uintptr_t len);
-
-// Loads a script from a file (NUL-terminated path). The path also becomes the input name
-// shown by `printpbn` unless the `input_name` option is set.
-int32_t dealer_load_script_file(dealer_session *session, const char *path);
-
-// Directs one output stream (`DEALER_STREAM_*`) to a callback; a NULL callback restores the
-// default. The callback is called on the thread that runs the session.
-int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_fn callback, void *userdata);
-
-// Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
-// the output streams. `report` may be NULL; otherwise it receives the counters.
-int32_t dealer_run(dealer_session *session, dealer_run_report *report);
-
-// Deals until a deal satisfies the condition and stores it in `*deal`: returns `DEALER_OK`,
-// or `DEALER_DONE` when the generate limit (or an explicitly set produce limit) is reached.
-// No actions run. The deal becomes the current deal for `dealer_eval`.
-int32_t dealer_next_deal(dealer_session *session, dealer_deal *deal);
-
-// Evaluates an expression in script syntax (the script's variables are visible) on the
-// current deal and stores the value in `*value`.
-int32_t dealer_eval(dealer_session *session, const char *expression, int32_t *value);
-
-// The message of the session's last error (`line N: message` for script errors), or an empty
-// string. The pointer stays valid until the next call on the same session.
-const char *dealer_last_error(const dealer_session *session);
-
-// Stores the script line and column of the last error (0 when it has none). Returns
-// `DEALER_OK`, or `DEALER_ERROR_NULL` when `session` is NULL. `line`/`col` may be NULL.
-int32_t dealer_last_error_location(const dealer_session *session, uint32_t *line, uint32_t *col);
-
-// The process exit status the peers use for the session's last error (255 for script errors,
-// 0 when there is none). Used by the CLI to mirror the peers.
-int32_t dealer_last_error_exit_code(const dealer_session *session);
-
-// Writes the deal as a PBN `[Deal]` value (`N:AKQ.… …`) into `buffer` of `size` bytes,
-// NUL-terminated. Returns the length of the text without the NUL; when that is `>= size` the
-// text was truncated (call again with a larger buffer). `buffer` may be NULL when `size` is 0.
-uintptr_t dealer_deal_to_pbn(const dealer_deal *deal, char *buffer, uintptr_t size);
-
-// The library version as a NUL-terminated string, e.g. `0.1.0`.
-const char *dealer_version(void);
 
 // Creates a session with default options (ChaCha generator, DealerV2 dialect) and stores its
 // handle in `*out`. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when `out` is NULL.
