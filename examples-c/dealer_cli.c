@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
             case 'p': set(session, "produce", optarg); break;
             case 'g': set(session, "generate", optarg); break;
             case 's': check_seed(optarg, dialect); set(session, "seed", optarg); break;
-            case 't': not_available = "-t (time limit)"; break;
+            case 't': set(session, "time_limit", optarg); break;
             case 'l': not_available = "-l (library mode)"; break;
             case 'V':
                 printf("Version info....\n$Revision: libdealer %s $\n$Dialect: classic dealer $\n$Author: libdealer $\n",
@@ -261,6 +261,11 @@ int main(int argc, char **argv) {
     }
     fflush(stdout);
     status = dealer_run(session, NULL);
+    if (status == DEALER_TIMED_OUT) {
+        /* classic dealer: the -t alarm fired before any deal was produced */
+        dealer_free_session(session);
+        return 1;
+    }
     if (status != DEALER_OK) {
         int code = fail(session);
         dealer_free_session(session);

@@ -14,6 +14,10 @@
 // `dealer_next_deal`: no more deals (the generate or produce limit was reached).
 #define DEALER_DONE 1
 
+// `dealer_run`: the time limit stopped the run before any deal was produced (classic `-t`);
+// the output written is complete.
+#define DEALER_TIMED_OUT 2
+
 // The script has an error (syntax, unknown variable, bad shape …); see `dealer_last_error`.
 #define DEALER_ERROR_SCRIPT -1
 
@@ -111,7 +115,9 @@ int32_t dealer_load_script_file(dealer_session *session, const char *path);
 int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_fn callback, void *userdata);
 
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
-// the output streams. `report` may be NULL; otherwise it receives the counters.
+// the output streams. `report` may be NULL; otherwise it receives the counters. Returns
+// `DEALER_OK`, or `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
+// produced nothing.
 int32_t dealer_run(dealer_session *session, dealer_run_report *report);
 
 // Deals until a deal satisfies the condition and stores it in `*deal`: returns `DEALER_OK`,

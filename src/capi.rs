@@ -20,6 +20,9 @@ use crate::session::{Session, Sink, Stream};
 pub const DEALER_OK: i32 = 0;
 /// `dealer_next_deal`: no more deals (the generate or produce limit was reached).
 pub const DEALER_DONE: i32 = 1;
+/// `dealer_run`: the time limit stopped the run before any deal was produced (classic `-t`);
+/// the output written is complete.
+pub const DEALER_TIMED_OUT: i32 = 2;
 /// The script has an error (syntax, unknown variable, bad shape …); see `dealer_last_error`.
 pub const DEALER_ERROR_SCRIPT: i32 = -1;
 /// An option key or value is not valid.
@@ -275,7 +278,9 @@ pub extern "C" fn dealer_set_output(
 }
 
 /// Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
-/// the output streams. `report` may be NULL; otherwise it receives the counters.
+/// the output streams. `report` may be NULL; otherwise it receives the counters. Returns
+/// `DEALER_OK`, or `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
+/// produced nothing.
 #[no_mangle]
 pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_run_report) -> i32 {
     with_session(session, |h| {
@@ -284,7 +289,7 @@ pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_r
             // SAFETY: non-NULL `report` points to a writable dealer_run_report.
             unsafe { *report = dealer_run_report { generated: r.generated, produced: r.produced, seed: r.seed } };
         }
-        Ok(DEALER_OK)
+        Ok(if r.timed_out { DEALER_TIMED_OUT } else { DEALER_OK })
     })
 }
 

@@ -98,6 +98,8 @@ pub struct Options {
     pub script_vars: ScriptVars,
     /// Input file name as shown in PBN `[Event]` (`None`: standard input).
     pub input_name: Option<String>,
+    /// Classic `-t`: seconds after which a run that has produced nothing stops (0: no limit).
+    pub time_limit: u64,
     /// Other peer options that are accepted and kept for later features (`-O -P -M -R -D -U`).
     pub extra: HashMap<String, String>,
 }
@@ -120,6 +122,7 @@ impl Default for Options {
             predeal: Default::default(),
             script_vars: Default::default(),
             input_name: None,
+            time_limit: 0,
             extra: HashMap::new(),
         }
     }
@@ -144,6 +147,8 @@ pub struct RunReport {
     pub produced: i64,
     /// The seed as the peers print it.
     pub seed: u64,
+    /// Whether the time limit stopped the run before any deal was produced (classic `-t`).
+    pub timed_out: bool,
 }
 
 /// The dealing loop's state: dealer and counters.
@@ -224,7 +229,7 @@ impl Session {
     /// Sets an option by key and value. Keys: `rng` (`chacha`, `drand48`, `glibc`), `dialect`
     /// (`classic`, `v2`), `seed`, `generate`, `produce`, `title`, `swap` (0, 2, 3), `quiet`,
     /// `statistics`, `progress`, `csv_file` (`[w:]path`), `export_file`, `predeal_north` …
-    /// `predeal_west`, `var0` … `var9`, `input_name`; and, kept for later features, `opener`,
+    /// `predeal_west`, `var0` … `var9`, `input_name`, `time_limit` (seconds); and, kept for later features, `opener`,
     /// `par_vulnerability`, `dds_mode`, `threads`, `debug`, `server`.
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         let o = &mut self.options;
@@ -277,6 +282,7 @@ impl Session {
                 o.predeal[seat] = Some(value.to_string());
             }
             "input_name" => o.input_name = Some(value.to_string()),
+            "time_limit" => o.time_limit = atol(value).max(0) as u64,
             "opener" | "par_vulnerability" | "dds_mode" | "threads" | "debug" | "server" => {
                 o.extra.insert(key.to_string(), value.to_string());
             }
@@ -699,7 +705,15 @@ fn deal_loop(
 
     outputs.out.extend_from_slice(program.echo.as_bytes());
     let mut values: Vec<i32> = Vec::new();
+    let deadline = (options.time_limit > 0).then(|| started + std::time::Duration::from_secs(options.time_limit));
+    let mut timed_out = false;
     while job.generated < job.max_generate && job.produced < job.max_produce {
+        if let Some(deadline) = deadline {
+            if job.produced == 0 && job.generated % 4096 == 0 && Instant::now() >= deadline {
+                timed_out = true;
+                break;
+            }
+        }
         job.generated += 1;
         let Some(deal) = job.dealer.deal() else { continue };
         let accepted = match program.condition {
@@ -879,7 +893,7 @@ fn deal_loop(
         };
         actions::write_footer(&mut outputs.out, dialect, &summary);
     }
-    Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed })
+    Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed, timed_out })
 }
 
 #[cfg(test)]
@@ -937,7 +951,7 @@ mod tests {
     fn classic_run_reproduces_classic_dealer() {
         let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1")], "produce 2\naction printoneline\n");
         let report = s.run().unwrap();
-        assert_eq!(report, RunReport { generated: 2, produced: 2, seed: 1 });
+        assert_eq!(report, RunReport { generated: 2, produced: 2, seed: 1, timed_out: false });
         let text = text(&out);
         assert!(text.starts_with("n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. \n"));
         assert!(text.contains("Generated 2 hands\nProduced 2 hands\nInitial random seed 1\nTime needed"));
@@ -972,6 +986,17 @@ mod tests {
         let text = text(&out);
         assert_eq!(text.lines().count(), 1, "the first deal's line was printed before the error");
         assert!(text.starts_with("n "));
+    }
+
+    #[test]
+    fn time_limit_stops_a_run_that_produces_nothing() {
+        let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1"), ("time_limit", "1")], "condition hcp(north) > 37
+");
+        let started = Instant::now();
+        let report = s.run().unwrap();
+        assert!(report.timed_out && report.produced == 0);
+        assert!(started.elapsed().as_secs_f64() < 3.0);
+        assert!(text(&out).contains("Produced 0 hands"));
     }
 
     #[test]
