@@ -2,8 +2,9 @@
 #
 #   make            build target/release/libdealer.{so,a}, include/dealer.h and target/release/dealer
 #   make example    build, then run the CLI on a bundled example script
-#   make test       build, then run every test: Rust unit/integration tests, C API tests, parity
-#                   suites, and the install/consumer test (pkg-config and CMake)
+#   make test       build, then run every test: Rust unit/integration tests, C API tests, the CLI's
+#                   error behaviour against classic dealer, the parity suites, and the
+#                   install/consumer test (pkg-config and CMake)
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
 #                   bin/dealer, include/dealer.h, lib/libdealer.{so*,a}, lib/pkgconfig/dealer.pc,
 #                   lib/cmake/dealer/dealerConfig{,Version}.cmake
@@ -40,7 +41,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example test rust-test capi-test parity consumer-test bench install uninstall \
+.PHONY: all lib example test rust-test capi-test parity cli-errors consumer-test bench install uninstall \
 	check-static-libs FORCE
 
 all: $(RELEASE)/dealer
@@ -69,7 +70,10 @@ parity: all
 consumer-test: all
 	tests/consumer.sh
 
-test: all rust-test capi-test parity consumer-test
+cli-errors: all
+	tests/cli_errors.sh
+
+test: all rust-test capi-test cli-errors parity consumer-test
 
 bench: all
 	tests/bench.sh

@@ -60,7 +60,11 @@ impl Evaluation<'_> {
                             if y == 0 {
                                 return Err(Error::new(ErrorKind::Run, "division by zero").at(pos.line, pos.col));
                             }
-                            if *op == BinOp::Div { x.wrapping_div(y) } else { x.wrapping_rem(y) }
+                            if x == i32::MIN && y == -1 {
+                                return Err(Error::new(ErrorKind::Run, "integer overflow in division")
+                                    .at(pos.line, pos.col));
+                            }
+                            if *op == BinOp::Div { x / y } else { x % y }
                         }
                         BinOp::Or | BinOp::And => unreachable!("handled above"),
                     }
@@ -136,6 +140,8 @@ mod tests {
         let e = value("hcp(north) / 0", Dialect::V2).unwrap_err();
         assert_eq!(e.to_string(), "line 1: division by zero");
         assert_eq!(e.kind, crate::error::ErrorKind::Run);
+        let e = value("(0 - 2147483647 - 1) / (0 - 1)", Dialect::V2).unwrap_err();
+        assert_eq!(e.message, "integer overflow in division");
     }
 
     #[test]

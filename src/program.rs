@@ -5,6 +5,13 @@
 //! Variables are resolved here, in textual order as the peers do: a use before the definition is
 //! `unknown variable`, a second definition `redefined variable`. A variable's nodes are shared by
 //! every use and re-evaluated at each use, so `rnd()` inside a variable behaves as in the peers.
+//!
+//! Checks run in the order the peers' parsers make them (a construct's parts before the construct,
+//! constructs in textual order), at the positions the syntax tree records for them, so the first
+//! error is the one the peers report, on the same line. Errors the peers only meet after parsing
+//! (classic dealer's `Out of memory` for a frequency table; here also the actions this build
+//! cannot run) are reported after every statement has been checked, and only for the action list
+//! that is finally in force.
 
 use std::collections::HashMap;
 
@@ -17,7 +24,7 @@ use crate::script::ast::{
     Action, BinOp, Contract, CountTable, Expr, ExportTarget, ParsedScript, Pos, PredealItem,
     PrintItem, ReportItem, Statement, Vulnerability,
 };
-use crate::script::shape_fd;
+use crate::script::{self, shape_fd};
 use crate::shape::ShapeSet;
 
 /// Index of a node in [`Program::nodes`].
@@ -172,11 +179,56 @@ pub struct Program {
     pub echo: String,
     /// Variables by name.
     variables: HashMap<String, NodeId>,
+    /// `shape(…)` clauses compiled from the script so far (classic dealer numbers them).
+    shape_clauses: u32,
+    /// Whether expressions being compiled come from the script (not from `dealer_eval`).
+    compiling_script: bool,
+    /// The error the current action list will meet after parsing, if any (see the module
+    /// documentation).
+    action_error: Option<Error>,
 }
 
+/// Most `shape(…)` clauses a classic script may have: classic dealer gives each clause one bit of
+/// a 32-bit mask and refuses the 32nd clause (`Too many shapes -- only 32 allowed!`).
+const MAX_CLASSIC_SHAPE_CLAUSES: u32 = 31;
+
 impl Program {
+    /// Parses and compiles script text, reporting the error the peers report first. When the
+    /// text has a syntax error, the peers have already checked everything they parsed before it
+    /// (see [`script::ParseFailure`]): a semantic error there (an unknown variable, a card
+    /// predealt twice …) is reported instead of the syntax error.
+    pub fn from_source(source: &[u8], dialect: Dialect, vars: &script::ScriptVars) -> Result<Program> {
+        match script::parse_script(source, dialect, vars) {
+            Ok(parsed) => Program::compile(&parsed, dialect),
+            Err(failure) => {
+                if let Some(before) = &failure.before {
+                    if let Err(e) = Program::check(before, dialect) {
+                        // Line 0: a check of what the placeholders completed, which the peers
+                        // never reach.
+                        if e.line.is_some_and(|line| line > 0) {
+                            return Err(e);
+                        }
+                    }
+                }
+                let d = failure.error;
+                Err(Error::script(d.message, d.line, d.col))
+            }
+        }
+    }
+
     /// Compiles a parsed script.
     pub fn compile(script: &ParsedScript, dialect: Dialect) -> Result<Program> {
+        let mut program = Program::check(script, dialect)?;
+        if let Some(error) = program.action_error.take() {
+            return Err(error);
+        }
+        program.compiling_script = false;
+        Ok(program)
+    }
+
+    /// Compiles a parsed script with the checks the peers make while parsing; the errors they
+    /// meet after parsing are left in `action_error`.
+    fn check(script: &ParsedScript, dialect: Dialect) -> Result<Program> {
         let mut program = Program {
             dialect,
             nodes: Vec::new(),
@@ -189,6 +241,9 @@ impl Program {
             settings: ScriptSettings { bias: [[-1; 4]; 4], ..ScriptSettings::default() },
             echo: script.echo.clone(),
             variables: HashMap::new(),
+            shape_clauses: 0,
+            compiling_script: true,
+            action_error: None,
         };
         for statement in &script.statements {
             program.statement(statement)?;
@@ -269,19 +324,24 @@ impl Program {
                 self.condition = Some(id);
             }
             Statement::Define(name, expr, pos) => {
+                // The peers check the name when they reduce the whole definition, after its
+                // expression.
+                let id = self.expr(expr)?;
                 if self.variables.contains_key(name) {
                     return Err(Error::script("redefined variable", pos.line, pos.col));
                 }
-                let id = self.expr(expr)?;
                 self.variables.insert(name.clone(), id);
             }
             Statement::Action(list, _) => {
+                self.action_error = None;
                 let mut actions = Vec::with_capacity(list.len());
                 for action in list {
                     if is_printing_action(action) {
                         self.any_print_action_seen = true;
                     }
-                    actions.push(self.action(action)?);
+                    if let Some(compiled) = self.action(action)? {
+                        actions.push(compiled);
+                    }
                 }
                 self.actions = actions;
                 self.has_action_statement = true;
@@ -293,8 +353,8 @@ impl Program {
     fn predeal(&mut self, item: &PredealItem) -> Result<()> {
         let s = &mut self.settings;
         match item {
-            PredealItem::Cards { seat, cards, pos } => {
-                for card in cards {
+            PredealItem::Cards { seat, cards, .. } => {
+                for (card, pos) in cards {
                     if s.predeal.iter().any(|(_, c)| c == card) {
                         return Err(Error::script("Card predealt twice", pos.line, pos.col));
                     }
@@ -353,7 +413,8 @@ impl Program {
                 Node::Not(a)
             }
             Expr::Binary(op, a, b) => {
-                let pos = expr_pos(b);
+                // Division by zero is located at the divisor, else at the dividend.
+                let pos = Some(expr_pos(b)).filter(|p| *p != Pos::default()).unwrap_or_else(|| expr_pos(a));
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
                 Node::Binary(*op, a, b, pos)
@@ -378,8 +439,23 @@ impl Program {
             Expr::Ltc { seat, suit } => Node::Ltc(*seat, *suit),
             Expr::Cccc(seat) => Node::Cccc(*seat),
             Expr::Quality(seat, suit) => Node::Quality(*seat, *suit),
-            Expr::Shape { seat, terms, pos } => {
-                let set = ShapeSet::from_terms(terms).map_err(|m| Error::script(m, pos.line, pos.col))?;
+            Expr::Shape { seat, terms, term_pos, close, .. } => {
+                let set = ShapeSet::from_terms(terms).map_err(|message| {
+                    // Report the first term that is wrong on its own, where the peers check it.
+                    let at = terms
+                        .iter()
+                        .zip(term_pos)
+                        .find(|(term, _)| ShapeSet::from_terms(std::slice::from_ref(*term)).is_err())
+                        .map_or(*close, |(_, p)| *p);
+                    Error::script(message, at.line, at.col)
+                })?;
+                if self.compiling_script {
+                    self.shape_clauses += 1;
+                    if self.dialect == Dialect::Classic && self.shape_clauses > MAX_CLASSIC_SHAPE_CLAUSES {
+                        // Classic dealer's message ends in a newline of its own.
+                        return Err(Error::script("Too many shapes -- only 32 allowed!\n", close.line, close.col));
+                    }
+                }
                 Node::Shape(*seat, self.add_shape(set))
             }
             Expr::ShapeFd { seat, spec, pos } => {
@@ -416,8 +492,10 @@ impl Program {
         (self.shapes.len() - 1) as u32
     }
 
-    fn action(&mut self, action: &Action) -> Result<CompiledAction> {
-        Ok(match action {
+    /// Compiles one action of a list. `None`: the action cannot run in this build; the error is
+    /// kept in `action_error` (reported if the list stays in force).
+    fn action(&mut self, action: &Action) -> Result<Option<CompiledAction>> {
+        Ok(Some(match action {
             Action::PrintAll => CompiledAction::PrintAll,
             Action::PrintEw => CompiledAction::PrintSide(Side::EW),
             Action::PrintNs => CompiledAction::PrintSide(Side::NS),
@@ -440,43 +518,62 @@ impl Program {
                 CompiledAction::Average { label: label.clone(), value: self.expr(expr)? }
             }
             Action::Frequency { label, expr, lo, hi, pos } => {
+                let value = self.expr(expr)?;
                 check_range(*lo, *hi, *pos)?;
-                CompiledAction::Frequency { label: label.clone(), value: self.expr(expr)?, lo: *lo, hi: *hi }
+                if actions::classic_frequency_allocation_fails(*lo, *hi) {
+                    self.defer(out_of_memory());
+                }
+                CompiledAction::Frequency { label: label.clone(), value, lo: *lo, hi: *hi }
             }
             Action::Frequency2 { label, rows, cols, pos } => {
+                let row_value = self.expr(&rows.0)?;
+                let col_value = self.expr(&cols.0)?;
                 check_ranges((rows.1, rows.2), (cols.1, cols.2), *pos)?;
+                if actions::classic_frequency2d_allocation_fails((rows.1, rows.2), (cols.1, cols.2)) {
+                    self.defer(out_of_memory());
+                }
                 CompiledAction::Frequency2 {
                     label: label.clone(),
-                    rows: (self.expr(&rows.0)?, rows.1, rows.2),
-                    cols: (self.expr(&cols.0)?, cols.1, cols.2),
+                    rows: (row_value, rows.1, rows.2),
+                    cols: (col_value, cols.1, cols.2),
                 }
             }
             Action::BucketFrequency { label, expr, lo, hi, size, pos } => {
+                let value = self.expr(expr)?;
                 check_buckets(*lo, *hi, *size, *pos)?;
-                CompiledAction::BucketFrequency {
-                    label: label.clone(),
-                    value: self.expr(expr)?,
-                    lo: *lo,
-                    hi: *hi,
-                    size: *size,
-                }
+                CompiledAction::BucketFrequency { label: label.clone(), value, lo: *lo, hi: *hi, size: *size }
             }
             Action::BucketFrequency2 { label, rows, cols, pos } => {
+                let row_value = self.expr(&rows.0)?;
+                let col_value = self.expr(&cols.0)?;
                 check_buckets(rows.1, rows.2, rows.3, *pos)?;
                 check_buckets(cols.1, cols.2, cols.3, *pos)?;
                 CompiledAction::BucketFrequency2 {
                     label: label.clone(),
-                    rows: (self.expr(&rows.0)?, rows.1, rows.2, rows.3),
-                    cols: (self.expr(&cols.0)?, cols.1, cols.2, cols.3),
+                    rows: (row_value, rows.1, rows.2, rows.3),
+                    cols: (col_value, cols.1, cols.2, cols.3),
                 }
             }
             Action::PrintRpt(items) => CompiledAction::Report { parts: self.report(items)?, to_csv: false },
             Action::CsvRpt(items) => CompiledAction::Report { parts: self.report(items)?, to_csv: true },
             Action::Export(target) => CompiledAction::Export(*target),
             Action::EvalContract { pos, .. } => {
-                return Err(not_available("evalcontract", *pos));
+                self.defer(not_available("evalcontract", *pos));
+                return Ok(None);
             }
-        })
+        }))
+    }
+
+    /// Keeps the first post-parse error of the current action list. `Out of memory` wins over
+    /// an unavailable feature: classic dealer allocates its tables before it runs any action.
+    fn defer(&mut self, error: Error) {
+        let replace = match &self.action_error {
+            None => true,
+            Some(kept) => error.message == OUT_OF_MEMORY && kept.message != OUT_OF_MEMORY,
+        };
+        if replace {
+            self.action_error = Some(error);
+        }
     }
 
     fn optional(&mut self, e: &Option<Expr>) -> Result<Option<NodeId>> {
@@ -492,8 +589,14 @@ impl Program {
                 ReportItem::Seat(seat) => ReportPart::Hands(vec![*seat]),
                 ReportItem::Side(side) => ReportPart::Hands(side.seats().to_vec()),
                 ReportItem::Deal => ReportPart::Hands(Seat::ALL.to_vec()),
-                ReportItem::Trix(_, pos) => return Err(not_available("trix", *pos)),
-                ReportItem::ParContract(_, pos) => return Err(not_available("parcontract", *pos)),
+                ReportItem::Trix(_, pos) => {
+                    self.defer(not_available("trix", *pos));
+                    continue;
+                }
+                ReportItem::ParContract(_, pos) => {
+                    self.defer(not_available("parcontract", *pos));
+                    continue;
+                }
             });
         }
         Ok(parts)
@@ -513,14 +616,20 @@ fn unavailable(feature: &'static str, pos: Pos) -> Node {
     Node::Unavailable { feature, pos }
 }
 
-/// Refuses frequency tables the peers cannot build (classic: `Out of memory`) or that would
-/// not fit in memory.
+/// Classic dealer's message when it cannot allocate a frequency table.
+const OUT_OF_MEMORY: &str = "Out of memory";
+
+/// Classic dealer's allocation failure: printed without a line (it happens after parsing), exit
+/// status 255.
+fn out_of_memory() -> Error {
+    Error::new(crate::error::ErrorKind::Script, OUT_OF_MEMORY)
+}
+
+/// Refuses frequency tables that would not fit in memory (a limit of this library; the tables
+/// classic dealer cannot allocate are found by the caller).
 fn check_range(lo: i32, hi: i32, pos: Pos) -> Result<()> {
     if (hi as i64) - (lo as i64) > MAX_TABLE_VALUES {
         return Err(Error::script("frequency range too large (at most 10000000 values)", pos.line, pos.col));
-    }
-    if actions::classic_frequency_allocation_fails(lo, hi) {
-        return Err(Error::new(crate::error::ErrorKind::Script, "Out of memory").at(pos.line, pos.col));
     }
     Ok(())
 }
@@ -530,9 +639,6 @@ fn check_ranges(rows: (i32, i32), cols: (i32, i32), pos: Pos) -> Result<()> {
     let span = |(lo, hi): (i32, i32)| ((hi as i64) - (lo as i64) + 3).max(1);
     if span(rows).saturating_mul(span(cols)) > MAX_TABLE_VALUES {
         return Err(Error::script("frequency table too large (at most 10000000 cells)", pos.line, pos.col));
-    }
-    if actions::classic_frequency2d_allocation_fails(rows, cols) {
-        return Err(Error::new(crate::error::ErrorKind::Script, "Out of memory").at(pos.line, pos.col));
     }
     Ok(())
 }
@@ -593,5 +699,109 @@ fn action_roots(action: &CompiledAction, roots: &mut Vec<NodeId>) {
             _ => None,
         })),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Program;
+    use crate::dialect::Dialect;
+    use crate::script::ScriptVars;
+
+    const NO_VARS: ScriptVars = [None, None, None, None, None, None, None, None, None, None];
+
+    /// The error classic dealer would print for `src` (`line N: message` or the bare message).
+    fn classic_error(src: &str) -> String {
+        match Program::from_source(src.as_bytes(), Dialect::Classic, &NO_VARS) {
+            Ok(_) => panic!("{src:?} compiled"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn semantic_errors_on_the_peers_lines() {
+        for (src, want) in [
+            // Reduced on the token after the construct.
+            ("a = 1\nb=2\na = 3\n", "line 4: redefined variable"),
+            ("a = 1\na = (3\n\n)\n\n", "line 6: redefined variable"),
+            ("a=3 a\n\n=4\n\n", "line 5: redefined variable"),
+            ("action printsomething\n", "line 2: unknown variable"),
+            ("action printsomething", "line 1: unknown variable"),
+            ("condition 1\n\nfoo\n\n+ 1\n", "line 5: unknown variable"),
+            ("foo // x\n\n", "line 3: unknown variable"),
+            ("foo /* x\n\n */ \n\n 3", "line 5: unknown variable"),
+            // Reduced on the construct's own last token.
+            ("condition foo\n\n\n> 3", "line 1: unknown variable"),
+            ("x = 1 + foo\n\n", "line 1: unknown variable"),
+            ("condition (foo\n\n)", "line 1: unknown variable"),
+            ("a = 1\na = foo\n\n", "line 2: unknown variable"),
+            ("predeal north SA\n\npredeal south SA\n\n", "line 3: Card predealt twice"),
+            ("predeal north SA south\n\nSA", "line 3: Card predealt twice"),
+            ("predeal north SAKQJT98765432\n, \nH\n\n,\nHA\n\n", "line 6: More than 13 cards for one player"),
+            (
+                "predeal spades(north)==3 spades(north)\n==\n4\n\n",
+                "line 3: North's Spade suit has length already set to 3",
+            ),
+            ("predeal spades(north)==7 hearts(north)==\n\n7\n\n", "line 3: Suit lengths too long for North"),
+            ("predeal spades(north)==7 spades(south)==\n7\n\n", "line 2: Too many Spades"),
+            ("condition shape(north, 4333\n\n,\n\n 5441\n\n)", "line 5: wrong number of cards in shape"),
+            ("condition shape(north, 4333 - \n77xx\n\n)\n\n", "line 2: too many cards in ambiguous shape"),
+        ] {
+            assert_eq!(classic_error(src), want, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn shape_clauses_are_limited_in_classic() {
+        let clauses = |n: usize| format!("condition 1{}", " || shape(north, 4333)".repeat(n));
+        assert!(Program::from_source(clauses(31).as_bytes(), Dialect::Classic, &NO_VARS).is_ok());
+        assert_eq!(classic_error(&clauses(32)), "line 1: Too many shapes -- only 32 allowed!\n");
+        // Counted where the clause closes, after its terms are checked.
+        let src = format!("{}\n\n|| shape\n(north,\n4333\n\n)", clauses(31));
+        assert_eq!(classic_error(&src), "line 7: Too many shapes -- only 32 allowed!\n");
+        let src = format!("{}\n\n|| shape\n(north,\n5441\n\n)", clauses(31));
+        assert_eq!(classic_error(&src), "line 5: wrong number of cards in shape");
+        assert!(Program::from_source(clauses(40).as_bytes(), Dialect::V2, &NO_VARS).is_ok());
+    }
+
+    #[test]
+    fn post_parse_errors() {
+        // Classic dealer allocates frequency tables after parsing: no line, parse errors first,
+        // and only for the action list in force.
+        let oom = Program::from_source(b"action frequency (hcp(north), 5, 3)", Dialect::Classic, &NO_VARS).unwrap_err();
+        assert_eq!((oom.to_string(), oom.line, oom.exit_code), ("Out of memory".to_string(), None, 255));
+        assert_eq!(
+            classic_error("action frequency (hcp(north), 5, 3)\ncondition foo"),
+            "line 2: unknown variable"
+        );
+        let replaced = b"action frequency (hcp(north), 5, 3)\naction printall";
+        assert!(Program::from_source(replaced, Dialect::Classic, &NO_VARS).is_ok());
+        assert_eq!(classic_error("action evalcontract\ncondition foo"), "line 2: unknown variable");
+        assert!(Program::from_source(b"action evalcontract\naction printall", Dialect::Classic, &NO_VARS).is_ok());
+        let e = Program::from_source(b"action evalcontract", Dialect::Classic, &NO_VARS).unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::NotAvailable);
+    }
+
+    #[test]
+    fn semantic_errors_before_a_syntax_error() {
+        for (src, want) in [
+            ("a = 1\na = 3 )", "line 2: redefined variable"),
+            ("condition shape(north, 5441 hcp", "line 1: wrong number of cards in shape"),
+            ("condition 1\n\nfoo\n\n?\n\n", "line 5: unknown variable"),
+            ("condition hcp(north) > foo +", "line 1: unknown variable"),
+            ("predeal north SA south SA, )", "line 1: Card predealt twice"),
+            ("predeal spades(north)==3 spades(north)==3 )", "line 1: North's Spade suit has length already set to 3"),
+            ("condition foo /* x", "line 1: unknown variable"),
+            // What the syntax error cuts short is not checked.
+            ("a = 1\na = 2 +\n\n", "line 4: syntax error"),
+            ("a = 1\na = 2 + )", "line 2: syntax error"),
+            ("predeal spades(north)==3 spades(north)==", "line 1: syntax error"),
+            ("foo\n\n=", "line 3: syntax error"),
+            // The lexer fails before the look-ahead is read.
+            ("a = 1\na = 3 /* x", "line 2: EOF found in comment"),
+            ("condition 1\nfoo /* x", "line 2: EOF found in comment"),
+        ] {
+            assert_eq!(classic_error(src), want, "{src:?}");
+        }
     }
 }

@@ -307,9 +307,7 @@ impl Session {
     /// Parses and compiles a script; replaces any previous one and resets the job.
     pub fn load_script(&mut self, text: &[u8]) -> Result<()> {
         let dialect = self.options.dialect();
-        let parsed = script::parse(text, dialect, &self.options.script_vars)
-            .map_err(|d| Error::script(d.message, d.line, d.col))?;
-        let program = Program::compile(&parsed, dialect)?;
+        let program = Program::from_source(text, dialect, &self.options.script_vars)?;
         self.program = Some(program);
         self.job = None;
         self.current = None;
@@ -703,6 +701,12 @@ fn deal_loop(
         outputs.diagnostics(&std::mem::take(&mut meter_text));
     }
 
+    if dialect == Dialect::V2 {
+        // DealerV2 reports the features its mode precedence discards on stderr.
+        for warning in job.dealer.warnings() {
+            outputs.diagnostics(format!("ERR**: {warning}\n").as_bytes());
+        }
+    }
     outputs.out.extend_from_slice(program.echo.as_bytes());
     let mut values: Vec<i32> = Vec::new();
     let deadline = (options.time_limit > 0).then(|| started + std::time::Duration::from_secs(options.time_limit));

@@ -15,7 +15,7 @@ measure() {
   start=$(date +%s.%N)
   out=$("$@" 2>/dev/null | grep '^Generated')
   end=$(date +%s.%N)
-  echo "$(echo "$out" | awk '{print $2}') $(echo "$end - $start" | bc -l)"
+  echo "$out" | awk -v s="$start" -v e="$end" '{print $2, e - s}'
 }
 
 printf '%-14s %-22s %12s %10s %8s\n' script program deals/s seconds ratio
@@ -24,14 +24,14 @@ for s in "${scripts[@]}"; do
   base=""
   if [ -x "$peer" ]; then
     read -r g t <<<"$(measure "$peer" -s 1 "$s")"
-    base=$(echo "$g / $t" | bc -l)
+    base=$(awk -v g="$g" -v t="$t" 'BEGIN{print g / t}')
     printf '%-14s %-22s %12.0f %10.3f %8s\n' "$name" "classic dealer" "$base" "$t" "1.00"
   fi
   for rng in chacha drand48 glibc; do
     read -r g t <<<"$(measure "$cli" --rng=$rng --dialect=classic -s 1 "$s")"
-    rate=$(echo "$g / $t" | bc -l)
+    rate=$(awk -v g="$g" -v t="$t" 'BEGIN{print g / t}')
     ratio="-"
-    [ -n "$base" ] && ratio=$(printf '%.2f' "$(echo "$rate / $base" | bc -l)")
+    [ -n "$base" ] && ratio=$(awk -v r="$rate" -v b="$base" 'BEGIN{printf "%.2f", r / b}')
     printf '%-14s %-22s %12.0f %10.3f %8s\n' "$name" "libdealer $rng" "$rate" "$t" "$ratio"
   done
 done

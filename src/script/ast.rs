@@ -1,10 +1,17 @@
 //! The syntax tree of a dealer script, as written: the contract between the parser (which builds
 //! it) and `program` (which checks and compiles it). Every node that can be the subject of a later
-//! error carries the [`Pos`] of its first token.
+//! error carries a [`Pos`]: where the peers report that error.
+//!
+//! The peers check a construct when their Bison parser reduces its rule. Some rules are reduced
+//! as soon as their last token is read, others only after one more token of look-ahead, and the
+//! peers print the line their lexer has reached at that moment. So the line of an error position
+//! is either the line of the construct's last token or that of the token after it; its column
+//! is that of one of the construct's own tokens, for richer diagnostics (each node says which).
 
 use crate::cards::{Card, Seat, Side, Strain, Suit};
 
-/// A position in the script text: 1-based line and column (column counted in bytes).
+/// A position in the script text: 1-based line and column (column counted in bytes). Line 0
+/// marks a placeholder that the parser added itself (see `script::ParseFailure`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pos {
     /// 1-based line number, counted as the peers count it.
@@ -54,7 +61,9 @@ pub enum Statement {
     Altcount(i32, Vec<i32>, Pos),
     /// `condition EXPR`, or a bare expression statement.
     Condition(Expr),
-    /// `IDENT = EXPR`.
+    /// `IDENT = EXPR`. The position is where `redefined variable` is reported: the line of the
+    /// token after the expression (the peers reduce the definition on that look-ahead), the
+    /// column of the name.
     Define(String, Expr, Pos),
     /// `action a1, a2, …` (possibly empty).
     Action(Vec<Action>, Pos),
@@ -76,9 +85,13 @@ pub enum Vulnerability {
 /// One item of a `predeal` statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PredealItem {
-    /// `COMPASS HOLDING, HOLDING…`: the cards, in textual order.
-    Cards { seat: Seat, cards: Vec<Card>, pos: Pos },
-    /// `SUIT(COMPASS) == N`: bias predeal of a suit length.
+    /// `COMPASS HOLDING, HOLDING…`: the cards in textual order, each with the position of the
+    /// holding it was written in (the peers check every holding as they read it: that is where
+    /// `Card predealt twice` and `More than 13 cards for one player` are reported). `pos` is the
+    /// compass word.
+    Cards { seat: Seat, cards: Vec<(Card, Pos)>, pos: Pos },
+    /// `SUIT(COMPASS) == N`: bias predeal of a suit length. `pos` is where its errors are
+    /// reported: the line of the number `N`, the column of the suit word.
     SuitLength { seat: Seat, suit: Suit, length: i32, pos: Pos },
 }
 
@@ -161,7 +174,10 @@ pub enum SideOrSeat {
 pub enum Expr {
     /// An integer literal (dotnums already ×100; `-N` literals negative).
     Number(i32, Pos),
-    /// A reference to a variable defined with `IDENT = EXPR`.
+    /// A reference to a variable defined with `IDENT = EXPR`. The position is where
+    /// `unknown variable` is reported: the line of the identifier, except when it is the first
+    /// token of a statement (the peers then need a look-ahead to tell it from a definition, and
+    /// report the line of the token after it); the column of the identifier.
     Variable(String, Pos),
     /// `!e` / `not e`.
     Not(Box<Expr>),
@@ -183,8 +199,11 @@ pub enum Expr {
     Cccc(Seat),
     /// `quality(seat, suit)` (×100).
     Quality(Seat, Suit),
-    /// `shape(seat, list)`: HvS terms in textual order.
-    Shape { seat: Seat, terms: Vec<ShapeTerm>, pos: Pos },
+    /// `shape(seat, list)`: HvS terms in textual order. `pos` is the word `shape`;
+    /// `term_pos[i]` is the distribution word of `terms[i]`, where errors in that term are
+    /// reported; `close` is the closing parenthesis, where the peers number the clause (and
+    /// report `Too many shapes`).
+    Shape { seat: Seat, terms: Vec<ShapeTerm>, term_pos: Vec<Pos>, pos: Pos, close: Pos },
     /// `shape{seat, spec}`: François Dellacherie's syntax; `spec` is the text after the comma, with
     /// script variables already substituted and with the characters the peers drop removed.
     ShapeFd { seat: Seat, spec: String, pos: Pos },

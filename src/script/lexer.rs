@@ -13,7 +13,9 @@
 //!
 //! The parser (the LALRPOP grammar in `grammar.lalrpop`) consumes the [`Lexer`] as its external
 //! token stream; the token variants marked "produced by [`Lexer`]" never come out of `logos`
-//! itself.
+//! itself. The [`Lexer`] scans one token ahead so that each token's end location tells the
+//! grammar on which line the peers' parsers stand after their one token of look-ahead (see
+//! [`Spanned`]); it also refuses more open parentheses than the peers' parser stack holds.
 
 use logos::Logos;
 
@@ -572,8 +574,22 @@ struct Frame<'a> {
     origin: Option<Pos>,
 }
 
-/// One token with its location, as the parser wants it.
+/// One token with its locations, as the parser wants it: where the token starts, the token,
+/// and its "end": where the line counter stands once the *next* token has been read (the line
+/// of the next token, or the line count at the end of the input) with the next token's column.
+///
+/// The peers detect most semantic errors when Bison reduces a rule, which often happens only
+/// after it has read one token of look-ahead; they then report the line of that following token.
+/// The end location gives the grammar exactly that line (`@R` after a symbol).
 pub type Spanned = (Pos, Token, Pos);
+
+/// Most parentheses open at once. The peers' Bison parsers have a stack of 10,000 entries and
+/// fail with `memory exhausted` when it is full; each open `(` takes one entry. This limit is
+/// the one at which `condition ((…(1)…))` fails in classic dealer (9,995 parentheses); other
+/// nestings fill the peers' stack with other symbols too, so for them the limit is approximate
+/// (operator chains are limited by the depth of the expression tree instead, see
+/// `script::support::MAX_EXPR_DEPTH`).
+pub const MAX_OPEN_PARENS: u32 = 9_994;
 
 /// The token stream of one script: wraps the `logos` lexer with everything that depends on
 /// dialect and context (see the module documentation).
@@ -590,6 +606,15 @@ pub struct Lexer<'a> {
     scanned: usize,
     expanded_bytes: usize,
     pending: Option<Spanned>,
+    /// The token after the one last handed to the parser, already scanned (`Some(None)`: the
+    /// end of input), so that each token's end location can say where the next one starts.
+    lookahead: Option<Option<Result<Spanned, Diagnostic>>>,
+    /// Parentheses open at the current token (see [`MAX_OPEN_PARENS`]).
+    open_parens: u32,
+    /// Tokens handed to the parser so far.
+    yielded: usize,
+    /// Whether the lexer has handed out an error.
+    failed: bool,
     /// Set while reading a `pointcount`/`altcount` list, whose 14th value is an error the
     /// peers report as soon as they read it (the grammar would only see it one token later).
     count_list: Option<CountList>,
@@ -612,6 +637,10 @@ impl<'a> Lexer<'a> {
             scanned: 0,
             expanded_bytes: 0,
             pending: None,
+            lookahead: None,
+            open_parens: 0,
+            yielded: 0,
+            failed: false,
             count_list: None,
             finished: false,
             echo: String::new(),
@@ -619,7 +648,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// The line counter now (after the end of input: the line the peers report at EOF).
+    /// The line counter now: one token past the last token handed out (see [`Spanned`]); after
+    /// the end of input, the line the peers report at EOF.
     pub fn line(&self) -> u32 {
         self.line
     }
@@ -632,6 +662,16 @@ impl<'a> Lexer<'a> {
     /// Takes the echoed text.
     pub fn take_echo(&mut self) -> String {
         std::mem::take(&mut self.echo)
+    }
+
+    /// How many tokens have been handed to the parser.
+    pub fn tokens_yielded(&self) -> usize {
+        self.yielded
+    }
+
+    /// Whether the lexer itself has reported an error (rather than the parser).
+    pub fn failed(&self) -> bool {
+        self.failed
     }
 
     /// Whether the `usereval` keyword has been seen.
@@ -821,6 +861,28 @@ impl<'a> Lexer<'a> {
         Ok(Token::VulnerableStmt(vul))
     }
 
+    /// Counts open parentheses; errs like the peers' parser when too many are open.
+    fn track_parens(&mut self, token: &Token, pos: Pos) -> Result<(), Diagnostic> {
+        match token {
+            Token::LParen => {
+                self.open_parens += 1;
+                if self.open_parens > MAX_OPEN_PARENS {
+                    return Err(Diagnostic { line: pos.line, col: pos.col, message: "memory exhausted".to_string() });
+                }
+            }
+            Token::RParen => self.open_parens = self.open_parens.saturating_sub(1),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The location just past the end of the input (for the end location of the last token).
+    fn end_of_input(&mut self) -> Pos {
+        let len = self.source.len();
+        self.scan_newlines(len);
+        Pos { line: self.line, col: (len - self.line_start + 1) as u32 }
+    }
+
     /// Follows `pointcount`/`altcount` value lists; errs on a 14th value.
     fn track_count_list(&mut self, token: &Token, pos: Pos) -> Result<(), Diagnostic> {
         let fresh = |table_pending| Some(CountList { table_pending, after_minus: false, values: 0 });
@@ -847,8 +909,8 @@ impl<'a> Lexer<'a> {
         Ok(())
     }
 
-    /// The next token for the parser.
-    fn next_token(&mut self) -> Option<Result<Spanned, Diagnostic>> {
+    /// Scans the next token (its end location not yet known: it is its start).
+    fn scan(&mut self) -> Option<Result<Spanned, Diagnostic>> {
         loop {
             if let Some(t) = self.pending.take() {
                 return Some(Ok(t));
@@ -996,12 +1058,35 @@ impl<'a> Lexer<'a> {
                     other => other,
                 },
             };
-            if let Err(e) = self.track_count_list(&token, pos) {
+            if let Err(e) = self.track_count_list(&token, pos).and_then(|()| self.track_parens(&token, pos)) {
                 self.finished = true;
                 return Some(Err(e));
             }
             return Some(Ok((pos, token, pos)));
         }
+    }
+
+    /// The next token for the parser, with its end location (see [`Spanned`]): scans one token
+    /// ahead. Errors and the end of input come out in the same order as without the look-ahead.
+    fn next_token(&mut self) -> Option<Result<Spanned, Diagnostic>> {
+        let current = match self.lookahead.take() {
+            Some(scanned) => scanned,
+            None => self.scan(),
+        };
+        let Some(Ok((start, token, _))) = current else {
+            self.failed |= current.is_some();
+            self.lookahead = Some(None);
+            return current;
+        };
+        self.yielded += 1;
+        let following = self.scan();
+        let end = match &following {
+            Some(Ok((next, _, _))) => Pos { line: self.line, col: next.col },
+            Some(Err(e)) => Pos { line: e.line, col: e.col },
+            None => self.end_of_input(),
+        };
+        self.lookahead = Some(following);
+        Some(Ok((start, token, end)))
     }
 }
 
@@ -1135,6 +1220,32 @@ mod tests {
         assert_eq!(v2("\"ab\ncd"), vec![Token::Str("ab".to_string()), ident("cd")]);
         // Classic unterminated string: a stray quote.
         assert_eq!(classic("\"ab"), vec![Token::Other(b'"'), ident("ab")]);
+    }
+
+    #[test]
+    fn end_locations_are_where_the_next_token_is_read() {
+        let toks: Vec<_> =
+            Lexer::new(b"a\n\n// c\nb /* x\n */", Dialect::Classic, &NO_VARS).map(|r| r.unwrap()).collect();
+        assert_eq!(toks[0].0, Pos { line: 1, col: 1 });
+        assert_eq!(toks[0].2, Pos { line: 4, col: 1 });
+        // After the last token: the line count at the end of the input.
+        assert_eq!(toks[1].2.line, 5);
+        // An error still comes after the token before it.
+        let r: Vec<_> = Lexer::new(b"a\n/* x", Dialect::Classic, &NO_VARS).collect();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].as_ref().unwrap().2.line, 2);
+        assert_eq!(r[1].as_ref().unwrap_err().message, "EOF found in comment");
+    }
+
+    #[test]
+    fn too_many_open_parentheses() {
+        let deep = "(".repeat(MAX_OPEN_PARENS as usize);
+        assert!(Lexer::new(deep.as_bytes(), Dialect::Classic, &NO_VARS).all(|r| r.is_ok()));
+        let balanced = "()".repeat(2 * MAX_OPEN_PARENS as usize);
+        assert!(Lexer::new(balanced.as_bytes(), Dialect::Classic, &NO_VARS).all(|r| r.is_ok()));
+        let deeper = format!("{deep}\n(");
+        let e = Lexer::new(deeper.as_bytes(), Dialect::V2, &NO_VARS).find_map(|r| r.err()).unwrap();
+        assert_eq!((e.line, e.message.as_str()), (2, "memory exhausted"));
     }
 
     #[test]

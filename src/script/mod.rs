@@ -43,27 +43,148 @@ pub type ScriptVars = [Option<String>; 10];
 ///
 /// Errors are the peers' parse-time errors: `syntax error` (at the line of the offending
 /// look-ahead token, or the line count at end of input), `EOF found in comment`,
-/// `too many pointcount values`. Name resolution (unknown or redefined variables) is not done
-/// here.
+/// `too many pointcount values`, `memory exhausted`. Name resolution (unknown or redefined
+/// variables) is not done here; see [`parse_script`] for what comes before a syntax error.
 pub fn parse(source: &[u8], dialect: Dialect, vars: &ScriptVars) -> Result<ast::ParsedScript, Diagnostic> {
+    run_parser(source, dialect, vars).map_err(|(error, _)| error)
+}
+
+/// A script that does not parse.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseFailure {
+    /// The error the parser met.
+    pub error: Diagnostic,
+    /// What the peers' parsers have built before they meet the error, when it can be recovered.
+    ///
+    /// The peers check constructs while they parse, so a semantic error (an unknown variable, a
+    /// card predealt twice …) in front of a syntax error is the error they report. These are the
+    /// statements before the error; a statement the error cuts short is completed with
+    /// placeholder tokens at line 0, and whatever those placeholders complete (and only that)
+    /// is located at line 0. So a check failing at a line above 0 is an error the peers report
+    /// before [`error`](Self::error).
+    pub before: Option<ast::ParsedScript>,
+}
+
+/// Parses a whole script like [`parse`]; on failure also recovers what precedes the error (see
+/// [`ParseFailure::before`]).
+pub fn parse_script(source: &[u8], dialect: Dialect, vars: &ScriptVars) -> Result<ast::ParsedScript, ParseFailure> {
+    run_parser(source, dialect, vars).map_err(|(error, site)| {
+        let before = site.and_then(|(tokens, lookahead_read)| recover(source, dialect, vars, tokens, lookahead_read));
+        ParseFailure { error, before }
+    })
+}
+
+/// Where a parse failed: the number of tokens before the failing one, and whether the peers
+/// would have read that token (a syntax error) or not (the lexer failed while reading it, as for
+/// `EOF found in comment`). `None` when the error does not belong to one token.
+type FailureSite = Option<(usize, bool)>;
+
+/// Runs the dialect's parser over the whole script; on failure also says where it failed.
+fn run_parser(
+    source: &[u8],
+    dialect: Dialect,
+    vars: &ScriptVars,
+) -> Result<ast::ParsedScript, (Diagnostic, FailureSite)> {
     let mut lexer = lexer::Lexer::new(source, dialect, vars);
     let result = match dialect {
         Dialect::V2 => grammar::V2ScriptParser::new().parse(&mut lexer),
         Dialect::Classic => grammar::ClassicScriptParser::new().parse(&mut lexer),
     };
     let syntax = |pos: ast::Pos| Diagnostic { line: pos.line, col: pos.col, message: "syntax error".to_string() };
+    let yielded = lexer.tokens_yielded();
     match result {
         Ok(statements) => {
             Ok(ast::ParsedScript { statements, echo: lexer.take_echo(), mentions_usereval: lexer.mentions_usereval() })
         }
-        Err(ParseError::User { error }) => Err(error),
+        Err(ParseError::User { error }) => {
+            // The lexer fails on the token after the last one it handed out; an error from the
+            // grammar's actions (an expression nested too deeply) belongs to no single token.
+            let site = lexer.failed().then(|| (yielded, error.message != "EOF found in comment"));
+            Err((error, site))
+        }
+        // The offending token is the last one handed out.
         Err(ParseError::UnrecognizedToken { token: (pos, _, _), .. })
-        | Err(ParseError::ExtraToken { token: (pos, _, _) }) => Err(syntax(pos)),
-        Err(ParseError::InvalidToken { location }) => Err(syntax(location)),
+        | Err(ParseError::ExtraToken { token: (pos, _, _) }) => Err((syntax(pos), Some((yielded.saturating_sub(1), true)))),
+        Err(ParseError::InvalidToken { location }) => Err((syntax(location), None)),
         Err(ParseError::UnrecognizedEof { location, .. }) => {
-            Err(syntax(ast::Pos { line: lexer.line(), col: location.col }))
+            Err((syntax(ast::Pos { line: lexer.line(), col: location.col }), Some((yielded, true))))
         }
     }
+}
+
+/// Most placeholder tokens [`recover`] appends to complete a statement cut short.
+const MAX_PLACEHOLDERS: usize = 32;
+
+/// Re-parses the first `tokens` tokens of a script that failed on the next one, completing the
+/// last statement with placeholders (see [`ParseFailure::before`]). When the peers would not
+/// have read the failing token, nothing may be reduced on it as a look-ahead: the end location
+/// of the last real token then moves to line 0 too.
+fn recover(
+    source: &[u8],
+    dialect: Dialect,
+    vars: &ScriptVars,
+    tokens: usize,
+    lookahead_read: bool,
+) -> Option<ast::ParsedScript> {
+    let mut prefix: Vec<lexer::Spanned> =
+        lexer::Lexer::new(source, dialect, vars).take(tokens).collect::<Result<_, _>>().ok()?;
+    if prefix.len() != tokens {
+        return None;
+    }
+    if !lookahead_read {
+        if let Some(last) = prefix.last_mut() {
+            last.2 = ast::Pos::default();
+        }
+    }
+    for _ in 0..=MAX_PLACEHOLDERS {
+        let stream = prefix.iter().cloned().map(Ok::<_, Diagnostic>);
+        let result = match dialect {
+            Dialect::V2 => grammar::V2ScriptParser::new().parse(stream),
+            Dialect::Classic => grammar::ClassicScriptParser::new().parse(stream),
+        };
+        match result {
+            Ok(statements) => {
+                return Some(ast::ParsedScript { statements, echo: String::new(), mentions_usereval: false })
+            }
+            Err(ParseError::UnrecognizedEof { expected, .. }) => {
+                let token = placeholder(&expected)?;
+                prefix.push((ast::Pos::default(), token, ast::Pos::default()));
+            }
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// A token the parser expects that brings a statement closer to its end without adding
+/// anything the peers would check: closing parentheses first, then the simplest operands.
+fn placeholder(expected: &[String]) -> Option<lexer::Token> {
+    use crate::cards::{Card, Seat, Side, Suit};
+    use lexer::{DistrNumber, Holding, Token};
+    const BALANCED: ast::ShapePattern = [Some(4), Some(3), Some(3), Some(3)];
+    let choices: [(&str, Token); 20] = [
+        ("\")\"", Token::RParen),
+        ("NUMBER", Token::Number(0)),
+        ("\":\"", Token::Colon),
+        ("\"==\"", Token::EqEq),
+        ("COMPASS", Token::Compass(Seat::North)),
+        ("SUIT", Token::Suit(Suit::Spades)),
+        ("HOLDING", Token::Holding(Holding { suit: Suit::Spades, ranks: 0 })),
+        ("DISTR", Token::Distr([None; 4])),
+        ("DISTR_OR_NUMBER", Token::DistrOrNumber(DistrNumber { pattern: BALANCED, value: 0 })),
+        ("CARD", Token::Card(Card::new(Suit::Spades, 12))),
+        ("CONTRACT", Token::Contract(ast::Contract { level: 1, strain: crate::cards::Strain::Notrump, doubled: 0 })),
+        ("VULN", Token::VulnFlag(false)),
+        ("SIDE", Token::SideName(Side::NS)),
+        ("VULNERABILITY", Token::VulWord(ast::Vulnerability::None)),
+        ("\"deal\"", Token::Deal),
+        ("\"notrump\"", Token::Notrump),
+        ("STRING", Token::Str(String::new())),
+        ("\"(\"", Token::LParen),
+        ("\",\"", Token::Comma),
+        ("\"=\"", Token::Assign),
+    ];
+    choices.into_iter().find(|(name, _)| expected.iter().any(|e| e == name)).map(|(_, token)| token)
 }
 
 /// Small helpers for the grammar's actions.
@@ -114,13 +235,44 @@ mod support {
     /// of the tree (evaluation, even dropping it) risk a stack overflow.
     pub const MAX_EXPR_DEPTH: u32 = 10_000;
 
-    /// An expression with the depth of its tree.
-    pub struct Deep(pub Expr, pub u32);
+    /// An expression with the depth of its tree and, when its first token is an identifier,
+    /// the line of the token after that identifier (see [`statement_start`]).
+    pub struct Deep(pub Expr, pub u32, pub Option<u32>);
 
     impl From<Expr> for Deep {
         fn from(e: Expr) -> Deep {
-            Deep(e, 1)
+            Deep(e, 1, None)
         }
+    }
+
+    impl Deep {
+        /// The expression in parentheses: its first token is now `(`.
+        pub fn parenthesized(self) -> Deep {
+            Deep(self.0, self.1, None)
+        }
+    }
+
+    /// The expression of a bare expression statement. When the statement starts with an
+    /// identifier, the peers' parser can only reduce it to a variable reference once it has read
+    /// the next token (it could have been `IDENT = …`), so `unknown variable` is reported on the
+    /// line of that token: the variable's position gets that line.
+    pub fn statement_start(e: Deep) -> Expr {
+        let Deep(mut expr, _, lead) = e;
+        if let Some(line) = lead {
+            // The first token is the leftmost leaf; walk down to it without recursion.
+            let mut node = &mut expr;
+            loop {
+                match node {
+                    Expr::Binary(_, left, _) | Expr::Conditional(left, _, _) => node = &mut **left,
+                    Expr::Variable(_, pos) => {
+                        pos.line = line;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        expr
     }
 
     type Parse<T> = Result<T, ParseError<Pos, crate::script::lexer::Token, Diagnostic>>;
@@ -138,25 +290,25 @@ mod support {
     /// `l OP r` (`pos`: the operator).
     pub fn bin(op: BinOp, l: Deep, r: Deep, pos: Pos) -> Parse<Deep> {
         let depth = deeper(l.1.max(r.1), pos)?;
-        Ok(Deep(Expr::Binary(op, Box::new(l.0), Box::new(r.0)), depth))
+        Ok(Deep(Expr::Binary(op, Box::new(l.0), Box::new(r.0)), depth, l.2))
     }
 
     /// `c ? a : b` (`pos`: the `?`).
     pub fn conditional(c: Deep, a: Deep, b: Deep, pos: Pos) -> Parse<Deep> {
         let depth = deeper(c.1.max(a.1).max(b.1), pos)?;
-        Ok(Deep(Expr::Conditional(Box::new(c.0), Box::new(a.0), Box::new(b.0)), depth))
+        Ok(Deep(Expr::Conditional(Box::new(c.0), Box::new(a.0), Box::new(b.0)), depth, c.2))
     }
 
-    /// A node over one expression.
+    /// A node over one expression, starting with its own token (`!`, a function name).
     pub fn wrap(e: Deep, pos: Pos, make: impl FnOnce(Expr) -> Expr) -> Parse<Deep> {
         let depth = deeper(e.1, pos)?;
-        Ok(Deep(make(e.0), depth))
+        Ok(Deep(make(e.0), depth, None))
     }
 
-    /// A node over two expressions.
+    /// A node over two expressions, starting with its own token.
     pub fn wrap2(a: Deep, b: Deep, pos: Pos, make: impl FnOnce(Expr, Expr) -> Expr) -> Parse<Deep> {
         let depth = deeper(a.1.max(b.1), pos)?;
-        Ok(Deep(make(a.0, b.0), depth))
+        Ok(Deep(make(a.0, b.0), depth, None))
     }
 }
 
@@ -342,28 +494,30 @@ mod tests {
     #[test]
     fn predeal_items() {
         let c = |suit, rank| Card::new(suit, rank);
-        let s = classic("predeal north SAQ2, HK, D, CT west DQ5 spades(east)==7 diamond(south) == 0");
+        // Each card carries its holding's position; a bias item the line of its number.
+        let s = classic("predeal north SAQ2, HK,\nD, CT west DQ5 spades(east)==\n7 diamond(south) == 0");
+        let (sa, hk, ct, dq) = (pos(1, 15), pos(1, 21), pos(2, 4), pos(2, 12));
         assert_eq!(
             s.statements,
             vec![Statement::Predeal(vec![
                 PredealItem::Cards {
                     seat: Seat::North,
                     cards: vec![
-                        c(Suit::Spades, 12),
-                        c(Suit::Spades, 10),
-                        c(Suit::Spades, 0),
-                        c(Suit::Hearts, 11),
-                        c(Suit::Clubs, 8)
+                        (c(Suit::Spades, 12), sa),
+                        (c(Suit::Spades, 10), sa),
+                        (c(Suit::Spades, 0), sa),
+                        (c(Suit::Hearts, 11), hk),
+                        (c(Suit::Clubs, 8), ct)
                     ],
                     pos: pos(1, 9),
                 },
                 PredealItem::Cards {
                     seat: Seat::West,
-                    cards: vec![c(Suit::Diamonds, 10), c(Suit::Diamonds, 3)],
-                    pos: pos(1, 31)
+                    cards: vec![(c(Suit::Diamonds, 10), dq), (c(Suit::Diamonds, 3), dq)],
+                    pos: pos(2, 7)
                 },
-                PredealItem::SuitLength { seat: Seat::East, suit: Suit::Spades, length: 7, pos: pos(1, 40) },
-                PredealItem::SuitLength { seat: Seat::South, suit: Suit::Diamonds, length: 0, pos: pos(1, 56) },
+                PredealItem::SuitLength { seat: Seat::East, suit: Suit::Spades, length: 7, pos: pos(3, 16) },
+                PredealItem::SuitLength { seat: Seat::South, suit: Suit::Diamonds, length: 0, pos: pos(3, 3) },
             ])]
         );
         for bad in [
@@ -428,7 +582,8 @@ mod tests {
             s.statements,
             vec![
                 Statement::Action(vec![], pos(1, 1)),
-                Statement::Condition(Expr::Variable("printsomething".to_string(), pos(1, 8))),
+                // Reported on the line of the look-ahead (the end of the input, line 2).
+                Statement::Condition(Expr::Variable("printsomething".to_string(), pos(2, 8))),
             ]
         );
     }
@@ -705,8 +860,11 @@ mod tests {
         assert_eq!(error(&bangs, Dialect::Classic), (1, "memory exhausted".to_string()));
         let sum = format!("condition 1{}", "+1".repeat(1_000_000));
         assert_eq!(error(&sum, Dialect::V2), (1, "memory exhausted".to_string()));
-        let parens = format!("condition {}1{}", "(".repeat(20_000), ")".repeat(20_000));
-        assert!(parse(parens.as_bytes(), Dialect::V2, &NO_VARS).is_ok());
+        let parens = |n| format!("condition {}1{}", "(".repeat(n), ")".repeat(n));
+        assert_eq!(error(&parens(20_000), Dialect::V2), (1, "memory exhausted".to_string()));
+        // Classic dealer's limit for this shape of input.
+        assert_eq!(error(&parens(9_995), Dialect::Classic), (1, "memory exhausted".to_string()));
+        assert!(parse(parens(9_994).as_bytes(), Dialect::Classic, &NO_VARS).is_ok());
     }
 
     /// The first of `candidates` that exists (the shared test material lives outside the crate).

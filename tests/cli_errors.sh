@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# Error behaviour of the CLI in the classic dialect (target/release/dealer --rng=glibc) against
+# classic dealer (the Debian package `dealer`, /usr/games/dealer), following the error table of
+# ../shared/reference/dealer-v1-behaviour.md §5 and its command-line options (§4).
+#
+# Each "same" row runs both programs with the same arguments from a temporary folder, as
+# `dealer` (argv[0], which usage and getopt messages print), and requires identical standard
+# output (the 'Time needed' footer line masked), standard error and exit status. Line numbers in
+# messages follow the peers' one-token look-ahead, so many rows put newlines and comments after
+# the offending construct.
+#
+# Where classic dealer crashes (SIGFPE, SIGSEGV, assertion failures) an "ours" row asserts
+# libdealer's documented behaviour instead: a clear message on standard error and an exit status
+# that is not a signal.
+#
+# Prints PASS/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed. Without
+# classic dealer it prints 'NOT RUN: classic dealer not installed' and exits 1 when CI=true,
+# 0 otherwise.
+#
+# Environment: DEALER_CLI (default target/release/dealer), DEALER_ORACLE (default
+# /usr/games/dealer), CLI_ERRORS_TIMEOUT (seconds per run, default 120).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cli=${DEALER_CLI:-$top/target/release/dealer}
+oracle=${DEALER_ORACLE:-/usr/games/dealer}
+limit=${CLI_ERRORS_TIMEOUT:-120}
+
+if [ ! -x "$oracle" ]; then
+  echo "NOT RUN: classic dealer not installed"
+  if [ "${CI:-}" = true ]; then exit 1; fi
+  exit 0
+fi
+if [ ! -x "$cli" ]; then
+  echo "FAIL: $cli not found (run make first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+mkdir results
+pass=0
+fail=0
+
+# invoke NAME PROGRAM ARGS...: runs PROGRAM ARGS in $work with argv[0] "dealer" and no standard
+# input; leaves results/NAME.out, .err and .rc.
+invoke() {
+  local name=$1
+  shift
+  timeout "$limit" bash -c 'exec -a dealer "$@"' dealer "$@" >"results/$name.out" 2>"results/$name.err" </dev/null
+  echo $? >"results/$name.rc"
+}
+
+# mask FILE: the file without the 'Time needed' footer line (its value is a timing).
+mask() { grep -v -e '^Time needed' "$1"; }
+
+ok() {
+  echo "PASS $1"
+  pass=$((pass + 1))
+}
+
+ko() {
+  echo "FAIL $1 ($2)"
+  fail=$((fail + 1))
+}
+
+# script FILE TEXT: writes TEXT (no newline added) to FILE.
+script() { printf '%s' "$2" >"$1"; }
+
+# same NAME ARGS...: both programs with ARGS must give the same stdout, stderr and exit status.
+same() {
+  local name=$1
+  shift
+  invoke want "$oracle" "$@"
+  invoke got "$cli" --rng=glibc "$@"
+  local why=""
+  if ! cmp -s results/want.rc results/got.rc; then
+    why="exit $(cat results/got.rc), classic $(cat results/want.rc)"
+  elif ! cmp -s results/want.err results/got.err; then
+    why="stderr: '$(head -c 100 results/got.err | tr '\n' '|')', classic '$(head -c 100 results/want.err | tr '\n' '|')'"
+  elif ! cmp -s <(mask results/want.out) <(mask results/got.out); then
+    why="stdout differs: $(cmp <(mask results/got.out) <(mask results/want.out) 2>&1 | head -n 1)"
+  fi
+  if [ -z "$why" ]; then ok "$name"; else ko "$name" "$why"; fi
+}
+
+# same_script NAME TEXT [ARGS...]: `same` on a script file holding TEXT, given after ARGS.
+same_script() {
+  local name=$1 text=$2
+  shift 2
+  script in.dl "$text"
+  same "$name" "$@" in.dl
+}
+
+# ours NAME STATUS STDERR ARGS...: libdealer alone; requires exit status STATUS (not a signal),
+# exactly STDERR (plus a newline) on standard error, and no standard output unless STATUS is 0.
+ours() {
+  local name=$1 status=$2 message=$3
+  shift 3
+  invoke got "$cli" --rng=glibc "$@"
+  local rc why=""
+  rc=$(cat results/got.rc)
+  if [ "$rc" -eq 124 ]; then
+    why="timed out after $limit s"
+  elif [ "$rc" -ne "$status" ]; then
+    why="exit $rc, expected $status"
+  elif [ "$rc" -gt 128 ] && [ "$rc" -le 192 ]; then
+    why="exit $rc is a signal"
+  elif [ "$(cat results/got.err)" != "$message" ]; then
+    why="stderr '$(head -c 160 results/got.err | tr '\n' '|')', expected '$message'"
+  elif [ "$status" -ne 0 ] && [ -s results/got.out ]; then
+    why="unexpected standard output"
+  fi
+  if [ -z "$why" ]; then ok "$name"; else ko "$name" "$why"; fi
+}
+
+# ours_script NAME STATUS STDERR TEXT [ARGS...]: `ours` on a script file holding TEXT.
+ours_script() {
+  local name=$1 status=$2 message=$3 text=$4
+  shift 4
+  script in.dl "$text"
+  ours "$name" "$status" "$message" "$@" in.dl
+}
+
+# repeat TEXT N: TEXT N times.
+repeat() {
+  local out="" i
+  for ((i = 0; i < $2; i++)); do out+=$1; done
+  printf '%s' "$out"
+}
+
+# shapes N: a condition with N shape() clauses.
+shapes() {
+  printf 'condition 1'
+  local i
+  for ((i = 0; i < $1; i++)); do printf ' || shape(north, 4333)'; done
+}
+
+# ----------------------------------------------------------------------- §5: syntax errors
+same_script "syntax error reported on the next line" $'condition hcp(north) > \naction printall'
+same_script "syntax error at end of input" $'condition 1 &&\n\n\n'
+same_script "shape 433" 'condition shape(north, 433)'
+same_script "shape 43330" 'condition shape(north, 43330)'
+same_script "shape 43X3" 'condition shape(north, 43X3)'
+same_script "predeal SAKA" 'predeal north SAKA'
+same_script "predeal S2A" 'predeal north S2A'
+same_script "predeal sA" 'predeal north sA'
+same_script "predeal S1" 'predeal north S1'
+same_script "predeal bias -3" 'predeal spades(north)==-3'
+same_script "hcp(nonsense)" 'condition hcp(nonsense)'
+same_script "hcp(3)" 'condition hcp(3)'
+same_script "hcp(spades, north)" 'condition hcp(spades, north)'
+same_script "vulnerable All" 'vulnerable All'
+same_script "dealer n" 'dealer n'
+same_script "unterminated comment" $'condition 1\n/* comment\nstill comment\n'
+same_script "unterminated string" 'action printes("abc)'
+same_script "unary minus on a function" 'condition -hcp(north)'
+same_script "frequency bound is an expression" 'action frequency (hcp(north), 0, 1+2)'
+same_script "hash comment not in column 1" 'produce 1 # comment'
+same_script "lone carriage return" $'produce 1\rproduce 2'
+
+# ----------------------------------------------------------------------- §5: semantic errors
+same_script "unknown variable" 'condition foo > 3'
+same_script "unknown action" 'action printsomething'
+same_script "unknown action, newline" $'action printsomething\n'
+same_script "unknown action, blank lines" $'action printsomething\n\n\n'
+same_script "keyword in the wrong case" 'PRODUCE 1'
+same_script "wrong number of cards 5441" 'condition shape(north, 5441)'
+same_script "wrong number of cards 4431" 'condition shape(north, 4431)'
+same_script "too many cards in ambiguous shape" 'condition shape(north, 77xx)'
+same_script "31 shape clauses" "$(shapes 31)" -s 1 -p 1
+same_script "32 shape clauses" "$(shapes 32)"
+same_script "40 shape clauses" "$(shapes 40)"
+same_script "card predealt twice" $'predeal north SA\npredeal south SA'
+same_script "more than 13 cards" 'predeal north SAKQJT98765432, HA'
+same_script "bias length already set" 'predeal spades(north)==3 spades(north)==4'
+same_script "bias suit lengths too long" 'predeal spades(north)==7 hearts(north)==7'
+same_script "bias length 14" 'predeal spades(north)==14'
+same_script "bias too many spades" 'predeal spades(north)==7 spades(south)==7'
+same_script "redefined variable" $'a = 1\nb = 2\na = 3\n'
+same_script "too many pointcount values" 'pointcount 1 2 3 4 5 6 7 8 9 10 11 12 13 14'
+same_script "frequency out of memory" 'action frequency (hcp(north), 5, 3)'
+same_script "2-D frequency out of memory" 'action frequency (hcp(north), 1, 3, hcp(south), 5, 0)'
+
+# ------------------------------------------------- line numbers after one token of look-ahead
+same_script "redefinition at end of file" $'condition 1\nx = 2\nx = 3'
+same_script "redefinition, blank lines after" $'x = 2\nx = 3\n\n\n'
+same_script "redefinition, expression over lines" $'a = 1\na = \n\n3\n\n'
+same_script "redefinition in parentheses" $'a = 1\na = (3\n\n)\n\n'
+same_script "redefinition before a statement" $'a = 1\na = 3\n\ncondition 1'
+same_script "redefinition on one line" $'a=3 a\n\n=4\n\n'
+same_script "redefinition of a shape variable" $'s = shape(north, 4333)\ns = shape(north, 4432)\n\n'
+same_script "unknown variable in a condition" $'condition foo\n\n\n> 3'
+same_script "unknown variable starting a statement" $'condition 1\n\nfoo\n\n+ 1\n'
+same_script "unknown variable before a line comment" $'foo // x\n\n'
+same_script "unknown variable before a block comment" $'foo /* x\n\n */ \n\n 3'
+same_script "unknown variable before a hash comment" $'generate 3\n\nfoo\n\n# x\n\n'
+same_script "unknown variable after printcompact" $'action printcompact\n\nfoo\n\n'
+same_script "unknown variable after an action list" $'action printall,\n\nfoo\n\n'
+same_script "unknown variable after pointcount" $'pointcount 1 2\n\nfoo\n\n'
+same_script "unknown variable after predeal" $'predeal north SA\n\nfoo\n\n'
+same_script "unknown variable in a definition" $'x = 1 + foo\n\n'
+same_script "unknown variable defined later" $'x = y\n\ny = 1\n'
+same_script "unknown variable in parentheses" $'condition (foo\n\n)'
+same_script "unknown variable after not" $'condition !foo\n\n'
+same_script "unknown variable in average" $'action average foo\n\n'
+same_script "unknown variable in frequency" $'action frequency (foo\n\n, 1, 2)'
+same_script "unknown variable in printes" $'action printes(foo\n\n)'
+same_script "unknown variable in ?:" $'condition 1 ? foo\n\n: 2'
+same_script "self-reference in a definition" $'a = a\n\n'
+same_script "unknown variable before redefinition" $'a = 1\na = foo\n\n'
+same_script "unknown variable wins over out of memory" $'action frequency (hcp(north), 5, 3)\ncondition foo'
+same_script "out of memory only for the final action list" \
+  $'action frequency (hcp(north), 5, 3)\naction printall' -s 1 -p 2
+same_script "card predealt twice, blank lines" $'predeal north SA\n\npredeal south SA\n\n'
+same_script "card predealt twice in one statement" $'predeal north SA south\n\nSA'
+same_script "card predealt twice in one item" $'predeal north SA, HA\n\n, SA\n\n'
+same_script "more than 13 cards, holding on line 3" $'predeal north SAKQJT98765432\n, \nHA\n\n'
+same_script "more than 13 cards after an empty holding" $'predeal north SAKQJT98765432\n, \nH\n\n,\nHA\n\n'
+same_script "bias already set, number on line 3" $'predeal spades(north)==3 spades(north)\n==\n4\n\n'
+same_script "bias too long, number on line 3" $'predeal spades(north)==7 hearts(north)==\n\n7\n\n'
+same_script "bias too many, number on line 2" $'predeal spades(north)==7 spades(south)==\n7\n\n'
+same_script "shape error in the second term" $'condition shape(north, 4333\n\n,\n\n 5441\n\n)'
+same_script "shape error after any" $'condition shape(north, any\n\n5441\n\n)'
+same_script "ambiguous shape error in a later term" $'condition shape(north, 4333 - \n77xx\n\n)\n\n'
+same_script "shape error before a syntax error" 'condition shape(north, 5441 hcp'
+same_script "32nd shape clause closed on line 13" \
+  "$(shapes 31)"$'\n\n|| shape\n\n(\n\nnorth\n\n,\n\n4333\n\n)\n\n'
+same_script "32nd shape clause with a bad term" \
+  "$(shapes 31)"$'\n\n|| shape\n\n(\n\nnorth\n\n,\n\n5441\n\n)\n\n'
+same_script "32nd shape clause in a definition" "$(shapes 31)"$'\nx=shape(north, 4333)\n\n\n'
+# The peers check what they have parsed before they meet a syntax error (libdealer:
+# Program::from_source, which the session's script loading must use for these rows).
+same_script "redefinition before a syntax error" $'a = 1\na = 3 )'
+same_script "unknown variable before the end of input" 'condition hcp(north) > foo +'
+same_script "unknown variable starting a cut-short statement" $'condition 1\n\nfoo\n\n?\n\n'
+same_script "unknown variable before an unterminated comment" 'condition foo /* x'
+same_script "card predealt twice before a syntax error" 'predeal north SA south SA, )'
+same_script "bias error before a syntax error" 'predeal spades(north)==3 spades(north)==3 )'
+same_script "cut-short definition is not checked" $'a = 1\na = 2 +\n\n'
+same_script "cut-short bias item is not checked" 'predeal spades(north)==3 spades(north)=='
+same_script "unterminated comment before a look-ahead" $'a = 1\na = 3 /* x'
+same_script "too many pointcount values on line 3" $'pointcount 1 2 3 4 5 6 7 8 9 10 11 12 13\n\n14 > 3\n'
+
+# ----------------------------------------------------------------------- §5: parser limits
+same_script "20,000 nested parentheses" "condition $(repeat '(' 20000)1$(repeat ')' 20000)"
+same_script "9,995 nested parentheses" "condition $(repeat '(' 9995)1$(repeat ')' 9995)"
+same_script "9,994 nested parentheses" "condition $(repeat '(' 9994)1$(repeat ')' 9994)" -s 1 -p 1
+same_script "5,000 nested parentheses" "condition $(repeat '(' 5000)1$(repeat ')' 5000)" -s 1 -p 1
+same_script "200,000 nots" "condition $(repeat '!' 200000)1"
+
+# ----------------------------------------------------------------------- §5: input files
+# 2000 pseudo-random bytes (a fixed LCG, no NUL byte so that the text is not cut short).
+garbage=""
+x=12345
+for ((i = 0; i < 2000; i++)); do
+  x=$(((x * 1103515245 + 12345) % 2147483648))
+  b=$(((x >> 16) % 255 + 1))
+  garbage+=$(printf '\\%03o' "$b")
+done
+printf '%b' "$garbage" >garbage.dl
+same "binary garbage" garbage.dl
+same "the ELF binary as a script" "$oracle"
+mkdir directory
+same "directory as input file" directory
+same "missing input file" /nonexistent
+same_script "NUL bytes only" "" -s 1 -p 2
+
+# ----------------------------------------------------------------------- §4: options
+script ok.dl $'produce 3\ncondition hcp(north) > 10\n'
+same "-h" -h
+same "unknown option" -x ok.dl
+same "missing option argument" ok.dl -p
+same "three positional arguments" ok.dl ok.dl ok.dl
+same "two positional arguments" -s 1 ok.dl ok.dl
+same "seed overflow" -s 99999999999999999999 ok.dl
+same "negative seed overflow" -s -99999999999999999999 ok.dl
+same "seed LONG_MAX" -s 9223372036854775807 ok.dl
+same "-e" -e ok.dl
+same "-v" -s 1 -v ok.dl
+same "-v -v" -s 1 -v -v ok.dl
+same "-p 0" -s 1 -p 0 ok.dl
+same "negative -p" -s 1 -p -3 ok.dl
+same "-s abc" -s abc -p 2 ok.dl
+same "options after the file name" ok.dl -s 2 -p 1
+same "combined flags" -vs2 -p1 ok.dl
+POSIXLY_CORRECT=1 same "POSIXLY_CORRECT turns permutation off" ok.dl -s 2 -p 1
+invoke want "$oracle" -V
+invoke got "$cli" --rng=glibc -V
+# The version text itself names libdealer; its shape and status are classic dealer's.
+if cmp -s results/want.rc results/got.rc && cmp -s results/want.err results/got.err &&
+  [ "$(head -n 1 results/got.out)" = "$(head -n 1 results/want.out)" ] &&
+  [ "$(wc -l <results/got.out)" = "$(wc -l <results/want.out)" ]; then
+  ok "-V"
+else
+  ko "-V" "exit $(cat results/got.rc), classic $(cat results/want.rc)"
+fi
+
+# ----------------------------------------------- where classic dealer crashes: libdealer's behaviour
+ours_script "division by zero (classic: SIGFPE)" 4 "line 1: division by zero" 'condition hcp(north)/0 > 1' -s 1
+ours_script "remainder by zero (classic: SIGFPE)" 4 "line 1: division by zero" 'condition hcp(north) % 0 > 1' -s 1
+ours_script "INT_MIN / -1 (classic: SIGFPE)" 4 "line 1: integer overflow in division" \
+  'condition (0-2147483647-1)/(0-1) < 0' -s 1 -p 1
+ours_script "evalcontract (classic: assertion, 134)" 3 \
+  "line 1: evalcontract is not available yet: double-dummy analysis, usereval and opc come in a later release" \
+  'action evalcontract'
+ours_script "tricks() (classic: external GIB)" 3 \
+  "line 1: tricks() is not available yet: double-dummy analysis, usereval and opc come in a later release" \
+  'condition tricks(north, spades) > 5'
+ours_script "altcount 8 with winners (classic: assertion, 134)" 0 "" \
+  $'altcount 8 5\ncondition hcp(north) > 10' -s 1 -p 1
+ours_script "altcount 12 (classic: SIGSEGV)" 255 "line 1: altcount table 12 out of range (0..9)" 'altcount 12 100'
+ours_script "altcount 99999 (classic: SIGSEGV)" 255 "line 1: altcount table 99999 out of range (0..9)" \
+  'altcount 99999 100'
+ours_script "1,000,000-term sum (classic: SIGSEGV)" 255 "line 1: memory exhausted" \
+  "condition 1$(repeat '+1' 1000000)"
+ours "-l without library.dat (classic: exit 255)" 3 \
+  "-l (library mode) is not available yet in this version of libdealer" -l 0 ok.dl
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
