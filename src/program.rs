@@ -164,11 +164,10 @@ pub struct Program {
     pub condition: Option<NodeId>,
     /// The actions, in list order.
     pub actions: Vec<CompiledAction>,
-    /// Whether the script had an `action` statement at all.
-    pub has_action_statement: bool,
-    /// Whether any action statement, even a replaced one, had a printing action (classic's
-    /// `will_print`) — the default `produce` depends on it.
-    pub any_print_action_seen: bool,
+    /// Whether the script prints deals by its peer's rule, so that `produce` defaults to 40
+    /// rather than to `generate`: no `action` statement at all, or a printing action in the
+    /// final list (DealerV2) or in any list, even a replaced one (classic's `will_print`).
+    pub prints_deals: bool,
     /// Shape sets referenced by [`Node::Shape`].
     pub shapes: Vec<ShapeSet>,
     /// Count tables after `pointcount`/`altcount`.
@@ -181,6 +180,8 @@ pub struct Program {
     variables: HashMap<String, NodeId>,
     /// `shape(…)` clauses compiled from the script so far (classic dealer numbers them).
     shape_clauses: u32,
+    /// Whether an `action` statement has been compiled.
+    seen_action_statement: bool,
     /// Whether expressions being compiled come from the script (not from `dealer_eval`).
     compiling_script: bool,
     /// The error the current action list will meet after parsing, if any (see the module
@@ -234,14 +235,14 @@ impl Program {
             nodes: Vec::new(),
             condition: None,
             actions: vec![CompiledAction::PrintAll],
-            has_action_statement: false,
-            any_print_action_seen: false,
+            prints_deals: true,
             shapes: Vec::new(),
             counts: CountTables::new(),
             settings: ScriptSettings { bias: [[-1; 4]; 4], ..ScriptSettings::default() },
             echo: script.echo.clone(),
             variables: HashMap::new(),
             shape_clauses: 0,
+            seen_action_statement: false,
             compiling_script: true,
             action_error: None,
         };
@@ -262,6 +263,11 @@ impl Program {
         for action in &self.actions {
             action_roots(action, &mut roots);
         }
+        self.first_unavailable_below(roots)
+    }
+
+    /// The first unavailable feature reachable from the given nodes.
+    pub fn first_unavailable_below(&self, mut roots: Vec<NodeId>) -> Option<(&'static str, Pos)> {
         let mut seen = vec![false; self.nodes.len()];
         while let Some(id) = roots.pop() {
             if std::mem::replace(&mut seen[id as usize], true) {
@@ -336,15 +342,18 @@ impl Program {
                 self.action_error = None;
                 let mut actions = Vec::with_capacity(list.len());
                 for action in list {
-                    if is_printing_action(action) {
-                        self.any_print_action_seen = true;
-                    }
                     if let Some(compiled) = self.action(action)? {
                         actions.push(compiled);
                     }
                 }
+                let list_prints = list.iter().any(is_printing_action);
+                let first_list = !self.seen_action_statement;
+                self.prints_deals = match self.dialect {
+                    Dialect::V2 => list_prints,
+                    Dialect::Classic => list_prints || (!first_list && self.prints_deals),
+                };
+                self.seen_action_statement = true;
                 self.actions = actions;
-                self.has_action_statement = true;
             }
         }
         Ok(())
@@ -655,7 +664,8 @@ fn check_buckets(lo: i32, hi: i32, size: i32, pos: Pos) -> Result<()> {
 /// The largest number of values or cells a frequency table may have.
 const MAX_TABLE_VALUES: i64 = 10_000_000;
 
-/// Whether an action counts as printing for the default `produce` (either peer's list).
+/// Whether an action counts as printing for the default `produce`: the per-deal printers, as
+/// both peers list them (statistics, `export` and `evalcontract` do not count).
 fn is_printing_action(action: &Action) -> bool {
     !matches!(
         action,
@@ -665,7 +675,8 @@ fn is_printing_action(action: &Action) -> bool {
             | Action::BucketFrequency { .. }
             | Action::BucketFrequency2 { .. }
             | Action::Export(_)
-    ) && !(matches!(action, Action::EvalContract { .. }))
+            | Action::EvalContract { .. }
+    )
 }
 
 /// The position of an expression's first located token, for error messages.

@@ -344,18 +344,12 @@ impl Session {
             .or(s.generate)
             .map(narrow)
             .unwrap_or(10_000_000);
-        let printing = match dialect {
-            Dialect::Classic => !program.has_action_statement || program.any_print_action_seen,
-            Dialect::V2 => {
-                !program.has_action_statement || program.actions.iter().any(is_printing)
-            }
-        };
         let mut max_produce = o
             .produce
             .filter(|&p| p != 0)
             .or(s.produce)
             .map(narrow)
-            .unwrap_or(if printing { 40 } else { max_generate });
+            .unwrap_or(if program.prints_deals { 40 } else { max_generate });
         if dialect == Dialect::V2 {
             max_produce = max_produce.min(max_generate);
         }
@@ -479,7 +473,7 @@ impl Session {
                 };
                 let program = self.program.as_mut().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
                 let id = program.compile_extra_expression(&expr)?;
-                if let Some((feature, pos)) = program_unavailable_in(program, id) {
+                if let Some((feature, pos)) = program.first_unavailable_below(vec![id]) {
                     return Err(crate::program::not_available(feature, pos));
                 }
                 self.compiled_expressions.insert(expression.to_string(), id);
@@ -504,26 +498,6 @@ impl Session {
         self.program = Some(program);
         result
     }
-}
-
-/// Whether an action counts as printing for DealerV2's default `produce`.
-fn is_printing(action: &CompiledAction) -> bool {
-    !matches!(
-        action,
-        CompiledAction::Average { .. }
-            | CompiledAction::Frequency { .. }
-            | CompiledAction::Frequency2 { .. }
-            | CompiledAction::BucketFrequency { .. }
-            | CompiledAction::BucketFrequency2 { .. }
-            | CompiledAction::Export(_)
-    )
-}
-
-fn program_unavailable_in(program: &Program, id: NodeId) -> Option<(&'static str, crate::script::ast::Pos)> {
-    let mut probe = program.clone();
-    probe.condition = Some(id);
-    probe.actions.clear();
-    probe.first_unavailable()
 }
 
 /// 64 random bits from the operating system.
