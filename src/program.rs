@@ -815,4 +815,19 @@ mod tests {
             assert_eq!(classic_error(src), want, "{src:?}");
         }
     }
+
+    #[test]
+    fn default_produce_follows_each_peers_printing_rule() {
+        let prints = |src: &str, dialect| Program::from_source(src.as_bytes(), dialect, &NO_VARS).unwrap().prints_deals;
+        for dialect in [Dialect::Classic, Dialect::V2] {
+            assert!(prints("condition 1\n", dialect), "no action statement: printall");
+            assert!(prints("action printoneline, average hcp(north)\n", dialect));
+            assert!(!prints("action average hcp(north), frequency (hcp(north), 0, 40)\n", dialect));
+        }
+        assert!(!prints("action export(NS)\n", Dialect::V2));
+        // Classic accumulates over replaced action lists; DealerV2 looks at the last one.
+        let replaced = "action printall\naction average hcp(north)\n";
+        assert!(prints(replaced, Dialect::Classic));
+        assert!(!prints(replaced, Dialect::V2));
+    }
 }
