@@ -159,6 +159,37 @@ struct Job {
     max_generate: i64,
     max_produce: i64,
     seed_printed: u64,
+    timed_out: bool,
+}
+
+impl Job {
+    /// Deals until a deal satisfies the condition and counts it as produced. `None` when the
+    /// generate or produce limit is reached, or when `deadline` passed before anything was
+    /// produced (then `timed_out` is set).
+    fn next_accepted(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        while self.generated < self.max_generate && self.produced < self.max_produce {
+            if let Some(deadline) = deadline {
+                if self.produced == 0 && self.generated % 4096 == 0 && Instant::now() >= deadline {
+                    self.timed_out = true;
+                    return Ok(None);
+                }
+            }
+            self.generated += 1;
+            let Some(deal) = self.dealer.deal() else { continue };
+            let accepted = match program.condition {
+                None => true,
+                Some(c) => {
+                    Evaluation { program, deal: &deal, dealer: &mut self.dealer, produced: self.produced }.truth(c)?
+                }
+            };
+            if accepted {
+                self.produced += 1;
+                self.dealer.produced();
+                return Ok(Some(deal));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// One libdealer session: options, a loaded program, and the state of its current job.
@@ -295,6 +326,7 @@ impl Session {
             }
         }
         self.job = None;
+        self.current = None;
         Ok(())
     }
 
@@ -388,7 +420,7 @@ impl Session {
             swap: o.swap,
         };
         let dealer = Dealer::new(&setup).map_err(|m| Error::new(ErrorKind::Run, m))?;
-        Ok(Job { dealer, generated: 0, produced: 0, max_generate, max_produce, seed_printed })
+        Ok(Job { dealer, generated: 0, produced: 0, max_generate, max_produce, seed_printed, timed_out: false })
     }
 
     /// The `-N/-E/-S/-W` holdings, which replace every card predeal of the script when given.
@@ -440,22 +472,8 @@ impl Session {
         }
         let program = self.program.as_ref().expect("job implies program");
         let job = self.job.as_mut().expect("just set");
-        while job.generated < job.max_generate && job.produced < job.max_produce {
-            job.generated += 1;
-            let Some(deal) = job.dealer.deal() else { continue };
-            let accepted = match program.condition {
-                None => true,
-                Some(c) => Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced }
-                    .truth(c)?,
-            };
-            if accepted {
-                job.produced += 1;
-                job.dealer.produced();
-                self.current = Some(deal);
-                return Ok(Some(deal));
-            }
-        }
-        Ok(None)
+        self.current = job.next_accepted(program, None)?;
+        Ok(self.current)
     }
 
     /// Evaluates an expression (script syntax, with the script's variables) on the current deal.
@@ -684,27 +702,7 @@ fn deal_loop(
     outputs.out.extend_from_slice(program.echo.as_bytes());
     let mut values: Vec<i32> = Vec::new();
     let deadline = (options.time_limit > 0).then(|| started + std::time::Duration::from_secs(options.time_limit));
-    let mut timed_out = false;
-    while job.generated < job.max_generate && job.produced < job.max_produce {
-        if let Some(deadline) = deadline {
-            if job.produced == 0 && job.generated % 4096 == 0 && Instant::now() >= deadline {
-                timed_out = true;
-                break;
-            }
-        }
-        job.generated += 1;
-        let Some(deal) = job.dealer.deal() else { continue };
-        let accepted = match program.condition {
-            None => true,
-            Some(c) => {
-                Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced }.truth(c)?
-            }
-        };
-        if !accepted {
-            continue;
-        }
-        job.produced += 1;
-        job.dealer.produced();
+    while let Some(deal) = job.next_accepted(program, deadline)? {
         let produced = job.produced;
         let board = produced + board_offset;
         for (action, tally) in program.actions.iter().zip(tallies.iter_mut()) {
@@ -871,7 +869,7 @@ fn deal_loop(
         };
         actions::write_footer(&mut outputs.out, dialect, &summary);
     }
-    Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed, timed_out })
+    Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed, timed_out: job.timed_out })
 }
 
 #[cfg(test)]
