@@ -96,13 +96,16 @@ impl ChaChaDealer {
                 suit_count[s] += 1;
             }
         }
+        // Fisher–Yates from the top stops once only North's free slots are left: their order
+        // does not matter, and the cards left for them are already a uniformly random set.
         let mut batches = [Batch::default(); 52];
         let mut batch_count = 0;
         let mut bound = free_count as u64;
-        while bound >= 2 {
+        let last = (slots[0] as u64).max(1);
+        while bound > last {
             let mut product: u128 = 1;
             let mut steps = 0u8;
-            while bound >= 2 && product * bound as u128 <= BATCH_LIMIT {
+            while bound > last && product * bound as u128 <= BATCH_LIMIT {
                 product *= bound as u128;
                 steps += 1;
                 bound -= 1;
