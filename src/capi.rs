@@ -7,7 +7,9 @@
 //! message (`line N: …` for script errors). A session is used by one thread at a time; different
 //! sessions are independent.
 
-#![allow(non_camel_case_types)]
+// C callers pass raw pointers to every function; each dereference is checked for NULL and
+// documented with its safety contract, as is usual for an FFI layer.
+#![allow(non_camel_case_types, clippy::not_unsafe_ptr_arg_deref)]
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -22,6 +22,9 @@ use crate::eval::Evaluation;
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
 use crate::script::{self, ast::Statement, ScriptVars};
 
+/// A caller-supplied writer of output bytes; an `Err` stops the run.
+pub type WriteFn = Box<dyn FnMut(&[u8]) -> std::io::Result<()> + Send>;
+
 /// Where one stream of output goes.
 pub enum Sink {
     /// The process's standard output.
@@ -31,7 +34,7 @@ pub enum Sink {
     /// A file opened by the session (`-C`, `-X`).
     File(std::fs::File),
     /// A caller-supplied writer, e.g. a C callback; an `Err` stops the run.
-    Callback(Box<dyn FnMut(&[u8]) -> std::io::Result<()> + Send>),
+    Callback(WriteFn),
 }
 
 impl Sink {
