@@ -4,18 +4,11 @@
 use std::path::PathBuf;
 
 fn main() {
-    lalrpop::Configuration::new()
-        .use_cargo_dir_conventions()
-        .process()
-        .expect("lalrpop grammar generation failed");
+    lalrpop::Configuration::new().use_cargo_dir_conventions().process().expect("lalrpop grammar generation failed");
 
     let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml is valid");
-    match cbindgen::Builder::new()
-        .with_config(config)
-        .with_src(crate_dir.join("src/capi.rs"))
-        .generate()
-    {
+    match cbindgen::Builder::new().with_config(config).with_src(crate_dir.join("src/capi.rs")).generate() {
         Ok(bindings) => {
             bindings.write_to_file(crate_dir.join("include/dealer.h"));
         }

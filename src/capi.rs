@@ -128,10 +128,7 @@ impl dealer_session {
 }
 
 /// Runs `body` on a session, catching panics and recording errors.
-fn with_session(
-    session: *mut dealer_session,
-    body: impl FnOnce(&mut dealer_session) -> Result<i32, Failure>,
-) -> i32 {
+fn with_session(session: *mut dealer_session, body: impl FnOnce(&mut dealer_session) -> Result<i32, Failure>) -> i32 {
     if session.is_null() {
         return DEALER_ERROR_NULL;
     }

@@ -61,10 +61,15 @@ impl Evaluation<'_> {
                                 return Err(Error::new(ErrorKind::Run, "division by zero").at(pos.line, pos.col));
                             }
                             if x == i32::MIN && y == -1 {
-                                return Err(Error::new(ErrorKind::Run, "integer overflow in division")
-                                    .at(pos.line, pos.col));
+                                return Err(
+                                    Error::new(ErrorKind::Run, "integer overflow in division").at(pos.line, pos.col)
+                                );
                             }
-                            if *op == BinOp::Div { x / y } else { x % y }
+                            if *op == BinOp::Div {
+                                x / y
+                            } else {
+                                x % y
+                            }
                         }
                         BinOp::Or | BinOp::And => unreachable!("handled above"),
                     }
@@ -160,7 +165,8 @@ mod tests {
         assert_eq!(cards, 13);
         assert_eq!(value("controls(north)+controls(east)+controls(south)+controls(west)", Dialect::V2).unwrap(), 12);
         assert_eq!(value("shape(north, xxxx)", Dialect::V2).unwrap(), 1);
-        let aces = value("hascard(north, AS) + hascard(east, AS) + hascard(south, AS) + hascard(west, AS)", Dialect::V2);
+        let aces =
+            value("hascard(north, AS) + hascard(east, AS) + hascard(south, AS) + hascard(west, AS)", Dialect::V2);
         assert_eq!(aces.unwrap(), 1);
     }
 

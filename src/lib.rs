@@ -6,6 +6,8 @@
 //! [`shape`] → [`actions`] (printers and statistics) → sinks. [`session`] ties one job together
 //! and [`capi`] exposes it to C.
 
+#![warn(missing_docs)]
+
 pub mod actions;
 pub mod analysis;
 pub mod capi;

@@ -21,8 +21,8 @@ use crate::cards::{Card, Seat, Side, Suit};
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::script::ast::{
-    Action, BinOp, Contract, CountTable, Expr, ExportTarget, ParsedScript, Pos, PredealItem,
-    PrintItem, ReportItem, Statement, Vulnerability,
+    Action, BinOp, Contract, CountTable, ExportTarget, Expr, ParsedScript, Pos, PredealItem, PrintItem, ReportItem,
+    Statement, Vulnerability,
 };
 use crate::script::{self, shape_fd};
 use crate::shape::ShapeSet;
@@ -38,7 +38,14 @@ pub enum Node {
     /// Length of a suit in a seat's hand.
     Length(Seat, Suit),
     /// A count table (index into [`CountTables`]) over a hand or one suit.
-    Count { table: u8, seat: Seat, suit: Option<Suit> },
+    Count {
+        /// The count table.
+        table: u8,
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// One suit, or the whole hand when `None`.
+        suit: Option<Suit>,
+    },
     /// Controls (A=2, K=1).
     Controls(Seat, Option<Suit>),
     /// Losers.
@@ -60,13 +67,25 @@ pub enum Node {
     /// `c ? a : b`.
     Conditional(NodeId, NodeId, NodeId),
     /// Bridge score of a contract for a number of tricks.
-    Score { vulnerable: bool, contract: Contract, tricks: NodeId },
+    Score {
+        /// Whether declarer is vulnerable.
+        vulnerable: bool,
+        /// The contract.
+        contract: Contract,
+        /// Tricks taken by declarer.
+        tricks: NodeId,
+    },
     /// IMPs of a score difference.
     Imps(NodeId),
     /// `rnd(n)`.
     Rnd(NodeId),
     /// A function this build cannot evaluate yet; evaluating it stops the run.
-    Unavailable { feature: &'static str, pos: Pos },
+    Unavailable {
+        /// The feature, as named in the message.
+        feature: &'static str,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
 }
 
 /// A `printes` item after compilation.
@@ -107,21 +126,61 @@ pub enum CompiledAction {
     /// `print(seats…)` at the end of the run.
     PrintPages(Vec<Seat>),
     /// `average`.
-    Average { label: Option<String>, value: NodeId },
+    Average {
+        /// The optional label.
+        label: Option<String>,
+        /// The expression tallied.
+        value: NodeId,
+    },
     /// 1-D `frequency`.
-    Frequency { label: Option<String>, value: NodeId, lo: i32, hi: i32 },
+    Frequency {
+        /// The optional label.
+        label: Option<String>,
+        /// The expression tallied.
+        value: NodeId,
+        /// The lowest value with a row of its own.
+        lo: i32,
+        /// The highest value with a row of its own.
+        hi: i32,
+    },
     /// 2-D `frequency`.
-    Frequency2 { label: Option<String>, rows: (NodeId, i32, i32), cols: (NodeId, i32, i32) },
+    Frequency2 {
+        /// The optional label.
+        label: Option<String>,
+        /// The row expression with its bounds (and bucket size for `bktfreq`).
+        rows: (NodeId, i32, i32),
+        /// The column expression with its bounds (and bucket size for `bktfreq`).
+        cols: (NodeId, i32, i32),
+    },
     /// 1-D `bktfreq`.
-    BucketFrequency { label: Option<String>, value: NodeId, lo: i32, hi: i32, size: i32 },
+    BucketFrequency {
+        /// The optional label.
+        label: Option<String>,
+        /// The expression tallied.
+        value: NodeId,
+        /// The lowest value with a row of its own.
+        lo: i32,
+        /// The highest value with a row of its own.
+        hi: i32,
+        /// The bucket size.
+        size: i32,
+    },
     /// 2-D `bktfreq`.
     BucketFrequency2 {
+        /// The optional label.
         label: Option<String>,
+        /// The row expression with its bounds (and bucket size for `bktfreq`).
         rows: (NodeId, i32, i32, i32),
+        /// The column expression with its bounds (and bucket size for `bktfreq`).
         cols: (NodeId, i32, i32, i32),
     },
     /// `printrpt` (to stdout) or `csvrpt` (`to_csv`: to the csv sink).
-    Report { parts: Vec<ReportPart>, to_csv: bool },
+    Report {
+        /// The terms of the record.
+        parts: Vec<ReportPart>,
+        /// Whether the record goes to the csv stream (`csvrpt`), not the output (`printrpt`).
+        to_csv: bool,
+    },
     /// `export(…)`.
     Export(ExportTarget),
 }
@@ -309,10 +368,9 @@ impl Program {
                     self.predeal(item)?;
                 }
             }
-            Statement::Pointcount(values, pos) => self
-                .counts
-                .set_from_ace(HCP_TABLE, values)
-                .map_err(|m| Error::script(m, pos.line, pos.col))?,
+            Statement::Pointcount(values, pos) => {
+                self.counts.set_from_ace(HCP_TABLE, values).map_err(|m| Error::script(m, pos.line, pos.col))?
+            }
             Statement::Altcount(index, values, pos) => {
                 if !(0..=10).contains(index) {
                     return Err(Error::script(
@@ -321,9 +379,7 @@ impl Program {
                         pos.col,
                     ));
                 }
-                self.counts
-                    .set_from_ace(*index as usize, values)
-                    .map_err(|m| Error::script(m, pos.line, pos.col))?
+                self.counts.set_from_ace(*index as usize, values).map_err(|m| Error::script(m, pos.line, pos.col))?
             }
             Statement::Condition(expr) => {
                 let id = self.expr(expr)?;
@@ -390,8 +446,7 @@ impl Program {
                 if seat_total > 13 {
                     return Err(err(format!("Suit lengths too long for {}", seat.name())));
                 }
-                let suit_total: i32 =
-                    (0..4).map(|h| s.bias[h][suit.index()].max(0) as i32).sum::<i32>() + length;
+                let suit_total: i32 = (0..4).map(|h| s.bias[h][suit.index()].max(0) as i32).sum::<i32>() + length;
                 if suit_total > 13 {
                     return Err(err(format!("Too many {}s", suit.name())));
                 }
@@ -781,10 +836,7 @@ mod tests {
         // and only for the action list in force.
         let oom = Program::from_source(b"action frequency (hcp(north), 5, 3)", Dialect::Classic, &NO_VARS).unwrap_err();
         assert_eq!((oom.to_string(), oom.line, oom.exit_code), ("Out of memory".to_string(), None, 255));
-        assert_eq!(
-            classic_error("action frequency (hcp(north), 5, 3)\ncondition foo"),
-            "line 2: unknown variable"
-        );
+        assert_eq!(classic_error("action frequency (hcp(north), 5, 3)\ncondition foo"), "line 2: unknown variable");
         let replaced = b"action frequency (hcp(north), 5, 3)\naction printall";
         assert!(Program::from_source(replaced, Dialect::Classic, &NO_VARS).is_ok());
         assert_eq!(classic_error("action evalcontract\ncondition foo"), "line 2: unknown variable");

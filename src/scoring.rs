@@ -12,14 +12,14 @@ use crate::script::ast::Contract;
 
 /// Classic dealer's IMP scale: the first index whose entry is ≥ |difference|, else 24.
 const CLASSIC_IMP_STEPS: [i32; 24] = [
-    10, 40, 80, 120, 160, 210, 260, 310, 360, 410, 490, 590, 740, 890, 1090, 1190, 1490, 1740,
-    1990, 2240, 2490, 2990, 3490, 3990,
+    10, 40, 80, 120, 160, 210, 260, 310, 360, 410, 490, 590, 740, 890, 1090, 1190, 1490, 1740, 1990, 2240, 2490, 2990,
+    3490, 3990,
 ];
 
 /// DealerV2 4.3.3's IMP scale, including its `-740` entry (which never matches).
 const V2_IMP_STEPS: [i32; 24] = [
-    10, 40, 80, 120, 160, 210, 260, 310, 360, 410, 490, 590, -740, 890, 1090, 1190, 1490, 1740,
-    1990, 2240, 2490, 2990, 3490, 3990,
+    10, 40, 80, 120, 160, 210, 260, 310, 360, 410, 490, 590, -740, 890, 1090, 1190, 1490, 1740, 1990, 2240, 2490, 2990,
+    3490, 3990,
 ];
 
 /// `imps(difference)`: IMPs for a score difference, with the sign of the difference (0..=24).
@@ -29,10 +29,7 @@ pub fn imps(dialect: Dialect, difference: i32) -> i32 {
         Dialect::V2 => &V2_IMP_STEPS,
     };
     let magnitude = difference.unsigned_abs();
-    let value = steps
-        .iter()
-        .position(|step| i64::from(*step) >= i64::from(magnitude))
-        .unwrap_or(steps.len()) as i32;
+    let value = steps.iter().position(|step| i64::from(*step) >= i64::from(magnitude)).unwrap_or(steps.len()) as i32;
     if difference < 0 {
         -value
     } else {
@@ -85,11 +82,7 @@ pub fn score(dialect: Dialect, vulnerable: bool, contract: &Contract, tricks: i3
     let tricks = i64::from(tricks);
     let needed = 6 + level;
     let per_trick = trick_value(contract.strain);
-    let notrump_bonus = if contract.strain == Strain::Notrump {
-        10
-    } else {
-        0
-    };
+    let notrump_bonus = if contract.strain == Strain::Notrump { 10 } else { 0 };
     let multiplier = i64::from(contract.doubled.min(2));
     if multiplier == 0 {
         if tricks < needed {
@@ -113,11 +106,7 @@ pub fn score(dialect: Dialect, vulnerable: bool, contract: &Contract, tricks: i3
         return (-penalty * multiplier) as i32;
     }
     let contracted = (per_trick * level + notrump_bonus) * 2 * multiplier;
-    let bonus = if contracted >= 100 {
-        300 + 200 * vul
-    } else {
-        50
-    };
+    let bonus = if contracted >= 100 { 300 + 200 * vul } else { 50 };
     let overtricks = (tricks - needed) * 100 * (1 + vul) * multiplier;
     (contracted + bonus + 50 * multiplier + slam_bonus(level, vul) + overtricks) as i32
 }
@@ -127,11 +116,7 @@ mod tests {
     use super::*;
 
     fn contract(level: u8, strain: Strain, doubled: u8) -> Contract {
-        Contract {
-            level,
-            strain,
-            doubled,
-        }
+        Contract { level, strain, doubled }
     }
 
     const CS: Strain = Strain::Suit(Suit::Clubs);
@@ -261,21 +246,13 @@ mod tests {
             let vulnerable = row >= 35;
             let level = (row % 35 / 5 + 1) as u8;
             let strain = Strain::from_index(row % 5);
-            let want: Vec<i32> = line
-                .split_whitespace()
-                .map(|w| w.parse().unwrap())
-                .collect();
-            let got: Vec<i32> = (0..14)
-                .map(|t| score(Dialect::Classic, vulnerable, &contract(level, strain, 0), t))
-                .collect();
-            assert_eq!(
-                got, want,
-                "vul {vulnerable} level {level} strain {strain:?}"
-            );
+            let want: Vec<i32> = line.split_whitespace().map(|w| w.parse().unwrap()).collect();
+            let got: Vec<i32> =
+                (0..14).map(|t| score(Dialect::Classic, vulnerable, &contract(level, strain, 0), t)).collect();
+            assert_eq!(got, want, "vul {vulnerable} level {level} strain {strain:?}");
             // DealerV2 scores undoubled contracts the same way.
-            let v2: Vec<i32> = (0..14)
-                .map(|t| score(Dialect::V2, vulnerable, &contract(level, strain, 0), t))
-                .collect();
+            let v2: Vec<i32> =
+                (0..14).map(|t| score(Dialect::V2, vulnerable, &contract(level, strain, 0), t)).collect();
             assert_eq!(v2, want);
         }
     }
@@ -299,10 +276,7 @@ mod tests {
             (true, 7, CS, 14, 2160),
         ];
         for (vul, level, strain, tricks, want) in cases {
-            assert_eq!(
-                score(Dialect::Classic, vul, &contract(level, strain, 0), tricks),
-                want
-            );
+            assert_eq!(score(Dialect::Classic, vul, &contract(level, strain, 0), tricks), want);
         }
     }
 
@@ -310,32 +284,15 @@ mod tests {
     fn v2_doubled_scores_reference() {
         // score4Hx_s199: score(vul, z4Hx, tricks).
         for (tricks, want) in [(8, -500), (10, 790), (11, 990), (12, 1190), (13, 1390)] {
-            assert_eq!(
-                score(Dialect::V2, true, &contract(4, HS, 1), tricks),
-                want,
-                "{tricks}"
-            );
+            assert_eq!(score(Dialect::V2, true, &contract(4, HS, 1), tricks), want, "{tricks}");
         }
         // ParScoreContract_s173: averages of score(vul, z2Nx, t) = 126.70 and score(vul, z1N, t)
         // = 59.10 over 100 deals whose NS notrump tricks are distributed (from the ref's
         // frequency table) 5:4 6:15 7:36 8:30 9:9 10:4, plus two below 5; the 1N average fixes
         // those two at 3 and 4 tricks.
-        let distribution = [
-            (3, 1),
-            (4, 1),
-            (5, 4),
-            (6, 15),
-            (7, 36),
-            (8, 30),
-            (9, 9),
-            (10, 4),
-        ];
-        let total = |c: Contract| -> i32 {
-            distribution
-                .iter()
-                .map(|(t, n)| n * score(Dialect::V2, true, &c, *t))
-                .sum()
-        };
+        let distribution = [(3, 1), (4, 1), (5, 4), (6, 15), (7, 36), (8, 30), (9, 9), (10, 4)];
+        let total =
+            |c: Contract| -> i32 { distribution.iter().map(|(t, n)| n * score(Dialect::V2, true, &c, *t)).sum() };
         assert_eq!(total(contract(1, NT, 0)), 5910);
         assert_eq!(total(contract(2, NT, 1)), 12670);
     }
@@ -343,9 +300,8 @@ mod tests {
     #[test]
     fn doubled_scores_follow_the_v2_rules() {
         // dealerv2 §4.10 rules, spelt out for a few contracts (standard duplicate values).
-        let v2 = |vul, level, strain, doubled, tricks| {
-            score(Dialect::V2, vul, &contract(level, strain, doubled), tricks)
-        };
+        let v2 =
+            |vul, level, strain, doubled, tricks| score(Dialect::V2, vul, &contract(level, strain, doubled), tricks);
         assert_eq!(v2(false, 1, CS, 1, 7), 140);
         assert_eq!(v2(false, 1, CS, 2, 7), 230);
         assert_eq!(v2(false, 2, HS, 1, 8), 470);
@@ -400,10 +356,7 @@ mod tests {
         assert_eq!(imps(Dialect::V2, 590), 11);
         assert_eq!(imps(Dialect::V2, 750), 13);
         assert_eq!(imps(Dialect::V2, 420), 10);
-        for d in (-5000..5000)
-            .step_by(10)
-            .filter(|d: &i32| !(591..=740).contains(&d.abs()))
-        {
+        for d in (-5000..5000).step_by(10).filter(|d: &i32| !(591..=740).contains(&d.abs())) {
             assert_eq!(imps(Dialect::V2, d), imps(Dialect::Classic, d), "imps({d})");
         }
         assert_eq!(imps(Dialect::V2, i32::MIN), -24);

@@ -11,8 +11,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::actions::{
-    self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, Frequency1D, Frequency2D, PbnInfo,
-    PrintState, ProgressMeter, ReportCell, RunSummary,
+    self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, Frequency1D, Frequency2D, PbnInfo, PrintState,
+    ProgressMeter, ReportCell, RunSummary,
 };
 use crate::cards::{Card, Deal, Seat, Suit};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
@@ -373,12 +373,7 @@ impl Session {
         }
         let s = &program.settings;
         let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
-        let max_generate = o
-            .generate
-            .filter(|&g| g != 0)
-            .or(s.generate)
-            .map(narrow)
-            .unwrap_or(10_000_000);
+        let max_generate = o.generate.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000);
         let mut max_produce = o
             .produce
             .filter(|&p| p != 0)
@@ -621,9 +616,7 @@ fn open_file(path: &str, truncate: bool) -> Result<Sink> {
     } else {
         o.append(true);
     }
-    o.open(path)
-        .map(Sink::File)
-        .map_err(|e| Error::new(ErrorKind::Io, format!("cannot open {path}: {e}")))
+    o.open(path).map(Sink::File).map_err(|e| Error::new(ErrorKind::Io, format!("cannot open {path}: {e}")))
 }
 
 fn run_job(
@@ -641,8 +634,14 @@ fn run_job(
         Some(path) => Some(open_file(path, true)?),
         None => None,
     };
-    let mut outputs =
-        Outputs { sinks, out: Vec::with_capacity(FLUSH_AT * 2), csv: Vec::new(), export: Vec::new(), csv_file, export_file };
+    let mut outputs = Outputs {
+        sinks,
+        out: Vec::with_capacity(FLUSH_AT * 2),
+        csv: Vec::new(),
+        export: Vec::new(),
+        csv_file,
+        export_file,
+    };
     let result = deal_loop(program, options, job, &mut outputs, started);
     let flushed = outputs.flush();
     let report = result?;
@@ -678,12 +677,9 @@ fn deal_loop(
             CompiledAction::BucketFrequency { lo, hi, size, .. } => {
                 Tally::Buckets(BucketFrequency1D::new(*lo, *hi, *size).expect("checked by program"))
             }
-            CompiledAction::BucketFrequency2 { rows, cols, .. } => {
-                Tally::Buckets2(
-                    BucketFrequency2D::new((rows.1, rows.2, rows.3), (cols.1, cols.2, cols.3))
-                        .expect("checked by program"),
-                )
-            }
+            CompiledAction::BucketFrequency2 { rows, cols, .. } => Tally::Buckets2(
+                BucketFrequency2D::new((rows.1, rows.2, rows.3), (cols.1, cols.2, cols.3)).expect("checked by program"),
+            ),
             _ => Tally::None,
         })
         .collect();
@@ -853,9 +849,7 @@ fn deal_loop(
             }
             (CompiledAction::Average { label, .. }, Tally::Average(a)) => a.write(out, dialect, label.as_deref()),
             (CompiledAction::Frequency { label, .. }, Tally::Frequency(f)) => f.write(out, dialect, label.as_deref()),
-            (CompiledAction::Frequency2 { label, .. }, Tally::Frequency2(f)) => {
-                f.write(out, dialect, label.as_deref())
-            }
+            (CompiledAction::Frequency2 { label, .. }, Tally::Frequency2(f)) => f.write(out, dialect, label.as_deref()),
             (CompiledAction::BucketFrequency { label, .. }, Tally::Buckets(f)) => f.write(out, label.as_deref()),
             (CompiledAction::BucketFrequency2 { label, .. }, Tally::Buckets2(f)) => f.write(out, label.as_deref()),
             _ => {}
@@ -969,8 +963,11 @@ mod tests {
 
     #[test]
     fn time_limit_stops_a_run_that_produces_nothing() {
-        let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1"), ("time_limit", "1")], "condition hcp(north) > 37
-");
+        let (mut s, out) = captured(
+            &[("rng", "glibc"), ("seed", "1"), ("time_limit", "1")],
+            "condition hcp(north) > 37
+",
+        );
         let started = Instant::now();
         let report = s.run().unwrap();
         assert!(report.timed_out && report.produced == 0);

@@ -142,10 +142,30 @@ fn fill_wildcards(pattern: [Option<u8>; 4], remaining: u32, out: &mut Vec<[u8; 4
 /// All orderings of a pattern's four lengths.
 fn permutations(p: [u8; 4]) -> impl Iterator<Item = [u8; 4]> {
     const ORDERS: [[usize; 4]; 24] = [
-        [0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 1, 3], [0, 2, 3, 1], [0, 3, 1, 2], [0, 3, 2, 1],
-        [1, 0, 2, 3], [1, 0, 3, 2], [1, 2, 0, 3], [1, 2, 3, 0], [1, 3, 0, 2], [1, 3, 2, 0],
-        [2, 0, 1, 3], [2, 0, 3, 1], [2, 1, 0, 3], [2, 1, 3, 0], [2, 3, 0, 1], [2, 3, 1, 0],
-        [3, 0, 1, 2], [3, 0, 2, 1], [3, 1, 0, 2], [3, 1, 2, 0], [3, 2, 0, 1], [3, 2, 1, 0],
+        [0, 1, 2, 3],
+        [0, 1, 3, 2],
+        [0, 2, 1, 3],
+        [0, 2, 3, 1],
+        [0, 3, 1, 2],
+        [0, 3, 2, 1],
+        [1, 0, 2, 3],
+        [1, 0, 3, 2],
+        [1, 2, 0, 3],
+        [1, 2, 3, 0],
+        [1, 3, 0, 2],
+        [1, 3, 2, 0],
+        [2, 0, 1, 3],
+        [2, 0, 3, 1],
+        [2, 1, 0, 3],
+        [2, 1, 3, 0],
+        [2, 3, 0, 1],
+        [2, 3, 1, 0],
+        [3, 0, 1, 2],
+        [3, 0, 2, 1],
+        [3, 1, 0, 2],
+        [3, 1, 2, 0],
+        [3, 2, 0, 1],
+        [3, 2, 1, 0],
     ];
     ORDERS.into_iter().map(move |o| [p[o[0]], p[o[1]], p[o[2]], p[o[3]]])
 }
@@ -164,12 +184,9 @@ mod tests {
 
     #[test]
     fn balanced_patterns() {
-        let set = ShapeSet::from_terms(&[
-            term(false, true, "4333"),
-            term(false, true, "4432"),
-            term(false, true, "5332"),
-        ])
-        .unwrap();
+        let set =
+            ShapeSet::from_terms(&[term(false, true, "4333"), term(false, true, "4432"), term(false, true, "5332")])
+                .unwrap();
         assert_eq!(set.len(), 4 + 12 + 12);
         assert!(set.contains_pattern([3, 3, 4, 3]));
         assert!(!set.contains_pattern([5, 4, 3, 1]));

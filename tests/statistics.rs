@@ -50,7 +50,8 @@ fn hcp_suit_lengths_and_shapes_match_exact_probabilities() {
         let north = deal.hand(Seat::North);
         hcp_hist[counts.count(HCP_TABLE, north, None) as usize] += 1;
         lengths[north.len(Suit::Spades) as usize] += 1;
-        let mut p = [north.len(Suit::Spades), north.len(Suit::Hearts), north.len(Suit::Diamonds), north.len(Suit::Clubs)];
+        let mut p =
+            [north.len(Suit::Spades), north.len(Suit::Hearts), north.len(Suit::Diamonds), north.len(Suit::Clubs)];
         p.sort_unstable_by(|a, b| b.cmp(a));
         *patterns.entry(p).or_default() += 1;
         if matches!(p, [4, 3, 3, 3] | [4, 4, 3, 2] | [5, 3, 3, 2]) {
@@ -66,8 +67,8 @@ fn hcp_suit_lengths_and_shapes_match_exact_probabilities() {
     }
     // HCP distribution: chi-squared over 0..=25 with the tail pooled.
     let exact = [
-        0.3639, 0.7884, 1.3561, 2.4624, 3.8454, 5.1862, 6.5541, 8.0281, 8.8922, 9.3562, 9.4051, 8.9447, 8.0269,
-        6.9143, 5.6933, 4.4237, 3.3109, 2.3617, 1.6051, 1.0362, 0.6435, 0.3779, 0.2100, 0.1119, 0.0559, 0.0264,
+        0.3639, 0.7884, 1.3561, 2.4624, 3.8454, 5.1862, 6.5541, 8.0281, 8.8922, 9.3562, 9.4051, 8.9447, 8.0269, 6.9143,
+        5.6933, 4.4237, 3.3109, 2.3617, 1.6051, 1.0362, 0.6435, 0.3779, 0.2100, 0.1119, 0.0559, 0.0264,
     ];
     let mut chi2 = 0.0;
     let mut tail_exact = 100.0;

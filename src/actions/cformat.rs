@@ -39,7 +39,11 @@ pub fn write_fixed_space(out: &mut Vec<u8>, x: f64, width: usize, precision: usi
         return;
     }
     let body = if x.is_infinite() {
-        if x < 0.0 { "-inf".to_string() } else { " inf".to_string() }
+        if x < 0.0 {
+            "-inf".to_string()
+        } else {
+            " inf".to_string()
+        }
     } else if x.is_sign_negative() {
         format!("{:.*}", precision, x)
     } else {

@@ -101,11 +101,7 @@ impl PrintState {
             Dialect::V2 => {
                 let title = self.title.as_deref();
                 Self::write_title_if_due(out, title, &mut self.printall_title_due);
-                let _ = writeln!(
-                    out,
-                    "{:4}. North              East                South               West ",
-                    board
-                );
+                let _ = writeln!(out, "{:4}. North              East                South               West ", board);
                 write_column_block(out, &deal.0, V2_INDENT);
                 out.push(b'\n');
                 Self::form_feed_if_due(out, title, produced, &mut self.printall_title_due);
@@ -223,11 +219,7 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
             out.extend_from_slice(b"[Site \"-\"]\n");
         }
         Dialect::V2 => {
-            let _ = writeln!(
-                out,
-                "[Event \"Hand simulated by DealerV2_4 with file {}, seed {}\"]",
-                file, info.seed
-            );
+            let _ = writeln!(out, "[Event \"Hand simulated by DealerV2_4 with file {}, seed {}\"]", file, info.seed);
             out.extend_from_slice(b"[Site \"-\"]\n");
             if let Some(t) = info.title.filter(|t| !t.is_empty()) {
                 let _ = writeln!(out, "[Description \"{}\"]", t);

@@ -382,11 +382,7 @@ impl BucketFrequency1D {
     /// Writes DealerV2's `show_freq1D` table.
     pub fn write(&self, out: &mut Vec<u8>, label: Option<&str>) {
         let total: i64 = self.counts.iter().sum();
-        let _ = write!(
-            out,
-            "\nDescription: {}\nValue\t   Count\t   Pct.\t  CumPct\n",
-            label.unwrap_or("")
-        );
+        let _ = write!(out, "\nDescription: {}\nValue\t   Count\t   Pct.\t  CumPct\n", label.unwrap_or(""));
         let last = self.counts.len() - 1;
         let mut cumulative = 0.0;
         for (i, &c) in self.counts.iter().enumerate() {

@@ -4,9 +4,9 @@
 
 use super::test_fixtures::*;
 use super::*;
+use crate::cards::Strain;
 use crate::cards::{Card, Deal, Hand, Seat, Side, Suit};
 use crate::dialect::Dialect;
-use crate::cards::Strain;
 use crate::script::ast::{Contract, ExportTarget, Vulnerability};
 
 // ---------------------------------------------------------------------------------------------
@@ -51,10 +51,7 @@ fn oneline(line: &str) -> (Deal, Option<i32>) {
 
 /// The `[Deal "…"]` values of PBN text.
 fn pbn_deals(text: &str) -> Vec<Deal> {
-    text.lines()
-        .filter_map(|l| l.strip_prefix("[Deal \""))
-        .map(|l| pbn_deal(l.trim_end_matches("\"]")))
-        .collect()
+    text.lines().filter_map(|l| l.strip_prefix("[Deal \"")).map(|l| pbn_deal(l.trim_end_matches("\"]"))).collect()
 }
 
 /// The column cells of a column-style row (columns are separated by at least two spaces).
@@ -131,10 +128,13 @@ fn page_deals(text: &str) -> Vec<Deal> {
 }
 
 fn hcp(h: Hand) -> i32 {
-    Suit::ALL.iter().map(|&s| {
-        let b = h.suit_bits(s);
-        4 * ((b >> 12) & 1) as i32 + 3 * ((b >> 11) & 1) as i32 + 2 * ((b >> 10) & 1) as i32 + ((b >> 9) & 1) as i32
-    }).sum()
+    Suit::ALL
+        .iter()
+        .map(|&s| {
+            let b = h.suit_bits(s);
+            4 * ((b >> 12) & 1) as i32 + 3 * ((b >> 11) & 1) as i32 + 2 * ((b >> 10) & 1) as i32 + ((b >> 9) & 1) as i32
+        })
+        .sum()
 }
 
 fn text(v: &[u8]) -> &str {
@@ -677,7 +677,10 @@ fn v2_footer() {
         library: None,
     };
     write_footer(&mut out, Dialect::V2, &s);
-    assert_same(&out, "\nT\nGenerated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n");
+    assert_same(
+        &out,
+        "\nT\nGenerated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n",
+    );
     let mut out = Vec::new();
     let lib = LibraryCounts { records_read: 7, wrap_arounds: 0 };
     write_footer(&mut out, Dialect::V2, &RunSummary { title: None, library: Some(lib), ..s });
@@ -906,11 +909,7 @@ fn classic_degenerate(fixture: &str, tables: &[ClassicTable], value_is_hcp: bool
 
 #[test]
 fn classic_degenerate_frequency_tables() {
-    classic_degenerate(
-        CLASSIC_FREQ_ONE_ROW,
-        &[("r1", (10, 8), Some((2, 3))), ("r2", (10, 9), Some((2, 0)))],
-        false,
-    );
+    classic_degenerate(CLASSIC_FREQ_ONE_ROW, &[("r1", (10, 8), Some((2, 3))), ("r2", (10, 9), Some((2, 0)))], false);
     classic_degenerate(CLASSIC_FREQ_NO_COLUMNS, &[("inv2", (10, 11), Some((5, 2)))], false);
     classic_degenerate(CLASSIC_FREQ_EMPTY_RANGE, &[("e", (10, 9), None)], true);
     classic_degenerate(CLASSIC_FREQ_NEGATIVE_DIMS, &[("dd", (10, 6), Some((5, 1)))], false);

@@ -89,10 +89,26 @@ pub enum PredealItem {
     /// holding it was written in (the peers check every holding as they read it: that is where
     /// `Card predealt twice` and `More than 13 cards for one player` are reported). `pos` is the
     /// compass word.
-    Cards { seat: Seat, cards: Vec<(Card, Pos)>, pos: Pos },
+    Cards {
+        /// The seat that receives the cards.
+        seat: Seat,
+        /// The cards, each with the position of its holding.
+        cards: Vec<(Card, Pos)>,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
     /// `SUIT(COMPASS) == N`: bias predeal of a suit length. `pos` is where its errors are
     /// reported: the line of the number `N`, the column of the suit word.
-    SuitLength { seat: Seat, suit: Suit, length: i32, pos: Pos },
+    SuitLength {
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// The suit.
+        suit: Suit,
+        /// The required suit length.
+        length: i32,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
 }
 
 /// Binary operators. Precedence is the grammar's business; this only names them.
@@ -188,13 +204,35 @@ pub enum Expr {
     /// `spades(seat)` …: a suit length.
     SuitLength(Seat, Suit),
     /// `hcp(seat[, suit])`, `pt0..pt9(seat[, suit])` and aliases.
-    Count { table: CountTable, seat: Seat, suit: Option<Suit> },
+    Count {
+        /// The count table.
+        table: CountTable,
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// One suit, or the whole hand when `None`.
+        suit: Option<Suit>,
+    },
     /// `control(s)(seat[, suit])`.
-    Controls { seat: Seat, suit: Option<Suit> },
+    Controls {
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// One suit, or the whole hand when `None`.
+        suit: Option<Suit>,
+    },
     /// `loser(s)(seat[, suit])`.
-    Losers { seat: Seat, suit: Option<Suit> },
+    Losers {
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// One suit, or the whole hand when `None`.
+        suit: Option<Suit>,
+    },
     /// `ltc(seat[, suit])` (DealerV2, ×100).
-    Ltc { seat: Seat, suit: Option<Suit> },
+    Ltc {
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// One suit, or the whole hand when `None`.
+        suit: Option<Suit>,
+    },
     /// `cccc(seat)` (×100).
     Cccc(Seat),
     /// `quality(seat, suit)` (×100).
@@ -203,10 +241,28 @@ pub enum Expr {
     /// `term_pos[i]` is the distribution word of `terms[i]`, where errors in that term are
     /// reported; `close` is the closing parenthesis, where the peers number the clause (and
     /// report `Too many shapes`).
-    Shape { seat: Seat, terms: Vec<ShapeTerm>, term_pos: Vec<Pos>, pos: Pos, close: Pos },
+    Shape {
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// The HvS terms in textual order.
+        terms: Vec<ShapeTerm>,
+        /// Where each term's pattern stands (for shape errors).
+        term_pos: Vec<Pos>,
+        /// Where it stands in the script.
+        pos: Pos,
+        /// Where the closing parenthesis stands (classic's clause-limit error).
+        close: Pos,
+    },
     /// `shape{seat, spec}`: François Dellacherie's syntax; `spec` is the text after the comma, with
     /// script variables already substituted and with the characters the peers drop removed.
-    ShapeFd { seat: Seat, spec: String, pos: Pos },
+    ShapeFd {
+        /// The seat whose hand is read.
+        seat: Seat,
+        /// The FD spec text (after the compass).
+        spec: String,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
     /// `hascard(seat, CARD)`.
     HasCard(Seat, Card),
     /// `trick(s)(seat, strain)`: double-dummy tricks (GIB in the peers).
@@ -216,7 +272,14 @@ pub enum Expr {
     /// `par(side[, vulnerability])`.
     Par(Side, Option<Vulnerability>, Pos),
     /// `score(nv|vul, CONTRACT, tricks)`; `vulnerable` is `vul`.
-    Score { vulnerable: bool, contract: Contract, tricks: Box<Expr> },
+    Score {
+        /// Whether declarer is vulnerable.
+        vulnerable: bool,
+        /// The contract.
+        contract: Contract,
+        /// Tricks taken by declarer.
+        tricks: Box<Expr>,
+    },
     /// `imp(s)(e)`.
     Imps(Box<Expr>),
     /// `rnd(e)`.
@@ -224,7 +287,18 @@ pub enum Expr {
     /// `opc(side[, strain])`.
     Opc(Side, Option<Strain>, Pos),
     /// `usereval(tag, side|seat, [suit,] index)`.
-    UserEval { tag: Box<Expr>, who: SideOrSeat, suit: Option<Suit>, index: Box<Expr>, pos: Pos },
+    UserEval {
+        /// The metric tag.
+        tag: Box<Expr>,
+        /// The side or seat the metric is asked about.
+        who: SideOrSeat,
+        /// One suit, or the whole hand when `None`.
+        suit: Option<Suit>,
+        /// The result slot.
+        index: Box<Expr>,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
 }
 
 /// One item of `printes(…)`.
@@ -286,23 +360,60 @@ pub enum Action {
     /// `print(seat, …)`, stored and printed at the end.
     Print(Vec<Seat>),
     /// `average ["label"] expr`.
-    Average { label: Option<String>, expr: Expr },
+    Average {
+        /// The optional label.
+        label: Option<String>,
+        /// The expression tallied.
+        expr: Expr,
+    },
     /// `frequency ["label"] (expr, lo, hi)`.
-    Frequency { label: Option<String>, expr: Expr, lo: i32, hi: i32, pos: Pos },
+    Frequency {
+        /// The optional label.
+        label: Option<String>,
+        /// The expression tallied.
+        expr: Expr,
+        /// The lowest value with a row of its own.
+        lo: i32,
+        /// The highest value with a row of its own.
+        hi: i32,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
     /// `frequency ["label"] (e1, lo1, hi1, e2, lo2, hi2)`.
     Frequency2 {
+        /// The optional label.
         label: Option<String>,
+        /// The row expression with its bounds (and bucket size for `bktfreq`).
         rows: (Expr, i32, i32),
+        /// The column expression with its bounds (and bucket size for `bktfreq`).
         cols: (Expr, i32, i32),
+        /// Where it stands in the script.
         pos: Pos,
     },
     /// `bktfreq ["label"] (expr, lo, hi, size)` (DealerV2).
-    BucketFrequency { label: Option<String>, expr: Expr, lo: i32, hi: i32, size: i32, pos: Pos },
+    BucketFrequency {
+        /// The optional label.
+        label: Option<String>,
+        /// The expression tallied.
+        expr: Expr,
+        /// The lowest value with a row of its own.
+        lo: i32,
+        /// The highest value with a row of its own.
+        hi: i32,
+        /// The bucket size.
+        size: i32,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
     /// `bktfreq ["label"] (e1, lo1, hi1, sz1, e2, lo2, hi2, sz2)` (DealerV2).
     BucketFrequency2 {
+        /// The optional label.
         label: Option<String>,
+        /// The row expression with its bounds (and bucket size for `bktfreq`).
         rows: (Expr, i32, i32, i32),
+        /// The column expression with its bounds (and bucket size for `bktfreq`).
         cols: (Expr, i32, i32, i32),
+        /// Where it stands in the script.
         pos: Pos,
     },
     /// `printrpt(items)` (to stdout).
@@ -312,5 +423,10 @@ pub enum Action {
     /// `export(side|seat)` (to the `-X` file, or stdout).
     Export(ExportTarget),
     /// `evalcontract(side, CONTRACT, nv|vul)` (DealerV2) or bare `evalcontract` (classic).
-    EvalContract { spec: Option<(Side, Contract, bool)>, pos: Pos },
+    EvalContract {
+        /// Side, contract and vulnerability (DealerV2); `None` for classic's bare keyword.
+        spec: Option<(Side, Contract, bool)>,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
 }

@@ -104,7 +104,9 @@ fn run_parser(
         }
         // The offending token is the last one handed out.
         Err(ParseError::UnrecognizedToken { token: (pos, _, _), .. })
-        | Err(ParseError::ExtraToken { token: (pos, _, _) }) => Err((syntax(pos), Some((yielded.saturating_sub(1), true)))),
+        | Err(ParseError::ExtraToken { token: (pos, _, _) }) => {
+            Err((syntax(pos), Some((yielded.saturating_sub(1), true))))
+        }
         Err(ParseError::InvalidToken { location }) => Err((syntax(location), None)),
         Err(ParseError::UnrecognizedEof { location, .. }) => {
             Err((syntax(ast::Pos { line: lexer.line(), col: location.col }), Some((yielded, true))))
