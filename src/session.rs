@@ -699,7 +699,9 @@ fn deal_loop(
         }
     }
     outputs.out.extend_from_slice(program.echo.as_bytes());
-    let mut values: Vec<i32> = Vec::new();
+    // Reused for every deal: no allocation per deal.
+    let mut es_items: Vec<EsItem> = Vec::new();
+    let mut report_cells: Vec<ReportCell> = Vec::new();
     let deadline = (options.time_limit > 0).then(|| started + std::time::Duration::from_secs(options.time_limit));
     while let Some(deal) = job.next_accepted(program, deadline)? {
         let produced = job.produced;
@@ -737,21 +739,14 @@ fn deal_loop(
                     }
                 }
                 CompiledAction::PrintEs(parts) => {
-                    values.clear();
+                    es_items.clear();
                     for part in parts {
-                        if let EsPart::Value(v) = part {
-                            values.push(ev.value(*v)?);
-                        }
-                    }
-                    let mut next = values.iter();
-                    let items: Vec<EsItem> = parts
-                        .iter()
-                        .map(|p| match p {
-                            EsPart::Value(_) => EsItem::Number(*next.next().expect("evaluated")),
+                        es_items.push(match part {
+                            EsPart::Value(v) => EsItem::Number(ev.value(*v)?),
                             EsPart::Text(t) => EsItem::Text(t),
-                        })
-                        .collect();
-                    actions::print_es(&mut outputs.out, &items);
+                        });
+                    }
+                    actions::print_es(&mut outputs.out, &es_items);
                 }
                 CompiledAction::PrintPages(_) => {}
                 CompiledAction::Average { value, .. } => {
@@ -787,23 +782,16 @@ fn deal_loop(
                     }
                 }
                 CompiledAction::Report { parts, to_csv } => {
-                    values.clear();
+                    report_cells.clear();
                     for part in parts {
-                        if let ReportPart::Value(v) = part {
-                            values.push(ev.value(*v)?);
-                        }
-                    }
-                    let mut next = values.iter();
-                    let cells: Vec<ReportCell> = parts
-                        .iter()
-                        .map(|p| match p {
-                            ReportPart::Value(_) => ReportCell::Number(*next.next().expect("evaluated")),
+                        report_cells.push(match part {
+                            ReportPart::Value(v) => ReportCell::Number(ev.value(*v)?),
                             ReportPart::Text(t) => ReportCell::Text(t),
                             ReportPart::Hands(seats) => ReportCell::Hands(seats),
-                        })
-                        .collect();
+                        });
+                    }
                     let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
-                    actions::report_line(buffer, &deal, &cells);
+                    actions::report_line(buffer, &deal, &report_cells);
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), &deal, *target),
             }
