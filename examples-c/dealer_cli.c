@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dealer.h"
 
@@ -90,6 +91,21 @@ static char *read_all(FILE *f, size_t *len) {
     if (ferror(f)) { free(buf); return NULL; }
     *len = n;
     return buf;
+}
+
+/* DealerV2 opens its report files and checks the server path while reading the options; a
+ * failure there is fatal (status 255). The session reopens the files when it runs. */
+static void v2_check_option_file(dealer_session *session, const char *what, const char *path, const char *mode) {
+    FILE *f = NULL;
+    struct stat st;
+    int ok = strcmp(mode, "stat") == 0 ? stat(path, &st) == 0 : (f = fopen(path, mode)) != NULL;
+    if (f) fclose(f);
+    if (!ok) {
+        fprintf(stderr, "%s %s: %s\n", what, path, strerror(errno));
+        fprintf(stderr, "FATAL Error In GetOpts. Ending Program\n");
+        dealer_free_session(session);
+        exit(255);
+    }
 }
 
 /* Checks a -s value as the peers do: a value at or beyond the limits of a long is refused. */
@@ -184,8 +200,15 @@ int main(int argc, char **argv) {
         case 'x':
             if (strcmp(optarg, "2") == 0 || strcmp(optarg, "3") == 0) set(session, "swap", optarg);
             break;
-        case 'C': set(session, "csv_file", optarg); break;
-        case 'X': set(session, "export_file", optarg); break;
+        case 'C':
+            v2_check_option_file(session, "-C", strncmp(optarg, "w:", 2) == 0 ? optarg + 2 : optarg,
+                                 strncmp(optarg, "w:", 2) == 0 ? "w" : "a");
+            set(session, "csv_file", optarg);
+            break;
+        case 'X':
+            v2_check_option_file(session, "-X", optarg, "w");
+            set(session, "export_file", optarg);
+            break;
         case 'T': set(session, "title", optarg); break;
         case 'N': set(session, "predeal_north", optarg); break;
         case 'E': set(session, "predeal_east", optarg); break;
@@ -196,7 +219,10 @@ int main(int argc, char **argv) {
         case 'M': set(session, "dds_mode", optarg); break;
         case 'R': set(session, "threads", optarg); break;
         case 'D': set(session, "debug", optarg); break;
-        case 'U': set(session, "server", optarg); break;
+        case 'U':
+            v2_check_option_file(session, "-U", optarg, "stat");
+            set(session, "server", optarg);
+            break;
         case 'L': not_available = "-L (library mode)"; break;
         case 'Z': not_available = "-Z (ZRD output)"; break;
         case 'l': not_available = "-l (52-byte deal output)"; break;

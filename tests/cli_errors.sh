@@ -318,5 +318,43 @@ ours_script "1,000,000-term sum (classic: SIGSEGV)" 255 "line 1: memory exhauste
 ours "-l without library.dat (classic: exit 255)" 3 \
   "-l (library mode) is not available yet in this version of libdealer" -l 0 ok.dl
 
+# ------------------------------------------ DealerV2 dialect (no DealerV2 binary: its documented behaviour)
+# v2 NAME STATUS STDOUT-START STDERR-LINE ARGS...: `dealer --rng=drand48 ARGS` must exit with STATUS,
+# its standard output must start with STDOUT-START and its standard error must contain the line
+# STDERR-LINE (either may be empty to skip the check).
+v2() {
+  local name=$1 status=$2 out_start=$3 err_line=$4
+  shift 4
+  invoke got "$cli" --rng=drand48 "$@"
+  local rc why=""
+  rc=$(cat results/got.rc)
+  if [ "$rc" -ne "$status" ]; then
+    why="exit $rc, expected $status"
+  elif [ -n "$out_start" ] && [ "$(head -c ${#out_start} results/got.out; echo .)" != "$out_start." ]; then
+    why="stdout starts '$(head -c 60 results/got.out | tr '\n' '|')'"
+  elif [ -n "$err_line" ] && ! grep -qxF -- "$err_line" results/got.err; then
+    why="stderr '$(head -c 100 results/got.err | tr '\n' '|')'"
+  fi
+  if [ -z "$why" ]; then ok "v2: $name"; else ko "v2: $name" "$why"; fi
+}
+script v2ok.dli $'produce 1\naction printes(3*4/5, " ", 2*3%4, \\n)\n'
+v2 "precedence: a*b/c is a*(b/c), a*b%c is a*(b%c)" 0 $'0 6\n' "" -s 1 -v v2ok.dli
+v2 "invalid option exits 0" 0 "" "			[Q] is an invalid option" -Q v2ok.dli
+v2 "-V exits 0" 0 "Version info...." "" -V
+v2 "-h exits 0" 0 "--- HELP" "" -h
+v2 "seed overflow" 255 "" \
+  "Seed overflow: seed must be greater than -9223372036854775808 and less than 9223372036854775807" \
+  -s 9223372036854775807 v2ok.dli
+v2 "missing -U server is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -U /nonexistent/DealerServer v2ok.dli
+v2 "-C into a missing folder is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -C /nonexistent/x.csv v2ok.dli
+v2 "-L is not available yet" 3 "" "-L (library mode) is not available yet in this version of libdealer" -L x.zrd v2ok.dli
+script v2bad.dli $'condition hcp(north) >\n\naction printall\n'
+v2 "syntax error" 255 "" "line 3: syntax error" v2bad.dli
+script v2dds.dli $'condition dds(north, notrump) > 8\n'
+v2 "dds is not available yet" 3 "" \
+  "line 1: dds() is not available yet: double-dummy analysis, usereval and opc come in a later release" v2dds.dli
+script v2seed.dli $'seed -5\nproduce 1\naction printoneline\n'
+v2 "seed -5 echoes the sign and seeds with 5" 0 "-n " "" -v v2seed.dli
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
