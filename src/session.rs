@@ -869,16 +869,22 @@ mod tests {
             s.set_option(k, v).unwrap();
         }
         s.load_script(script.as_bytes()).unwrap();
+        let buffer = capture(&mut s, Stream::Output);
+        (s, buffer)
+    }
+
+    /// Sends one stream of the session into a shared buffer.
+    fn capture(s: &mut Session, stream: Stream) -> Arc<Mutex<Vec<u8>>> {
         let buffer = Arc::new(Mutex::new(Vec::new()));
         let sink = buffer.clone();
         s.set_sink(
-            Stream::Output,
+            stream,
             Sink::Callback(Box::new(move |b: &[u8]| {
                 sink.lock().unwrap().extend_from_slice(b);
                 Ok(())
             })),
         );
-        (s, buffer)
+        buffer
     }
 
     fn text(buffer: &Arc<Mutex<Vec<u8>>>) -> String {
@@ -989,17 +995,9 @@ mod tests {
             &[("rng", "drand48"), ("seed", "5"), ("statistics", "false")],
             "produce 1\naction csvrpt(north, 7, \"x\"), export(north)\n",
         );
-        let csv = Arc::new(Mutex::new(Vec::new()));
-        let sink = csv.clone();
-        s.set_sink(
-            Stream::Csv,
-            Sink::Callback(Box::new(move |b: &[u8]| {
-                sink.lock().unwrap().extend_from_slice(b);
-                Ok(())
-            })),
-        );
+        let csv = capture(&mut s, Stream::Csv);
         s.run().unwrap();
-        let csv = String::from_utf8(csv.lock().unwrap().clone()).unwrap();
+        let csv = text(&csv);
         assert!(csv.starts_with(" n ") && csv.ends_with(",7,'x'\n"), "{csv}");
         assert!(text(&out).starts_with("-N S"), "export goes to the output stream");
     }

@@ -127,14 +127,9 @@ fn page_deals(text: &str) -> Vec<Deal> {
     deals
 }
 
+/// High-card points with the default table (A4 K3 Q2 J1).
 fn hcp(h: Hand) -> i32 {
-    Suit::ALL
-        .iter()
-        .map(|&s| {
-            let b = h.suit_bits(s);
-            4 * ((b >> 12) & 1) as i32 + 3 * ((b >> 11) & 1) as i32 + 2 * ((b >> 10) & 1) as i32 + ((b >> 9) & 1) as i32
-        })
-        .sum()
+    crate::analysis::CountTables::new().count(crate::analysis::HCP_TABLE, h, None)
 }
 
 fn text(v: &[u8]) -> &str {

@@ -63,14 +63,9 @@ fn produce_all(setup: &DealingSetup, n: usize) -> Vec<String> {
     out
 }
 
+/// High-card points with the default table (A4 K3 Q2 J1).
 fn hcp(h: Hand) -> i32 {
-    Suit::ALL
-        .iter()
-        .map(|&s| {
-            let b = h.suit_bits(s);
-            4 * ((b >> 12) & 1) as i32 + 3 * ((b >> 11) & 1) as i32 + 2 * ((b >> 10) & 1) as i32 + ((b >> 9) & 1) as i32
-        })
-        .sum()
+    crate::analysis::CountTables::new().count(crate::analysis::HCP_TABLE, h, None)
 }
 
 /// Suit lengths in DealerV2's shape order: spades, hearts, diamonds, clubs.
