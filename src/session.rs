@@ -458,7 +458,8 @@ impl Session {
     }
 
     /// Returns the next deal that satisfies the condition (no actions run), or `None` when the
-    /// generate limit (or an explicitly set produce limit) is reached.
+    /// generate limit (or an explicitly set produce limit) is reached; the deal returned becomes
+    /// the current deal of [`Session::eval`].
     pub fn next_deal(&mut self) -> Result<Option<Deal>> {
         if self.job.is_none() {
             let mut job = self.start_job()?;
@@ -470,8 +471,12 @@ impl Session {
         }
         let program = self.program.as_ref().expect("job implies program");
         let job = self.job.as_mut().expect("just set");
-        self.current = job.next_accepted(program, None)?;
-        Ok(self.current)
+        let deal = job.next_accepted(program, None)?;
+        if deal.is_some() {
+            // After the last deal, the last one stays current for `eval`.
+            self.current = deal;
+        }
+        Ok(deal)
     }
 
     /// Evaluates an expression (script syntax, with the script's variables) on the current deal.
@@ -549,6 +554,62 @@ enum Tally {
     Frequency2(Frequency2D),
     Buckets(BucketFrequency1D),
     Buckets2(BucketFrequency2D),
+}
+
+impl Tally {
+    /// The accumulator an action needs (bounds were checked when the program was compiled).
+    fn for_action(action: &CompiledAction) -> Tally {
+        match action {
+            CompiledAction::Average { .. } => Tally::Average(Average::new()),
+            CompiledAction::Frequency { lo, hi, .. } => Tally::Frequency(Frequency1D::new(*lo, *hi)),
+            CompiledAction::Frequency2 { rows, cols, .. } => {
+                Tally::Frequency2(Frequency2D::new((rows.1, rows.2), (cols.1, cols.2)))
+            }
+            CompiledAction::BucketFrequency { lo, hi, size, .. } => {
+                Tally::Buckets(BucketFrequency1D::new(*lo, *hi, *size).expect("checked by program"))
+            }
+            CompiledAction::BucketFrequency2 { rows, cols, .. } => Tally::Buckets2(
+                BucketFrequency2D::new((rows.1, rows.2, rows.3), (cols.1, cols.2, cols.3)).expect("checked by program"),
+            ),
+            _ => Tally::None,
+        }
+    }
+
+    /// Counts one deal's value (`second` is the column value of 2-D tables).
+    fn add(&mut self, value: i32, second: i32) {
+        match self {
+            Tally::None => {}
+            Tally::Average(a) => a.add(value),
+            Tally::Frequency(f) => f.add(value),
+            Tally::Frequency2(f) => f.add(value, second),
+            Tally::Buckets(f) => f.add(value),
+            Tally::Buckets2(f) => f.add(value, second),
+        }
+    }
+
+    /// Writes the end-of-run report.
+    fn write(&self, out: &mut Vec<u8>, dialect: Dialect, label: Option<&str>) {
+        match self {
+            Tally::None => {}
+            Tally::Average(a) => a.write(out, dialect, label),
+            Tally::Frequency(f) => f.write(out, dialect, label),
+            Tally::Frequency2(f) => f.write(out, dialect, label),
+            Tally::Buckets(f) => f.write(out, label),
+            Tally::Buckets2(f) => f.write(out, label),
+        }
+    }
+}
+
+/// The label of a statistics action.
+fn label(action: &CompiledAction) -> Option<&str> {
+    match action {
+        CompiledAction::Average { label, .. }
+        | CompiledAction::Frequency { label, .. }
+        | CompiledAction::Frequency2 { label, .. }
+        | CompiledAction::BucketFrequency { label, .. }
+        | CompiledAction::BucketFrequency2 { label, .. } => label.as_deref(),
+        _ => None,
+    }
 }
 
 /// The buffered output streams of one run.
@@ -649,6 +710,170 @@ fn run_job(
     Ok(report)
 }
 
+/// The per-run state of the actions: printer flags, statistics, stored deals and the settings
+/// they print with.
+struct ActionState<'p> {
+    program: &'p Program,
+    options: &'p Options,
+    title: Option<String>,
+    board_offset: i64,
+    date: String,
+    printers: PrintState,
+    /// Whether the end-of-run statistics are printed (classic `printpbn` toggles it).
+    statistics: bool,
+    tallies: Vec<Tally>,
+    /// Produced deals, kept only for `print(compass…)`.
+    kept: Option<Vec<Deal>>,
+    /// Reused for every deal: no allocation per deal.
+    es_items: Vec<EsItem<'p>>,
+    report_cells: Vec<ReportCell<'p>>,
+}
+
+impl<'p> ActionState<'p> {
+    fn new(program: &'p Program, options: &'p Options) -> ActionState<'p> {
+        let title = options.title.clone().or_else(|| program.settings.title.clone()).filter(|t| !t.is_empty());
+        let board_offset = match program.dialect {
+            Dialect::V2 => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
+            Dialect::Classic => 0,
+        };
+        ActionState {
+            program,
+            options,
+            board_offset,
+            date: if program.actions.contains(&CompiledAction::PrintPbn) { local_date() } else { String::new() },
+            printers: PrintState::new(program.dialect, title.clone()),
+            title,
+            statistics: options.statistics,
+            tallies: program.actions.iter().map(Tally::for_action).collect(),
+            kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
+            es_items: Vec::new(),
+            report_cells: Vec::new(),
+        }
+    }
+
+    /// Runs every action on a produced deal.
+    fn on_deal(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
+        let program = self.program;
+        let produced = job.produced;
+        let board = produced + self.board_offset;
+        for (action, tally) in program.actions.iter().zip(self.tallies.iter_mut()) {
+            let mut ev = Evaluation { program, deal, dealer: &mut job.dealer, produced };
+            match action {
+                CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
+                CompiledAction::PrintSide(side) => {
+                    self.printers.print_side(&mut outputs.out, deal, *side, produced, board)
+                }
+                CompiledAction::PrintCompact(v) => {
+                    let v = v.map(|v| ev.value(v)).transpose()?;
+                    actions::print_compact(&mut outputs.out, deal, v)
+                }
+                CompiledAction::PrintOneline(v) => {
+                    let v = v.map(|v| ev.value(v)).transpose()?;
+                    actions::print_oneline(&mut outputs.out, deal, v)
+                }
+                CompiledAction::PrintPbn => {
+                    if !self.options.quiet {
+                        let info = PbnInfo {
+                            dialect: program.dialect,
+                            input_name: self.options.input_name.as_deref(),
+                            seed: job.seed_printed,
+                            title: self.title.as_deref(),
+                            board,
+                            dealer: program.settings.dealer,
+                            vulnerability: program.settings.vulnerable,
+                            date: &self.date,
+                        };
+                        if actions::print_pbn(&mut outputs.out, deal, &info) {
+                            self.statistics = !self.statistics;
+                        }
+                    }
+                }
+                CompiledAction::PrintEs(parts) => {
+                    self.es_items.clear();
+                    for part in parts {
+                        self.es_items.push(match part {
+                            EsPart::Value(v) => EsItem::Number(ev.value(*v)?),
+                            EsPart::Text(t) => EsItem::Text(t),
+                        });
+                    }
+                    actions::print_es(&mut outputs.out, &self.es_items);
+                }
+                CompiledAction::PrintPages(_) => {}
+                CompiledAction::Average { value, .. }
+                | CompiledAction::Frequency { value, .. }
+                | CompiledAction::BucketFrequency { value, .. } => tally.add(ev.value(*value)?, 0),
+                CompiledAction::Frequency2 { rows, cols, .. } => {
+                    let row = ev.value(rows.0)?;
+                    tally.add(row, ev.value(cols.0)?)
+                }
+                CompiledAction::BucketFrequency2 { rows, cols, .. } => {
+                    let row = ev.value(rows.0)?;
+                    tally.add(row, ev.value(cols.0)?)
+                }
+                CompiledAction::Report { parts, to_csv } => {
+                    self.report_cells.clear();
+                    for part in parts {
+                        self.report_cells.push(match part {
+                            ReportPart::Value(v) => ReportCell::Number(ev.value(*v)?),
+                            ReportPart::Text(t) => ReportCell::Text(t),
+                            ReportPart::Hands(seats) => ReportCell::Hands(seats),
+                        });
+                    }
+                    let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
+                    actions::report_line(buffer, deal, &self.report_cells);
+                }
+                CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
+            }
+        }
+        if let Some(kept) = &mut self.kept {
+            kept.push(*deal);
+        }
+        Ok(())
+    }
+
+    /// Writes the end-of-run actions, in list order, and the statistics footer.
+    fn finish(&self, out: &mut Vec<u8>, summary: RunSummary) {
+        let dialect = self.program.dialect;
+        for (action, tally) in self.program.actions.iter().zip(self.tallies.iter()) {
+            match action {
+                CompiledAction::PrintPages(seats) => actions::print_hand_pages(
+                    out,
+                    dialect,
+                    self.kept.as_deref().unwrap_or_default(),
+                    seats,
+                    self.title.as_deref(),
+                    self.board_offset + 1,
+                ),
+                _ => tally.write(out, dialect, label(action)),
+            }
+        }
+        if self.statistics {
+            actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });
+        }
+    }
+}
+
+impl Job {
+    /// The number of generated deals as the peer prints it: DealerV2's loop leaves its counter
+    /// one past the last deal, then corrects it (off by one when the last deal was the
+    /// `generate - 1`-th).
+    fn generated_as_printed(&self, dialect: Dialect) -> i64 {
+        match dialect {
+            Dialect::V2 => {
+                let counter = self.generated + 1;
+                if counter >= self.max_generate {
+                    self.max_generate
+                } else if counter >= 2 {
+                    counter - 1
+                } else {
+                    counter
+                }
+            }
+            Dialect::Classic => self.generated,
+        }
+    }
+}
+
 fn deal_loop(
     program: &Program,
     options: &Options,
@@ -656,149 +881,24 @@ fn deal_loop(
     outputs: &mut Outputs,
     started: Instant,
 ) -> Result<RunReport> {
-    let dialect = program.dialect;
-    let title = options.title.clone().or_else(|| program.settings.title.clone()).filter(|t| !t.is_empty());
-    let board_offset = match dialect {
-        Dialect::V2 => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
-        Dialect::Classic => 0,
-    };
-    let date = if program.actions.contains(&CompiledAction::PrintPbn) { local_date() } else { String::new() };
-    let mut print_state = PrintState::new(dialect, title.clone());
-    let mut statistics = options.statistics;
-    let mut tallies: Vec<Tally> = program
-        .actions
-        .iter()
-        .map(|a| match a {
-            CompiledAction::Average { .. } => Tally::Average(Average::new()),
-            CompiledAction::Frequency { lo, hi, .. } => Tally::Frequency(Frequency1D::new(*lo, *hi)),
-            CompiledAction::Frequency2 { rows, cols, .. } => {
-                Tally::Frequency2(Frequency2D::new((rows.1, rows.2), (cols.1, cols.2)))
-            }
-            CompiledAction::BucketFrequency { lo, hi, size, .. } => {
-                Tally::Buckets(BucketFrequency1D::new(*lo, *hi, *size).expect("checked by program"))
-            }
-            CompiledAction::BucketFrequency2 { rows, cols, .. } => Tally::Buckets2(
-                BucketFrequency2D::new((rows.1, rows.2, rows.3), (cols.1, cols.2, cols.3)).expect("checked by program"),
-            ),
-            _ => Tally::None,
-        })
-        .collect();
-    let keeps_deals = program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_)));
-    let mut kept: Vec<Deal> = Vec::new();
+    let mut state = ActionState::new(program, options);
     let mut meter = options.progress.then(ProgressMeter::new);
     let mut meter_text = Vec::new();
     if let Some(m) = &mut meter {
         m.start(&mut meter_text);
         outputs.diagnostics(&std::mem::take(&mut meter_text));
     }
-
-    if dialect == Dialect::V2 {
+    if program.dialect == Dialect::V2 {
         // DealerV2 reports the features its mode precedence discards on stderr.
         for warning in job.dealer.warnings() {
             outputs.diagnostics(format!("ERR**: {warning}\n").as_bytes());
         }
     }
     outputs.out.extend_from_slice(program.echo.as_bytes());
-    // Reused for every deal: no allocation per deal.
-    let mut es_items: Vec<EsItem> = Vec::new();
-    let mut report_cells: Vec<ReportCell> = Vec::new();
+
     let deadline = (options.time_limit > 0).then(|| started + std::time::Duration::from_secs(options.time_limit));
     while let Some(deal) = job.next_accepted(program, deadline)? {
-        let produced = job.produced;
-        let board = produced + board_offset;
-        for (action, tally) in program.actions.iter().zip(tallies.iter_mut()) {
-            let mut ev = Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced };
-            match action {
-                CompiledAction::PrintAll => print_state.print_all(&mut outputs.out, &deal, produced, board),
-                CompiledAction::PrintSide(side) => {
-                    print_state.print_side(&mut outputs.out, &deal, *side, produced, board)
-                }
-                CompiledAction::PrintCompact(v) => {
-                    let v = v.map(|v| ev.value(v)).transpose()?;
-                    actions::print_compact(&mut outputs.out, &deal, v)
-                }
-                CompiledAction::PrintOneline(v) => {
-                    let v = v.map(|v| ev.value(v)).transpose()?;
-                    actions::print_oneline(&mut outputs.out, &deal, v)
-                }
-                CompiledAction::PrintPbn => {
-                    if !options.quiet {
-                        let info = PbnInfo {
-                            dialect,
-                            input_name: options.input_name.as_deref(),
-                            seed: job.seed_printed,
-                            title: title.as_deref(),
-                            board,
-                            dealer: program.settings.dealer,
-                            vulnerability: program.settings.vulnerable,
-                            date: &date,
-                        };
-                        if actions::print_pbn(&mut outputs.out, &deal, &info) {
-                            statistics = !statistics;
-                        }
-                    }
-                }
-                CompiledAction::PrintEs(parts) => {
-                    es_items.clear();
-                    for part in parts {
-                        es_items.push(match part {
-                            EsPart::Value(v) => EsItem::Number(ev.value(*v)?),
-                            EsPart::Text(t) => EsItem::Text(t),
-                        });
-                    }
-                    actions::print_es(&mut outputs.out, &es_items);
-                }
-                CompiledAction::PrintPages(_) => {}
-                CompiledAction::Average { value, .. } => {
-                    let v = ev.value(*value)?;
-                    if let Tally::Average(a) = tally {
-                        a.add(v);
-                    }
-                }
-                CompiledAction::Frequency { value, .. } => {
-                    let v = ev.value(*value)?;
-                    if let Tally::Frequency(f) = tally {
-                        f.add(v);
-                    }
-                }
-                CompiledAction::Frequency2 { rows, cols, .. } => {
-                    let a = ev.value(rows.0)?;
-                    let b = ev.value(cols.0)?;
-                    if let Tally::Frequency2(f) = tally {
-                        f.add(a, b);
-                    }
-                }
-                CompiledAction::BucketFrequency { value, .. } => {
-                    let v = ev.value(*value)?;
-                    if let Tally::Buckets(f) = tally {
-                        f.add(v);
-                    }
-                }
-                CompiledAction::BucketFrequency2 { rows, cols, .. } => {
-                    let a = ev.value(rows.0)?;
-                    let b = ev.value(cols.0)?;
-                    if let Tally::Buckets2(f) = tally {
-                        f.add(a, b);
-                    }
-                }
-                CompiledAction::Report { parts, to_csv } => {
-                    report_cells.clear();
-                    for part in parts {
-                        report_cells.push(match part {
-                            ReportPart::Value(v) => ReportCell::Number(ev.value(*v)?),
-                            ReportPart::Text(t) => ReportCell::Text(t),
-                            ReportPart::Hands(seats) => ReportCell::Hands(seats),
-                        });
-                    }
-                    let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
-                    actions::report_line(buffer, &deal, &report_cells);
-                }
-                CompiledAction::Export(target) => actions::export(outputs.export_buffer(), &deal, *target),
-            }
-        }
-        if keeps_deals {
-            kept.push(deal);
-        }
+        state.on_deal(&deal, job, outputs)?;
         if let Some(m) = &mut meter {
             if m.update(&mut meter_text, job.produced, job.max_produce) {
                 outputs.diagnostics(&std::mem::take(&mut meter_text));
@@ -813,47 +913,16 @@ fn deal_loop(
         outputs.diagnostics(&meter_text);
     }
 
-    // DealerV2's loop leaves its counter one past the last deal, then corrects it.
-    let generated = match dialect {
-        Dialect::V2 => {
-            let counter = job.generated + 1;
-            if counter >= job.max_generate {
-                job.max_generate
-            } else if counter >= 2 {
-                counter - 1
-            } else {
-                counter
-            }
-        }
-        Dialect::Classic => job.generated,
+    let generated = job.generated_as_printed(program.dialect);
+    let summary = RunSummary {
+        title: None,
+        generated,
+        produced: job.produced,
+        seed_printed: job.seed_printed,
+        seconds: started.elapsed().as_secs_f64(),
+        library: None,
     };
-    let seconds = started.elapsed().as_secs_f64();
-
-    for (action, tally) in program.actions.iter().zip(tallies.iter()) {
-        let out = &mut outputs.out;
-        match (action, tally) {
-            (CompiledAction::PrintPages(seats), _) => {
-                actions::print_hand_pages(out, dialect, &kept, seats, title.as_deref(), board_offset + 1)
-            }
-            (CompiledAction::Average { label, .. }, Tally::Average(a)) => a.write(out, dialect, label.as_deref()),
-            (CompiledAction::Frequency { label, .. }, Tally::Frequency(f)) => f.write(out, dialect, label.as_deref()),
-            (CompiledAction::Frequency2 { label, .. }, Tally::Frequency2(f)) => f.write(out, dialect, label.as_deref()),
-            (CompiledAction::BucketFrequency { label, .. }, Tally::Buckets(f)) => f.write(out, label.as_deref()),
-            (CompiledAction::BucketFrequency2 { label, .. }, Tally::Buckets2(f)) => f.write(out, label.as_deref()),
-            _ => {}
-        }
-    }
-    if statistics {
-        let summary = RunSummary {
-            title: title.as_deref(),
-            generated,
-            produced: job.produced,
-            seed_printed: job.seed_printed,
-            seconds,
-            library: None,
-        };
-        actions::write_footer(&mut outputs.out, dialect, &summary);
-    }
+    state.finish(&mut outputs.out, summary);
     Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed, timed_out: job.timed_out })
 }
 
