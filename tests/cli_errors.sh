@@ -269,6 +269,7 @@ same_script "NUL bytes only" "" -s 1 -p 2
 
 # ----------------------------------------------------------------------- §4: options
 script ok.dl $'produce 3\ncondition hcp(north) > 10\n'
+script pbn.dl $'action printpbn, printoneline\n'
 same "-h" -h
 same "unknown option" -x ok.dl
 same "missing option argument" ok.dl -p
@@ -285,6 +286,9 @@ same "negative -p" -s 1 -p -3 ok.dl
 same "-s abc" -s abc -p 2 ok.dl
 same "options after the file name" ok.dl -s 2 -p 1
 same "combined flags" -vs2 -p1 ok.dl
+same "-m progress meter on stderr" -m -s 1 ok.dl
+same "-q -m with printpbn" -q -m -s 3 -p 4 pbn.dl
+same "-t with deals produced runs on" -t 1 -s 1 ok.dl
 POSIXLY_CORRECT=1 same "POSIXLY_CORRECT turns permutation off" ok.dl -s 2 -p 1
 invoke want "$oracle" -V
 invoke got "$cli" --rng=glibc -V
