@@ -241,6 +241,8 @@ pub struct Program {
     shape_clauses: u32,
     /// Whether an `action` statement has been compiled.
     seen_action_statement: bool,
+    /// Nodes and shape sets that belong to the script itself (the rest came from `dealer_eval`).
+    script_size: (usize, usize),
     /// Whether expressions being compiled come from the script (not from `dealer_eval`).
     compiling_script: bool,
     /// The error the current action list will meet after parsing, if any (see the module
@@ -283,6 +285,7 @@ impl Program {
             return Err(error);
         }
         program.compiling_script = false;
+        program.script_size = (program.nodes.len(), program.shapes.len());
         Ok(program)
     }
 
@@ -302,6 +305,7 @@ impl Program {
             variables: HashMap::new(),
             shape_clauses: 0,
             seen_action_statement: false,
+            script_size: (0, 0),
             compiling_script: true,
             action_error: None,
         };
@@ -314,6 +318,14 @@ impl Program {
     /// Compiles one more expression against this program's variables (for `dealer_eval`).
     pub fn compile_extra_expression(&mut self, expr: &Expr) -> Result<NodeId> {
         self.expr(expr)
+    }
+
+    /// Drops every expression compiled with [`compile_extra_expression`](Self::compile_extra_expression)
+    /// (their node ids become invalid), so that evaluating ever new expressions stays bounded in memory.
+    pub fn forget_extra_expressions(&mut self) {
+        let (nodes, shapes) = self.script_size;
+        self.nodes.truncate(nodes);
+        self.shapes.truncate(shapes);
     }
 
     /// The first feature this program needs at run time that the build does not provide.

@@ -154,6 +154,9 @@ pub struct RunReport {
     pub timed_out: bool,
 }
 
+/// How many distinct `eval` expressions a session keeps compiled before starting afresh.
+const MAX_CACHED_EXPRESSIONS: usize = 1024;
+
 /// The dealing loop's state: dealer and counters.
 struct Job {
     dealer: Dealer,
@@ -493,6 +496,10 @@ impl Session {
                     _ => return Err(Error::script("expected a single expression", 1, 1)),
                 };
                 let program = self.program.as_mut().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
+                if self.compiled_expressions.len() >= MAX_CACHED_EXPRESSIONS {
+                    program.forget_extra_expressions();
+                    self.compiled_expressions.clear();
+                }
                 let id = program.compile_extra_expression(&expr)?;
                 if let Some((feature, pos)) = program.first_unavailable_below(vec![id]) {
                     return Err(crate::program::not_available(feature, pos));
@@ -1056,6 +1063,21 @@ mod tests {
         assert!(s.next_deal().unwrap().is_some());
         assert!(s.next_deal().unwrap().is_some());
         assert!(s.next_deal().unwrap().is_none());
+    }
+
+    #[test]
+    fn eval_of_many_distinct_expressions_stays_bounded() {
+        let mut s = Session::new();
+        s.set_option("seed", "4").unwrap();
+        s.load_script(b"produce 1\n").unwrap();
+        s.next_deal().unwrap().unwrap();
+        let hcp = s.eval("hcp(north)").unwrap();
+        let script_nodes = s.program.as_ref().unwrap().nodes.len();
+        for i in 0..3 * MAX_CACHED_EXPRESSIONS {
+            assert_eq!(s.eval(&format!("hcp(north) + {i}")).unwrap(), hcp + i as i32);
+        }
+        assert!(s.program.as_ref().unwrap().nodes.len() < script_nodes + 4 * MAX_CACHED_EXPRESSIONS);
+        assert_eq!(s.eval("hcp(north)").unwrap(), hcp);
     }
 
     #[test]
