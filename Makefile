@@ -47,7 +47,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 all: $(RELEASE)/dealer
 
 lib: FORCE
-	$(CARGO) build --release --locked 2>/dev/null || $(CARGO) build --release
+	$(CARGO) build --release --locked
 	ln -sf libdealer.so $(RELEASE)/libdealer.so.$(SOVERSION)
 
 $(RELEASE)/libdealer.a: lib

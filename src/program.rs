@@ -208,8 +208,6 @@ pub struct ScriptSettings {
     pub predeal: Vec<(Seat, Card)>,
     /// Bias predeal suit lengths, `[seat][suit]`, -1 unset.
     pub bias: [[i8; 4]; 4],
-    /// Whether any bias item was given.
-    pub has_bias: bool,
 }
 
 /// A compiled script, ready to run.
@@ -463,7 +461,6 @@ impl Program {
                     return Err(err(format!("Too many {}s", suit.name())));
                 }
                 s.bias[seat.index()][suit.index()] = length as i8;
-                s.has_bias = true;
             }
         }
         Ok(())
