@@ -21,7 +21,7 @@ RELEASE := target/release
 #   cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs
 # (`make check-static-libs` compares). Also written into dealer.pc (Libs.private) and
 # dealerConfig.cmake (dealer::dealer_static's INTERFACE_LINK_LIBRARIES) by `make install`.
-STATIC_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+STATIC_LIBS := -lstdc++ -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
 VERSION := $(shell sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
 VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))

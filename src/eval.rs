@@ -1,9 +1,11 @@
 //! Evaluating compiled expressions on one deal: C `int` semantics (wrapping arithmetic, truncating
 //! division), short-circuit `&&`, `||` and `?:`, left operand first, and `rnd()` drawing from the
-//! dealing stream so that runs match the peers draw for draw.
+//! dealing stream so that runs match the peers draw for draw. Double-dummy results come from the
+//! job's [`DdCache`], which solves on demand and keeps the results of the deal being judged.
 
 use crate::analysis;
 use crate::cards::Deal;
+use crate::dd::DdCache;
 use crate::dealing::Dealer;
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -21,6 +23,8 @@ pub struct Evaluation<'a> {
     pub dealer: &'a mut Dealer,
     /// Number of deals produced so far (DealerV2's `rnd(0)` returns it).
     pub produced: i64,
+    /// Double-dummy results of this deal, solved on demand.
+    pub dd: &'a mut DdCache,
 }
 
 impl Evaluation<'_> {
@@ -95,6 +99,13 @@ impl Evaluation<'_> {
                     self.dealer.rnd(n)
                 }
             }
+            Node::Dds(seat, strain, pos) => {
+                self.dd.tricks(deal, *seat, *strain).map_err(|e| dd_error(e, *pos))? as i32
+            }
+            Node::Par(side, vulnerability, pos) => {
+                let par = self.dd.par(deal, *vulnerability).map_err(|e| dd_error(e, *pos))?;
+                crate::dd::par_for_side(par, *side)
+            }
             Node::Unavailable { feature, pos } => return Err(not_available(feature, *pos)),
         })
     }
@@ -103,6 +114,11 @@ impl Evaluation<'_> {
     pub fn truth(&mut self, id: NodeId) -> Result<bool> {
         Ok(self.value(id)? != 0)
     }
+}
+
+/// A solver failure as a run error located at the script call that needed it.
+pub fn dd_error(e: crate::dd::DdError, pos: crate::script::ast::Pos) -> Error {
+    Error::new(ErrorKind::Run, e.to_string()).at(pos.line, pos.col)
 }
 
 #[cfg(test)]
@@ -120,7 +136,8 @@ mod tests {
         let mut dealer =
             Dealer::new(&DealingSetup { generator: GeneratorKind::ChaCha, seed: 1, ..Default::default() }).unwrap();
         let deal = dealer.deal().unwrap();
-        let mut ev = super::Evaluation { program: &program, deal: &deal, dealer: &mut dealer, produced: 7 };
+        let mut dd = crate::dd::DdCache::new(1, false, crate::script::ast::Vulnerability::None);
+        let mut ev = super::Evaluation { program: &program, deal: &deal, dealer: &mut dealer, produced: 7, dd: &mut dd };
         ev.value(program.condition.unwrap())
     }
 
@@ -171,8 +188,17 @@ mod tests {
     }
 
     #[test]
+    fn double_dummy_results_come_from_the_solver() {
+        let tricks = value("dds(north, spades)", Dialect::V2).unwrap();
+        assert!((0..=13).contains(&tricks));
+        assert_eq!(value("tricks(south, notrump) == dds(south, notrump)", Dialect::V2).unwrap(), 1);
+        assert_eq!(value("tricks(south, notrump) + 0", Dialect::Classic), value("dds(south, notrump)", Dialect::V2));
+        assert_eq!(value("par(NS, none) + par(EW, none)", Dialect::V2).unwrap(), 0);
+    }
+
+    #[test]
     fn unavailable_features_stop_with_a_clear_error() {
-        let e = value("dds(north, spades)", Dialect::V2).unwrap_err();
+        let e = value("opc(NS)", Dialect::V2).unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::NotAvailable);
         assert!(e.message.contains("not available yet"));
     }

@@ -12,6 +12,7 @@ pub mod actions;
 pub mod analysis;
 pub mod capi;
 pub mod cards;
+pub mod dd;
 pub mod dealing;
 pub mod dialect;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod scoring;
 pub mod script;
 pub mod session;
 pub mod shape;
+pub mod zrd;
 
 pub use dialect::Dialect;
 pub use error::{Error, ErrorKind};

@@ -17,7 +17,8 @@ use std::collections::HashMap;
 
 use crate::actions::{self, BucketFrequency1D};
 use crate::analysis::{CountTables, HCP_TABLE};
-use crate::cards::{Card, Seat, Side, Suit};
+use crate::cards::{Card, Seat, Side, Strain, Suit};
+use crate::dd::Need;
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::script::ast::{
@@ -79,6 +80,12 @@ pub enum Node {
     Imps(NodeId),
     /// `rnd(n)`.
     Rnd(NodeId),
+    /// Double-dummy tricks for a declarer in a strain (`dds()`, and `tricks()`, which DDS answers
+    /// too); `pos` locates solver errors.
+    Dds(Seat, Strain, Pos),
+    /// `par(side[, vulnerability])`: the par score from the side's point of view; without a
+    /// vulnerability the session's default (`-P`) applies.
+    Par(Side, Option<Vulnerability>, Pos),
     /// A function this build cannot evaluate yet; evaluating it stops the run.
     Unavailable {
         /// The feature, as named in the message.
@@ -106,6 +113,10 @@ pub enum ReportPart {
     Text(String),
     /// Hands of these seats (N, E, S, W order).
     Hands(Vec<Seat>),
+    /// `trix(seat)`, or `trix(deal)` (`None`): double-dummy tricks in C, D, H, S, NT per hand.
+    Tricks(Option<Seat>),
+    /// `parcontract[(vul)]`: the par contract text; without a vulnerability the default (`-P`).
+    ParContract(Option<Vulnerability>),
 }
 
 /// One compiled action.
@@ -183,6 +194,28 @@ pub enum CompiledAction {
     },
     /// `export(…)`.
     Export(ExportTarget),
+    /// `evalcontract(side, contract, vul)`: a trick histogram per produced deal, summarised at
+    /// the end of the run.
+    EvalContract {
+        /// The declaring side (declarer South for NS, West for EW).
+        side: Side,
+        /// The contract.
+        contract: Contract,
+        /// Whether the declaring side is vulnerable.
+        vulnerable: bool,
+    },
+}
+
+/// The double-dummy results a program asks for, found by looking at it before it runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DdUse {
+    /// Results the condition may read.
+    pub condition: Need,
+    /// Results the actions may read on a produced deal.
+    pub actions: Need,
+    /// The first feature that needs whole tables (DealerV2's mode 2), if any: `par`, `trix`,
+    /// `parcontract`.
+    pub table_feature: Option<&'static str>,
 }
 
 /// Settings a script makes with its environment statements; options may override them.
@@ -344,14 +377,84 @@ impl Program {
             }
             match &self.nodes[id as usize] {
                 Node::Unavailable { feature, pos } => return Some((feature, *pos)),
-                Node::Not(a) | Node::Imps(a) | Node::Rnd(a) => roots.push(*a),
-                Node::Score { tricks, .. } => roots.push(*tricks),
-                Node::Binary(_, a, b, _) => roots.extend([*a, *b]),
-                Node::Conditional(c, a, b) => roots.extend([*c, *a, *b]),
-                _ => {}
+                node => roots.extend(children(node)),
             }
         }
         None
+    }
+
+    /// The double-dummy results the condition and the action list may need.
+    pub fn dd_use(&self) -> DdUse {
+        let mut table_feature = None;
+        let condition = self.dd_need_below(self.condition.into_iter().collect(), &mut table_feature);
+        let mut roots = Vec::new();
+        let mut actions = Need::NONE;
+        for action in &self.actions {
+            action_roots(action, &mut roots);
+            match action {
+                CompiledAction::Report { parts, .. } => {
+                    for part in parts {
+                        match part {
+                            ReportPart::Tricks(_) => {
+                                table_feature.get_or_insert("trix");
+                                actions = Need::TABLE;
+                            }
+                            ReportPart::ParContract(_) => {
+                                table_feature.get_or_insert("parcontract");
+                                actions = Need::TABLE;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                CompiledAction::EvalContract { side, contract, .. } => {
+                    actions = actions.union(Need::cell(evalcontract_declarer(*side), contract.strain));
+                }
+                _ => {}
+            }
+        }
+        let actions = actions.union(self.dd_need_below(roots, &mut table_feature));
+        DdUse { condition, actions, table_feature }
+    }
+
+    /// The double-dummy results reachable from the given nodes; notes the first `par`.
+    fn dd_need_below(&self, mut roots: Vec<NodeId>, table_feature: &mut Option<&'static str>) -> Need {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut need = Need::NONE;
+        while let Some(id) = roots.pop() {
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            match &self.nodes[id as usize] {
+                Node::Dds(seat, strain, _) => need = need.union(Need::cell(*seat, *strain)),
+                Node::Par(..) => {
+                    table_feature.get_or_insert("par");
+                    need = Need::TABLE;
+                }
+                node => roots.extend(children(node)),
+            }
+        }
+        need
+    }
+
+    /// Whether `rnd()` is reachable from the condition or the actions: it draws from the dealing
+    /// stream, so deals cannot be dealt ahead of their evaluation.
+    pub fn uses_rnd(&self) -> bool {
+        let mut roots: Vec<NodeId> = self.condition.into_iter().collect();
+        for action in &self.actions {
+            action_roots(action, &mut roots);
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        while let Some(id) = roots.pop() {
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            match &self.nodes[id as usize] {
+                Node::Rnd(_) => return true,
+                node => roots.extend(children(node)),
+            }
+        }
+        false
     }
 
     fn statement(&mut self, statement: &Statement) -> Result<()> {
@@ -536,9 +639,8 @@ impl Program {
                 Node::Shape(*seat, self.add_shape(ShapeSet::from_patterns(&patterns)))
             }
             Expr::HasCard(seat, card) => Node::HasCard(*seat, *card),
-            Expr::Tricks(_, _, pos) => unavailable("tricks()", *pos),
-            Expr::Dds(_, _, pos) => unavailable("dds()", *pos),
-            Expr::Par(_, _, pos) => unavailable("par()", *pos),
+            Expr::Tricks(seat, strain, pos) | Expr::Dds(seat, strain, pos) => Node::Dds(*seat, *strain, *pos),
+            Expr::Par(side, vulnerability, pos) => Node::Par(*side, *vulnerability, *pos),
             Expr::Opc(_, _, pos) => unavailable("opc()", *pos),
             Expr::UserEval { pos, .. } => unavailable("usereval()", *pos),
             Expr::Score { vulnerable, contract, tricks } => {
@@ -630,8 +732,19 @@ impl Program {
             Action::PrintRpt(items) => CompiledAction::Report { parts: self.report(items)?, to_csv: false },
             Action::CsvRpt(items) => CompiledAction::Report { parts: self.report(items)?, to_csv: true },
             Action::Export(target) => CompiledAction::Export(*target),
-            Action::EvalContract { pos, .. } => {
-                self.defer(not_available("evalcontract", *pos));
+            Action::EvalContract { spec: Some((side, contract, vulnerable)), .. } => {
+                CompiledAction::EvalContract { side: *side, contract: *contract, vulnerable: *vulnerable }
+            }
+            Action::EvalContract { spec: None, pos } => {
+                // Classic dealer parses a bare `evalcontract` but aborts when it runs.
+                self.defer(
+                    Error::new(
+                        crate::error::ErrorKind::NotAvailable,
+                        "evalcontract without arguments is not available: classic dealer aborts on it; \
+                         use evalcontract(side, contract, vul)",
+                    )
+                    .at(pos.line, pos.col),
+                );
                 return Ok(None);
             }
         }))
@@ -662,14 +775,8 @@ impl Program {
                 ReportItem::Seat(seat) => ReportPart::Hands(vec![*seat]),
                 ReportItem::Side(side) => ReportPart::Hands(side.seats().to_vec()),
                 ReportItem::Deal => ReportPart::Hands(Seat::ALL.to_vec()),
-                ReportItem::Trix(_, pos) => {
-                    self.defer(not_available("trix", *pos));
-                    continue;
-                }
-                ReportItem::ParContract(_, pos) => {
-                    self.defer(not_available("parcontract", *pos));
-                    continue;
-                }
+                ReportItem::Trix(seat, _) => ReportPart::Tricks(*seat),
+                ReportItem::ParContract(vulnerability, _) => ReportPart::ParContract(*vulnerability),
             });
         }
         Ok(parts)
@@ -680,7 +787,7 @@ impl Program {
 pub fn not_available(feature: &str, pos: Pos) -> Error {
     Error::new(
         crate::error::ErrorKind::NotAvailable,
-        format!("{feature} is not available yet: double-dummy analysis, usereval and opc come in a later release"),
+        format!("{feature} is not available yet: usereval and opc come in a later release"),
     )
     .at(pos.line, pos.col)
 }
@@ -754,6 +861,25 @@ fn expr_pos(e: &Expr) -> Pos {
         Expr::UserEval { pos, .. } => *pos,
         Expr::Score { tricks, .. } => expr_pos(tricks),
         _ => Pos::default(),
+    }
+}
+
+/// The declarer `evalcontract` uses for a side: South for NS, West for EW.
+pub fn evalcontract_declarer(side: Side) -> Seat {
+    match side {
+        Side::NS => Seat::South,
+        Side::EW => Seat::West,
+    }
+}
+
+/// The operands of a node.
+fn children(node: &Node) -> Vec<NodeId> {
+    match node {
+        Node::Not(a) | Node::Imps(a) | Node::Rnd(a) => vec![*a],
+        Node::Score { tricks, .. } => vec![*tricks],
+        Node::Binary(_, a, b, _) => vec![*a, *b],
+        Node::Conditional(c, a, b) => vec![*c, *a, *b],
+        _ => Vec::new(),
     }
 }
 

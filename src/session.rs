@@ -11,8 +11,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::actions::{
-    self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, Frequency1D, Frequency2D, PbnInfo, PrintState,
-    ProgressMeter, ReportCell, RunSummary,
+    self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D, Frequency2D, PbnInfo,
+    PrintState, ProgressMeter, ReportCell, RunSummary,
 };
 use crate::cards::{Card, Deal, Seat, Suit};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
@@ -20,7 +20,8 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
-use crate::script::{self, ast::Statement, ScriptVars};
+use crate::dd::DdCache;
+use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
 
 /// A caller-supplied writer of output bytes; an `Err` stops the run.
 pub type WriteFn = Box<dyn FnMut(&[u8]) -> std::io::Result<()> + Send>;
@@ -103,7 +104,14 @@ pub struct Options {
     pub input_name: Option<String>,
     /// Classic `-t`: seconds after which a run that has produced nothing stops (0: no limit).
     pub time_limit: u64,
-    /// Other peer options that are accepted and kept for later features (`-O -P -M -R -D -U`).
+    /// DealerV2's DDS mode (`-M`): 1 solves each result asked for, 2 whole tables. Features that
+    /// need tables (`par`, `trix`, `parcontract`, ZRD files) use mode 2 whatever is set.
+    pub dds_mode: u8,
+    /// Threads for double-dummy batches (`-R`); 0 = one per available core.
+    pub threads: usize,
+    /// The vulnerability `par(side)` and `parcontract` use when the script names none (`-P`).
+    pub par_vulnerability: Vulnerability,
+    /// Other peer options that are accepted and kept for later features (`-O -D -U`).
     pub extra: HashMap<String, String>,
 }
 
@@ -126,12 +134,23 @@ impl Default for Options {
             script_vars: Default::default(),
             input_name: None,
             time_limit: 0,
+            dds_mode: 1,
+            threads: 0,
+            par_vulnerability: Vulnerability::None,
             extra: HashMap::new(),
         }
     }
 }
 
 impl Options {
+    /// The number of threads double-dummy batches use.
+    pub fn dd_threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            n => n,
+        }
+    }
+
     /// The dialect in force.
     pub fn dialect(&self) -> Dialect {
         self.dialect.unwrap_or(match self.generator {
@@ -154,12 +173,18 @@ pub struct RunReport {
     pub timed_out: bool,
 }
 
+/// The most threads a session's double-dummy batches may use.
+const MAX_THREADS: usize = 64;
+
 /// How many distinct `eval` expressions a session keeps compiled before starting afresh.
 const MAX_CACHED_EXPRESSIONS: usize = 1024;
 
-/// The dealing loop's state: dealer and counters.
+/// The dealing loop's state: dealer, double-dummy cache and counters.
 struct Job {
     dealer: Dealer,
+    dd: DdCache,
+    /// The feature that switched DealerV2's DDS mode 1 to table mode, for the notice.
+    table_mode_notice: Option<&'static str>,
     generated: i64,
     produced: i64,
     max_generate: i64,
@@ -185,7 +210,14 @@ impl Job {
             let accepted = match program.condition {
                 None => true,
                 Some(c) => {
-                    Evaluation { program, deal: &deal, dealer: &mut self.dealer, produced: self.produced }.truth(c)?
+                    let mut ev = Evaluation {
+                        program,
+                        deal: &deal,
+                        dealer: &mut self.dealer,
+                        produced: self.produced,
+                        dd: &mut self.dd,
+                    };
+                    ev.truth(c)?
                 }
             };
             if accepted {
@@ -266,8 +298,9 @@ impl Session {
     /// Sets an option by key and value. Keys: `rng` (`chacha`, `drand48`, `glibc`), `dialect`
     /// (`classic`, `v2`), `seed`, `generate`, `produce`, `title`, `swap` (0, 2, 3), `quiet`,
     /// `statistics`, `progress`, `csv_file` (`[w:]path`), `export_file`, `predeal_north` …
-    /// `predeal_west`, `var0` … `var9`, `input_name`, `time_limit` (seconds); and, kept for later features, `opener`,
-    /// `par_vulnerability`, `dds_mode`, `threads`, `debug`, `server`.
+    /// `predeal_west`, `var0` … `var9`, `input_name`, `time_limit` (seconds), `dds_mode` (1, 2),
+    /// `threads` (0 = one per core, at most 64), `par_vulnerability` (0 none, 1 NS, 2 EW, 3 both,
+    /// or `none`, `ns`, `ew`, `both`); and, kept for later features, `opener`, `debug`, `server`.
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         let o = &mut self.options;
         let bad = |what: &str| Error::new(ErrorKind::Option, format!("option {key}: {what} '{value}'"));
@@ -320,7 +353,29 @@ impl Session {
             }
             "input_name" => o.input_name = Some(value.to_string()),
             "time_limit" => o.time_limit = atol(value).max(0) as u64,
-            "opener" | "par_vulnerability" | "dds_mode" | "threads" | "debug" | "server" => {
+            "dds_mode" => {
+                o.dds_mode = match value {
+                    "1" => 1,
+                    "2" => 2,
+                    _ => return Err(bad("expected 1 or 2, got")),
+                }
+            }
+            "threads" => {
+                o.threads = match value.parse::<usize>() {
+                    Ok(n) if n <= MAX_THREADS => n,
+                    _ => return Err(bad("expected a number of threads from 0 (one per core) to 64, got")),
+                }
+            }
+            "par_vulnerability" => {
+                o.par_vulnerability = match value {
+                    "0" | "none" => Vulnerability::None,
+                    "1" | "ns" => Vulnerability::NS,
+                    "2" | "ew" => Vulnerability::EW,
+                    "3" | "both" | "all" => Vulnerability::All,
+                    _ => return Err(bad("expected 0 (none), 1 (NS), 2 (EW) or 3 (both), got")),
+                }
+            }
+            "opener" | "debug" | "server" => {
                 o.extra.insert(key.to_string(), value.to_string());
             }
             _ => {
@@ -421,7 +476,19 @@ impl Session {
             swap: o.swap,
         };
         let dealer = Dealer::new(&setup).map_err(|m| Error::new(ErrorKind::Run, m))?;
-        Ok(Job { dealer, generated: 0, produced: 0, max_generate, max_produce, seed_printed, timed_out: false })
+        let dd_use = program.dd_use();
+        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some();
+        Ok(Job {
+            dealer,
+            dd: DdCache::new(o.dd_threads(), table_mode, o.par_vulnerability),
+            table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
+            generated: 0,
+            produced: 0,
+            max_generate,
+            max_produce,
+            seed_printed,
+            timed_out: false,
+        })
     }
 
     /// The `-N/-E/-S/-W` holdings, which replace every card predeal of the script when given.
@@ -510,7 +577,7 @@ impl Session {
         };
         let program = self.program.as_ref().expect("compiled above");
         let job = self.job.as_mut().expect("a current deal implies a job");
-        Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced }.value(id)
+        Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced, dd: &mut job.dd }.value(id)
     }
 
     /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks.
@@ -526,6 +593,22 @@ impl Session {
         self.program = Some(program);
         result
     }
+}
+
+/// DealerV2's notice when a feature switches its DDS mode 1 to table mode.
+fn table_mode_notice(feature: &str) -> String {
+    let (place, name) = match feature {
+        "par" => ("ParScore", "Parscore"),
+        "trix" => ("Trix", "Trix"),
+        "parcontract" => ("ParContract", "ParContract"),
+        other => (other, other),
+    };
+    format!("In {place}:: Using {name} requires TableMode. Setting Mode and continuing..\n")
+}
+
+/// A solver failure met by an action, which has no script position of its own.
+fn deal_dd_error(e: crate::dd::DdError) -> Error {
+    Error::new(ErrorKind::Run, e.to_string())
 }
 
 /// 64 random bits from the operating system.
@@ -561,6 +644,7 @@ enum Tally {
     Frequency2(Frequency2D),
     Buckets(BucketFrequency1D),
     Buckets2(BucketFrequency2D),
+    EvalContract(EvalContractTally),
 }
 
 impl Tally {
@@ -578,6 +662,9 @@ impl Tally {
             CompiledAction::BucketFrequency2 { rows, cols, .. } => Tally::Buckets2(
                 BucketFrequency2D::new((rows.1, rows.2, rows.3), (cols.1, cols.2, cols.3)).expect("checked by program"),
             ),
+            CompiledAction::EvalContract { side, contract, vulnerable } => {
+                Tally::EvalContract(EvalContractTally::new(*side, *contract, *vulnerable))
+            }
             _ => Tally::None,
         }
     }
@@ -591,6 +678,7 @@ impl Tally {
             Tally::Frequency2(f) => f.add(value, second),
             Tally::Buckets(f) => f.add(value),
             Tally::Buckets2(f) => f.add(value, second),
+            Tally::EvalContract(e) => e.add(value.clamp(0, 13) as u8),
         }
     }
 
@@ -603,6 +691,7 @@ impl Tally {
             Tally::Frequency2(f) => f.write(out, dialect, label),
             Tally::Buckets(f) => f.write(out, label),
             Tally::Buckets2(f) => f.write(out, label),
+            Tally::EvalContract(e) => actions::write_evalcontract(out, &e.summary()),
         }
     }
 }
@@ -733,7 +822,6 @@ struct ActionState<'p> {
     kept: Option<Vec<Deal>>,
     /// Reused for every deal: no allocation per deal.
     es_items: Vec<EsItem<'p>>,
-    report_cells: Vec<ReportCell<'p>>,
 }
 
 impl<'p> ActionState<'p> {
@@ -754,7 +842,6 @@ impl<'p> ActionState<'p> {
             tallies: program.actions.iter().map(Tally::for_action).collect(),
             kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
             es_items: Vec::new(),
-            report_cells: Vec::new(),
         }
     }
 
@@ -764,7 +851,7 @@ impl<'p> ActionState<'p> {
         let produced = job.produced;
         let board = produced + self.board_offset;
         for (action, tally) in program.actions.iter().zip(self.tallies.iter_mut()) {
-            let mut ev = Evaluation { program, deal, dealer: &mut job.dealer, produced };
+            let mut ev = Evaluation { program, deal, dealer: &mut job.dealer, produced, dd: &mut job.dd };
             match action {
                 CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
                 CompiledAction::PrintSide(side) => {
@@ -818,16 +905,52 @@ impl<'p> ActionState<'p> {
                     tally.add(row, ev.value(cols.0)?)
                 }
                 CompiledAction::Report { parts, to_csv } => {
-                    self.report_cells.clear();
+                    // Double-dummy terms first: the cells borrow their text and numbers.
+                    let mut tricks: Vec<Vec<i32>> = Vec::new();
+                    let mut contracts: Vec<String> = Vec::new();
                     for part in parts {
-                        self.report_cells.push(match part {
+                        match part {
+                            ReportPart::Tricks(seat) => {
+                                let table = ev.dd.table(deal).map_err(|e| deal_dd_error(e))?;
+                                let seats = match seat {
+                                    Some(seat) => std::slice::from_ref(seat),
+                                    None => &Seat::ALL[..],
+                                };
+                                let values: Vec<i32> =
+                                    seats.iter().flat_map(|s| table.0[s.index()]).map(i32::from).collect();
+                                tricks.push(values);
+                            }
+                            ReportPart::ParContract(vulnerability) => {
+                                let par = ev.dd.par(deal, *vulnerability).map_err(|e| deal_dd_error(e))?;
+                                contracts.push(par.contract.clone());
+                            }
+                            _ => {}
+                        }
+                    }
+                    let (mut tricks_used, mut contracts_used) = (0, 0);
+                    let mut cells = Vec::with_capacity(parts.len());
+                    for part in parts {
+                        cells.push(match part {
                             ReportPart::Value(v) => ReportCell::Number(ev.value(*v)?),
                             ReportPart::Text(t) => ReportCell::Text(t),
                             ReportPart::Hands(seats) => ReportCell::Hands(seats),
+                            ReportPart::Tricks(_) => {
+                                tricks_used += 1;
+                                ReportCell::Tricks(&tricks[tricks_used - 1])
+                            }
+                            ReportPart::ParContract(_) => {
+                                contracts_used += 1;
+                                ReportCell::ParContract(&contracts[contracts_used - 1])
+                            }
                         });
                     }
                     let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
-                    actions::report_line(buffer, deal, &self.report_cells);
+                    actions::report_line(buffer, deal, &cells);
+                }
+                CompiledAction::EvalContract { side, contract, .. } => {
+                    let declarer = crate::program::evalcontract_declarer(*side);
+                    let tricks = ev.dd.tricks(deal, declarer, contract.strain).map_err(|e| deal_dd_error(e))?;
+                    tally.add(i32::from(tricks), 0);
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
             }
@@ -899,6 +1022,9 @@ fn deal_loop(
         // DealerV2 reports the features its mode precedence discards on stderr.
         for warning in job.dealer.warnings() {
             outputs.diagnostics(format!("ERR**: {warning}\n").as_bytes());
+        }
+        if let Some(feature) = job.table_mode_notice {
+            outputs.diagnostics(table_mode_notice(feature).as_bytes());
         }
     }
     outputs.out.extend_from_slice(program.echo.as_bytes());
@@ -1058,7 +1184,9 @@ mod tests {
             assert_eq!(s.eval("big").unwrap(), 1);
         }
         assert_eq!(s.eval("hcp(").unwrap_err().kind, ErrorKind::Script);
-        assert_eq!(s.eval("dds(south, notrump)").unwrap_err().kind, ErrorKind::NotAvailable);
+        let south = s.eval("dds(south, notrump)").unwrap();
+        assert_eq!(s.eval("dds(west, notrump)").unwrap(), 13 - south);
+        assert_eq!(s.eval("opc(NS)").unwrap_err().kind, ErrorKind::NotAvailable);
         s.set_option("produce", "2").unwrap();
         assert!(s.next_deal().unwrap().is_some());
         assert!(s.next_deal().unwrap().is_some());

@@ -23,7 +23,7 @@ pub use printers::{
 pub use report::{export, report_line, ReportCell};
 pub use stats::{
     classic_frequency2d_allocation_fails, classic_frequency_allocation_fails, write_evalcontract, Average,
-    BucketFrequency1D, BucketFrequency2D, EvalContractSummary, Frequency1D, Frequency2D, TableError,
+    BucketFrequency1D, BucketFrequency2D, EvalContractSummary, EvalContractTally, Frequency1D, Frequency2D, TableError,
 };
 
 #[cfg(test)]

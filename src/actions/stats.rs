@@ -517,3 +517,82 @@ pub fn write_evalcontract(out: &mut Vec<u8>, s: &EvalContractSummary) {
     write_fixed_space(out, s.missed_slam_imps, 7, 2);
     out.push(b'\n');
 }
+
+/// DealerV2's `evalcontract(side, CONTRACT, vul)` accumulator: how often declarer took each
+/// number of tricks, turned into an [`EvalContractSummary`] at the end (`showevalcontract`).
+#[derive(Clone, Debug)]
+pub struct EvalContractTally {
+    contract: crate::script::ast::Contract,
+    vulnerable: bool,
+    side: crate::cards::Side,
+    /// Deals on which declarer took 0..=13 tricks.
+    tricks: [i64; 14],
+}
+
+impl EvalContractTally {
+    /// An empty histogram for one contract.
+    pub fn new(side: crate::cards::Side, contract: crate::script::ast::Contract, vulnerable: bool) -> Self {
+        EvalContractTally { contract, vulnerable, side, tricks: [0; 14] }
+    }
+
+    /// Counts one produced deal on which declarer took `tricks` tricks.
+    pub fn add(&mut self, tricks: u8) {
+        self.tricks[usize::from(tricks.min(13))] += 1;
+    }
+
+    /// The end-of-run figures. The contract scores doubled or redoubled as written; missed games
+    /// and slams compare undoubled scores in the same strain, and are only counted below game
+    /// (3NT, 4 of a major, 5 of a minor) and below the six level. Twelve tricks are compared with
+    /// the six level, thirteen with the seven level. IMPs use DealerV2's table, bug included.
+    pub fn summary(&self) -> EvalContractSummary {
+        use crate::dialect::Dialect;
+        use crate::scoring::{imps, score};
+        let c = self.contract;
+        let vul = self.vulnerable;
+        let at = |level: u8, doubled: u8, t: usize| {
+            score(Dialect::V2, vul, &crate::script::ast::Contract { level, doubled, ..c }, t as i32) as i64
+        };
+        let deals: i64 = self.tricks.iter().sum();
+        let (mut total, mut made, mut failed) = (0i64, 0i64, 0i64);
+        for (t, &n) in self.tricks.iter().enumerate() {
+            let s = at(c.level, c.doubled, t);
+            total += n * s;
+            made += if s > 0 { n } else { 0 };
+            failed += if s < 0 { n } else { 0 };
+        }
+        let game = match c.strain {
+            crate::cards::Strain::Notrump => 3,
+            crate::cards::Strain::Suit(s) if s.index() >= 2 => 4,
+            crate::cards::Strain::Suit(_) => 5,
+        };
+        let (mut missed_games, mut game_imps) = (0i64, 0i64);
+        if c.level < game {
+            for t in usize::from(game) + 6..=13 {
+                let n = self.tricks[t];
+                missed_games += n;
+                game_imps += n * imps(Dialect::V2, (at(game, 0, t) - at(c.level, 0, t)) as i32) as i64;
+            }
+        }
+        let (mut missed_slams, mut slam_imps) = (0i64, 0i64);
+        if c.level < 6 {
+            for (t, slam) in [(12usize, 6u8), (13, 7)] {
+                let n = self.tricks[t];
+                missed_slams += n;
+                slam_imps += n * imps(Dialect::V2, (at(slam, 0, t) - at(c.level, 0, t)) as i32) as i64;
+            }
+        }
+        let per = |x: i64| x as f64 / deals as f64;
+        EvalContractSummary {
+            contract: c,
+            vulnerable: vul,
+            side: self.side,
+            average_score: per(total),
+            made_pct: per(100 * made),
+            fail_pct: per(100 * failed),
+            missed_game_pct: per(100 * missed_games),
+            missed_slam_pct: per(100 * missed_slams),
+            missed_game_imps: per(game_imps),
+            missed_slam_imps: per(slam_imps),
+        }
+    }
+}
