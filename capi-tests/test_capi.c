@@ -139,7 +139,7 @@ static void test_run_with_callback(void) {
 }
 
 static void test_not_available(void) {
-    dealer_session *s = session_with(NULL, "1", "condition dds(north, notrump) >= 9\n");
+    dealer_session *s = session_with(NULL, "1", "condition opc(NS) >= 9\n");
     CHECK(s != NULL);
     if (!s) return;
     CHECK(dealer_run(s, NULL) == DEALER_ERROR_NOT_AVAILABLE);
@@ -162,6 +162,89 @@ static void test_pbn(void) {
     CHECK(strlen(dealer_version()) > 0);
 }
 
+/* A deal from "n <hand> e <hand> s <hand> w <hand>" (PBN dot hands, spades first). */
+static dealer_deal deal_from_text(const char *text) {
+    dealer_deal d = {{0, 0, 0, 0}};
+    const char *ranks = "23456789TJQKA";
+    int seat = -1, suit = 3;
+    for (const char *p = text; *p; p++) {
+        const char *r;
+        if (*p == ' ') continue;
+        if (strchr("nesw", *p) && p[1] == ' ') { seat = (int)(strchr("nesw", *p) - "nesw"); suit = 3; p++; continue; }
+        if (*p == '.') { suit--; continue; }
+        if (seat >= 0 && (r = strchr(ranks, *p)) != NULL) d.hands[seat] |= (uint64_t)1 << (16 * suit + (r - ranks));
+    }
+    return d;
+}
+
+/* Deals with their known results (DealerV2's library sample rpdd_10First and the reference
+ * csvTrixDeal_s43.ref): declarer N, E, S, W in turn, each in clubs, diamonds, hearts, spades,
+ * notrump. */
+static const struct { const char *deal; int tricks[20]; } known_tables[] = {
+    {"n J873.J42.Q65.KT2 e AT652.A976.AJ82. s Q4.85.KT9.A87643 w K9.KQT3.743.QJ95",
+     {6, 3, 2, 4, 4, 7, 9, 10, 9, 9, 6, 3, 2, 4, 4, 7, 9, 11, 9, 9}},
+    {"n KQT87.AQ842.94.T e 3.J73.QJ62.85432 s J5.96.AKT73.KQJ7 w A9642.KT5.85.A96",
+     {8, 10, 9, 11, 10, 4, 3, 3, 2, 2, 8, 10, 9, 11, 10, 4, 3, 3, 2, 2}},
+    {"n 965.AQ942.32.AT9 e J82.J73.AQT7.876 s AKQ4.8.KJ65.KJ54 w T73.KT65.984.Q32",
+     {12, 11, 10, 12, 12, 1, 2, 3, 1, 1, 12, 11, 10, 12, 12, 1, 2, 3, 1, 1}},
+    {"n J.AK97.J83.KJ863 e 953.QJT.T97542.2 s AKQT84.3.A6.AQ75 w 762.86542.KQ.T94",
+     {13, 9, 10, 13, 13, 0, 4, 3, 0, 0, 13, 9, 10, 13, 13, 0, 4, 3, 0, 0}},
+};
+
+static void test_dds_table(void) {
+    dealer_session *s = NULL;
+    CHECK(dealer_create_session(&s) == DEALER_OK);
+    dealer_dds_results t;
+    memset(&t, 0, sizeof t);
+    t.size = sizeof t;
+    t.par_vulnerability = -1;
+    for (size_t i = 0; i < sizeof known_tables / sizeof known_tables[0]; i++) {
+        dealer_deal d = deal_from_text(known_tables[i].deal);
+        CHECK(dealer_dds_table(s, &d, &t) == DEALER_OK);
+        int same = 1;
+        for (int k = 0; k < 20; k++) same &= t.tricks[k / 5][k % 5] == known_tables[i].tricks[k];
+        CHECK(same);
+        CHECK(t.par_contract[0] == 0);
+    }
+    /* Par: North-South make 7NT and East-West have no sacrifice. */
+    dealer_deal grand = deal_from_text(known_tables[3].deal);
+    t.par_vulnerability = 0;
+    CHECK(dealer_dds_table(s, &grand, &t) == DEALER_OK);
+    CHECK(t.par_score_ns == 1520 && strcmp(t.par_contract, " 7N  by NS none") == 0);
+    t.par_vulnerability = 3;
+    CHECK(dealer_dds_table(s, &grand, &t) == DEALER_OK);
+    CHECK(t.par_score_ns == 2220 && strcmp(t.par_contract, " 7N  by NS both") == 0);
+    /* Misuse. */
+    CHECK(dealer_dds_table(s, NULL, &t) == DEALER_ERROR_USAGE); /* no current deal */
+    CHECK(dealer_dds_table(s, &grand, NULL) == DEALER_ERROR_NULL);
+    t.par_vulnerability = 4;
+    CHECK(dealer_dds_table(s, &grand, &t) == DEALER_ERROR_OPTION);
+    t.par_vulnerability = -1;
+    t.size = 4;
+    CHECK(dealer_dds_table(s, &grand, &t) == DEALER_ERROR_USAGE);
+    t.size = sizeof t;
+    dealer_deal broken = grand;
+    broken.hands[0] = broken.hands[1];
+    CHECK(dealer_dds_table(s, &broken, &t) == DEALER_ERROR_USAGE);
+    CHECK(dealer_dds_table(NULL, &grand, &t) == DEALER_ERROR_NULL);
+    dealer_free_session(s);
+
+    /* The current deal: the same results as the script's dds() and par(). */
+    s = session_with(NULL, "5", "produce 2\n");
+    dealer_deal d;
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    t.par_vulnerability = 1;
+    CHECK(dealer_dds_table(s, NULL, &t) == DEALER_OK);
+    int32_t v = -1;
+    CHECK(dealer_eval(s, "dds(south, notrump)", &v) == DEALER_OK && v == t.tricks[2][4]);
+    CHECK(dealer_eval(s, "dds(west, clubs)", &v) == DEALER_OK && v == t.tricks[3][0]);
+    CHECK(dealer_eval(s, "par(NS, ns)", &v) == DEALER_OK && v == t.par_score_ns);
+    dealer_dds_results again = t;
+    CHECK(dealer_dds_table(s, &d, &again) == DEALER_OK);
+    CHECK(memcmp(again.tricks, t.tricks, sizeof t.tricks) == 0);
+    dealer_free_session(s);
+}
+
 int main(void) {
     test_null_and_misuse();
     test_script_error_location();
@@ -170,6 +253,7 @@ int main(void) {
     test_run_with_callback();
     test_not_available();
     test_pbn();
+    test_dds_table();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

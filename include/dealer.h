@@ -83,6 +83,26 @@ typedef struct {
   uint64_t hands[4];
 } dealer_deal;
 
+// All double-dummy results of a deal, filled in by [`dealer_dds_table`]. Set `size` to
+// `sizeof(dealer_dds_results)` and `par_vulnerability` before the call.
+typedef struct {
+  // In: the size of this struct in bytes (`sizeof(dealer_dds_results)`), so that later versions
+  // can add fields.
+  uint32_t size;
+  // In: the vulnerability of the par result wanted: 0 none, 1 North–South, 2 East–West,
+  // 3 both, or -1 for no par result.
+  int32_t par_vulnerability;
+  // Out: `tricks[declarer][strain]` is the number of tricks the declarer takes, with the
+  // opening lead from the declarer's left. Declarer: 0 North, 1 East, 2 South, 3 West.
+  // Strain: 0 clubs, 1 diamonds, 2 hearts, 3 spades, 4 notrump.
+  int32_t tricks[4][5];
+  // Out: the par score from North–South's point of view (0 when no par was asked for).
+  int32_t par_score_ns;
+  // Out: DealerV2's par-contract text, NUL-terminated, e.g. `" 4H  by NS both"` or
+  // `" 7D* by EW ns"` (`*`: a sacrifice); empty when no par was asked for.
+  char par_contract[32];
+} dealer_dds_results;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -124,6 +144,15 @@ int32_t dealer_run(dealer_session *session, dealer_run_report *report);
 // or `DEALER_DONE` when the generate limit (or an explicitly set produce limit) is reached.
 // No actions run. The deal becomes the current deal for `dealer_eval`.
 int32_t dealer_next_deal(dealer_session *session, dealer_deal *deal);
+
+// Fills `table` with the 20 double-dummy results of `deal`, or of the session's current deal
+// (the last one `dealer_next_deal` returned) when `deal` is NULL, and with the par result for
+// `table->par_vulnerability` unless it is -1. Results of the current deal are shared with the
+// script's `dds()` and `par()`. Returns [`DEALER_OK`]; [`DEALER_ERROR_USAGE`] without a current
+// deal, for a deal that is not a complete deal, or for a wrong `size`;
+// [`DEALER_ERROR_OPTION`] for a vulnerability outside -1..3; [`DEALER_ERROR_RUN`] when the
+// solver fails (the message names the deal).
+int32_t dealer_dds_table(dealer_session *session, const dealer_deal *deal, dealer_dds_results *table);
 
 // Evaluates an expression in script syntax (the script's variables are visible) on the
 // current deal and stores the value in `*value`.

@@ -20,7 +20,7 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
-use crate::dd::DdCache;
+use crate::dd::{BatchItem, DdCache, DealResults, Need};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
 
 /// A caller-supplied writer of output bytes; an `Err` stops the run.
@@ -173,6 +173,9 @@ pub struct RunReport {
     pub timed_out: bool,
 }
 
+/// Deals needing double-dummy results per thread in one batch.
+const DEALS_PER_THREAD_IN_A_BATCH: usize = 16;
+
 /// The most threads a session's double-dummy batches may use.
 const MAX_THREADS: usize = 64;
 
@@ -183,6 +186,8 @@ const MAX_CACHED_EXPRESSIONS: usize = 1024;
 struct Job {
     dealer: Dealer,
     dd: DdCache,
+    /// Deals dealt ahead, when double-dummy results are solved in batches across threads.
+    lookahead: Option<Lookahead>,
     /// The feature that switched DealerV2's DDS mode 1 to table mode, for the notice.
     table_mode_notice: Option<&'static str>,
     generated: i64,
@@ -205,11 +210,16 @@ impl Job {
                     return Ok(None);
                 }
             }
+            let ahead = if self.lookahead.is_some() { self.next_ahead(program) } else { Ahead::unknown(self.dealer.deal()) };
             self.generated += 1;
-            let Some(deal) = self.dealer.deal() else { continue };
-            let accepted = match program.condition {
-                None => true,
-                Some(c) => {
+            let Some(deal) = ahead.deal else { continue };
+            if let Some(results) = ahead.results {
+                self.dd.insert(&deal, results);
+            }
+            let accepted = match (ahead.verdict, program.condition) {
+                (Verdict::Accepted, _) | (_, None) => true,
+                (Verdict::Rejected, _) => false,
+                (Verdict::Pending | Verdict::Unknown, Some(c)) => {
                     let mut ev = Evaluation {
                         program,
                         deal: &deal,
@@ -222,13 +232,150 @@ impl Job {
             };
             if accepted {
                 self.produced += 1;
-                self.dealer.produced();
+                if ahead.verdict != Verdict::Accepted {
+                    if let Some(after) = ahead.dealer_after {
+                        // The deals dealt after this one assumed it would be rejected.
+                        self.dealer = *after;
+                        if let Some(lookahead) = &mut self.lookahead {
+                            lookahead.queue.clear();
+                        }
+                    }
+                    self.dealer.produced();
+                }
                 return Ok(Some(deal));
             }
         }
         Ok(None)
     }
+
+    /// The next deal dealt ahead; deals a new batch when none is left.
+    fn next_ahead(&mut self, program: &Program) -> Ahead {
+        if self.lookahead.as_ref().is_some_and(|l| l.queue.is_empty()) {
+            self.deal_ahead(program);
+        }
+        let lookahead = self.lookahead.as_mut().expect("called with a lookahead");
+        lookahead.queue.pop_front().unwrap_or_else(|| Ahead::unknown(None))
+    }
+
+    /// Deals ahead until a batch of deals needs double-dummy results (or a limit is reached),
+    /// judging each deal with the condition without solving anything, then solves the batch
+    /// across threads. Which deals are produced, and in which order, is decided later by
+    /// [`next_accepted`](Self::next_accepted) exactly as without a lookahead.
+    fn deal_ahead(&mut self, program: &Program) {
+        let Some(lookahead) = self.lookahead.as_mut() else { return };
+        let mut items: Vec<(usize, BatchItem)> = Vec::new();
+        let mut accepted = 0;
+        let room = (self.max_generate - self.generated).clamp(0, MAX_DEALT_AHEAD as i64) as usize;
+        while lookahead.queue.len() < room
+            && items.len() < lookahead.batch
+            && self.produced + accepted < self.max_produce
+        {
+            let Some(deal) = self.dealer.deal() else {
+                lookahead.queue.push_back(Ahead::unknown(None));
+                continue;
+            };
+            let outcome = match program.condition {
+                None => Ok(true),
+                Some(c) => {
+                    self.dd.begin_probe();
+                    let mut ev = Evaluation {
+                        program,
+                        deal: &deal,
+                        dealer: &mut self.dealer,
+                        produced: self.produced + accepted,
+                        dd: &mut self.dd,
+                    };
+                    let outcome = ev.truth(c);
+                    if self.dd.end_probe() {
+                        Err(None)
+                    } else {
+                        outcome.map_err(Some)
+                    }
+                }
+            };
+            let verdict = match outcome {
+                Ok(true) => Verdict::Accepted,
+                Ok(false) => Verdict::Rejected,
+                Err(None) => Verdict::Pending,
+                Err(Some(_)) => Verdict::Unknown,
+            };
+            let dealer_after = (matches!(verdict, Verdict::Pending | Verdict::Unknown)
+                && self.dealer.sorts_on_produce())
+            .then(|| Box::new(self.dealer.clone()));
+            let need = match verdict {
+                Verdict::Accepted => {
+                    self.dealer.produced();
+                    accepted += 1;
+                    lookahead.action_need
+                }
+                Verdict::Pending => lookahead.condition_need.union(lookahead.action_need),
+                _ => Need::NONE,
+            };
+            let need = self.dd.effective(need);
+            if !need.is_empty() {
+                let item = BatchItem { deal, need, results: DealResults::default(), error: None };
+                items.push((lookahead.queue.len(), item));
+            }
+            lookahead.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None });
+            if verdict == Verdict::Unknown {
+                // An evaluation error: it is met again, in order, by the loop.
+                break;
+            }
+        }
+        let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = items.into_iter().unzip();
+        self.dd.pool().solve_batch(&mut batch);
+        for (position, item) in positions.into_iter().zip(batch) {
+            // A failed solve is repeated, and reported, when the loop needs the result.
+            if item.error.is_none() {
+                lookahead.queue[position].results = Some(item.results);
+            }
+        }
+    }
 }
+
+/// How a deal dealt ahead fared with the condition, judged without solving anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Accepted (the dealer has already been told).
+    Accepted,
+    /// Rejected.
+    Rejected,
+    /// The condition needs double-dummy results: judged again once they are solved.
+    Pending,
+    /// Not judged (no lookahead, or the evaluation failed and must fail again in order).
+    Unknown,
+}
+
+/// A deal dealt ahead of the loop.
+struct Ahead {
+    /// The deal (`None`: the generator rejected the attempt).
+    deal: Option<Deal>,
+    verdict: Verdict,
+    /// The dealer right after this deal, when producing this deal would change the deals after it.
+    dealer_after: Option<Box<Dealer>>,
+    /// Double-dummy results solved in the batch.
+    results: Option<DealResults>,
+}
+
+impl Ahead {
+    fn unknown(deal: Option<Deal>) -> Ahead {
+        Ahead { deal, verdict: Verdict::Unknown, dealer_after: None, results: None }
+    }
+}
+
+/// Deals dealt ahead so that their double-dummy results are solved together across threads.
+struct Lookahead {
+    queue: std::collections::VecDeque<Ahead>,
+    /// Deals needing double-dummy results per batch.
+    batch: usize,
+    /// What the condition may read.
+    condition_need: Need,
+    /// What the actions may read on a produced deal.
+    action_need: Need,
+}
+
+/// The most deals dealt ahead at once (bounds the memory of a lookahead).
+const MAX_DEALT_AHEAD: usize = 1 << 16;
 
 /// One libdealer session: options, a loaded program, and the state of its current job.
 pub struct Session {
@@ -238,6 +385,8 @@ pub struct Session {
     current: Option<Deal>,
     sinks: [Option<Sink>; 4],
     compiled_expressions: HashMap<String, NodeId>,
+    /// A solver for deals the caller passes in (created on first use).
+    own_dd: Option<DdCache>,
 }
 
 impl Default for Session {
@@ -287,6 +436,7 @@ impl Session {
             current: None,
             sinks: [None, None, None, None],
             compiled_expressions: HashMap::new(),
+            own_dd: None,
         }
     }
 
@@ -478,9 +628,22 @@ impl Session {
         let dealer = Dealer::new(&setup).map_err(|m| Error::new(ErrorKind::Run, m))?;
         let dd_use = program.dd_use();
         let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some();
+        let threads = o.dd_threads();
+        // Dealing ahead pays when batches can use several threads; `rnd()` draws from the
+        // dealing stream, so its results would change.
+        let lookahead = (threads > 1
+            && !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
+            && !program.uses_rnd())
+        .then(|| Lookahead {
+            queue: Default::default(),
+            batch: DEALS_PER_THREAD_IN_A_BATCH * threads,
+            condition_need: dd_use.condition,
+            action_need: dd_use.actions,
+        });
         Ok(Job {
             dealer,
-            dd: DdCache::new(o.dd_threads(), table_mode, o.par_vulnerability),
+            lookahead,
+            dd: DdCache::new(threads, table_mode, o.par_vulnerability),
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             generated: 0,
             produced: 0,
@@ -537,6 +700,13 @@ impl Session {
             if !explicit {
                 job.max_produce = i64::MAX;
             }
+            if let Some(lookahead) = &mut job.lookahead {
+                // No actions run on the deals `next_deal` returns.
+                lookahead.action_need = Need::NONE;
+                if lookahead.condition_need.is_empty() {
+                    job.lookahead = None;
+                }
+            }
             self.job = Some(job);
         }
         let program = self.program.as_ref().expect("job implies program");
@@ -578,6 +748,41 @@ impl Session {
         let program = self.program.as_ref().expect("compiled above");
         let job = self.job.as_mut().expect("a current deal implies a job");
         Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced, dd: &mut job.dd }.value(id)
+    }
+
+    /// All 20 double-dummy results of `deal`, or of the current deal when `deal` is `None`, with
+    /// the par result for a vulnerability when one is asked for. Results of the current deal are
+    /// shared with `dds()`, `par()` and the other script functions.
+    pub fn dd_table(
+        &mut self,
+        deal: Option<&Deal>,
+        par: Option<Vulnerability>,
+    ) -> Result<(crate::dd::DdTable, Option<crate::dd::Par>)> {
+        let solve = |dd: &mut DdCache, deal: &Deal| -> std::result::Result<_, crate::dd::DdError> {
+            let table = dd.table(deal)?;
+            let par = par.map(|v| dd.par(deal, Some(v)).cloned()).transpose()?;
+            Ok((table, par))
+        };
+        let failed = |e: crate::dd::DdError| Error::new(ErrorKind::Run, e.to_string());
+        match deal {
+            Some(deal) => {
+                if !deal.is_complete() {
+                    return Err(Error::new(
+                        ErrorKind::Usage,
+                        "the deal must hold each of the 52 cards once, 13 in every hand",
+                    ));
+                }
+                let o = &self.options;
+                let dd = self.own_dd.get_or_insert_with(|| DdCache::new(1, true, o.par_vulnerability));
+                solve(dd, deal).map_err(failed)
+            }
+            None => {
+                let deal =
+                    self.current.ok_or_else(|| Error::new(ErrorKind::Usage, "no current deal: call next_deal first"))?;
+                let job = self.job.as_mut().expect("a current deal implies a job");
+                solve(&mut job.dd, &deal).map_err(failed)
+            }
+        }
     }
 
     /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks.

@@ -255,6 +255,13 @@ impl Dealer {
         }
     }
 
+    /// Whether [`produced`](Self::produced) changes the deals that follow (DealerV2's
+    /// sort-on-produce): then a deal dealt ahead of its verdict is only valid while the deals
+    /// before it are rejected.
+    pub fn sorts_on_produce(&self) -> bool {
+        matches!(self.engine, Engine::Drand48(_))
+    }
+
     /// Sorts the named seats' hands descending in DealerV2's deck, as its `opc()` does to the
     /// two hands of its side (even on a rejected deal). No effect for the other generators.
     pub fn sort_seats(&mut self, seats: &[Seat]) {
