@@ -60,9 +60,9 @@ static void v2_usage(const char *argv0) {
            "  -R n          double-dummy threads\n"
            "  -D n[.m]      debug verbosity\n"
            "  -U path       DealerServer path\n"
-           "  -L file       library mode (not available yet)\n"
-           "  -Z [w][N]:file  write ZRD records (not available yet)\n"
-           "  -l [w]:file   write 52-byte deals (not available yet)\n"
+           "  -L file|=     library mode: deals and double-dummy results from a ZRD file\n"
+           "  -Z [w][N]:file  append (w: write) each produced deal to a ZRD file (N: no tricks)\n"
+           "  -l [w]:file   append (w: write) each produced deal as 52 bytes\n"
            "  -0 .. -9 text script variables $0 .. $9\n"
            "  --rng=chacha|drand48|glibc   random generator (default chacha)\n"
            "  --dialect=classic|v2         language and output dialect\n");
@@ -215,17 +215,38 @@ int main(int argc, char **argv) {
         case 'S': set(session, "predeal_south", optarg); break;
         case 'W': set(session, "predeal_west", optarg); break;
         case 'O': set(session, "opener", optarg); break;
-        case 'P': set(session, "par_vulnerability", optarg); break;
-        case 'M': set(session, "dds_mode", optarg); break;
-        case 'R': set(session, "threads", optarg); break;
+        case 'P':
+            if (strlen(optarg) == 1 && optarg[0] >= '0' && optarg[0] <= '3') {
+                set(session, "par_vulnerability", optarg);
+            } else {
+                fprintf(stderr, "Invalid Vulnerability -- Setting to Nobody Vul\n");
+                set(session, "par_vulnerability", "0");
+            }
+            break;
+        case 'M': /* DealerV2 ignores other values */
+            if (strcmp(optarg, "1") == 0 || strcmp(optarg, "2") == 0) set(session, "dds_mode", optarg);
+            break;
+        case 'R': {
+            long threads = strtol(optarg, NULL, 10);
+            if (threads > 10) {
+                fprintf(stderr, "Invalid value[%ld] for R opt(0..12) setting to 9.\n", threads);
+                threads = 8; /* what DealerV2 then really sets */
+            }
+            char text[8];
+            snprintf(text, sizeof text, "%ld", threads < 0 ? 0 : threads);
+            set(session, "threads", text);
+            break;
+        }
         case 'D': set(session, "debug", optarg); break;
         case 'U':
             v2_check_option_file(session, "-U", optarg, "stat");
             set(session, "server", optarg);
             break;
-        case 'L': not_available = "-L (library mode)"; break;
-        case 'Z': not_available = "-Z (ZRD output)"; break;
-        case 'l': not_available = "-l (52-byte deal output)"; break;
+        case 'L': /* "=" names DealerV2's big library */
+            set(session, "library_file", strcmp(optarg, "=") == 0 ? "/usr/local/games/DealerV2_4/dat/rpLib.zrd" : optarg);
+            break;
+        case 'Z': set(session, "zrd_file", optarg); break;
+        case 'l': set(session, "dl52_file", optarg); break;
         case '0': case '1': case '2': case '3': case '4':
         case '5': case '6': case '7': case '8': case '9': {
             char key[5] = {'v', 'a', 'r', (char)c, 0};

@@ -99,9 +99,7 @@ impl Evaluation<'_> {
                     self.dealer.rnd(n)
                 }
             }
-            Node::Dds(seat, strain, pos) => {
-                self.dd.tricks(deal, *seat, *strain).map_err(|e| dd_error(e, *pos))? as i32
-            }
+            Node::Dds(seat, strain, pos) => self.dd.tricks(deal, *seat, *strain).map_err(|e| dd_error(e, *pos))? as i32,
             Node::Par(side, vulnerability, pos) => {
                 let par = self.dd.par(deal, *vulnerability).map_err(|e| dd_error(e, *pos))?;
                 crate::dd::par_for_side(par, *side)
@@ -137,7 +135,8 @@ mod tests {
             Dealer::new(&DealingSetup { generator: GeneratorKind::ChaCha, seed: 1, ..Default::default() }).unwrap();
         let deal = dealer.deal().unwrap();
         let mut dd = crate::dd::DdCache::new(1, false, crate::script::ast::Vulnerability::None);
-        let mut ev = super::Evaluation { program: &program, deal: &deal, dealer: &mut dealer, produced: 7, dd: &mut dd };
+        let mut ev =
+            super::Evaluation { program: &program, deal: &deal, dealer: &mut dealer, produced: 7, dd: &mut dd };
         ev.value(program.condition.unwrap())
     }
 

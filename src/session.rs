@@ -15,13 +15,14 @@ use crate::actions::{
     PrintState, ProgressMeter, ReportCell, RunSummary,
 };
 use crate::cards::{Card, Deal, Seat, Suit};
+use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
-use crate::dd::{BatchItem, DdCache, DealResults, Need};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
+use crate::zrd::{LibraryReader, OutputSpec};
 
 /// A caller-supplied writer of output bytes; an `Err` stops the run.
 pub type WriteFn = Box<dyn FnMut(&[u8]) -> std::io::Result<()> + Send>;
@@ -111,6 +112,12 @@ pub struct Options {
     pub threads: usize,
     /// The vulnerability `par(side)` and `parcontract` use when the script names none (`-P`).
     pub par_vulnerability: Vulnerability,
+    /// DealerV2's library mode (`-L`): deals and their double-dummy results come from this ZRD file.
+    pub library_file: Option<String>,
+    /// Each produced deal is written to this ZRD file with its 20 results (`-Z [w][N]:file`).
+    pub zrd_output: Option<OutputSpec>,
+    /// Each produced deal is written to this file as 52 card bytes (`-l [w]:file`).
+    pub dl52_output: Option<OutputSpec>,
     /// Other peer options that are accepted and kept for later features (`-O -D -U`).
     pub extra: HashMap<String, String>,
 }
@@ -137,6 +144,9 @@ impl Default for Options {
             dds_mode: 1,
             threads: 0,
             par_vulnerability: Vulnerability::None,
+            library_file: None,
+            zrd_output: None,
+            dl52_output: None,
             extra: HashMap::new(),
         }
     }
@@ -173,6 +183,9 @@ pub struct RunReport {
     pub timed_out: bool,
 }
 
+/// glibc's drand48 state before any seeding (`rnd()` in DealerV2's library mode).
+const UNSEEDED_DRAND48: u64 = 0x1234_ABCD_330E;
+
 /// Deals needing double-dummy results per thread in one batch.
 const DEALS_PER_THREAD_IN_A_BATCH: usize = 16;
 
@@ -188,6 +201,8 @@ struct Job {
     dd: DdCache,
     /// Deals dealt ahead, when double-dummy results are solved in batches across threads.
     lookahead: Option<Lookahead>,
+    /// Library mode: the file deals come from instead of the dealer.
+    library: Option<LibraryReader>,
     /// The feature that switched DealerV2's DDS mode 1 to table mode, for the notice.
     table_mode_notice: Option<&'static str>,
     generated: i64,
@@ -210,7 +225,17 @@ impl Job {
                     return Ok(None);
                 }
             }
-            let ahead = if self.lookahead.is_some() { self.next_ahead(program) } else { Ahead::unknown(self.dealer.deal()) };
+            let ahead = if let Some(library) = &mut self.library {
+                let Some((deal, tricks)) = library.next_deal().map_err(|m| Error::new(ErrorKind::Run, m))? else {
+                    return Ok(None);
+                };
+                let results = DealResults::from_table(&DdTable(tricks));
+                Ahead { deal: Some(deal), verdict: Verdict::Unknown, dealer_after: None, results: Some(results) }
+            } else if self.lookahead.is_some() {
+                self.next_ahead(program)
+            } else {
+                Ahead::unknown(self.dealer.deal())
+            };
             self.generated += 1;
             let Some(deal) = ahead.deal else { continue };
             if let Some(results) = ahead.results {
@@ -450,7 +475,9 @@ impl Session {
     /// `statistics`, `progress`, `csv_file` (`[w:]path`), `export_file`, `predeal_north` …
     /// `predeal_west`, `var0` … `var9`, `input_name`, `time_limit` (seconds), `dds_mode` (1, 2),
     /// `threads` (0 = one per core, at most 64), `par_vulnerability` (0 none, 1 NS, 2 EW, 3 both,
-    /// or `none`, `ns`, `ew`, `both`); and, kept for later features, `opener`, `debug`, `server`.
+    /// or `none`, `ns`, `ew`, `both`), `library_file` (a ZRD file to read deals from),
+    /// `zrd_file` and `dl52_file` (`[w][N]:path`: write produced deals; `w` truncates, `N` writes
+    /// no double-dummy results); and, kept for later features, `opener`, `debug`, `server`.
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         let o = &mut self.options;
         let bad = |what: &str| Error::new(ErrorKind::Option, format!("option {key}: {what} '{value}'"));
@@ -525,6 +552,9 @@ impl Session {
                     _ => return Err(bad("expected 0 (none), 1 (NS), 2 (EW) or 3 (both), got")),
                 }
             }
+            "library_file" => o.library_file = Some(value.to_string()),
+            "zrd_file" => o.zrd_output = Some(OutputSpec::parse(value).map_err(|m| bad(&m))?),
+            "dl52_file" => o.dl52_output = Some(OutputSpec::parse(value).map_err(|m| bad(&m))?),
             "opener" | "debug" | "server" => {
                 o.extra.insert(key.to_string(), value.to_string());
             }
@@ -625,13 +655,38 @@ impl Session {
             bias: s.bias,
             swap: o.swap,
         };
-        let dealer = Dealer::new(&setup).map_err(|m| Error::new(ErrorKind::Run, m))?;
-        let dd_use = program.dd_use();
-        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some();
+        let mut dealer = Dealer::new(&setup).map_err(|m| Error::new(ErrorKind::Run, m))?;
+        let mut seed_printed = seed_printed;
+        let mut max_generate = max_generate;
+        let mut library = None;
+        if let Some(path) = &o.library_file {
+            // Library mode: the seed is a block offset into the file; the dealer is not used
+            // for dealing, and `rnd()` draws from an unseeded drand48 as in DealerV2.
+            let offset = o.seed.or(s.seed).unwrap_or(0).max(0) as u64;
+            let reader = LibraryReader::open(path, offset).map_err(|m| Error::new(ErrorKind::Io, m))?;
+            max_generate = max_generate.min(reader.records() as i64);
+            max_produce = max_produce.min(max_generate);
+            seed_printed = reader.start_seed();
+            let unseeded = DealingSetup {
+                generator: GeneratorKind::Drand48,
+                drand48_state: Some(UNSEEDED_DRAND48),
+                ..DealingSetup::default()
+            };
+            dealer = Dealer::new(&unseeded).map_err(|m| Error::new(ErrorKind::Run, m))?;
+            library = Some(reader);
+        }
+        let mut dd_use = program.dd_use();
+        let zrd_tricks = o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks);
+        if zrd_tricks {
+            dd_use.actions = Need::TABLE;
+            dd_use.table_feature.get_or_insert("-Z");
+        }
+        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || library.is_some();
         let threads = o.dd_threads();
         // Dealing ahead pays when batches can use several threads; `rnd()` draws from the
         // dealing stream, so its results would change.
         let lookahead = (threads > 1
+            && library.is_none()
             && !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
             && !program.uses_rnd())
         .then(|| Lookahead {
@@ -643,6 +698,7 @@ impl Session {
         Ok(Job {
             dealer,
             lookahead,
+            library,
             dd: DdCache::new(threads, table_mode, o.par_vulnerability),
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             generated: 0,
@@ -777,8 +833,9 @@ impl Session {
                 solve(dd, deal).map_err(failed)
             }
             None => {
-                let deal =
-                    self.current.ok_or_else(|| Error::new(ErrorKind::Usage, "no current deal: call next_deal first"))?;
+                let deal = self
+                    .current
+                    .ok_or_else(|| Error::new(ErrorKind::Usage, "no current deal: call next_deal first"))?;
                 let job = self.job.as_mut().expect("a current deal implies a job");
                 solve(&mut job.dd, &deal).map_err(failed)
             }
@@ -809,6 +866,11 @@ fn table_mode_notice(feature: &str) -> String {
         other => (other, other),
     };
     format!("In {place}:: Using {name} requires TableMode. Setting Mode and continuing..\n")
+}
+
+/// A failed write to an output file.
+fn write_error(e: std::io::Error) -> Error {
+    Error::new(ErrorKind::Io, format!("cannot write output: {e}"))
 }
 
 /// A solver failure met by an action, which has no script position of its own.
@@ -921,6 +983,10 @@ struct Outputs<'a> {
     export: Vec<u8>,
     csv_file: Option<Sink>,
     export_file: Option<Sink>,
+    /// `-Z`: ZRD records of the produced deals, and whether their tricks are left at zero.
+    zrd: Option<(std::io::BufWriter<std::fs::File>, bool)>,
+    /// `-l`: 52-byte records of the produced deals.
+    dl52: Option<std::io::BufWriter<std::fs::File>>,
 }
 
 const FLUSH_AT: usize = 1 << 16;
@@ -942,6 +1008,12 @@ impl Outputs<'_> {
             (Some(f), _) => f.write_all(&export).map_err(io)?,
             (None, Some(s)) => s.write_all(&export).map_err(io)?,
             (None, None) => {}
+        }
+        if let Some((zrd, _)) = &mut self.zrd {
+            zrd.flush().map_err(io)?;
+        }
+        if let Some(dl52) = &mut self.dl52 {
+            dl52.flush().map_err(io)?;
         }
         Ok(())
     }
@@ -996,6 +1068,17 @@ fn run_job(
         Some(path) => Some(open_file(path, true)?),
         None => None,
     };
+    let record_file = |spec: &Option<OutputSpec>| -> Result<Option<std::io::BufWriter<std::fs::File>>> {
+        match spec {
+            Some(spec) => match open_file(&spec.path, spec.truncate)? {
+                Sink::File(f) => Ok(Some(std::io::BufWriter::new(f))),
+                _ => unreachable!("open_file opens a file"),
+            },
+            None => Ok(None),
+        }
+    };
+    let zrd = record_file(&options.zrd_output)?.map(|f| (f, options.zrd_output.as_ref().is_some_and(|z| z.no_tricks)));
+    let dl52 = record_file(&options.dl52_output)?;
     let mut outputs = Outputs {
         sinks,
         out: Vec::with_capacity(FLUSH_AT * 2),
@@ -1003,6 +1086,8 @@ fn run_job(
         export: Vec::new(),
         csv_file,
         export_file,
+        zrd,
+        dl52,
     };
     let result = deal_loop(program, options, job, &mut outputs, started);
     let flushed = outputs.flush();
@@ -1030,8 +1115,13 @@ struct ActionState<'p> {
 }
 
 impl<'p> ActionState<'p> {
-    fn new(program: &'p Program, options: &'p Options) -> ActionState<'p> {
-        let title = options.title.clone().or_else(|| program.settings.title.clone()).filter(|t| !t.is_empty());
+    fn new(program: &'p Program, options: &'p Options, library_title: Option<&str>) -> ActionState<'p> {
+        let title = options
+            .title
+            .clone()
+            .or_else(|| program.settings.title.clone())
+            .or_else(|| library_title.map(str::to_string))
+            .filter(|t| !t.is_empty());
         let board_offset = match program.dialect {
             Dialect::V2 => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
             Dialect::Classic => 0,
@@ -1160,6 +1250,13 @@ impl<'p> ActionState<'p> {
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
             }
         }
+        if let Some((zrd, no_tricks)) = &mut outputs.zrd {
+            let tricks = if *no_tricks { DdTable::default() } else { job.dd.table(deal).map_err(deal_dd_error)? };
+            zrd.write_all(&crate::zrd::encode_record(deal, &tricks.0)).map_err(write_error)?;
+        }
+        if let Some(dl52) = &mut outputs.dl52 {
+            dl52.write_all(&crate::zrd::encode_dl52(deal)).map_err(write_error)?;
+        }
         if let Some(kept) = &mut self.kept {
             kept.push(*deal);
         }
@@ -1216,7 +1313,12 @@ fn deal_loop(
     outputs: &mut Outputs,
     started: Instant,
 ) -> Result<RunReport> {
-    let mut state = ActionState::new(program, options);
+    let mut state = ActionState::new(program, options, job.library.as_ref().map(|l| l.title()));
+    if let (Some((zrd, _)), Some(title)) = (&mut outputs.zrd, &state.title) {
+        for record in crate::zrd::title_records(title) {
+            zrd.write_all(&record).map_err(write_error)?;
+        }
+    }
     let mut meter = options.progress.then(ProgressMeter::new);
     let mut meter_text = Vec::new();
     if let Some(m) = &mut meter {
@@ -1258,7 +1360,10 @@ fn deal_loop(
         produced: job.produced,
         seed_printed: job.seed_printed,
         seconds: started.elapsed().as_secs_f64(),
-        library: None,
+        library: job.library.as_ref().map(|l| actions::LibraryCounts {
+            records_read: l.records_read() as i64,
+            wrap_arounds: i64::from(l.wrap_arounds()),
+        }),
     };
     state.finish(&mut outputs.out, summary);
     Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed, timed_out: job.timed_out })
@@ -1440,5 +1545,91 @@ mod tests {
             west_had_ca += (deal.holder(ca) == Some(Seat::West)) as usize;
         }
         assert!(west_had_ca < 3, "the script's predeal was replaced");
+    }
+
+    /// The sample library shipped with the parity material, if present.
+    fn sample_library() -> Option<String> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/parity/dealerv2/data/rpdd_10First");
+        std::path::Path::new(&format!("{path}.zrd")).exists().then(|| path.to_string())
+    }
+
+    #[test]
+    fn library_mode_reads_deals_and_their_tables() {
+        let Some(sample) = sample_library() else {
+            eprintln!("skipped: ../shared/parity/dealerv2/data not found");
+            return;
+        };
+        let library = format!("{sample}.zrd");
+        let (mut s, out) = captured(
+            &[("library_file", &library), ("seed", "0")],
+            "produce 10\naction printrpt(deal, trix(deal), par(NS, none))\n",
+        );
+        let report = s.run().unwrap();
+        assert_eq!((report.generated, report.produced), (10, 10));
+        let text = text(&out);
+        // rpdd_10First.pbn: `n … w …;` and the 20 results as two-digit numbers.
+        let listing = std::fs::read_to_string(format!("{sample}.pbn")).unwrap();
+        for (line, want) in text.lines().zip(listing.lines()) {
+            let (hands, tricks) = want.split_once(';').unwrap();
+            let tricks: Vec<String> = tricks.split(',').map(|t| t.trim().parse::<u8>().unwrap().to_string()).collect();
+            let expected = format!(" {} ,{},", hands, tricks.join(","));
+            assert!(line.starts_with(&expected), "{line}\n{expected}");
+        }
+        assert!(text.contains("Library file records read 10, Wrap Arounds=0\nLibrary file starting seed 0\n"));
+    }
+
+    #[test]
+    fn zrd_and_dl52_files_round_trip() {
+        let dir = std::env::temp_dir().join(format!("libdealer-zrd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let zrd = dir.join("out.zrd").to_string_lossy().into_owned();
+        let dl52 = dir.join("out.dl52").to_string_lossy().into_owned();
+        let report_script = "produce 4\naction printrpt(deal, trix(deal))\n";
+        let (mut s, direct) = captured(
+            &[("seed", "9"), ("statistics", "false"), ("title", "round trip"), ("zrd_file", &format!("w:{zrd}"))],
+            report_script,
+        );
+        s.set_option("dl52_file", &format!("w:{dl52}")).unwrap();
+        s.run().unwrap();
+        let bytes = std::fs::read(&zrd).unwrap();
+        assert_eq!(bytes.len(), 23 * (1 + 4), "one title record and four deals");
+        assert_eq!(std::fs::read(&dl52).unwrap().len(), 52 * 4);
+        let (mut s, again) = captured(&[("library_file", &zrd), ("seed", "0"), ("statistics", "false")], report_script);
+        s.run().unwrap();
+        assert_eq!(text(&again), text(&direct));
+        // `N`: no results are solved or written.
+        let (mut s, _) =
+            captured(&[("seed", "9"), ("zrd_file", &format!("wN:{zrd}"))], "produce 2\naction printoneline\n");
+        s.run().unwrap();
+        let bytes = std::fs::read(&zrd).unwrap();
+        assert_eq!(bytes.len(), 2 * 23);
+        assert!(bytes[13..23].iter().all(|&b| b == 0));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn double_dummy_output_is_the_same_for_every_thread_count() {
+        let scripts = [
+            "produce 6\ncondition hcp(north) >= 12 && dds(north, notrump) >= 8\naction printoneline\n",
+            "produce 4\ncondition shape(north, any 4432) || dds(north, notrump) >= 5\naction printrpt(deal, trix(north), parcontract), evalcontract(NS, z3N, vul)\n",
+        ];
+        for rng in ["chacha", "drand48"] {
+            for script in scripts {
+                let outputs: Vec<String> = ["1", "2", "3"]
+                    .iter()
+                    .map(|threads| {
+                        let (mut s, out) = captured(
+                            &[("rng", rng), ("seed", "21"), ("threads", threads), ("statistics", "false")],
+                            script,
+                        );
+                        s.run().unwrap();
+                        text(&out)
+                    })
+                    .collect();
+                assert!(outputs[0].lines().count() >= 4, "{}", outputs[0]);
+                assert_eq!(outputs[0], outputs[1], "{rng} {script}");
+                assert_eq!(outputs[0], outputs[2], "{rng} {script}");
+            }
+        }
     }
 }
