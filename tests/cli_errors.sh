@@ -307,11 +307,10 @@ ours_script "remainder by zero (classic: SIGFPE)" 4 "line 1: division by zero" '
 ours_script "INT_MIN / -1 (classic: SIGFPE)" 4 "line 1: integer overflow in division" \
   'condition (0-2147483647-1)/(0-1) < 0' -s 1 -p 1
 ours_script "evalcontract (classic: assertion, 134)" 3 \
-  "line 1: evalcontract is not available yet: double-dummy analysis, usereval and opc come in a later release" \
+  "line 1: evalcontract without arguments is not available: classic dealer aborts on it; use evalcontract(side, contract, vul)" \
   'action evalcontract'
-ours_script "tricks() (classic: external GIB)" 3 \
-  "line 1: tricks() is not available yet: double-dummy analysis, usereval and opc come in a later release" \
-  'condition tricks(north, spades) > 5'
+ours_script "tricks() answered by DDS (classic: external GIB)" 0 "" \
+  'condition tricks(north, spades) > 5' -s 1 -p 1
 ours_script "altcount 8 with winners (classic: assertion, 134)" 0 "" \
   $'altcount 8 5\ncondition hcp(north) > 10' -s 1 -p 1
 ours_script "altcount 12 (classic: SIGSEGV)" 255 "line 1: altcount table 12 out of range (0..9)" 'altcount 12 100'
@@ -351,12 +350,17 @@ v2 "seed overflow" 255 "" \
   -s 9223372036854775807 v2ok.dli
 v2 "missing -U server is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -U /nonexistent/DealerServer v2ok.dli
 v2 "-C into a missing folder is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -C /nonexistent/x.csv v2ok.dli
-v2 "-L is not available yet" 3 "" "-L (library mode) is not available yet in this version of libdealer" -L x.zrd v2ok.dli
+v2 "-L with a missing file" 255 "" "cannot open library file x.zrd: No such file or directory (os error 2)" \
+  -L x.zrd v2ok.dli
+v2 "-P out of range" 0 "" "Invalid Vulnerability -- Setting to Nobody Vul" -P 7 -s 1 v2ok.dli
+v2 "-R above 10" 0 "" "Invalid value[11] for R opt(0..12) setting to 9." -R 11 -s 1 v2ok.dli
 script v2bad.dli $'condition hcp(north) >\n\naction printall\n'
 v2 "syntax error" 255 "" "line 3: syntax error" v2bad.dli
-script v2dds.dli $'condition dds(north, notrump) > 8\n'
-v2 "dds is not available yet" 3 "" \
-  "line 1: dds() is not available yet: double-dummy analysis, usereval and opc come in a later release" v2dds.dli
+script v2dds.dli $'produce 1\naction printes(par(NS, none) + par(EW, none), \\n)\n'
+v2 "par" 0 $'0\n' "In ParScore:: Using Parscore requires TableMode. Setting Mode and continuing.." -s 1 -v v2dds.dli
+script v2opc.dli $'condition opc(NS) > 8\n'
+v2 "opc is not available yet" 3 "" \
+  "line 1: opc() is not available yet: usereval and opc come in a later release" v2opc.dli
 script v2seed.dli $'seed -5\nproduce 1\naction printoneline\n'
 v2 "seed -5 echoes the sign and seeds with 5" 0 "-n " "" -v v2seed.dli
 
