@@ -42,7 +42,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: all lib example test rust-test capi-test parity cli-errors consumer-test bench install uninstall \
-	check-static-libs FORCE
+	check-static-libs dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
 
@@ -73,10 +73,23 @@ consumer-test: all
 cli-errors: all
 	tests/cli_errors.sh
 
-test: all rust-test capi-test cli-errors parity consumer-test
+# Debian's DDS 2.9 (libdds-dev), used only to check and benchmark our double-dummy results; the
+# programs are skipped when it is not installed.
+dds29-tools:
+	@if [ -f /usr/include/dds/dll.h ]; then \
+	  $(CC) $(CFLAGS) tests/dds29/dd_reference.c -ldds -o $(RELEASE)/dd_reference && \
+	  $(CC) $(CFLAGS) tests/dds29/dd_bench29.c -ldds -o $(RELEASE)/dd_bench29; \
+	else echo "libdds-dev is not installed: DDS 2.9 tools not built"; fi
 
-bench: all
+dd-reference: all dds29-tools
+	tests/dd_reference.sh
+
+test: all rust-test capi-test cli-errors parity dd-reference consumer-test
+
+bench: all dds29-tools
+	$(CARGO) build --release --locked --example dds_direct
 	tests/bench.sh
+	tests/bench_dd.sh
 
 install: all
 	rm -rf $(GEN) && mkdir -p $(GEN)
