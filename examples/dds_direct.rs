@@ -4,7 +4,10 @@
 //! Usage: `cargo run --release --example dds_direct -- THREADS < deals`, where each input line
 //! starts with a deal as `printrpt(deal)` prints it (` n AKQ.JT9.876.5432 e … s … w … `); the rest
 //! of a line is ignored. Each thread owns one solver context and takes deals from a shared
-//! counter. Prints `dds-direct threads=T tables=N seconds=S tables_per_second=R`.
+//! counter, configured as libdealer configures its own (large transposition table, 95 MB at
+//! start, at most 160 MB; the environment variables DDS_TT_KIND, DDS_TT_DEFAULT_MB and
+//! DDS_TT_MAXIMUM_MB override them for experiments). Prints
+//! `dds-direct threads=T tables=N seconds=S tables_per_second=R`.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,7 +48,12 @@ fn main() {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let config = dds::DdsSolverConfig { tt_kind: dds::DDS_TT_KIND_PATTERN as i32, ..Default::default() };
+                let env = |key: &str, default: i32| std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+                let config = dds::DdsSolverConfig {
+                    tt_kind: env("DDS_TT_KIND", dds::DDS_TT_KIND_LARGE as i32),
+                    tt_mem_default_mb: env("DDS_TT_DEFAULT_MB", 95),
+                    tt_mem_maximum_mb: env("DDS_TT_MAXIMUM_MB", 160),
+                };
                 // SAFETY: a valid config; the context is used by this thread only and freed below.
                 let context = unsafe { dds::dds_solver_context_new(&config) };
                 assert!(!context.is_null(), "DDS could not allocate a solver context");

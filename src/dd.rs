@@ -112,6 +112,11 @@ fn dds_cards(deal: &Deal) -> [[u32; 4]; 4] {
     cards
 }
 
+/// Transposition-table memory of a solver context at start, in MB (DDS 2.9's per-thread default).
+pub const TT_DEFAULT_MB: i32 = 95;
+/// The most transposition-table memory a solver context uses, in MB (DDS 2.9's per-thread limit).
+pub const TT_MAXIMUM_MB: i32 = 160;
+
 /// One DDS solver context (transposition table and search state), used by one thread at a time.
 pub struct Solver {
     context: std::ptr::NonNull<dds::DdsSolverContext>,
@@ -122,9 +127,15 @@ pub struct Solver {
 unsafe impl Send for Solver {}
 
 impl Solver {
-    /// A new context with DDS's default transposition table.
+    /// A new context with the transposition table DDS 2.9 gives each of its threads: the "large"
+    /// kind, 95 MB to start with and at most 160 MB. (With the crate's default, the smaller
+    /// "pattern" table, whole tables take about 20 % longer on random deals.)
     pub fn new() -> Solver {
-        let config = dds::DdsSolverConfig { tt_kind: dds::DDS_TT_KIND_PATTERN as i32, ..Default::default() };
+        let config = dds::DdsSolverConfig {
+            tt_kind: dds::DDS_TT_KIND_LARGE as i32,
+            tt_mem_default_mb: TT_DEFAULT_MB,
+            tt_mem_maximum_mb: TT_MAXIMUM_MB,
+        };
         // SAFETY: the config is a valid, fully initialised struct; the context is freed in Drop.
         let raw = unsafe { dds::dds_solver_context_new(&config) };
         Solver { context: std::ptr::NonNull::new(raw).expect("DDS could not allocate a solver context") }
