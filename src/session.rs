@@ -203,6 +203,8 @@ struct Job {
     lookahead: Option<Lookahead>,
     /// Library mode: the file deals come from instead of the dealer.
     library: Option<LibraryReader>,
+    /// Setup features library mode discards, for DealerV2's `ERR**` notices.
+    library_discards: Vec<&'static str>,
     /// The feature that switched DealerV2's DDS mode 1 to table mode, for the notice.
     table_mode_notice: Option<&'static str>,
     generated: i64,
@@ -659,6 +661,7 @@ impl Session {
         let mut seed_printed = seed_printed;
         let mut max_generate = max_generate;
         let mut library = None;
+        let mut library_discards = Vec::new();
         if let Some(path) = &o.library_file {
             // Library mode: the seed is a block offset into the file; the dealer is not used
             // for dealing, and `rnd()` draws from an unseeded drand48 as in DealerV2.
@@ -674,6 +677,15 @@ impl Session {
             };
             dealer = Dealer::new(&unseeded).map_err(|m| Error::new(ErrorKind::Run, m))?;
             library = Some(reader);
+            if !setup.predeal.is_empty() {
+                library_discards.push("predeal");
+            }
+            if setup.bias.iter().flatten().any(|&b| b >= 0) {
+                library_discards.push("bias predeal");
+            }
+            if setup.swap != 0 {
+                library_discards.push("swapping");
+            }
         }
         let mut dd_use = program.dd_use();
         let zrd_tricks = o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks);
@@ -699,6 +711,7 @@ impl Session {
             dealer,
             lookahead,
             library,
+            library_discards,
             dd: DdCache::new(threads, table_mode, o.par_vulnerability),
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             generated: 0,
@@ -1329,6 +1342,9 @@ fn deal_loop(
         // DealerV2 reports the features its mode precedence discards on stderr.
         for warning in job.dealer.warnings() {
             outputs.diagnostics(format!("ERR**: {warning}\n").as_bytes());
+        }
+        for feature in &job.library_discards {
+            outputs.diagnostics(format!("ERR**: Library mode is in force: the {feature} is discarded\n").as_bytes());
         }
         if let Some(feature) = job.table_mode_notice {
             outputs.diagnostics(table_mode_notice(feature).as_bytes());
