@@ -48,7 +48,8 @@ fn main() {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let env = |key: &str, default: i32| std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+                let env =
+                    |key: &str, default: i32| std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
                 let config = dds::DdsSolverConfig {
                     tt_kind: env("DDS_TT_KIND", dds::DDS_TT_KIND_LARGE as i32),
                     tt_mem_default_mb: env("DDS_TT_DEFAULT_MB", 95),

@@ -369,18 +369,15 @@ impl Program {
     }
 
     /// The first unavailable feature reachable from the given nodes.
-    pub fn first_unavailable_below(&self, mut roots: Vec<NodeId>) -> Option<(&'static str, Pos)> {
-        let mut seen = vec![false; self.nodes.len()];
-        while let Some(id) = roots.pop() {
-            if std::mem::replace(&mut seen[id as usize], true) {
-                continue;
+    pub fn first_unavailable_below(&self, roots: Vec<NodeId>) -> Option<(&'static str, Pos)> {
+        let mut found = None;
+        self.walk(roots, |node| {
+            if let Node::Unavailable { feature, pos } = node {
+                found = Some((*feature, *pos));
             }
-            match &self.nodes[id as usize] {
-                Node::Unavailable { feature, pos } => return Some((feature, *pos)),
-                node => roots.extend(children(node)),
-            }
-        }
-        None
+            found.is_some()
+        });
+        found
     }
 
     /// The double-dummy results the condition and the action list may need.
@@ -394,17 +391,13 @@ impl Program {
             match action {
                 CompiledAction::Report { parts, .. } => {
                     for part in parts {
-                        match part {
-                            ReportPart::Tricks(_) => {
-                                table_feature.get_or_insert("trix");
-                                actions = Need::TABLE;
-                            }
-                            ReportPart::ParContract(_) => {
-                                table_feature.get_or_insert("parcontract");
-                                actions = Need::TABLE;
-                            }
-                            _ => {}
-                        }
+                        let feature = match part {
+                            ReportPart::Tricks(_) => "trix",
+                            ReportPart::ParContract(_) => "parcontract",
+                            _ => continue,
+                        };
+                        table_feature.get_or_insert(feature);
+                        actions = Need::TABLE;
                     }
                 }
                 CompiledAction::EvalContract { side, contract, .. } => {
@@ -418,22 +411,19 @@ impl Program {
     }
 
     /// The double-dummy results reachable from the given nodes; notes the first `par`.
-    fn dd_need_below(&self, mut roots: Vec<NodeId>, table_feature: &mut Option<&'static str>) -> Need {
-        let mut seen = vec![false; self.nodes.len()];
+    fn dd_need_below(&self, roots: Vec<NodeId>, table_feature: &mut Option<&'static str>) -> Need {
         let mut need = Need::NONE;
-        while let Some(id) = roots.pop() {
-            if std::mem::replace(&mut seen[id as usize], true) {
-                continue;
-            }
-            match &self.nodes[id as usize] {
+        self.walk(roots, |node| {
+            match node {
                 Node::Dds(seat, strain, _) => need = need.union(Need::cell(*seat, *strain)),
                 Node::Par(..) => {
                     table_feature.get_or_insert("par");
                     need = Need::TABLE;
                 }
-                node => roots.extend(children(node)),
+                _ => {}
             }
-        }
+            false
+        });
         need
     }
 
@@ -444,17 +434,27 @@ impl Program {
         for action in &self.actions {
             action_roots(action, &mut roots);
         }
+        let mut found = false;
+        self.walk(roots, |node| {
+            found = matches!(node, Node::Rnd(_));
+            found
+        });
+        found
+    }
+
+    /// Visits each node reachable from `roots` once; stops as soon as `visit` returns true.
+    fn walk(&self, mut roots: Vec<NodeId>, mut visit: impl FnMut(&Node) -> bool) {
         let mut seen = vec![false; self.nodes.len()];
         while let Some(id) = roots.pop() {
             if std::mem::replace(&mut seen[id as usize], true) {
                 continue;
             }
-            match &self.nodes[id as usize] {
-                Node::Rnd(_) => return true,
-                node => roots.extend(children(node)),
+            let node = &self.nodes[id as usize];
+            if visit(node) {
+                return;
             }
+            roots.extend(children(node));
         }
-        false
     }
 
     fn statement(&mut self, statement: &Statement) -> Result<()> {

@@ -713,7 +713,7 @@ impl Session {
             library,
             library_discards,
             dd: DdCache::new(threads, table_mode, o.par_vulnerability),
-            table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
+            table_mode_notice: dd_use.table_feature.filter(|f| o.dds_mode != 2 && *f != "-Z"),
             generated: 0,
             produced: 0,
             max_generate,
