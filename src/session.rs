@@ -1219,7 +1219,7 @@ impl<'p> ActionState<'p> {
                     for part in parts {
                         match part {
                             ReportPart::Tricks(seat) => {
-                                let table = ev.dd.table(deal).map_err(|e| deal_dd_error(e))?;
+                                let table = ev.dd.table(deal).map_err(deal_dd_error)?;
                                 let seats = match seat {
                                     Some(seat) => std::slice::from_ref(seat),
                                     None => &Seat::ALL[..],
@@ -1229,7 +1229,7 @@ impl<'p> ActionState<'p> {
                                 tricks.push(values);
                             }
                             ReportPart::ParContract(vulnerability) => {
-                                let par = ev.dd.par(deal, *vulnerability).map_err(|e| deal_dd_error(e))?;
+                                let par = ev.dd.par(deal, *vulnerability).map_err(deal_dd_error)?;
                                 contracts.push(par.contract.clone());
                             }
                             _ => {}
@@ -1257,7 +1257,7 @@ impl<'p> ActionState<'p> {
                 }
                 CompiledAction::EvalContract { side, contract, .. } => {
                     let declarer = crate::program::evalcontract_declarer(*side);
-                    let tricks = ev.dd.tricks(deal, declarer, contract.strain).map_err(|e| deal_dd_error(e))?;
+                    let tricks = ev.dd.tricks(deal, declarer, contract.strain).map_err(deal_dd_error)?;
                     tally.add(i32::from(tricks), 0);
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
