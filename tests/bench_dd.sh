@@ -6,14 +6,14 @@
 # each the median of REPEAT runs taken in turn, and the ratios the project tracks. Not a test:
 # numbers depend on the machine (and on a shared virtual machine they vary by several percent
 # from run to run).
-# Usage: tests/bench_dd.sh [DEALS [REPEAT]] (default 40 deals, 3 runs).
+# Usage: tests/bench_dd.sh [DEALS [REPEAT]] (default 40 deals, 5 runs).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cli="$top/target/release/dealer"
 direct="$top/target/release/examples/dds_direct"
 dds29="$top/target/release/dd_bench29"
 deals=${1:-40}
-repeat=${2:-3}
+repeat=${2:-5}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 printf 'produce %s\naction printrpt(deal, trix(deal))\n' "$deals" >"$work/dd.dl"
 
