@@ -186,8 +186,12 @@ pub struct RunReport {
 /// glibc's drand48 state before any seeding (`rnd()` in DealerV2's library mode).
 const UNSEEDED_DRAND48: u64 = 0x1234_ABCD_330E;
 
-/// Deals needing double-dummy results per thread in one batch.
+/// Deals needing double-dummy results per thread in one batch, when the condition needs them.
 const DEALS_PER_THREAD_IN_A_BATCH: usize = 16;
+
+/// The same when only actions need them (every deal in the batch is certain to be produced):
+/// larger batches leave threads idle less often at the end of a batch.
+const CERTAIN_DEALS_PER_THREAD_IN_A_BATCH: usize = 64;
 
 /// The most threads a session's double-dummy batches may use.
 const MAX_THREADS: usize = 64;
@@ -703,7 +707,14 @@ impl Session {
             && !program.uses_rnd())
         .then(|| Lookahead {
             queue: Default::default(),
-            batch: DEALS_PER_THREAD_IN_A_BATCH * threads,
+            // Deals whose verdict waits for the solver may be dealt in vain (an accepted one
+            // ends the batch in drand48 mode); deals only actions need results for never are.
+            batch: threads
+                * if dd_use.condition.is_empty() {
+                    CERTAIN_DEALS_PER_THREAD_IN_A_BATCH
+                } else {
+                    DEALS_PER_THREAD_IN_A_BATCH
+                },
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
