@@ -159,7 +159,9 @@ static void test_pbn(void) {
     CHECK(dealer_deal_to_pbn(&d, small, sizeof small) == n && strcmp(small, "N:2.") == 0);
     CHECK(dealer_deal_to_pbn(&d, NULL, 0) == n);
     dealer_free_session(s);
-    CHECK(strlen(dealer_version()) > 0);
+    char version[32];
+    snprintf(version, sizeof version, "%d.%d.%d", DEALER_VERSION_MAJOR, DEALER_VERSION_MINOR, DEALER_VERSION_PATCH);
+    CHECK(strcmp(dealer_version(), version) == 0);
 }
 
 /* A deal from "n <hand> e <hand> s <hand> w <hand>" (PBN dot hands, spades first). */

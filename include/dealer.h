@@ -57,6 +57,15 @@
 // Output stream: `export` lines when no `export_file` option is set.
 #define DEALER_STREAM_EXPORT 3
 
+// The library's major version (kept equal to the crate version by a test).
+#define DEALER_VERSION_MAJOR 0
+
+// The library's minor version.
+#define DEALER_VERSION_MINOR 1
+
+// The library's patch version.
+#define DEALER_VERSION_PATCH 0
+
 // An opaque libdealer session. Create it with `dealer_create_session`, free it with
 // `dealer_free_session`.
 typedef struct dealer_session dealer_session;
@@ -175,7 +184,9 @@ int32_t dealer_last_error_exit_code(const dealer_session *session);
 // text was truncated (call again with a larger buffer). `buffer` may be NULL when `size` is 0.
 uintptr_t dealer_deal_to_pbn(const dealer_deal *deal, char *buffer, uintptr_t size);
 
-// The library version as a NUL-terminated string, e.g. `0.1.0`.
+// The library version as a NUL-terminated string, e.g. `0.1.0`; equal to
+// `DEALER_VERSION_MAJOR.DEALER_VERSION_MINOR.DEALER_VERSION_PATCH` of the header it was built
+// with.
 const char *dealer_version(void);
 
 #ifdef __cplusplus

@@ -462,9 +462,27 @@ pub extern "C" fn dealer_deal_to_pbn(deal: *const dealer_deal, buffer: *mut c_ch
     text.len()
 }
 
-/// The library version as a NUL-terminated string, e.g. `0.1.0`.
+/// The library's major version (kept equal to the crate version by a test).
+pub const DEALER_VERSION_MAJOR: i32 = 0;
+/// The library's minor version.
+pub const DEALER_VERSION_MINOR: i32 = 1;
+/// The library's patch version.
+pub const DEALER_VERSION_PATCH: i32 = 0;
+
+/// The library version as a NUL-terminated string, e.g. `0.1.0`; equal to
+/// `DEALER_VERSION_MAJOR.DEALER_VERSION_MINOR.DEALER_VERSION_PATCH` of the header it was built
+/// with.
 #[no_mangle]
 pub extern "C" fn dealer_version() -> *const c_char {
     static VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
     VERSION.as_ptr().cast()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn version_constants_follow_the_crate_version() {
+        let parts: Vec<i32> = env!("CARGO_PKG_VERSION").split('.').map(|p| p.parse().unwrap()).collect();
+        assert_eq!(parts, [super::DEALER_VERSION_MAJOR, super::DEALER_VERSION_MINOR, super::DEALER_VERSION_PATCH]);
+    }
 }
