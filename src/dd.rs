@@ -67,6 +67,13 @@ impl fmt::Display for DdError {
 
 impl std::error::Error for DdError {}
 
+impl From<DdError> for crate::error::Error {
+    /// A solver failure stops the run.
+    fn from(e: DdError) -> Self {
+        crate::error::Error::new(crate::error::ErrorKind::Run, e.to_string())
+    }
+}
+
 /// DDS's text for a return code.
 pub fn error_text(code: i32) -> String {
     let mut line = [0 as std::ffi::c_char; 80];
@@ -365,11 +372,6 @@ impl SolverPool {
         SolverPool { solvers: Vec::new(), threads: threads.max(1) }
     }
 
-    /// The number of threads batches use.
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
     /// The first solver, for solving on the caller's thread.
     pub fn solver(&mut self) -> &mut Solver {
         if self.solvers.is_empty() {
@@ -453,11 +455,6 @@ impl DdCache {
             missed: false,
             placeholder: Par { score_ns: 0, contract: String::new() },
         }
-    }
-
-    /// Whether every solve produces the whole table.
-    pub fn table_mode(&self) -> bool {
-        self.table_mode
     }
 
     /// The solvers, for batches.

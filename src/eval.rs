@@ -99,9 +99,11 @@ impl Evaluation<'_> {
                     self.dealer.rnd(n)
                 }
             }
-            Node::Dds(seat, strain, pos) => self.dd.tricks(deal, *seat, *strain).map_err(|e| dd_error(e, *pos))? as i32,
+            Node::Dds(seat, strain, pos) => {
+                self.dd.tricks(deal, *seat, *strain).map_err(|e| Error::from(e).at(pos.line, pos.col))? as i32
+            }
             Node::Par(side, vulnerability, pos) => {
-                let par = self.dd.par(deal, *vulnerability).map_err(|e| dd_error(e, *pos))?;
+                let par = self.dd.par(deal, *vulnerability).map_err(|e| Error::from(e).at(pos.line, pos.col))?;
                 crate::dd::par_for_side(par, *side)
             }
             Node::Unavailable { feature, pos } => return Err(not_available(feature, *pos)),
@@ -112,11 +114,6 @@ impl Evaluation<'_> {
     pub fn truth(&mut self, id: NodeId) -> Result<bool> {
         Ok(self.value(id)? != 0)
     }
-}
-
-/// A solver failure as a run error located at the script call that needed it.
-pub fn dd_error(e: crate::dd::DdError, pos: crate::script::ast::Pos) -> Error {
-    Error::new(ErrorKind::Run, e.to_string()).at(pos.line, pos.col)
 }
 
 #[cfg(test)]

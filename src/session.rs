@@ -236,7 +236,7 @@ impl Job {
                     return Ok(None);
                 };
                 let results = DealResults::from_table(&DdTable(tricks));
-                Ahead { deal: Some(deal), verdict: Verdict::Unknown, dealer_after: None, results: Some(results) }
+                Ahead { results: Some(results), ..Ahead::unknown(Some(deal)) }
             } else if self.lookahead.is_some() {
                 self.next_ahead(program)
             } else {
@@ -661,43 +661,46 @@ impl Session {
             bias: s.bias,
             swap: o.swap,
         };
-        let mut dealer = Dealer::new(&setup).map_err(|m| Error::new(ErrorKind::Run, m))?;
         let mut seed_printed = seed_printed;
         let mut max_generate = max_generate;
         let mut library = None;
         let mut library_discards = Vec::new();
-        if let Some(path) = &o.library_file {
-            // Library mode: the seed is a block offset into the file; the dealer is not used
-            // for dealing, and `rnd()` draws from an unseeded drand48 as in DealerV2.
-            let offset = o.seed.or(s.seed).unwrap_or(0).max(0) as u64;
-            let reader = LibraryReader::open(path, offset).map_err(|m| Error::new(ErrorKind::Io, m))?;
-            max_generate = max_generate.min(reader.records() as i64);
-            max_produce = max_produce.min(max_generate);
-            seed_printed = reader.start_seed();
-            let unseeded = DealingSetup {
-                generator: GeneratorKind::Drand48,
-                drand48_state: Some(UNSEEDED_DRAND48),
-                ..DealingSetup::default()
-            };
-            dealer = Dealer::new(&unseeded).map_err(|m| Error::new(ErrorKind::Run, m))?;
-            library = Some(reader);
-            if !setup.predeal.is_empty() {
-                library_discards.push("predeal");
-            }
-            if setup.bias.iter().flatten().any(|&b| b >= 0) {
-                library_discards.push("bias predeal");
-            }
-            if setup.swap != 0 {
-                library_discards.push("swapping");
+        let dealer = match &o.library_file {
+            None => Dealer::new(&setup),
+            Some(path) => {
+                // Library mode beats every other dealing mode: the seed is a block offset into
+                // the file, and the dealer only serves `rnd()`, from an unseeded drand48 as in
+                // DealerV2.
+                let offset = o.seed.or(s.seed).unwrap_or(0).max(0) as u64;
+                let reader = LibraryReader::open(path, offset).map_err(|m| Error::new(ErrorKind::Io, m))?;
+                max_generate = max_generate.min(reader.records() as i64);
+                max_produce = max_produce.min(max_generate);
+                seed_printed = reader.start_seed();
+                library = Some(reader);
+                if !setup.predeal.is_empty() {
+                    library_discards.push("predeal");
+                }
+                if setup.bias.iter().flatten().any(|&b| b >= 0) {
+                    library_discards.push("bias predeal");
+                }
+                if setup.swap != 0 {
+                    library_discards.push("swapping");
+                }
+                Dealer::new(&DealingSetup {
+                    generator: GeneratorKind::Drand48,
+                    drand48_state: Some(UNSEEDED_DRAND48),
+                    ..DealingSetup::default()
+                })
             }
         }
+        .map_err(|m| Error::new(ErrorKind::Run, m))?;
         let mut dd_use = program.dd_use();
         let zrd_tricks = o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks);
         if zrd_tricks {
+            // Every produced deal is written with its whole table.
             dd_use.actions = Need::TABLE;
-            dd_use.table_feature.get_or_insert("-Z");
         }
-        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || library.is_some();
+        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || zrd_tricks || library.is_some();
         let threads = o.dd_threads();
         // Dealing ahead pays when batches can use several threads; `rnd()` draws from the
         // dealing stream, so its results would change.
@@ -724,7 +727,7 @@ impl Session {
             library,
             library_discards,
             dd: DdCache::new(threads, table_mode, o.par_vulnerability),
-            table_mode_notice: dd_use.table_feature.filter(|f| o.dds_mode != 2 && *f != "-Z"),
+            table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             generated: 0,
             produced: 0,
             max_generate,
@@ -843,7 +846,6 @@ impl Session {
             let par = par.map(|v| dd.par(deal, Some(v)).cloned()).transpose()?;
             Ok((table, par))
         };
-        let failed = |e: crate::dd::DdError| Error::new(ErrorKind::Run, e.to_string());
         match deal {
             Some(deal) => {
                 if !deal.is_complete() {
@@ -854,14 +856,14 @@ impl Session {
                 }
                 let o = &self.options;
                 let dd = self.own_dd.get_or_insert_with(|| DdCache::new(1, true, o.par_vulnerability));
-                solve(dd, deal).map_err(failed)
+                Ok(solve(dd, deal)?)
             }
             None => {
                 let deal = self
                     .current
                     .ok_or_else(|| Error::new(ErrorKind::Usage, "no current deal: call next_deal first"))?;
                 let job = self.job.as_mut().expect("a current deal implies a job");
-                solve(&mut job.dd, &deal).map_err(failed)
+                Ok(solve(&mut job.dd, &deal)?)
             }
         }
     }
@@ -881,6 +883,36 @@ impl Session {
     }
 }
 
+/// Appends one `printrpt`/`csvrpt` record, evaluating its terms in order.
+fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart], ev: &mut Evaluation) -> Result<()> {
+    for (i, part) in parts.iter().enumerate() {
+        let first = i == 0;
+        match part {
+            ReportPart::Value(v) => actions::report_cell(out, deal, first, &ReportCell::Number(ev.value(*v)?)),
+            ReportPart::Text(t) => actions::report_cell(out, deal, first, &ReportCell::Text(t)),
+            ReportPart::Hands(seats) => actions::report_cell(out, deal, first, &ReportCell::Hands(seats)),
+            ReportPart::Tricks(seat) => {
+                let table = ev.dd.table(deal)?;
+                let seats = match seat {
+                    Some(seat) => std::slice::from_ref(seat),
+                    None => &Seat::ALL[..],
+                };
+                let mut values = [0i32; 20];
+                for (value, tricks) in values.iter_mut().zip(seats.iter().flat_map(|s| table.0[s.index()])) {
+                    *value = i32::from(tricks);
+                }
+                actions::report_cell(out, deal, first, &ReportCell::Tricks(&values[..5 * seats.len()]));
+            }
+            ReportPart::ParContract(vulnerability) => {
+                let par = ev.dd.par(deal, *vulnerability)?;
+                actions::report_cell(out, deal, first, &ReportCell::ParContract(&par.contract));
+            }
+        }
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
 /// DealerV2's notice when a feature switches its DDS mode 1 to table mode.
 fn table_mode_notice(feature: &str) -> String {
     let (place, name) = match feature {
@@ -895,11 +927,6 @@ fn table_mode_notice(feature: &str) -> String {
 /// A failed write to an output file.
 fn write_error(e: std::io::Error) -> Error {
     Error::new(ErrorKind::Io, format!("cannot write output: {e}"))
-}
-
-/// A solver failure met by an action, which has no script position of its own.
-fn deal_dd_error(e: crate::dd::DdError) -> Error {
-    Error::new(ErrorKind::Run, e.to_string())
 }
 
 /// 64 random bits from the operating system.
@@ -1066,7 +1093,7 @@ impl Outputs<'_> {
     }
 }
 
-fn open_file(path: &str, truncate: bool) -> Result<Sink> {
+fn open_file(path: &str, truncate: bool) -> Result<std::fs::File> {
     let mut o = std::fs::OpenOptions::new();
     o.create(true);
     if truncate {
@@ -1074,7 +1101,7 @@ fn open_file(path: &str, truncate: bool) -> Result<Sink> {
     } else {
         o.append(true);
     }
-    o.open(path).map(Sink::File).map_err(|e| Error::new(ErrorKind::Io, format!("cannot open {path}: {e}")))
+    o.open(path).map_err(|e| Error::new(ErrorKind::Io, format!("cannot open {path}: {e}")))
 }
 
 fn run_job(
@@ -1085,21 +1112,15 @@ fn run_job(
     started: Instant,
 ) -> Result<RunReport> {
     let csv_file = match &options.csv_file {
-        Some((path, truncate)) => Some(open_file(path, *truncate)?),
+        Some((path, truncate)) => Some(Sink::File(open_file(path, *truncate)?)),
         None => None,
     };
     let export_file = match &options.export_file {
-        Some(path) => Some(open_file(path, true)?),
+        Some(path) => Some(Sink::File(open_file(path, true)?)),
         None => None,
     };
     let record_file = |spec: &Option<OutputSpec>| -> Result<Option<std::io::BufWriter<std::fs::File>>> {
-        match spec {
-            Some(spec) => match open_file(&spec.path, spec.truncate)? {
-                Sink::File(f) => Ok(Some(std::io::BufWriter::new(f))),
-                _ => unreachable!("open_file opens a file"),
-            },
-            None => Ok(None),
-        }
+        spec.as_ref().map(|spec| Ok(std::io::BufWriter::new(open_file(&spec.path, spec.truncate)?))).transpose()
     };
     let zrd = record_file(&options.zrd_output)?.map(|f| (f, options.zrd_output.as_ref().is_some_and(|z| z.no_tricks)));
     let dl52 = record_file(&options.dl52_output)?;
@@ -1224,58 +1245,24 @@ impl<'p> ActionState<'p> {
                     tally.add(row, ev.value(cols.0)?)
                 }
                 CompiledAction::Report { parts, to_csv } => {
-                    // Double-dummy terms first: the cells borrow their text and numbers.
-                    let mut tricks: Vec<Vec<i32>> = Vec::new();
-                    let mut contracts: Vec<String> = Vec::new();
-                    for part in parts {
-                        match part {
-                            ReportPart::Tricks(seat) => {
-                                let table = ev.dd.table(deal).map_err(deal_dd_error)?;
-                                let seats = match seat {
-                                    Some(seat) => std::slice::from_ref(seat),
-                                    None => &Seat::ALL[..],
-                                };
-                                let values: Vec<i32> =
-                                    seats.iter().flat_map(|s| table.0[s.index()]).map(i32::from).collect();
-                                tricks.push(values);
-                            }
-                            ReportPart::ParContract(vulnerability) => {
-                                let par = ev.dd.par(deal, *vulnerability).map_err(deal_dd_error)?;
-                                contracts.push(par.contract.clone());
-                            }
-                            _ => {}
-                        }
-                    }
-                    let (mut tricks_used, mut contracts_used) = (0, 0);
-                    let mut cells = Vec::with_capacity(parts.len());
-                    for part in parts {
-                        cells.push(match part {
-                            ReportPart::Value(v) => ReportCell::Number(ev.value(*v)?),
-                            ReportPart::Text(t) => ReportCell::Text(t),
-                            ReportPart::Hands(seats) => ReportCell::Hands(seats),
-                            ReportPart::Tricks(_) => {
-                                tricks_used += 1;
-                                ReportCell::Tricks(&tricks[tricks_used - 1])
-                            }
-                            ReportPart::ParContract(_) => {
-                                contracts_used += 1;
-                                ReportCell::ParContract(&contracts[contracts_used - 1])
-                            }
-                        });
-                    }
                     let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
-                    actions::report_line(buffer, deal, &cells);
+                    let start = buffer.len();
+                    if let Err(e) = write_report(buffer, deal, parts, &mut ev) {
+                        // No partial record: what was written before stays whole.
+                        buffer.truncate(start);
+                        return Err(e);
+                    }
                 }
                 CompiledAction::EvalContract { side, contract, .. } => {
                     let declarer = crate::program::evalcontract_declarer(*side);
-                    let tricks = ev.dd.tricks(deal, declarer, contract.strain).map_err(deal_dd_error)?;
+                    let tricks = ev.dd.tricks(deal, declarer, contract.strain)?;
                     tally.add(i32::from(tricks), 0);
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
             }
         }
         if let Some((zrd, no_tricks)) = &mut outputs.zrd {
-            let tricks = if *no_tricks { DdTable::default() } else { job.dd.table(deal).map_err(deal_dd_error)? };
+            let tricks = if *no_tricks { DdTable::default() } else { job.dd.table(deal)? };
             zrd.write_all(&crate::zrd::encode_record(deal, &tricks.0)).map_err(write_error)?;
         }
         if let Some(dl52) = &mut outputs.dl52 {

@@ -20,7 +20,7 @@ pub use printers::{
     board_dealer, board_vulnerability, print_compact, print_es, print_hand_pages, print_oneline, print_pbn, EsItem,
     PbnInfo, PrintState,
 };
-pub use report::{export, report_line, ReportCell};
+pub use report::{export, report_cell, report_line, ReportCell};
 pub use stats::{
     classic_frequency2d_allocation_fails, classic_frequency_allocation_fails, write_evalcontract, Average,
     BucketFrequency1D, BucketFrequency2D, EvalContractSummary, EvalContractTally, Frequency1D, Frequency2D, TableError,

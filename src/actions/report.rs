@@ -26,35 +26,41 @@ pub enum ReportCell<'a> {
 /// and `\n` at the end.
 pub fn report_line(out: &mut Vec<u8>, deal: &Deal, cells: &[ReportCell]) {
     for (i, cell) in cells.iter().enumerate() {
-        out.push(if i == 0 { b' ' } else { b',' });
-        match cell {
-            ReportCell::Number(n) => {
-                let _ = write!(out, "{}", n);
+        report_cell(out, deal, i == 0, cell);
+    }
+    out.push(b'\n');
+}
+
+/// Appends one term of a `printrpt`/`csvrpt` record with the separator before it (a space for
+/// the first term, `,` otherwise); the caller ends the record with `\n`.
+pub fn report_cell(out: &mut Vec<u8>, deal: &Deal, first: bool, cell: &ReportCell) {
+    out.push(if first { b' ' } else { b',' });
+    match cell {
+        ReportCell::Number(n) => {
+            let _ = write!(out, "{}", n);
+        }
+        ReportCell::Text(t) | ReportCell::ParContract(t) => {
+            out.push(b'\'');
+            out.extend_from_slice(t.as_bytes());
+            out.push(b'\'');
+        }
+        ReportCell::Hands(seats) => {
+            for seat in Seat::ALL.into_iter().filter(|s| seats.contains(s)) {
+                out.push(seat.lower_letter() as u8);
+                out.push(b' ');
+                deal.hand(seat).write_pbn(out);
+                out.push(b' ');
             }
-            ReportCell::Text(t) | ReportCell::ParContract(t) => {
-                out.push(b'\'');
-                out.extend_from_slice(t.as_bytes());
-                out.push(b'\'');
-            }
-            ReportCell::Hands(seats) => {
-                for seat in Seat::ALL.into_iter().filter(|s| seats.contains(s)) {
-                    out.push(seat.lower_letter() as u8);
-                    out.push(b' ');
-                    deal.hand(seat).write_pbn(out);
-                    out.push(b' ');
+        }
+        ReportCell::Tricks(tricks) => {
+            for (j, t) in tricks.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
                 }
-            }
-            ReportCell::Tricks(tricks) => {
-                for (j, t) in tricks.iter().enumerate() {
-                    if j > 0 {
-                        out.push(b',');
-                    }
-                    let _ = write!(out, "{}", t);
-                }
+                let _ = write!(out, "{}", t);
             }
         }
     }
-    out.push(b'\n');
 }
 
 /// Appends one hand as predeal text: `-E SQT,HK765,DAQT74,C97 ` (voids omitted, the final comma
