@@ -1,6 +1,6 @@
 # libdealer: build the library (Rust, via cargo) and the C command-line program that uses it.
 #
-#   make            build target/release/libdealer.{so,a}, include/dealer.h and target/release/dealer
+#   make            build target/lib/libdealer.{so,a}, include/dealer.h and target/release/dealer
 #   make example    build, then run the CLI on a bundled example script
 #   make test       build, then run every test: Rust unit/integration tests, C API tests, the CLI's
 #                   error behaviour against classic dealer, the parity suites, and the
@@ -17,6 +17,9 @@ CARGO ?= cargo
 CC ?= cc
 CFLAGS ?= -O2 -Wall -Wextra -Werror -std=c99
 RELEASE := target/release
+# The libraries as shipped: libdealer.so (with its SONAME link) and the static libdealer.a whose
+# only global symbols are the dealer_* functions (see `lib`).
+LIBDIR := target/lib
 # The native libraries libdealer.a needs, exactly as reported by
 #   cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs
 # (`make check-static-libs` compares). Also written into dealer.pc (Libs.private) and
@@ -41,22 +44,51 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example test rust-test capi-test parity cli-errors consumer-test bench install uninstall \
+.PHONY: all lib example examples examples-test test rust-test capi-test parity cli-errors consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
 
+# Cargo's staticlib holds the Rust standard library and DDS with global symbols (CalcDDtable,
+# SolveBoard …) that would clash with a program's own libdds or Rust code. The shipped archive
+# is one relocatable object made from what the dealer_* functions need (`ld -r -u …`), with the
+# LLVM bitcode sections dropped and every defined symbol but dealer_* made local (objcopy).
+# The exported names are read from the shared library, which exports exactly those.
 lib: FORCE
 	$(CARGO) build --release --locked
-	ln -sf libdealer.so $(RELEASE)/libdealer.so.$(SOVERSION)
+	mkdir -p $(LIBDIR)
+	cp -f $(RELEASE)/libdealer.so $(LIBDIR)/libdealer.so
+	ln -sf libdealer.so $(LIBDIR)/libdealer.so.$(SOVERSION)
+	nm -D --defined-only $(RELEASE)/libdealer.so | awk '$$3 ~ /^dealer_/ { print $$3 }' > $(LIBDIR)/exports.txt
+	ld -r $$(sed 's/^/-u /' $(LIBDIR)/exports.txt) $(RELEASE)/libdealer.a -o $(LIBDIR)/libdealer-all.o
+	objcopy -R .llvmbc -R .llvmcmd --keep-global-symbols=$(LIBDIR)/exports.txt \
+	  $(LIBDIR)/libdealer-all.o $(LIBDIR)/libdealer.o
+	rm -f $(LIBDIR)/libdealer.a $(LIBDIR)/libdealer-all.o
+	ar rcs $(LIBDIR)/libdealer.a $(LIBDIR)/libdealer.o
+	rm -f $(LIBDIR)/libdealer.o
 
-$(RELEASE)/libdealer.a: lib
+$(LIBDIR)/libdealer.a: lib
 
-$(RELEASE)/dealer: examples-c/dealer_cli.c $(RELEASE)/libdealer.a
-	$(CC) $(CFLAGS) -Iinclude examples-c/dealer_cli.c $(RELEASE)/libdealer.a $(STATIC_LIBS) -o $@
+$(RELEASE)/dealer: examples-c/dealer_cli.c $(LIBDIR)/libdealer.a
+	$(CC) $(CFLAGS) -Iinclude examples-c/dealer_cli.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
 
 example: all
 	$(RELEASE)/dealer -s 1 examples-c/example.dlr
+
+# The embedding examples: embed.c (a practice-server loop handing out PBN boards) and eval.c
+# (expressions compiled once, evaluated on every deal).
+examples: $(RELEASE)/embed $(RELEASE)/eval
+
+$(RELEASE)/embed: examples-c/embed.c $(LIBDIR)/libdealer.a
+	$(CC) $(CFLAGS) -Iinclude examples-c/embed.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
+
+$(RELEASE)/eval: examples-c/eval.c $(LIBDIR)/libdealer.a
+	$(CC) $(CFLAGS) -Iinclude examples-c/eval.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
+
+# eval.c against the CLI; embed.c against the C# and Pascal programs (same boards, same seed).
+examples-test: all examples
+	tests/eval_example.sh
+	tests/ffi_examples.sh
 
 rust-test:
 	$(CARGO) test --release
@@ -94,7 +126,7 @@ check-header: all
 	@git diff --quiet -- include/dealer.h || { echo "include/dealer.h differs from the generated header: commit it"; git diff --stat -- include/dealer.h; exit 1; }
 	@echo "include/dealer.h is up to date"
 
-test: all check-header rust-test capi-test cli-errors parity dd-reference consumer-test
+test: all check-header rust-test capi-test examples-test cli-errors parity dd-reference consumer-test
 
 bench: all dds29-tools
 	$(CARGO) build --release --locked --example dds_direct
@@ -109,10 +141,10 @@ install: all
 	$(INSTALL) -d $(DEST)/bin $(DEST)/include $(DEST)/lib/pkgconfig $(DEST)/lib/cmake/dealer
 	$(INSTALL) -m 755 $(RELEASE)/dealer $(DEST)/bin/dealer
 	$(INSTALL) -m 644 include/dealer.h $(DEST)/include/dealer.h
-	$(INSTALL) -m 755 $(RELEASE)/libdealer.so $(DEST)/lib/libdealer.so.$(VERSION)
+	$(INSTALL) -m 755 $(LIBDIR)/libdealer.so $(DEST)/lib/libdealer.so.$(VERSION)
 	ln -sf libdealer.so.$(VERSION) $(DEST)/lib/libdealer.so.$(SOVERSION)
 	ln -sf libdealer.so.$(SOVERSION) $(DEST)/lib/libdealer.so
-	$(INSTALL) -m 644 $(RELEASE)/libdealer.a $(DEST)/lib/libdealer.a
+	$(INSTALL) -m 644 $(LIBDIR)/libdealer.a $(DEST)/lib/libdealer.a
 	$(INSTALL) -m 644 $(GEN)/dealer.pc $(DEST)/lib/pkgconfig/dealer.pc
 	$(INSTALL) -m 644 $(GEN)/dealerConfig.cmake $(GEN)/dealerConfigVersion.cmake $(DEST)/lib/cmake/dealer/
 

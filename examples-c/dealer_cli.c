@@ -24,7 +24,7 @@ static const char *CLASSIC_OPTIONS = "023ehuvmqp:g:s:t:l:V";
 
 /* Prints the session's last error and returns the exit status the peers use for it. */
 static int fail(dealer_session *session) {
-    fprintf(stderr, "%s\n", dealer_last_error(session));
+    fprintf(stderr, "%s\n", dealer_last_error_summary(session));
     int code = dealer_last_error_exit_code(session);
     return code == 0 ? 1 : code;
 }

@@ -57,6 +57,33 @@
 // Output stream: `export` lines when no `export_file` option is set.
 #define DEALER_STREAM_EXPORT 3
 
+// `dealer_set_generator`: ChaCha8 (the default), libdealer's own fast generator.
+#define DEALER_GENERATOR_CHACHA 0
+
+// `dealer_set_generator`: DealerV2's drand48 stream (its deals for the same seed).
+#define DEALER_GENERATOR_DRAND48 1
+
+// `dealer_set_generator`: classic dealer's glibc `random()` stream (its deals for the same seed).
+#define DEALER_GENERATOR_GLIBC 2
+
+// `dealer_set_dialect`: the language of DealerV2 4.3.3 (the default).
+#define DEALER_DIALECT_V2 0
+
+// `dealer_set_dialect`: the language of classic dealer (Debian's `dealer`).
+#define DEALER_DIALECT_CLASSIC 1
+
+// Seat index (in `dealer_deal.hands` and `dealer_set_predeal`): North.
+#define DEALER_NORTH 0
+
+// Seat index: East.
+#define DEALER_EAST 1
+
+// Seat index: South.
+#define DEALER_SOUTH 2
+
+// Seat index: West.
+#define DEALER_WEST 3
+
 // The library's major version (kept equal to the crate version by a test).
 #define DEALER_VERSION_MAJOR 0
 
@@ -74,8 +101,12 @@ typedef struct dealer_session dealer_session;
 // anything else to stop the run with `DEALER_ERROR_IO`.
 typedef int32_t (*dealer_write_fn)(const uint8_t *data, uintptr_t len, void *userdata);
 
-// Counters of a finished `dealer_run`.
+// Counters of a finished `dealer_run`. Set `size` to `sizeof(dealer_run_report)` before the
+// call.
 typedef struct {
+  // In: the size of this struct in bytes (`sizeof(dealer_run_report)`), so that later versions
+  // can add fields.
+  uint32_t size;
   // Deals generated.
   int64_t generated;
   // Deals produced (that satisfied the condition).
@@ -86,7 +117,8 @@ typedef struct {
 
 // A deal: four hands as card bitmasks, indexed North 0, East 1, South 2, West 3. In each mask
 // bit `16 * suit + rank` is set for a held card, with suit clubs 0, diamonds 1, hearts 2,
-// spades 3 and rank 0 for the deuce up to 12 for the ace.
+// spades 3 and rank 0 for the deuce up to 12 for the ace. The layout is fixed (a deal is always
+// four hands), so this struct has no size field.
 typedef struct {
   // The hands of North, East, South and West.
   uint64_t hands[4];
@@ -131,6 +163,49 @@ void dealer_free_session(dealer_session *session);
 // loading the script.
 int32_t dealer_set_option(dealer_session *session, const char *key, const char *value);
 
+// Sets the seed of the random generator (the `seed` option; classic `-s`). With the same seed,
+// generator and script, a session deals the same deals on every machine. Without a seed each
+// run is seeded from the system. Returns `DEALER_OK`.
+int32_t dealer_set_seed(dealer_session *session, int64_t seed);
+
+// Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or
+// `DEALER_GENERATOR_GLIBC`. Call before loading the script. Returns `DEALER_OK` or
+// `DEALER_ERROR_OPTION` for another value.
+int32_t dealer_set_generator(dealer_session *session, int32_t generator);
+
+// Chooses the script language: `DEALER_DIALECT_V2` (default) or `DEALER_DIALECT_CLASSIC`.
+// Call before loading the script. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
+int32_t dealer_set_dialect(dealer_session *session, int32_t dialect);
+
+// Sets how many deals a run generates at most (classic `-g`); 0 restores the script's
+// `generate` (default 10,000,000). Returns `DEALER_OK`.
+int32_t dealer_set_generate(dealer_session *session, int64_t limit);
+
+// Sets how many deals a run produces at most (classic `-p`); 0 restores the script's
+// `produce` (default 40 when the script prints deals, else the generate limit). For
+// `dealer_next_deal`, a produce limit set here or in the script ends the loop with
+// `DEALER_DONE`. Returns `DEALER_OK`.
+int32_t dealer_set_produce(dealer_session *session, int64_t limit);
+
+// Sets how many threads solve double-dummy problems (DealerV2 `-R`): 0 (default) one per
+// core, at most 64. Output does not depend on it. Returns `DEALER_OK` or
+// `DEALER_ERROR_OPTION`.
+int32_t dealer_set_threads(dealer_session *session, uint32_t threads);
+
+// Sets script variable `$index` (0 to 9; classic `-0` … `-9`) to `value` (NUL-terminated
+// UTF-8), substituted into the script text where `$index` appears. Call before loading the
+// script. Returns `DEALER_OK`, `DEALER_ERROR_OPTION` for an index above 9, `DEALER_ERROR_NULL`
+// or `DEALER_ERROR_UTF8`.
+int32_t dealer_set_variable(dealer_session *session, uint32_t index, const char *value);
+
+// Predeals cards to a seat (`DEALER_NORTH` … `DEALER_WEST`; classic `-N` … `-W`): `cards` is
+// NUL-terminated text such as `SAKQ,HJ` (suit letter then ranks, groups separated by commas).
+// As with classic dealer's switches, while any seat has a predeal set this way the script's
+// own `predeal` lines are replaced. NULL or an empty string removes the seat's predeal. A card
+// given twice is reported when the deals start. Returns `DEALER_OK`,
+// `DEALER_ERROR_OPTION` for a bad seat, or `DEALER_ERROR_UTF8`.
+int32_t dealer_set_predeal(dealer_session *session, int32_t seat, const char *cards);
+
 // Loads (parses and compiles) a script from `len` bytes at `text`. On a script error returns
 // `DEALER_ERROR_SCRIPT`; `dealer_last_error_location` gives its line and column.
 int32_t dealer_load_script(dealer_session *session, const uint8_t *text, uintptr_t len);
@@ -143,8 +218,17 @@ int32_t dealer_load_script_file(dealer_session *session, const char *path);
 // default. The callback is called on the thread that runs the session.
 int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_fn callback, void *userdata);
 
+// Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
+// e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
+// so keep it open while it is set (or set another output). A negative `fd` restores the
+// default. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
+// `DEALER_ERROR_IO` when `fd` is not an open descriptor.
+int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd);
+
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
-// the output streams. `report` may be NULL; otherwise it receives the counters. Returns
+// the output streams. `report` may be NULL; otherwise set its `size` and it receives the
+// counters. Output written before an error stays written and is complete up to the deal that
+// failed. Returns
 // `DEALER_OK`, or `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
 // produced nothing.
 int32_t dealer_run(dealer_session *session, dealer_run_report *report);
@@ -164,12 +248,38 @@ int32_t dealer_next_deal(dealer_session *session, dealer_deal *deal);
 int32_t dealer_dds_table(dealer_session *session, const dealer_deal *deal, dealer_dds_results *table);
 
 // Evaluates an expression in script syntax (the script's variables are visible) on the
-// current deal and stores the value in `*value`.
+// current deal and stores the value in `*value` (true is 1, false 0). Each distinct text is
+// compiled on first use and kept; for an expression evaluated on every deal,
+// `dealer_compile_expression` + `dealer_eval_compiled` skip the text lookup. Returns
+// `DEALER_OK`, `DEALER_ERROR_SCRIPT`, `DEALER_ERROR_USAGE` without a current deal,
+// `DEALER_ERROR_RUN`, `DEALER_ERROR_NULL` or `DEALER_ERROR_UTF8`.
 int32_t dealer_eval(dealer_session *session, const char *expression, int32_t *value);
 
-// The message of the session's last error (`line N: message` for script errors), or an empty
-// string. The pointer stays valid until the next call on the same session.
+// Compiles an expression (script syntax, the script's variables visible) once and stores its
+// id in `*id`, for `dealer_eval_compiled` on every deal. Needs a loaded script; ids stay valid
+// until the next `dealer_load_script*` on the session and are never reused. Returns
+// `DEALER_OK`, `DEALER_ERROR_SCRIPT` (with line and column in the expression),
+// `DEALER_ERROR_USAGE` without a script, `DEALER_ERROR_NOT_AVAILABLE`, `DEALER_ERROR_NULL` or
+// `DEALER_ERROR_UTF8`.
+int32_t dealer_compile_expression(dealer_session *session, const char *expression, uint32_t *id);
+
+// Evaluates the expression `id` from `dealer_compile_expression` on the current deal and
+// stores the value in `*value` (true is 1, false 0). Returns `DEALER_OK`,
+// `DEALER_ERROR_USAGE` for an unknown or stale id or without a current deal,
+// `DEALER_ERROR_RUN` (e.g. a division by zero) or `DEALER_ERROR_NULL`.
+int32_t dealer_eval_compiled(dealer_session *session, uint32_t id, int32_t *value);
+
+// The full message of the session's last error, or an empty string when the last call
+// succeeded. Script errors read `line L, column C: message near 'text'`, then the script line
+// and a caret under the column, e.g.
+// `line 2, column 17: syntax error near '&&'\n    condition hcp(north) &&& 3\n                    ^`.
+// The pointer stays valid until the next call on the same session; never free it.
 const char *dealer_last_error(const dealer_session *session);
+
+// The session's last error in one line as the peers print it (`line N: message` for script
+// errors, without column or excerpt), or an empty string. The CLI uses it to print the same
+// bytes as the peers. The pointer stays valid until the next call on the same session.
+const char *dealer_last_error_summary(const dealer_session *session);
 
 // Stores the script line and column of the last error (0 when it has none). Returns
 // `DEALER_OK`, or `DEALER_ERROR_NULL` when `session` is NULL. `line`/`col` may be NULL.
@@ -182,12 +292,23 @@ int32_t dealer_last_error_exit_code(const dealer_session *session);
 // Writes the deal as a PBN `[Deal]` value (`N:AKQ.… …`) into `buffer` of `size` bytes,
 // NUL-terminated. Returns the length of the text without the NUL; when that is `>= size` the
 // text was truncated (call again with a larger buffer). `buffer` may be NULL when `size` is 0.
+// Returns 0 when `deal` is NULL.
 uintptr_t dealer_deal_to_pbn(const dealer_deal *deal, char *buffer, uintptr_t size);
+
+// Writes the deal in the peers' one-line format, exactly as `printoneline` prints it without
+// the line end: `n <hand> e <hand> s <hand> w <hand> ` (PBN hands, each followed by a space).
+// Buffer rules and result as for `dealer_deal_to_pbn`.
+uintptr_t dealer_deal_to_oneline(const dealer_deal *deal, char *buffer, uintptr_t size);
 
 // The library version as a NUL-terminated string, e.g. `0.1.0`; equal to
 // `DEALER_VERSION_MAJOR.DEALER_VERSION_MINOR.DEALER_VERSION_PATCH` of the header it was built
 // with.
 const char *dealer_version(void);
+
+// The library version as one number, `major * 10000 + minor * 100 + patch` (e.g. 100 for
+// 0.1.0), to compare with `DEALER_VERSION_MAJOR * 10000 + DEALER_VERSION_MINOR * 100 +
+// DEALER_VERSION_PATCH` of the header a program was built with.
+uint32_t dealer_version_number(void);
 
 #ifdef __cplusplus
 }  // extern "C"

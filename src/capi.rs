@@ -11,8 +11,10 @@
 // documented with its safety contract, as is usual for an FFI layer.
 #![allow(non_camel_case_types, clippy::not_unsafe_ptr_arg_deref)]
 
+use std::cell::Cell;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 use crate::cards::{Deal, Hand};
 use crate::error::{Error, ErrorKind};
@@ -53,9 +55,31 @@ pub const DEALER_STREAM_CSV: i32 = 2;
 /// Output stream: `export` lines when no `export_file` option is set.
 pub const DEALER_STREAM_EXPORT: i32 = 3;
 
+/// `dealer_set_generator`: ChaCha8 (the default), libdealer's own fast generator.
+pub const DEALER_GENERATOR_CHACHA: i32 = 0;
+/// `dealer_set_generator`: DealerV2's drand48 stream (its deals for the same seed).
+pub const DEALER_GENERATOR_DRAND48: i32 = 1;
+/// `dealer_set_generator`: classic dealer's glibc `random()` stream (its deals for the same seed).
+pub const DEALER_GENERATOR_GLIBC: i32 = 2;
+
+/// `dealer_set_dialect`: the language of DealerV2 4.3.3 (the default).
+pub const DEALER_DIALECT_V2: i32 = 0;
+/// `dealer_set_dialect`: the language of classic dealer (Debian's `dealer`).
+pub const DEALER_DIALECT_CLASSIC: i32 = 1;
+
+/// Seat index (in `dealer_deal.hands` and `dealer_set_predeal`): North.
+pub const DEALER_NORTH: i32 = 0;
+/// Seat index: East.
+pub const DEALER_EAST: i32 = 1;
+/// Seat index: South.
+pub const DEALER_SOUTH: i32 = 2;
+/// Seat index: West.
+pub const DEALER_WEST: i32 = 3;
+
 /// A deal: four hands as card bitmasks, indexed North 0, East 1, South 2, West 3. In each mask
 /// bit `16 * suit + rank` is set for a held card, with suit clubs 0, diamonds 1, hearts 2,
-/// spades 3 and rank 0 for the deuce up to 12 for the ace.
+/// spades 3 and rank 0 for the deuce up to 12 for the ace. The layout is fixed (a deal is always
+/// four hands), so this struct has no size field.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct dealer_deal {
@@ -63,10 +87,14 @@ pub struct dealer_deal {
     pub hands: [u64; 4],
 }
 
-/// Counters of a finished `dealer_run`.
+/// Counters of a finished `dealer_run`. Set `size` to `sizeof(dealer_run_report)` before the
+/// call.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct dealer_run_report {
+    /// In: the size of this struct in bytes (`sizeof(dealer_run_report)`), so that later versions
+    /// can add fields.
+    pub size: u32,
     /// Deals generated.
     pub generated: i64,
     /// Deals produced (that satisfied the condition).
@@ -84,7 +112,10 @@ pub type dealer_write_fn = Option<unsafe extern "C" fn(data: *const u8, len: usi
 pub struct dealer_session {
     session: Session,
     last_error: Option<Error>,
+    /// [`Error::describe`] of the last error: location, offending text and a caret.
     last_error_text: CString,
+    /// The last error as the peers print it (`line N: message`).
+    last_error_summary: CString,
 }
 
 /// Why a call failed: the status to return and the error to remember.
@@ -116,7 +147,9 @@ impl Failure {
 
 impl dealer_session {
     fn record(&mut self, failure: Failure) -> i32 {
-        self.last_error_text = CString::new(failure.error.to_string().replace('\0', " ")).unwrap_or_default();
+        let c_text = |text: String| CString::new(text.replace('\0', " ")).unwrap_or_default();
+        self.last_error_text = c_text(failure.error.describe());
+        self.last_error_summary = c_text(failure.error.to_string());
         self.last_error = Some(failure.error);
         failure.status
     }
@@ -124,7 +157,45 @@ impl dealer_session {
     fn clear(&mut self) {
         self.last_error = None;
         self.last_error_text = CString::default();
+        self.last_error_summary = CString::default();
     }
+}
+
+thread_local! {
+    /// How many `dealer_*` calls are running on this thread (a panic inside one is reported
+    /// through its status and message, not printed).
+    static CALLS_IN_PROGRESS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Installs, once per process, a panic hook that stays silent for panics inside a `dealer_*`
+/// call (they become `DEALER_ERROR_INTERNAL` with the panic's text in the last error) and hands
+/// every other panic to the hook that was there before. This hook is the library's only
+/// process-wide state besides what DDS keeps.
+fn install_quiet_panic_hook() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if CALLS_IN_PROGRESS.with(Cell::get) == 0 {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `body` with panics caught; a panic comes back as its message.
+fn guarded<R>(body: impl FnOnce() -> R) -> Result<R, String> {
+    install_quiet_panic_hook();
+    CALLS_IN_PROGRESS.with(|c| c.set(c.get() + 1));
+    let result = catch_unwind(AssertUnwindSafe(body));
+    CALLS_IN_PROGRESS.with(|c| c.set(c.get() - 1));
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string())
+    })
 }
 
 /// Runs `body` on a session, catching panics and recording errors.
@@ -135,12 +206,12 @@ fn with_session(session: *mut dealer_session, body: impl FnOnce(&mut dealer_sess
     // SAFETY: a non-NULL handle came from dealer_create_session and is used by one thread at a time.
     let handle = unsafe { &mut *session };
     handle.clear();
-    match catch_unwind(AssertUnwindSafe(|| body(handle))) {
+    match guarded(|| body(&mut *handle)) {
         Ok(Ok(status)) => status,
         Ok(Err(failure)) => handle.record(failure),
-        Err(_) => handle.record(Failure {
+        Err(panic) => handle.record(Failure {
             status: DEALER_ERROR_INTERNAL,
-            error: Error::new(ErrorKind::Run, "internal error (panic caught at the library boundary)"),
+            error: Error::new(ErrorKind::Run, format!("internal error caught at the library boundary: {panic}")),
         }),
     }
 }
@@ -164,11 +235,12 @@ pub extern "C" fn dealer_create_session(out: *mut *mut dealer_session) -> i32 {
     if out.is_null() {
         return DEALER_ERROR_NULL;
     }
-    let result = catch_unwind(|| {
+    let result = guarded(|| {
         Box::into_raw(Box::new(dealer_session {
             session: Session::new(),
             last_error: None,
             last_error_text: CString::default(),
+            last_error_summary: CString::default(),
         }))
     });
     match result {
@@ -186,7 +258,7 @@ pub extern "C" fn dealer_create_session(out: *mut *mut dealer_session) -> i32 {
 pub extern "C" fn dealer_free_session(session: *mut dealer_session) {
     if !session.is_null() {
         // SAFETY: the handle came from dealer_create_session and is not used after this call.
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(session) })));
+        let _ = guarded(|| drop(unsafe { Box::from_raw(session) }));
     }
 }
 
@@ -204,6 +276,115 @@ pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_
         h.session.set_option(key, value)?;
         Ok(DEALER_OK)
     })
+}
+
+/// Sets the seed of the random generator (the `seed` option; classic `-s`). With the same seed,
+/// generator and script, a session deals the same deals on every machine. Without a seed each
+/// run is seeded from the system. Returns `DEALER_OK`.
+#[no_mangle]
+pub extern "C" fn dealer_set_seed(session: *mut dealer_session, seed: i64) -> i32 {
+    set_typed(session, "seed", seed.to_string())
+}
+
+/// Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or
+/// `DEALER_GENERATOR_GLIBC`. Call before loading the script. Returns `DEALER_OK` or
+/// `DEALER_ERROR_OPTION` for another value.
+#[no_mangle]
+pub extern "C" fn dealer_set_generator(session: *mut dealer_session, generator: i32) -> i32 {
+    let name = match generator {
+        DEALER_GENERATOR_CHACHA => "chacha",
+        DEALER_GENERATOR_DRAND48 => "drand48",
+        DEALER_GENERATOR_GLIBC => "glibc",
+        _ => return option_error(session, format!("unknown generator {generator}")),
+    };
+    set_typed(session, "rng", name.to_string())
+}
+
+/// Chooses the script language: `DEALER_DIALECT_V2` (default) or `DEALER_DIALECT_CLASSIC`.
+/// Call before loading the script. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
+#[no_mangle]
+pub extern "C" fn dealer_set_dialect(session: *mut dealer_session, dialect: i32) -> i32 {
+    let name = match dialect {
+        DEALER_DIALECT_V2 => "v2",
+        DEALER_DIALECT_CLASSIC => "classic",
+        _ => return option_error(session, format!("unknown dialect {dialect}")),
+    };
+    set_typed(session, "dialect", name.to_string())
+}
+
+/// Sets how many deals a run generates at most (classic `-g`); 0 restores the script's
+/// `generate` (default 10,000,000). Returns `DEALER_OK`.
+#[no_mangle]
+pub extern "C" fn dealer_set_generate(session: *mut dealer_session, limit: i64) -> i32 {
+    set_typed(session, "generate", limit.to_string())
+}
+
+/// Sets how many deals a run produces at most (classic `-p`); 0 restores the script's
+/// `produce` (default 40 when the script prints deals, else the generate limit). For
+/// `dealer_next_deal`, a produce limit set here or in the script ends the loop with
+/// `DEALER_DONE`. Returns `DEALER_OK`.
+#[no_mangle]
+pub extern "C" fn dealer_set_produce(session: *mut dealer_session, limit: i64) -> i32 {
+    set_typed(session, "produce", limit.to_string())
+}
+
+/// Sets how many threads solve double-dummy problems (DealerV2 `-R`): 0 (default) one per
+/// core, at most 64. Output does not depend on it. Returns `DEALER_OK` or
+/// `DEALER_ERROR_OPTION`.
+#[no_mangle]
+pub extern "C" fn dealer_set_threads(session: *mut dealer_session, threads: u32) -> i32 {
+    set_typed(session, "threads", threads.to_string())
+}
+
+/// Sets script variable `$index` (0 to 9; classic `-0` … `-9`) to `value` (NUL-terminated
+/// UTF-8), substituted into the script text where `$index` appears. Call before loading the
+/// script. Returns `DEALER_OK`, `DEALER_ERROR_OPTION` for an index above 9, `DEALER_ERROR_NULL`
+/// or `DEALER_ERROR_UTF8`.
+#[no_mangle]
+pub extern "C" fn dealer_set_variable(session: *mut dealer_session, index: u32, value: *const c_char) -> i32 {
+    if index > 9 {
+        return option_error(session, format!("script variable ${index} does not exist (0 to 9)"));
+    }
+    with_session(session, |h| {
+        let value = text_arg(value, "value")?;
+        h.session.set_option(&format!("var{index}"), value)?;
+        Ok(DEALER_OK)
+    })
+}
+
+/// Predeals cards to a seat (`DEALER_NORTH` … `DEALER_WEST`; classic `-N` … `-W`): `cards` is
+/// NUL-terminated text such as `SAKQ,HJ` (suit letter then ranks, groups separated by commas).
+/// As with classic dealer's switches, while any seat has a predeal set this way the script's
+/// own `predeal` lines are replaced. NULL or an empty string removes the seat's predeal. A card
+/// given twice is reported when the deals start. Returns `DEALER_OK`,
+/// `DEALER_ERROR_OPTION` for a bad seat, or `DEALER_ERROR_UTF8`.
+#[no_mangle]
+pub extern "C" fn dealer_set_predeal(session: *mut dealer_session, seat: i32, cards: *const c_char) -> i32 {
+    let key = match seat {
+        DEALER_NORTH => "predeal_north",
+        DEALER_EAST => "predeal_east",
+        DEALER_SOUTH => "predeal_south",
+        DEALER_WEST => "predeal_west",
+        _ => return option_error(session, format!("unknown seat {seat} (0 North to 3 West)")),
+    };
+    with_session(session, |h| {
+        let cards = if cards.is_null() { "" } else { text_arg(cards, "cards")? };
+        h.session.set_option(key, cards)?;
+        Ok(DEALER_OK)
+    })
+}
+
+/// Sets an option from a typed setter's value.
+fn set_typed(session: *mut dealer_session, key: &str, value: String) -> i32 {
+    with_session(session, |h| {
+        h.session.set_option(key, &value)?;
+        Ok(DEALER_OK)
+    })
+}
+
+/// Records an option error found before the session's options were touched.
+fn option_error(session: *mut dealer_session, message: String) -> i32 {
+    with_session(session, |_| Err(Error::new(ErrorKind::Option, message).into()))
 }
 
 /// Loads (parses and compiles) a script from `len` bytes at `text`. On a script error returns
@@ -246,18 +427,9 @@ pub extern "C" fn dealer_set_output(
     userdata: *mut c_void,
 ) -> i32 {
     with_session(session, |h| {
-        let stream = match stream {
-            DEALER_STREAM_OUTPUT => Stream::Output,
-            DEALER_STREAM_DIAGNOSTICS => Stream::Diagnostics,
-            DEALER_STREAM_CSV => Stream::Csv,
-            DEALER_STREAM_EXPORT => Stream::Export,
-            _ => return Err(Error::new(ErrorKind::Usage, format!("unknown stream {stream}")).into()),
-        };
+        let stream = stream_of(stream)?;
         let sink = match callback {
-            None => match stream {
-                Stream::Diagnostics => Sink::Stderr,
-                _ => Sink::Stdout,
-            },
+            None => default_sink(stream),
             Some(cb) => {
                 let userdata = userdata as usize;
                 Sink::Callback(Box::new(move |bytes: &[u8]| {
@@ -276,17 +448,66 @@ pub extern "C" fn dealer_set_output(
     })
 }
 
+/// Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
+/// e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
+/// so keep it open while it is set (or set another output). A negative `fd` restores the
+/// default. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
+/// `DEALER_ERROR_IO` when `fd` is not an open descriptor.
+#[no_mangle]
+pub extern "C" fn dealer_set_output_fd(session: *mut dealer_session, stream: i32, fd: i32) -> i32 {
+    with_session(session, |h| {
+        let stream = stream_of(stream)?;
+        let sink = if fd < 0 {
+            default_sink(stream)
+        } else {
+            // SAFETY: F_GETFD only asks whether `fd` is an open descriptor.
+            if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+                return Err(Error::new(ErrorKind::Io, format!("{fd} is not an open file descriptor")).into());
+            }
+            Sink::Descriptor(fd)
+        };
+        h.session.set_sink(stream, sink);
+        Ok(DEALER_OK)
+    })
+}
+
+/// The stream a `DEALER_STREAM_*` value names.
+fn stream_of(stream: i32) -> Result<Stream, Failure> {
+    Ok(match stream {
+        DEALER_STREAM_OUTPUT => Stream::Output,
+        DEALER_STREAM_DIAGNOSTICS => Stream::Diagnostics,
+        DEALER_STREAM_CSV => Stream::Csv,
+        DEALER_STREAM_EXPORT => Stream::Export,
+        _ => return Err(Error::new(ErrorKind::Usage, format!("unknown stream {stream}")).into()),
+    })
+}
+
+/// Where a stream goes when the caller has not directed it anywhere.
+fn default_sink(stream: Stream) -> Sink {
+    match stream {
+        Stream::Diagnostics => Sink::Stderr,
+        _ => Sink::Stdout,
+    }
+}
+
 /// Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
-/// the output streams. `report` may be NULL; otherwise it receives the counters. Returns
+/// the output streams. `report` may be NULL; otherwise set its `size` and it receives the
+/// counters. Output written before an error stays written and is complete up to the deal that
+/// failed. Returns
 /// `DEALER_OK`, or `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
 /// produced nothing.
 #[no_mangle]
 pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_run_report) -> i32 {
     with_session(session, |h| {
+        // SAFETY: a non-NULL `report` points to a dealer_run_report the caller owns.
+        if !report.is_null() && (unsafe { (*report).size } as usize) < std::mem::size_of::<dealer_run_report>() {
+            return Err(Error::new(ErrorKind::Usage, "report->size must be sizeof(dealer_run_report)").into());
+        }
         let r = h.session.run()?;
         if !report.is_null() {
+            let size = std::mem::size_of::<dealer_run_report>() as u32;
             // SAFETY: non-NULL `report` points to a writable dealer_run_report.
-            unsafe { *report = dealer_run_report { generated: r.generated, produced: r.produced, seed: r.seed } };
+            unsafe { *report = dealer_run_report { size, generated: r.generated, produced: r.produced, seed: r.seed } };
         }
         Ok(if r.timed_out { DEALER_TIMED_OUT } else { DEALER_OK })
     })
@@ -381,7 +602,11 @@ pub extern "C" fn dealer_dds_table(
 }
 
 /// Evaluates an expression in script syntax (the script's variables are visible) on the
-/// current deal and stores the value in `*value`.
+/// current deal and stores the value in `*value` (true is 1, false 0). Each distinct text is
+/// compiled on first use and kept; for an expression evaluated on every deal,
+/// `dealer_compile_expression` + `dealer_eval_compiled` skip the text lookup. Returns
+/// `DEALER_OK`, `DEALER_ERROR_SCRIPT`, `DEALER_ERROR_USAGE` without a current deal,
+/// `DEALER_ERROR_RUN`, `DEALER_ERROR_NULL` or `DEALER_ERROR_UTF8`.
 #[no_mangle]
 pub extern "C" fn dealer_eval(session: *mut dealer_session, expression: *const c_char, value: *mut i32) -> i32 {
     with_session(session, |h| {
@@ -396,8 +621,48 @@ pub extern "C" fn dealer_eval(session: *mut dealer_session, expression: *const c
     })
 }
 
-/// The message of the session's last error (`line N: message` for script errors), or an empty
-/// string. The pointer stays valid until the next call on the same session.
+/// Compiles an expression (script syntax, the script's variables visible) once and stores its
+/// id in `*id`, for `dealer_eval_compiled` on every deal. Needs a loaded script; ids stay valid
+/// until the next `dealer_load_script*` on the session and are never reused. Returns
+/// `DEALER_OK`, `DEALER_ERROR_SCRIPT` (with line and column in the expression),
+/// `DEALER_ERROR_USAGE` without a script, `DEALER_ERROR_NOT_AVAILABLE`, `DEALER_ERROR_NULL` or
+/// `DEALER_ERROR_UTF8`.
+#[no_mangle]
+pub extern "C" fn dealer_compile_expression(session: *mut dealer_session, expression: *const c_char, id: *mut u32) -> i32 {
+    with_session(session, |h| {
+        let expression = text_arg(expression, "expression")?;
+        if id.is_null() {
+            return Err(Failure::null("id"));
+        }
+        let compiled = h.session.compile_expression(expression)?;
+        // SAFETY: non-NULL `id` points to a writable uint32_t.
+        unsafe { *id = compiled };
+        Ok(DEALER_OK)
+    })
+}
+
+/// Evaluates the expression `id` from `dealer_compile_expression` on the current deal and
+/// stores the value in `*value` (true is 1, false 0). Returns `DEALER_OK`,
+/// `DEALER_ERROR_USAGE` for an unknown or stale id or without a current deal,
+/// `DEALER_ERROR_RUN` (e.g. a division by zero) or `DEALER_ERROR_NULL`.
+#[no_mangle]
+pub extern "C" fn dealer_eval_compiled(session: *mut dealer_session, id: u32, value: *mut i32) -> i32 {
+    with_session(session, |h| {
+        if value.is_null() {
+            return Err(Failure::null("value"));
+        }
+        let v = h.session.eval_compiled(id)?;
+        // SAFETY: non-NULL `value` points to a writable int32_t.
+        unsafe { *value = v };
+        Ok(DEALER_OK)
+    })
+}
+
+/// The full message of the session's last error, or an empty string when the last call
+/// succeeded. Script errors read `line L, column C: message near 'text'`, then the script line
+/// and a caret under the column, e.g.
+/// `line 2, column 17: syntax error near '&&'\n    condition hcp(north) &&& 3\n                    ^`.
+/// The pointer stays valid until the next call on the same session; never free it.
 #[no_mangle]
 pub extern "C" fn dealer_last_error(session: *const dealer_session) -> *const c_char {
     if session.is_null() {
@@ -405,6 +670,18 @@ pub extern "C" fn dealer_last_error(session: *const dealer_session) -> *const c_
     }
     // SAFETY: a non-NULL handle came from dealer_create_session.
     unsafe { (*session).last_error_text.as_ptr() }
+}
+
+/// The session's last error in one line as the peers print it (`line N: message` for script
+/// errors, without column or excerpt), or an empty string. The CLI uses it to print the same
+/// bytes as the peers. The pointer stays valid until the next call on the same session.
+#[no_mangle]
+pub extern "C" fn dealer_last_error_summary(session: *const dealer_session) -> *const c_char {
+    if session.is_null() {
+        return c"session is NULL".as_ptr();
+    }
+    // SAFETY: a non-NULL handle came from dealer_create_session.
+    unsafe { (*session).last_error_summary.as_ptr() }
 }
 
 /// Stores the script line and column of the last error (0 when it has none). Returns
@@ -443,14 +720,33 @@ pub extern "C" fn dealer_last_error_exit_code(session: *const dealer_session) ->
 /// Writes the deal as a PBN `[Deal]` value (`N:AKQ.… …`) into `buffer` of `size` bytes,
 /// NUL-terminated. Returns the length of the text without the NUL; when that is `>= size` the
 /// text was truncated (call again with a larger buffer). `buffer` may be NULL when `size` is 0.
+/// Returns 0 when `deal` is NULL.
 #[no_mangle]
 pub extern "C" fn dealer_deal_to_pbn(deal: *const dealer_deal, buffer: *mut c_char, size: usize) -> usize {
+    format_deal(deal, buffer, size, |d| d.pbn().into_bytes())
+}
+
+/// Writes the deal in the peers' one-line format, exactly as `printoneline` prints it without
+/// the line end: `n <hand> e <hand> s <hand> w <hand> ` (PBN hands, each followed by a space).
+/// Buffer rules and result as for `dealer_deal_to_pbn`.
+#[no_mangle]
+pub extern "C" fn dealer_deal_to_oneline(deal: *const dealer_deal, buffer: *mut c_char, size: usize) -> usize {
+    format_deal(deal, buffer, size, |d| {
+        let mut text = Vec::with_capacity(80);
+        d.write_oneline(&mut text);
+        text
+    })
+}
+
+/// Formats a deal into a caller buffer (truncated, always NUL-terminated when `size > 0`) and
+/// returns the full length.
+fn format_deal(deal: *const dealer_deal, buffer: *mut c_char, size: usize, format: fn(&Deal) -> Vec<u8>) -> usize {
     if deal.is_null() {
         return 0;
     }
     // SAFETY: non-NULL `deal` points to a readable dealer_deal.
     let d = unsafe { *deal };
-    let text = Deal(d.hands.map(Hand)).pbn();
+    let Ok(text) = guarded(|| format(&Deal(d.hands.map(Hand)))) else { return 0 };
     if !buffer.is_null() && size > 0 {
         let n = text.len().min(size - 1);
         // SAFETY: `buffer` has room for `size` bytes; we write n + 1 <= size.
@@ -478,8 +774,32 @@ pub extern "C" fn dealer_version() -> *const c_char {
     VERSION.as_ptr().cast()
 }
 
+/// The library version as one number, `major * 10000 + minor * 100 + patch` (e.g. 100 for
+/// 0.1.0), to compare with `DEALER_VERSION_MAJOR * 10000 + DEALER_VERSION_MINOR * 100 +
+/// DEALER_VERSION_PATCH` of the header a program was built with.
+#[no_mangle]
+pub extern "C" fn dealer_version_number() -> u32 {
+    DEALER_VERSION_MAJOR as u32 * 10_000 + DEALER_VERSION_MINOR as u32 * 100 + DEALER_VERSION_PATCH as u32
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_with_its_message() {
+        let mut session = std::ptr::null_mut();
+        assert_eq!(dealer_create_session(&mut session), DEALER_OK);
+        let status = with_session(session, |_| panic!("deliberate test panic"));
+        assert_eq!(status, DEALER_ERROR_INTERNAL);
+        // SAFETY: the session is valid and the message is NUL-terminated.
+        let message = unsafe { CStr::from_ptr(dealer_last_error(session)) }.to_str().unwrap();
+        assert_eq!(message, "internal error caught at the library boundary: deliberate test panic");
+        // The session stays usable.
+        assert_eq!(dealer_set_seed(session, 3), DEALER_OK);
+        dealer_free_session(session);
+    }
+
     #[test]
     fn version_constants_follow_the_crate_version() {
         let parts: Vec<i32> = env!("CARGO_PKG_VERSION").split('.').map(|p| p.parse().unwrap()).collect();

@@ -33,12 +33,21 @@ pub struct Error {
     pub col: Option<u32>,
     /// The exit status the peers use for this failure (255 for script errors).
     pub exit_code: i32,
+    /// The text of the script line the error points at (without its line end), when known.
+    pub source_line: Option<String>,
 }
 
 impl Error {
     /// A script error at a line and column (exit status 255, like the peers' `yyerror`).
     pub fn script(message: impl Into<String>, line: u32, col: u32) -> Error {
-        Error { kind: ErrorKind::Script, message: message.into(), line: Some(line), col: Some(col), exit_code: 255 }
+        Error {
+            kind: ErrorKind::Script,
+            message: message.into(),
+            line: Some(line),
+            col: Some(col),
+            exit_code: 255,
+            source_line: None,
+        }
     }
 
     /// An error without a script location.
@@ -49,7 +58,44 @@ impl Error {
             ErrorKind::Run => 4,
             ErrorKind::Usage => 2,
         };
-        Error { kind, message: message.into(), line: None, col: None, exit_code }
+        Error { kind, message: message.into(), line: None, col: None, exit_code, source_line: None }
+    }
+
+    /// The same error with the text of its line taken from `source` (the script or expression
+    /// it was found in), for [`Error::describe`]. Errors without a line are returned unchanged.
+    pub fn with_source(mut self, source: &[u8]) -> Error {
+        if let Some(line) = self.line.filter(|&l| l > 0) {
+            self.source_line = source
+                .split(|&b| b == b'\n')
+                .nth(line as usize - 1)
+                .map(|text| String::from_utf8_lossy(text.strip_suffix(b"\r").unwrap_or(text)).into_owned());
+        }
+        self
+    }
+
+    /// The full explanation: `line L, column C: message near 'text'`, then the offending line
+    /// and a caret under column C; just the message when the error has no location.
+    pub fn describe(&self) -> String {
+        let Some(line) = self.line else { return self.message.clone() };
+        let mut text = match self.col.filter(|&c| c > 0) {
+            Some(col) => format!("line {line}, column {col}: {}", self.message),
+            None => format!("line {line}: {}", self.message),
+        };
+        if let Some(source) = &self.source_line {
+            let col = self.col.unwrap_or(0) as usize;
+            let start = col.saturating_sub(1).min(source.len());
+            let token: String = source.get(start..).unwrap_or("").split_whitespace().next().unwrap_or("").chars().take(24).collect();
+            if !token.is_empty() {
+                text.push_str(&format!(" near '{token}'"));
+            }
+            text.push_str(&format!("\n    {source}"));
+            if col > 0 {
+                // The caret goes under the column's character; tabs are kept so that it lines up.
+                let pad: String = source.get(..start).unwrap_or("").chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                text.push_str(&format!("\n    {pad}^"));
+            }
+        }
+        text
     }
 
     /// The same error located at a script position.

@@ -37,6 +37,8 @@ pub enum Sink {
     File(std::fs::File),
     /// A caller-supplied writer, e.g. a C callback; an `Err` stops the run.
     Callback(WriteFn),
+    /// An open file descriptor of the caller's (the session writes to it but never closes it).
+    Descriptor(std::os::fd::RawFd),
 }
 
 impl Sink {
@@ -53,6 +55,13 @@ impl Sink {
             Sink::Stderr => std::io::stderr().lock().write_all(bytes),
             Sink::File(f) => f.write_all(bytes),
             Sink::Callback(cb) => cb(bytes),
+            Sink::Descriptor(fd) => {
+                use std::os::fd::FromRawFd;
+                // SAFETY: the caller keeps the descriptor open while it is set (checked open when
+                // set); ManuallyDrop leaves it open after the write.
+                let mut file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(*fd) });
+                file.write_all(bytes)
+            }
         }
     }
 }
@@ -198,6 +207,9 @@ const MAX_THREADS: usize = 64;
 
 /// How many distinct `eval` expressions a session keeps compiled before starting afresh.
 const MAX_CACHED_EXPRESSIONS: usize = 1024;
+
+/// How many expressions `compile_expression` keeps for one script.
+const MAX_COMPILED_EXPRESSIONS: usize = 65_536;
 
 /// The dealing loop's state: dealer, double-dummy cache and counters.
 struct Job {
@@ -415,7 +427,8 @@ pub struct Session {
     job: Option<Job>,
     current: Option<Deal>,
     sinks: [Option<Sink>; 4],
-    compiled_expressions: HashMap<String, NodeId>,
+    /// Expressions compiled for [`Session::eval`] and [`Session::compile_expression`].
+    expressions: ExtraExpressions,
     /// A solver for deals the caller passes in (created on first use).
     own_dd: Option<DdCache>,
 }
@@ -457,6 +470,47 @@ fn parse_bool(key: &str, value: &str) -> Result<bool> {
     }
 }
 
+/// Expressions compiled on top of the loaded script: the `eval` cache (by text, dropped
+/// wholesale when it grows past a bound) and the expressions `compile_expression` pinned, which
+/// stay until the next script is loaded.
+#[derive(Default)]
+struct ExtraExpressions {
+    by_text: HashMap<String, NodeId>,
+    /// Pinned expressions in id order, with their source (to compile them again after the cache
+    /// is dropped) and their current node.
+    pinned: Vec<(crate::script::ast::Expr, NodeId)>,
+    /// The id of `pinned[0]`: ids count up over the session's life and are never reused.
+    first_id: u32,
+}
+
+impl ExtraExpressions {
+    /// Drops the `eval` cache's nodes and compiles the pinned expressions again.
+    fn start_afresh(&mut self, program: &mut Program) -> Result<()> {
+        program.forget_extra_expressions();
+        self.by_text.clear();
+        for (expr, node) in &mut self.pinned {
+            *node = program.compile_extra_expression(expr)?;
+        }
+        Ok(())
+    }
+
+    /// A new script is loaded: every expression and id of the old one becomes invalid.
+    fn forget_script(&mut self) {
+        self.by_text.clear();
+        let count = std::mem::take(&mut self.pinned).len() as u32;
+        self.first_id = self.first_id.saturating_add(count);
+    }
+}
+
+/// Compiles an expression into the program and checks that this build can evaluate it.
+fn compile_expression_into(program: &mut Program, expr: &crate::script::ast::Expr) -> Result<NodeId> {
+    let id = program.compile_extra_expression(expr)?;
+    if let Some((feature, pos)) = program.first_unavailable_below(vec![id]) {
+        return Err(crate::program::not_available(feature, pos));
+    }
+    Ok(id)
+}
+
 impl Session {
     /// A session with default options and no script.
     pub fn new() -> Session {
@@ -466,7 +520,7 @@ impl Session {
             job: None,
             current: None,
             sinks: [None, None, None, None],
-            compiled_expressions: HashMap::new(),
+            expressions: ExtraExpressions::default(),
             own_dd: None,
         }
     }
@@ -532,7 +586,8 @@ impl Session {
                     "south" => 2,
                     _ => 3,
                 };
-                o.predeal[seat] = Some(value.to_string());
+                // An empty value removes the seat's command-line predeal.
+                o.predeal[seat] = (!value.is_empty()).then(|| value.to_string());
             }
             "input_name" => o.input_name = Some(value.to_string()),
             "time_limit" => o.time_limit = atol(value).max(0) as u64,
@@ -586,11 +641,12 @@ impl Session {
     /// Parses and compiles a script; replaces any previous one and resets the job.
     pub fn load_script(&mut self, text: &[u8]) -> Result<()> {
         let dialect = self.options.dialect();
-        let program = Program::from_source(text, dialect, &self.options.script_vars)?;
+        let program = Program::from_source(text, dialect, &self.options.script_vars);
+        let program = program.map_err(|e| e.with_source(text))?;
         self.program = Some(program);
         self.job = None;
         self.current = None;
-        self.compiled_expressions.clear();
+        self.expressions.forget_script();
         Ok(())
     }
 
@@ -779,7 +835,8 @@ impl Session {
     pub fn next_deal(&mut self) -> Result<Option<Deal>> {
         if self.job.is_none() {
             let mut job = self.start_job()?;
-            let explicit = self.options.produce.is_some() || self.program()?.settings.produce.is_some();
+            let explicit =
+                self.options.produce.is_some_and(|p| p != 0) || self.program()?.settings.produce.is_some();
             if !explicit {
                 job.max_produce = i64::MAX;
             }
@@ -803,34 +860,80 @@ impl Session {
     }
 
     /// Evaluates an expression (script syntax, with the script's variables) on the current deal.
+    /// Expressions are compiled once and kept (up to a bound) for later calls with the same text.
     pub fn eval(&mut self, expression: &str) -> Result<i32> {
-        let deal = self.current.ok_or_else(|| Error::new(ErrorKind::Usage, "no current deal: call next_deal first"))?;
-        let id = match self.compiled_expressions.get(expression) {
+        let deal = self.current_deal()?;
+        let id = match self.expressions.by_text.get(expression) {
             Some(id) => *id,
             None => {
-                let dialect = self.options.dialect();
-                let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
-                    .map_err(|d| Error::script(d.message, d.line, d.col))?;
-                let expr = match parsed.statements.as_slice() {
-                    [Statement::Condition(e)] => e.clone(),
-                    _ => return Err(Error::script("expected a single expression", 1, 1)),
-                };
+                let expr = self.parse_expression(expression)?;
                 let program = self.program.as_mut().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
-                if self.compiled_expressions.len() >= MAX_CACHED_EXPRESSIONS {
-                    program.forget_extra_expressions();
-                    self.compiled_expressions.clear();
+                if self.expressions.by_text.len() >= MAX_CACHED_EXPRESSIONS {
+                    self.expressions.start_afresh(program)?;
                 }
-                let id = program.compile_extra_expression(&expr)?;
-                if let Some((feature, pos)) = program.first_unavailable_below(vec![id]) {
-                    return Err(crate::program::not_available(feature, pos));
-                }
-                self.compiled_expressions.insert(expression.to_string(), id);
+                let id = compile_expression_into(program, &expr).map_err(|e| e.with_source(expression.as_bytes()))?;
+                self.expressions.by_text.insert(expression.to_string(), id);
                 id
             }
         };
-        let program = self.program.as_ref().expect("compiled above");
+        self.evaluate(&deal, id)
+    }
+
+    /// Compiles an expression once for [`Session::eval_compiled`] and returns its id. Ids stay
+    /// valid until the next script is loaded; they are never reused within a session.
+    pub fn compile_expression(&mut self, expression: &str) -> Result<u32> {
+        let expr = self.parse_expression(expression)?;
+        let program = self.program.as_mut().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
+        let pinned = &mut self.expressions.pinned;
+        if pinned.len() >= MAX_COMPILED_EXPRESSIONS {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!("too many compiled expressions (at most {MAX_COMPILED_EXPRESSIONS} per script)"),
+            ));
+        }
+        let id = self.expressions.first_id.checked_add(pinned.len() as u32).ok_or_else(|| {
+            Error::new(ErrorKind::Usage, "expression ids are exhausted: create a new session")
+        })?;
+        let node = compile_expression_into(program, &expr).map_err(|e| e.with_source(expression.as_bytes()))?;
+        pinned.push((expr, node));
+        Ok(id)
+    }
+
+    /// Evaluates an expression compiled by [`Session::compile_expression`] on the current deal.
+    pub fn eval_compiled(&mut self, id: u32) -> Result<i32> {
+        let node = id
+            .checked_sub(self.expressions.first_id)
+            .and_then(|index| self.expressions.pinned.get(index as usize))
+            .map(|(_, node)| *node)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Usage,
+                    format!("unknown expression id {id} (ids are valid until the next script is loaded)"),
+                )
+            })?;
+        let deal = self.current_deal()?;
+        self.evaluate(&deal, node)
+    }
+
+    fn current_deal(&self) -> Result<Deal> {
+        self.current.ok_or_else(|| Error::new(ErrorKind::Usage, "no current deal: call next_deal first"))
+    }
+
+    /// Parses one expression in the dialect and with the variables of the session.
+    fn parse_expression(&self, expression: &str) -> Result<crate::script::ast::Expr> {
+        let dialect = self.options.dialect();
+        let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
+            .map_err(|d| Error::script(d.message, d.line, d.col).with_source(expression.as_bytes()))?;
+        match parsed.statements.as_slice() {
+            [Statement::Condition(e)] => Ok(e.clone()),
+            _ => Err(Error::script("expected a single expression", 1, 1).with_source(expression.as_bytes())),
+        }
+    }
+
+    fn evaluate(&mut self, deal: &Deal, node: NodeId) -> Result<i32> {
+        let program = self.program.as_ref().expect("a current deal implies a program");
         let job = self.job.as_mut().expect("a current deal implies a job");
-        Evaluation { program, deal: &deal, dealer: &mut job.dealer, produced: job.produced, dd: &mut job.dd }.value(id)
+        Evaluation { program, deal, dealer: &mut job.dealer, produced: job.produced, dd: &mut job.dd }.value(node)
     }
 
     /// All 20 double-dummy results of `deal`, or of the current deal when `deal` is `None`, with
@@ -1530,6 +1633,82 @@ mod tests {
         }
         assert!(s.program.as_ref().unwrap().nodes.len() < script_nodes + 4 * MAX_CACHED_EXPRESSIONS);
         assert_eq!(s.eval("hcp(north)").unwrap(), hcp);
+    }
+
+    #[test]
+    fn compiled_expressions_survive_the_eval_cache_and_die_with_the_script() {
+        let mut s = Session::new();
+        s.set_option("seed", "4").unwrap();
+        assert_eq!(s.compile_expression("hcp(north)").unwrap_err().kind, ErrorKind::Usage);
+        s.load_script(b"big = hcp(north) >= 10\nproduce 3\n").unwrap();
+        let hcp = s.compile_expression("hcp(north)").unwrap();
+        let big = s.compile_expression("big").unwrap();
+        assert_ne!(hcp, big);
+        assert_eq!(s.eval_compiled(hcp).unwrap_err().kind, ErrorKind::Usage, "no current deal yet");
+        let deal = s.next_deal().unwrap().unwrap();
+        let expected = deal.hand(Seat::North).cards_descending().map(|c| c.rank().saturating_sub(8) as i32).sum::<i32>();
+        assert_eq!(s.eval_compiled(hcp).unwrap(), expected);
+        assert_eq!(s.eval_compiled(big).unwrap(), (expected >= 10) as i32);
+        // Filling the eval cache past its bound drops its nodes; the pinned ones are rebuilt.
+        for i in 0..MAX_CACHED_EXPRESSIONS + 5 {
+            s.eval(&format!("hcp(south) + {i}")).unwrap();
+        }
+        assert_eq!(s.eval_compiled(hcp).unwrap(), expected);
+        assert_eq!(s.eval_compiled(big).unwrap(), (expected >= 10) as i32);
+        // A syntax error in an expression points into the expression.
+        let e = s.compile_expression("hcp(north) +").unwrap_err();
+        assert_eq!((e.kind, e.line), (ErrorKind::Script, Some(1)));
+        assert!(e.describe().contains("hcp(north) +"), "{}", e.describe());
+        // A new script invalidates the ids; new ids are not reused.
+        s.load_script(b"produce 1\n").unwrap();
+        assert!(s.eval_compiled(hcp).unwrap_err().message.contains("unknown expression id"));
+        let again = s.compile_expression("hcp(north)").unwrap();
+        assert!(again > big);
+    }
+
+    #[test]
+    fn script_errors_carry_their_line_for_the_full_message() {
+        let mut s = Session::new();
+        let e = s.load_script(b"produce 1\ncondition hcp(north) > \naction printall\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 3: syntax error");
+        assert_eq!(e.source_line.as_deref(), Some("action printall"));
+        assert_eq!(e.describe(), "line 3, column 1: syntax error near 'action'\n    action printall\n    ^");
+    }
+
+    #[test]
+    fn empty_predeal_option_removes_the_seat() {
+        let mut s = Session::new();
+        s.set_option("predeal_north", "SA").unwrap();
+        assert!(s.options().predeal[0].is_some());
+        s.set_option("predeal_north", "").unwrap();
+        assert!(s.options().predeal.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn output_to_a_file_descriptor() {
+        use std::io::{Read, Seek};
+        use std::os::fd::AsRawFd;
+        let mut file = scratch_file();
+        let mut s = Session::new();
+        for (k, v) in [("rng", "glibc"), ("seed", "1")] {
+            s.set_option(k, v).unwrap();
+        }
+        s.load_script(b"produce 1\naction printoneline\n").unwrap();
+        s.set_sink(Stream::Output, Sink::Descriptor(file.as_raw_fd()));
+        s.run().unwrap();
+        let mut written = String::new();
+        file.rewind().unwrap();
+        file.read_to_string(&mut written).unwrap();
+        assert!(written.starts_with("n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. \n"));
+        assert!(written.contains("Generated 1 hands\n"));
+    }
+
+    /// A scratch file whose directory entry is removed at once (only the open handle is used).
+    fn scratch_file() -> std::fs::File {
+        let path = std::env::temp_dir().join(format!("libdealer-session-test-{}", std::process::id()));
+        let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        file
     }
 
     #[test]
