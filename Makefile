@@ -57,14 +57,14 @@ all: $(RELEASE)/dealer
 lib: FORCE
 	$(CARGO) build --release --locked
 	mkdir -p $(LIBDIR)
-	cp -f $(RELEASE)/libdealer.so $(LIBDIR)/libdealer.so
+	cp -f $(RELEASE)/libdealer.so $(LIBDIR)/libdealer.so.new && mv -f $(LIBDIR)/libdealer.so.new $(LIBDIR)/libdealer.so
 	ln -sf libdealer.so $(LIBDIR)/libdealer.so.$(SOVERSION)
 	nm -D --defined-only $(RELEASE)/libdealer.so | awk '$$3 ~ /^dealer_/ { print $$3 }' > $(LIBDIR)/exports.txt
 	ld -r $$(sed 's/^/-u /' $(LIBDIR)/exports.txt) $(RELEASE)/libdealer.a -o $(LIBDIR)/libdealer-all.o
 	objcopy -R .llvmbc -R .llvmcmd --keep-global-symbols=$(LIBDIR)/exports.txt \
 	  $(LIBDIR)/libdealer-all.o $(LIBDIR)/libdealer.o
-	rm -f $(LIBDIR)/libdealer.a $(LIBDIR)/libdealer-all.o
-	ar rcs $(LIBDIR)/libdealer.a $(LIBDIR)/libdealer.o
+	rm -f $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer-all.o
+	ar rcs $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer.o && mv -f $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer.a
 	rm -f $(LIBDIR)/libdealer.o
 
 $(LIBDIR)/libdealer.a: lib

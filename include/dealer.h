@@ -215,13 +215,16 @@ int32_t dealer_load_script(dealer_session *session, const uint8_t *text, uintptr
 int32_t dealer_load_script_file(dealer_session *session, const char *path);
 
 // Directs one output stream (`DEALER_STREAM_*`) to a callback; a NULL callback restores the
-// default. The callback is called on the thread that runs the session.
+// default (output to standard output, diagnostics to standard error, csv and export lines into
+// the output stream). The callback is called on the thread that runs the session, with bytes
+// valid only during the call; `callback` and `userdata` must stay valid while they are set.
+// Returns `DEALER_OK` or `DEALER_ERROR_USAGE` for an unknown stream.
 int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_fn callback, void *userdata);
 
 // Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 // e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 // so keep it open while it is set (or set another output). A negative `fd` restores the
-// default. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
+// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
 // `DEALER_ERROR_IO` when `fd` is not an open descriptor.
 int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd);
 

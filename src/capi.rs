@@ -418,7 +418,10 @@ pub extern "C" fn dealer_load_script_file(session: *mut dealer_session, path: *c
 }
 
 /// Directs one output stream (`DEALER_STREAM_*`) to a callback; a NULL callback restores the
-/// default. The callback is called on the thread that runs the session.
+/// default (output to standard output, diagnostics to standard error, csv and export lines into
+/// the output stream). The callback is called on the thread that runs the session, with bytes
+/// valid only during the call; `callback` and `userdata` must stay valid while they are set.
+/// Returns `DEALER_OK` or `DEALER_ERROR_USAGE` for an unknown stream.
 #[no_mangle]
 pub extern "C" fn dealer_set_output(
     session: *mut dealer_session,
@@ -429,10 +432,10 @@ pub extern "C" fn dealer_set_output(
     with_session(session, |h| {
         let stream = stream_of(stream)?;
         let sink = match callback {
-            None => default_sink(stream),
+            None => None,
             Some(cb) => {
                 let userdata = userdata as usize;
-                Sink::Callback(Box::new(move |bytes: &[u8]| {
+                Some(Sink::Callback(Box::new(move |bytes: &[u8]| {
                     // SAFETY: the caller promised the callback and userdata stay valid while set.
                     let rc = unsafe { cb(bytes.as_ptr(), bytes.len(), userdata as *mut c_void) };
                     if rc == 0 {
@@ -440,7 +443,7 @@ pub extern "C" fn dealer_set_output(
                     } else {
                         Err(std::io::Error::other(format!("output callback returned {rc}")))
                     }
-                }))
+                })))
             }
         };
         h.session.set_sink(stream, sink);
@@ -451,20 +454,20 @@ pub extern "C" fn dealer_set_output(
 /// Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 /// e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 /// so keep it open while it is set (or set another output). A negative `fd` restores the
-/// default. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
+/// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
 /// `DEALER_ERROR_IO` when `fd` is not an open descriptor.
 #[no_mangle]
 pub extern "C" fn dealer_set_output_fd(session: *mut dealer_session, stream: i32, fd: i32) -> i32 {
     with_session(session, |h| {
         let stream = stream_of(stream)?;
         let sink = if fd < 0 {
-            default_sink(stream)
+            None
         } else {
             // SAFETY: F_GETFD only asks whether `fd` is an open descriptor.
             if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
                 return Err(Error::new(ErrorKind::Io, format!("{fd} is not an open file descriptor")).into());
             }
-            Sink::Descriptor(fd)
+            Some(Sink::Descriptor(fd))
         };
         h.session.set_sink(stream, sink);
         Ok(DEALER_OK)
@@ -480,14 +483,6 @@ fn stream_of(stream: i32) -> Result<Stream, Failure> {
         DEALER_STREAM_EXPORT => Stream::Export,
         _ => return Err(Error::new(ErrorKind::Usage, format!("unknown stream {stream}")).into()),
     })
-}
-
-/// Where a stream goes when the caller has not directed it anywhere.
-fn default_sink(stream: Stream) -> Sink {
-    match stream {
-        Stream::Diagnostics => Sink::Stderr,
-        _ => Sink::Stdout,
-    }
 }
 
 /// Runs the whole job of the loaded script: deals, actions and end-of-run report, written to

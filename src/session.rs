@@ -632,10 +632,11 @@ impl Session {
         Ok(())
     }
 
-    /// Directs one output stream to a sink (by default output goes to stdout, diagnostics to
-    /// stderr, and csv/export to the output stream unless a file option is set).
-    pub fn set_sink(&mut self, stream: Stream, sink: Sink) {
-        self.sinks[stream as usize] = Some(sink);
+    /// Directs one output stream to a sink, or back to its default with `None` (output goes to
+    /// stdout, diagnostics to stderr, and csv/export lines into the output stream unless a file
+    /// option is set).
+    pub fn set_sink(&mut self, stream: Stream, sink: Option<Sink>) {
+        self.sinks[stream as usize] = sink;
     }
 
     /// Parses and compiles a script; replaces any previous one and resets the job.
@@ -1508,10 +1509,10 @@ mod tests {
         let sink = buffer.clone();
         s.set_sink(
             stream,
-            Sink::Callback(Box::new(move |b: &[u8]| {
+            Some(Sink::Callback(Box::new(move |b: &[u8]| {
                 sink.lock().unwrap().extend_from_slice(b);
                 Ok(())
-            })),
+            }))),
         );
         buffer
     }
@@ -1694,7 +1695,7 @@ mod tests {
             s.set_option(k, v).unwrap();
         }
         s.load_script(b"produce 1\naction printoneline\n").unwrap();
-        s.set_sink(Stream::Output, Sink::Descriptor(file.as_raw_fd()));
+        s.set_sink(Stream::Output, Some(Sink::Descriptor(file.as_raw_fd())));
         s.run().unwrap();
         let mut written = String::new();
         file.rewind().unwrap();
