@@ -152,7 +152,8 @@ extern "C" {
 // handle in `*out`. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when `out` is NULL.
 int32_t dealer_create_session(dealer_session **out);
 
-// Frees a session and everything it owns. NULL is ignored.
+// Frees a session and everything it owns. NULL is ignored, and so is a call from inside one of
+// the session's own output callbacks (the session is still in use then).
 void dealer_free_session(dealer_session *session);
 
 // Sets an option by key and value (both NUL-terminated UTF-8). Keys: `rng` (`chacha`,
@@ -218,6 +219,7 @@ int32_t dealer_load_script_file(dealer_session *session, const char *path);
 // default (output to standard output, diagnostics to standard error, csv and export lines into
 // the output stream). The callback is called on the thread that runs the session, with bytes
 // valid only during the call; `callback` and `userdata` must stay valid while they are set.
+// A callback must not call functions on the same session (they return `DEALER_ERROR_USAGE`).
 // Returns `DEALER_OK` or `DEALER_ERROR_USAGE` for an unknown stream.
 int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_fn callback, void *userdata);
 

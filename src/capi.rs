@@ -116,6 +116,8 @@ pub struct dealer_session {
     last_error_text: CString,
     /// The last error as the peers print it (`line N: message`).
     last_error_summary: CString,
+    /// Whether a `dealer_*` call on this session is running (re-entry from a callback is refused).
+    in_call: bool,
 }
 
 /// Why a call failed: the status to return and the error to remember.
@@ -203,10 +205,20 @@ fn with_session(session: *mut dealer_session, body: impl FnOnce(&mut dealer_sess
     if session.is_null() {
         return DEALER_ERROR_NULL;
     }
-    // SAFETY: a non-NULL handle came from dealer_create_session and is used by one thread at a time.
+    // SAFETY: a non-NULL handle came from dealer_create_session and is used by one thread at a
+    // time; `in_call` is read before any reference to the handle is made.
+    if unsafe { (*session).in_call } {
+        // A call from inside one of the session's own output callbacks: refused, since the
+        // session is in the middle of the outer call (the outer call's error stays).
+        return DEALER_ERROR_USAGE;
+    }
+    // SAFETY: as above; no other reference to the handle exists during this call.
     let handle = unsafe { &mut *session };
     handle.clear();
-    match guarded(|| body(&mut *handle)) {
+    handle.in_call = true;
+    let result = guarded(|| body(&mut *handle));
+    handle.in_call = false;
+    match result {
         Ok(Ok(status)) => status,
         Ok(Err(failure)) => handle.record(failure),
         Err(panic) => handle.record(Failure {
@@ -241,6 +253,7 @@ pub extern "C" fn dealer_create_session(out: *mut *mut dealer_session) -> i32 {
             last_error: None,
             last_error_text: CString::default(),
             last_error_summary: CString::default(),
+            in_call: false,
         }))
     });
     match result {
@@ -253,10 +266,12 @@ pub extern "C" fn dealer_create_session(out: *mut *mut dealer_session) -> i32 {
     }
 }
 
-/// Frees a session and everything it owns. NULL is ignored.
+/// Frees a session and everything it owns. NULL is ignored, and so is a call from inside one of
+/// the session's own output callbacks (the session is still in use then).
 #[no_mangle]
 pub extern "C" fn dealer_free_session(session: *mut dealer_session) {
-    if !session.is_null() {
+    // SAFETY: a non-NULL handle came from dealer_create_session; `in_call` is read first.
+    if !session.is_null() && !unsafe { (*session).in_call } {
         // SAFETY: the handle came from dealer_create_session and is not used after this call.
         let _ = guarded(|| drop(unsafe { Box::from_raw(session) }));
     }
@@ -421,6 +436,7 @@ pub extern "C" fn dealer_load_script_file(session: *mut dealer_session, path: *c
 /// default (output to standard output, diagnostics to standard error, csv and export lines into
 /// the output stream). The callback is called on the thread that runs the session, with bytes
 /// valid only during the call; `callback` and `userdata` must stay valid while they are set.
+/// A callback must not call functions on the same session (they return `DEALER_ERROR_USAGE`).
 /// Returns `DEALER_OK` or `DEALER_ERROR_USAGE` for an unknown stream.
 #[no_mangle]
 pub extern "C" fn dealer_set_output(
