@@ -2,10 +2,15 @@
  * C tests of the libdealer API, through include/dealer.h only. Built twice by the Makefile:
  * against the shared library and against the static one. Prints "N passed, M failed".
  */
+#define _POSIX_C_SOURCE 200809L
+
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dealer.h"
 
@@ -72,11 +77,22 @@ static void test_script_error_location(void) {
     uint32_t line = 0, col = 0;
     CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK);
     CHECK(line == 3);
-    CHECK(strcmp(dealer_last_error(s), "line 3: syntax error") == 0);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 3: syntax error") == 0);
     CHECK(dealer_last_error_exit_code(s) == 255);
     const char *unknown = "condition foo > 3\n";
     CHECK(dealer_load_script(s, (const uint8_t *)unknown, strlen(unknown)) == DEALER_ERROR_SCRIPT);
-    CHECK(strcmp(dealer_last_error(s), "line 1: unknown variable") == 0);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 1: unknown variable") == 0);
+    /* The full message: line, column, the offending text, the line and a caret under it. */
+    const char *amp = "produce 3\ncondition hcp(north) &&& 3\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)amp, strlen(amp)) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 2 && col == 24);
+    CHECK(strcmp(dealer_last_error(s), "line 2, column 24: syntax error near '&'\n"
+                                       "    condition hcp(north) &&& 3\n"
+                                       "                           ^") == 0);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
+    /* A successful call clears the last error. */
+    CHECK(dealer_set_seed(s, 1) == DEALER_OK);
+    CHECK(strcmp(dealer_last_error(s), "") == 0 && strcmp(dealer_last_error_summary(s), "") == 0);
     dealer_free_session(s);
 }
 
@@ -130,6 +146,10 @@ static void test_run_with_callback(void) {
     out.len = 0;
     CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &out) == DEALER_OK);
     dealer_run_report report;
+    report.size = 4;
+    CHECK(dealer_run(s, &report) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "size") != NULL);
+    report.size = sizeof report;
     CHECK(dealer_run(s, &report) == DEALER_OK);
     CHECK(report.produced == 2 && report.generated == 2 && report.seed == 1);
     CHECK(strncmp(out.data, "n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. \n", 77) == 0);
@@ -247,8 +267,836 @@ static void test_dds_table(void) {
     dealer_free_session(s);
 }
 
+/* ---- Helpers for the tests below. ---- */
+
+static int load(dealer_session *s, const char *script) {
+    return dealer_load_script(s, (const uint8_t *)script, strlen(script));
+}
+
+/* True when the session reports no error, in both forms, with no location and exit code 0. */
+static int no_error(const dealer_session *s) {
+    uint32_t line = 99, col = 99;
+    return strcmp(dealer_last_error(s), "") == 0 && strcmp(dealer_last_error_summary(s), "") == 0 &&
+           dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 0 && col == 0 &&
+           dealer_last_error_exit_code(s) == 0;
+}
+
+/* Calls dealer_next_deal until it stops; returns the number of deals, the final status in *status. */
+static int count_deals(dealer_session *s, int32_t *status) {
+    dealer_deal d;
+    int n = 0;
+    while ((*status = dealer_next_deal(s, &d)) == DEALER_OK && n < 100000) n++;
+    return n;
+}
+
+#define CARD(suit, rank) ((uint64_t)1 << (16 * (suit) + (rank)))
+enum { CLUBS, DIAMONDS, HEARTS, SPADES };
+enum { R2, R3, R4, R5, R6, R7, R8, R9, RT, RJ, RQ, RK, RA };
+
+/* classic dealer's first deal for seed 1 (glibc random()), as printoneline prints it. */
+static const char FIRST_GLIBC_SEED1[] =
+    "n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. ";
+
+static int32_t refuse(const uint8_t *data, size_t len, void *userdata) {
+    (void)data; (void)len;
+    (*(int *)userdata)++;
+    return 1;
+}
+
+/* Runs the session and returns its complete output (stream OUTPUT) in *out. */
+static int32_t run_captured(dealer_session *s, struct buffer *out, dealer_run_report *report) {
+    out->len = 0;
+    out->data[0] = 0;
+    if (dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, out) != DEALER_OK) return -100;
+    return dealer_run(s, report);
+}
+
+/* Reads everything from fd (until EOF) into b. */
+static void read_all(int fd, struct buffer *b) {
+    ssize_t n;
+    b->len = 0;
+    while (b->len + 1 < sizeof b->data && (n = read(fd, b->data + b->len, sizeof b->data - 1 - b->len)) > 0)
+        b->len += (size_t)n;
+    b->data[b->len] = 0;
+}
+
+/* ---- dealer_set_seed and dealer_set_generator. ---- */
+
+static void test_seed_and_generator(void) {
+    CHECK(dealer_set_seed(NULL, 1) == DEALER_ERROR_NULL);
+    CHECK(dealer_set_generator(NULL, DEALER_GENERATOR_GLIBC) == DEALER_ERROR_NULL);
+    dealer_session *s = session_with(NULL, NULL, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    /* Out-of-range generators: an option error with a one-line message and no location. */
+    CHECK(dealer_set_generator(s, 3) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "generator") != NULL && strstr(dealer_last_error(s), "3") != NULL);
+    CHECK(strcmp(dealer_last_error_summary(s), dealer_last_error(s)) == 0);
+    uint32_t line = 99, col = 99;
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 0 && col == 0);
+    CHECK(dealer_set_generator(s, -1) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "-1") != NULL);
+    CHECK(dealer_set_generator(s, INT32_MIN) == DEALER_ERROR_OPTION);
+    /* Valid generators; each success clears the error. */
+    CHECK(dealer_set_generator(s, DEALER_GENERATOR_CHACHA) == DEALER_OK && no_error(s));
+    CHECK(dealer_set_generator(s, DEALER_GENERATOR_DRAND48) == DEALER_OK && no_error(s));
+    CHECK(dealer_set_generator(s, DEALER_GENERATOR_GLIBC) == DEALER_OK && no_error(s));
+    CHECK(dealer_set_seed(s, 1) == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 3\n") == DEALER_OK && no_error(s));
+    dealer_deal first, d;
+    char text[128];
+    CHECK(dealer_next_deal(s, &first) == DEALER_OK && no_error(s));
+    CHECK(dealer_deal_to_oneline(&first, text, sizeof text) == strlen(FIRST_GLIBC_SEED1));
+    CHECK(strcmp(text, FIRST_GLIBC_SEED1) == 0);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && memcmp(&d, &first, sizeof d) != 0);
+    /* Setting the seed again restarts the stream. */
+    CHECK(dealer_set_seed(s, 1) == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && memcmp(&d, &first, sizeof d) == 0);
+    /* A negative seed is printed as unsigned, as classic dealer prints -s -1. */
+    static struct buffer out;
+    dealer_run_report report;
+    report.size = sizeof report;
+    CHECK(dealer_set_seed(s, -1) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(report.seed == UINT64_MAX && report.produced == 3);
+    CHECK(strstr(out.data, "Initial random seed 18446744073709551615\n") != NULL);
+    dealer_free_session(s);
+
+    /* For one seed the three generators deal differently; each is reproducible, and ChaCha is
+     * the default. */
+    dealer_deal firsts[3];
+    for (int g = 0; g < 3; g++) {
+        for (int again = 0; again < 2; again++) {
+            dealer_session *t = session_with(NULL, NULL, NULL);
+            CHECK(dealer_set_generator(t, g) == DEALER_OK);
+            CHECK(dealer_set_seed(t, 12345) == DEALER_OK);
+            CHECK(load(t, "produce 1\n") == DEALER_OK);
+            CHECK(dealer_next_deal(t, &d) == DEALER_OK);
+            if (again == 0) firsts[g] = d;
+            else CHECK(memcmp(&d, &firsts[g], sizeof d) == 0);
+            dealer_free_session(t);
+        }
+    }
+    CHECK(memcmp(&firsts[0], &firsts[1], sizeof d) != 0);
+    CHECK(memcmp(&firsts[0], &firsts[2], sizeof d) != 0);
+    CHECK(memcmp(&firsts[1], &firsts[2], sizeof d) != 0);
+    s = session_with(NULL, "12345", "produce 1\n");
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && memcmp(&d, &firsts[DEALER_GENERATOR_CHACHA], sizeof d) == 0);
+    dealer_free_session(s);
+    /* The rng option and dealer_set_generator agree. */
+    s = session_with("drand48", "12345", "produce 1\n");
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && memcmp(&d, &firsts[DEALER_GENERATOR_DRAND48], sizeof d) == 0);
+    dealer_free_session(s);
+}
+
+/* ---- dealer_set_dialect. ---- */
+
+static void test_dialect(void) {
+    CHECK(dealer_set_dialect(NULL, DEALER_DIALECT_V2) == DEALER_ERROR_NULL);
+    dealer_session *s = session_with("glibc", "1", NULL);
+    CHECK(dealer_set_dialect(s, 2) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "dialect") != NULL);
+    CHECK(dealer_set_dialect(s, -1) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "dialect") != NULL);
+    /* The footer differs: DealerV2 prints "Produced  N hands" (two spaces), classic one. */
+    static struct buffer out;
+    CHECK(dealer_set_dialect(s, DEALER_DIALECT_CLASSIC) == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 2\naction printoneline\n") == DEALER_OK);
+    CHECK(run_captured(s, &out, NULL) == DEALER_OK);
+    CHECK(strncmp(out.data, FIRST_GLIBC_SEED1, strlen(FIRST_GLIBC_SEED1)) == 0);
+    CHECK(strstr(out.data, "\nProduced 2 hands\n") != NULL);
+    /* Classic dealer has no script variables: $1 is a syntax error there. */
+    CHECK(dealer_set_variable(s, 1, "15") == DEALER_OK);
+    CHECK(load(s, "condition hcp(north) >= $1\n") == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "near '$1'") != NULL);
+    /* Nor dds(). */
+    CHECK(load(s, "condition dds(south, notrump) > 9\n") == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_set_dialect(s, DEALER_DIALECT_V2) == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 2\naction printoneline\n") == DEALER_OK);
+    CHECK(run_captured(s, &out, NULL) == DEALER_OK);
+    CHECK(strncmp(out.data, FIRST_GLIBC_SEED1, strlen(FIRST_GLIBC_SEED1)) == 0);
+    CHECK(strstr(out.data, "\nProduced  2 hands\n") != NULL);
+    dealer_free_session(s);
+    /* V2 is the default, except that the glibc generator without an explicit dialect means
+     * classic dealer (as the CLI's --rng=glibc). */
+    s = session_with("drand48", "1", "produce 2\naction printoneline\n");
+    CHECK(run_captured(s, &out, NULL) == DEALER_OK);
+    CHECK(strstr(out.data, "\nProduced  2 hands\n") != NULL);
+    dealer_free_session(s);
+    s = session_with("glibc", "1", "produce 2\naction printoneline\n");
+    CHECK(run_captured(s, &out, NULL) == DEALER_OK);
+    CHECK(strncmp(out.data, FIRST_GLIBC_SEED1, strlen(FIRST_GLIBC_SEED1)) == 0);
+    CHECK(strstr(out.data, "\nProduced 2 hands\n") != NULL);
+    CHECK(load(s, "condition hcp(north) >= $1\n") == DEALER_ERROR_SCRIPT); /* classic */
+    dealer_free_session(s);
+}
+
+/* ---- dealer_set_generate and dealer_set_produce. ---- */
+
+static void test_generate_and_produce(void) {
+    CHECK(dealer_set_generate(NULL, 5) == DEALER_ERROR_NULL);
+    CHECK(dealer_set_produce(NULL, 5) == DEALER_ERROR_NULL);
+    int32_t status = 0;
+    dealer_session *s = session_with(NULL, "3", NULL);
+    CHECK(dealer_set_produce(s, 5) == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 3\n") == DEALER_OK);
+    CHECK(count_deals(s, &status) == 5 && status == DEALER_DONE);
+    dealer_deal d;
+    CHECK(dealer_next_deal(s, &d) == DEALER_DONE); /* stays done */
+    CHECK(no_error(s));
+    /* 0 restores the script's limit. */
+    CHECK(dealer_set_produce(s, 0) == DEALER_OK);
+    CHECK(count_deals(s, &status) == 3 && status == DEALER_DONE);
+    CHECK(dealer_set_produce(s, 1) == DEALER_OK);
+    CHECK(count_deals(s, &status) == 1 && status == DEALER_DONE);
+    /* dealer_run honours it too, and prints what it produced. */
+    static struct buffer out;
+    dealer_run_report report;
+    report.size = sizeof report;
+    CHECK(dealer_set_produce(s, 4) == DEALER_OK);
+    CHECK(load(s, "produce 2\naction printoneline\n") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(report.produced == 4 && report.generated == 4);
+    int deal_lines = strncmp(out.data, "n ", 2) == 0;
+    for (const char *p = out.data; *p; p++) deal_lines += p[0] == '\n' && p[1] == 'n' && p[2] == ' ';
+    CHECK(deal_lines == 4);
+    CHECK(strstr(out.data, "\nProduced  4 hands\n") != NULL);
+    dealer_free_session(s);
+
+    /* The generate limit: an impossible condition generates exactly the limit. */
+    s = session_with(NULL, "3", NULL);
+    CHECK(dealer_set_generate(s, 7) == DEALER_OK && no_error(s));
+    CHECK(load(s, "generate 9\ncondition hcp(north) > 37\n") == DEALER_OK);
+    CHECK(count_deals(s, &status) == 0 && status == DEALER_DONE);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(report.generated == 7 && report.produced == 0);
+    CHECK(strstr(out.data, "Generated 7 hands\n") != NULL);
+    CHECK(dealer_set_generate(s, 0) == DEALER_OK); /* back to the script's generate 9 */
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(report.generated == 9 && report.produced == 0);
+    /* Without produce limit, dealer_next_deal ends at the generate limit. */
+    CHECK(load(s, "condition hcp(north) >= 10\n") == DEALER_OK);
+    CHECK(dealer_set_generate(s, 20) == DEALER_OK);
+    int n = count_deals(s, &status);
+    CHECK(n > 0 && n < 20 && status == DEALER_DONE);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(report.generated == 20 && report.produced == n);
+    /* A negative limit generates nothing. */
+    CHECK(dealer_set_generate(s, -5) == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_DONE);
+    CHECK(dealer_set_generate(s, 0) == DEALER_OK && dealer_set_produce(s, -5) == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_DONE);
+    dealer_free_session(s);
+}
+
+/* ---- dealer_set_threads. ---- */
+
+static void test_threads(void) {
+    CHECK(dealer_set_threads(NULL, 1) == DEALER_ERROR_NULL);
+    dealer_session *s = session_with(NULL, NULL, NULL);
+    CHECK(dealer_set_threads(s, 65) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "64") != NULL);
+    CHECK(dealer_set_threads(s, UINT32_MAX) == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_threads(s, 64) == DEALER_OK && no_error(s));
+    CHECK(dealer_set_threads(s, 0) == DEALER_OK && no_error(s));
+    /* A table solved with two threads (the known results; test_parallel compares whole runs
+     * with one and two threads). One table only: valgrind makes each one slow. */
+    CHECK(dealer_set_threads(s, 2) == DEALER_OK);
+    dealer_dds_results t;
+    memset(&t, 0, sizeof t);
+    t.size = sizeof t;
+    t.par_vulnerability = -1;
+    dealer_deal d = deal_from_text(known_tables[2].deal);
+    CHECK(dealer_dds_table(s, &d, &t) == DEALER_OK && no_error(s));
+    int same = 1;
+    for (int k = 0; k < 20; k++) same &= t.tricks[k / 5][k % 5] == known_tables[2].tricks[k];
+    CHECK(same);
+    dealer_free_session(s);
+}
+
+/* ---- dealer_set_variable ($0..$9, DealerV2's -0 … -9). ---- */
+
+static void test_variables(void) {
+    CHECK(dealer_set_variable(NULL, 1, "15") == DEALER_ERROR_NULL);
+    dealer_session *s = session_with(NULL, "11", NULL);
+    CHECK(dealer_set_variable(s, 10, "15") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "$10") != NULL);
+    CHECK(dealer_set_variable(s, UINT32_MAX, "15") == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_variable(s, 1, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_set_variable(s, 1, "\xff\xfe") == DEALER_ERROR_UTF8);
+    CHECK(strstr(dealer_last_error(s), "UTF-8") != NULL);
+    CHECK(dealer_set_variable(s, 0, "x") == DEALER_OK && no_error(s));
+    CHECK(dealer_set_variable(s, 9, "y") == DEALER_OK && no_error(s));
+    CHECK(dealer_set_variable(s, 1, "15") == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 10\ncondition hcp(north) >= $1\n") == DEALER_OK);
+    dealer_deal d;
+    int n = 0, all = 1, below20 = 0;
+    int32_t hcp = -1, status;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        n++;
+        CHECK(dealer_eval(s, "hcp(north)", &hcp) == DEALER_OK);
+        all &= hcp >= 15;
+        below20 += hcp < 20;
+    }
+    CHECK(status == DEALER_DONE && n == 10 && all);
+    CHECK(below20 > 0); /* so the second run below shows the new value */
+    /* Substitution happens when a text is compiled: the loaded script keeps 15 until reloaded,
+     * while a new expression sees the new value. */
+    CHECK(dealer_set_variable(s, 1, "20") == DEALER_OK);
+    CHECK(load(s, "produce 10\ncondition hcp(north) >= $1\n") == DEALER_OK);
+    n = 0; all = 1;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        n++;
+        CHECK(dealer_eval(s, "hcp(north)", &hcp) == DEALER_OK);
+        all &= hcp >= 20;
+    }
+    CHECK(status == DEALER_DONE && n == 10 && all);
+    int32_t v = -1;
+    CHECK(dealer_eval(s, "$1 + 1", &v) == DEALER_OK && v == 21);
+    /* Token-level substitution: $3($4) becomes hcp(north). */
+    CHECK(dealer_set_variable(s, 3, "hcp") == DEALER_OK);
+    CHECK(dealer_set_variable(s, 4, "north") == DEALER_OK);
+    CHECK(load(s, "produce 5\ncondition $3($4) >= $1\n") == DEALER_OK);
+    n = 0; all = 1;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        n++;
+        int32_t a = -1, b = -2;
+        CHECK(dealer_eval(s, "$3($4)", &a) == DEALER_OK && dealer_eval(s, "hcp(north)", &b) == DEALER_OK);
+        all &= a == b && a >= 20;
+    }
+    CHECK(status == DEALER_DONE && n == 5 && all);
+    /* An unset (or empty) variable expands to nothing. */
+    CHECK(dealer_set_variable(s, 5, "") == DEALER_OK);
+    CHECK(load(s, "produce 1\ncondition hcp(north) >= 10 $5 $6\n") == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    CHECK(dealer_eval(s, "hcp(north)", &hcp) == DEALER_OK && hcp >= 10);
+    CHECK(dealer_set_variable(s, 1, "") == DEALER_OK);
+    CHECK(load(s, "condition hcp(north) >= $1\n") == DEALER_ERROR_SCRIPT);
+    /* The variable option is the same thing. */
+    CHECK(dealer_set_option(s, "var1", "12") == DEALER_OK);
+    CHECK(load(s, "produce 1\ncondition hcp(north) >= $1\n") == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    CHECK(dealer_eval(s, "$1", &v) == DEALER_OK && v == 12);
+    dealer_free_session(s);
+}
+
+/* ---- dealer_set_predeal. ---- */
+
+static void test_predeal(void) {
+    CHECK(dealer_set_predeal(NULL, DEALER_NORTH, "SA") == DEALER_ERROR_NULL);
+    dealer_session *s = session_with(NULL, "21", NULL);
+    CHECK(dealer_set_predeal(s, -1, "SA") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "seat") != NULL);
+    CHECK(dealer_set_predeal(s, 4, "SA") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "seat") != NULL);
+    CHECK(dealer_set_predeal(s, DEALER_SOUTH, "S\xff") == DEALER_ERROR_UTF8);
+    const uint64_t want = CARD(SPADES, RA) | CARD(SPADES, RK) | CARD(SPADES, RQ) | CARD(HEARTS, RJ);
+    const uint64_t north_ha = CARD(HEARTS, RA);
+    CHECK(dealer_set_predeal(s, DEALER_SOUTH, "SAKQ,HJ") == DEALER_OK && no_error(s));
+    /* The switch replaces the script's own predeal lines (classic -N … -W). */
+    CHECK(load(s, "produce 20\npredeal north HA\n") == DEALER_OK);
+    dealer_deal d;
+    int n = 0, south_has = 1, north_has = 1, full = 1;
+    int32_t status;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        n++;
+        south_has &= (d.hands[DEALER_SOUTH] & want) == want;
+        north_has &= (d.hands[DEALER_NORTH] & north_ha) != 0;
+        full &= popcount64(d.hands[0] | d.hands[1] | d.hands[2] | d.hands[3]) == 52 &&
+                popcount64(d.hands[DEALER_SOUTH]) == 13;
+    }
+    CHECK(status == DEALER_DONE && n == 20 && south_has && full);
+    CHECK(!north_has);
+    /* NULL removes the seat's predeal: the script's predeal applies again. */
+    CHECK(dealer_set_predeal(s, DEALER_SOUTH, NULL) == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 20\npredeal north HA\n") == DEALER_OK);
+    n = 0; south_has = 1; north_has = 1;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        n++;
+        south_has &= (d.hands[DEALER_SOUTH] & want) == want;
+        north_has &= (d.hands[DEALER_NORTH] & north_ha) != 0;
+    }
+    CHECK(status == DEALER_DONE && n == 20 && north_has && !south_has);
+    /* So does an empty string. */
+    CHECK(dealer_set_predeal(s, DEALER_WEST, "CAKQJT98765432") == DEALER_OK);
+    CHECK(load(s, "produce 5\n") == DEALER_OK);
+    n = 0; int west_clubs = 1;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        n++;
+        west_clubs &= (d.hands[DEALER_WEST] & 0x1FFF) == 0x1FFF;
+        int32_t c = -1;
+        CHECK(dealer_eval(s, "clubs(west)", &c) == DEALER_OK && c == 13);
+    }
+    CHECK(n == 5 && west_clubs);
+    CHECK(dealer_set_predeal(s, DEALER_WEST, "") == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 5\n") == DEALER_OK);
+    n = 0; west_clubs = 1;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) { n++; west_clubs &= (d.hands[DEALER_WEST] & 0x1FFF) == 0x1FFF; }
+    CHECK(n == 5 && !west_clubs);
+    /* A card given to two seats is reported when the deals start. */
+    CHECK(dealer_set_predeal(s, DEALER_NORTH, "SA") == DEALER_OK);
+    CHECK(dealer_set_predeal(s, DEALER_EAST, "HK,SA") == DEALER_OK);
+    CHECK(load(s, "produce 5\n") == DEALER_OK);
+    status = dealer_next_deal(s, &d);
+    CHECK(status != DEALER_OK && status != DEALER_DONE);
+    CHECK(strstr(dealer_last_error(s), "twice") != NULL);
+    CHECK(dealer_run(s, NULL) == status);
+    CHECK(dealer_set_predeal(s, DEALER_EAST, NULL) == DEALER_OK);
+    CHECK(load(s, "produce 5\n") == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && (d.hands[DEALER_NORTH] & CARD(SPADES, RA)) != 0);
+    dealer_free_session(s);
+}
+
+/* ---- dealer_set_output_fd. ---- */
+
+static void test_output_fd(void) {
+    CHECK(dealer_set_output_fd(NULL, DEALER_STREAM_OUTPUT, 1) == DEALER_ERROR_NULL);
+    CHECK(dealer_set_output(NULL, DEALER_STREAM_OUTPUT, capture, NULL) == DEALER_ERROR_NULL);
+    const char *job = "produce 4\naction printoneline\n";
+    dealer_session *s = session_with("glibc", "1", job);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(dealer_set_option(s, "statistics", "false") == DEALER_OK); /* no time in the output */
+    static struct buffer by_callback, by_pipe, by_file, by_stdout;
+    CHECK(run_captured(s, &by_callback, NULL) == DEALER_OK);
+    CHECK(strncmp(by_callback.data, FIRST_GLIBC_SEED1, strlen(FIRST_GLIBC_SEED1)) == 0);
+    CHECK(by_callback.len > 4 * 60 && by_callback.data[by_callback.len - 1] == '\n');
+
+    /* A pipe (the output is small enough for the pipe's buffer). */
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, fds[1]) == DEALER_OK && no_error(s));
+    CHECK(dealer_run(s, NULL) == DEALER_OK && no_error(s));
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &by_pipe) == DEALER_OK);
+    close(fds[1]); /* no longer used by the session */
+    read_all(fds[0], &by_pipe);
+    close(fds[0]);
+    CHECK(by_pipe.len == by_callback.len && memcmp(by_pipe.data, by_callback.data, by_pipe.len) == 0);
+
+    /* A tmpfile(): the session writes but never closes it. */
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, fileno(f)) == DEALER_OK);
+        CHECK(dealer_run(s, NULL) == DEALER_OK);
+        CHECK(dealer_run(s, NULL) == DEALER_OK); /* appended: the same bytes twice */
+        CHECK(lseek(fileno(f), 0, SEEK_SET) == 0);
+        read_all(fileno(f), &by_file);
+        CHECK(by_file.len == 2 * by_callback.len);
+        CHECK(memcmp(by_file.data, by_callback.data, by_callback.len) == 0 &&
+              memcmp(by_file.data + by_callback.len, by_callback.data, by_callback.len) == 0);
+        CHECK(fcntl(fileno(f), F_GETFD) != -1); /* still open */
+        fclose(f);
+    }
+
+    /* Errors: not an open descriptor, an unknown stream, a read-only descriptor. */
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, 9999) == DEALER_ERROR_IO);
+    CHECK(strstr(dealer_last_error(s), "9999") != NULL);
+    CHECK(dealer_set_output_fd(s, 4, 1) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "stream") != NULL);
+    CHECK(dealer_set_output_fd(s, -1, 1) == DEALER_ERROR_USAGE);
+    int ro = open("/dev/null", O_RDONLY);
+    CHECK(ro >= 0);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, ro) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_IO);
+    CHECK(strstr(dealer_last_error(s), "cannot write") != NULL);
+    close(ro);
+
+    /* A callback that refuses stops the run with an I/O error. */
+    int calls = 0;
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, refuse, &calls) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_IO && calls == 1);
+
+    /* A negative fd restores the default, standard output: catch it with dup2. */
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, -1) == DEALER_OK && no_error(s));
+    CHECK(pipe(fds) == 0);
+    fflush(stdout);
+    int saved = dup(1);
+    CHECK(saved >= 0 && dup2(fds[1], 1) == 1);
+    int32_t status = dealer_run(s, NULL);
+    fflush(stdout);
+    CHECK(dup2(saved, 1) == 1);
+    close(saved);
+    close(fds[1]);
+    read_all(fds[0], &by_stdout);
+    close(fds[0]);
+    CHECK(status == DEALER_OK);
+    CHECK(by_stdout.len == by_callback.len && memcmp(by_stdout.data, by_callback.data, by_stdout.len) == 0);
+
+    /* The diagnostics stream to a descriptor: the progress meter goes there, the deals not. */
+    CHECK(pipe(fds) == 0);
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &by_callback) == DEALER_OK);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_DIAGNOSTICS, fds[1]) == DEALER_OK);
+    CHECK(dealer_set_option(s, "progress", "true") == DEALER_OK);
+    by_callback.len = 0;
+    CHECK(dealer_run(s, NULL) == DEALER_OK);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_DIAGNOSTICS, -1) == DEALER_OK);
+    close(fds[1]);
+    read_all(fds[0], &by_pipe);
+    close(fds[0]);
+    CHECK(strstr(by_pipe.data, "complete") != NULL && strstr(by_pipe.data, "n 2.T98") == NULL);
+    CHECK(strncmp(by_callback.data, FIRST_GLIBC_SEED1, strlen(FIRST_GLIBC_SEED1)) == 0);
+    dealer_free_session(s);
+}
+
+/* ---- dealer_compile_expression and dealer_eval_compiled. ---- */
+
+static void test_compiled_expressions(void) {
+    uint32_t id = 0, id2 = 0;
+    int32_t v = 0;
+    CHECK(dealer_compile_expression(NULL, "hcp(north)", &id) == DEALER_ERROR_NULL);
+    CHECK(dealer_eval_compiled(NULL, 0, &v) == DEALER_ERROR_NULL);
+    dealer_session *s = session_with(NULL, "8", NULL);
+    /* No script yet. */
+    CHECK(dealer_compile_expression(s, "hcp(north)", &id) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "script") != NULL);
+    CHECK(dealer_eval_compiled(s, 0, &v) == DEALER_ERROR_USAGE);
+    CHECK(load(s, "produce 20\nlong = spades(south) >= 5\ncondition hcp(south) >= 8\n") == DEALER_OK);
+    CHECK(dealer_compile_expression(s, NULL, &id) == DEALER_ERROR_NULL);
+    CHECK(dealer_compile_expression(s, "hcp(north)", NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_compile_expression(s, "\xc3\x28", &id) == DEALER_ERROR_UTF8);
+    /* A syntax error: line 1 and the column in the expression. */
+    CHECK(dealer_compile_expression(s, "hcp(north) +", &id) == DEALER_ERROR_SCRIPT);
+    uint32_t line = 0, col = 0;
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 1 && col == 13);
+    CHECK(strncmp(dealer_last_error(s), "line 1, column 13: ", 19) == 0);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 1: syntax error") == 0);
+    CHECK(dealer_compile_expression(s, "hcp(north) &&& 1", &id) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 1 && col == 14);
+    CHECK(dealer_compile_expression(s, "nosuchvariable + 1", &id) == DEALER_ERROR_SCRIPT);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 1: unknown variable") == 0);
+    CHECK(dealer_compile_expression(s, "", &id) == DEALER_ERROR_SCRIPT);
+
+    static const char *const texts[] = {
+        "hcp(north)", "long", "hcp(south) + 2 * spades(north)", "shape(east, any 4333 + any 4432)",
+        "hascard(west, AS)", "losers(south)", "controls(north) * 10 - top4(south, hearts)",
+        "hcp(north) > hcp(south) ? 1 : 0",
+    };
+    enum { NTEXTS = sizeof texts / sizeof texts[0] };
+    uint32_t ids[NTEXTS];
+    int compiled = 1, distinct = 1;
+    for (int i = 0; i < NTEXTS; i++) {
+        compiled &= dealer_compile_expression(s, texts[i], &ids[i]) == DEALER_OK && no_error(s);
+        for (int j = 0; j < i; j++) distinct &= ids[j] != ids[i];
+    }
+    CHECK(compiled);
+    CHECK(distinct);
+    /* The same text compiled twice still gets a new id. */
+    CHECK(dealer_compile_expression(s, "hcp(north)", &id2) == DEALER_OK);
+    CHECK(id2 != ids[0]);
+    /* Before next_deal: no current deal. */
+    CHECK(dealer_eval_compiled(s, ids[0], &v) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "deal") != NULL);
+    CHECK(dealer_eval_compiled(s, ids[0], NULL) == DEALER_ERROR_NULL);
+    dealer_deal d;
+    int n = 0, same = 1, ok = 1, saw_long = 0, saw_short = 0;
+    int32_t status;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        n++;
+        for (int i = 0; i < NTEXTS; i++) {
+            int32_t a = -12345, b = -54321;
+            ok &= dealer_eval_compiled(s, ids[i], &a) == DEALER_OK && no_error(s);
+            ok &= dealer_eval(s, texts[i], &b) == DEALER_OK;
+            same &= a == b;
+            if (i == 1) { saw_long += a == 1; saw_short += a == 0; }
+        }
+        int32_t h = -1;
+        ok &= dealer_eval_compiled(s, ids[0], &h) == DEALER_OK;
+        same &= h == (int32_t)(
+            4 * popcount64(d.hands[0] & (CARD(0, RA) | CARD(1, RA) | CARD(2, RA) | CARD(3, RA))) +
+            3 * popcount64(d.hands[0] & (CARD(0, RK) | CARD(1, RK) | CARD(2, RK) | CARD(3, RK))) +
+            2 * popcount64(d.hands[0] & (CARD(0, RQ) | CARD(1, RQ) | CARD(2, RQ) | CARD(3, RQ))) +
+            1 * popcount64(d.hands[0] & (CARD(0, RJ) | CARD(1, RJ) | CARD(2, RJ) | CARD(3, RJ))));
+        int32_t has = -1;
+        ok &= dealer_eval_compiled(s, ids[4], &has) == DEALER_OK;
+        same &= has == ((d.hands[DEALER_WEST] & CARD(SPADES, RA)) != 0);
+    }
+    CHECK(status == DEALER_DONE && n == 20);
+    CHECK(ok);
+    CHECK(same);
+    CHECK(saw_long > 0 && saw_short > 0);
+    /* Unknown ids. */
+    CHECK(dealer_eval_compiled(s, 100000, &v) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "unknown expression id") != NULL);
+    /* A division by zero is a run error, with the location in the expression. */
+    uint32_t div = 0;
+    CHECK(dealer_compile_expression(s, "hcp(north) / 0", &div) == DEALER_OK);
+    CHECK(dealer_eval_compiled(s, div, &v) == DEALER_ERROR_RUN);
+    CHECK(strstr(dealer_last_error(s), "division by zero") != NULL);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 1: division by zero") == 0);
+    CHECK(dealer_eval(s, "hcp(north) % 0", &v) == DEALER_ERROR_RUN);
+    CHECK(strstr(dealer_last_error(s), "division by zero") != NULL);
+    CHECK(dealer_eval(s, "(0 - 2147483647 - 1) / (0 - 1)", &v) == DEALER_ERROR_RUN);
+    /* Reloading the script makes all earlier ids stale. */
+    CHECK(load(s, "produce 3\n") == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    CHECK(dealer_eval_compiled(s, ids[0], &v) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "unknown expression id") != NULL);
+    CHECK(dealer_eval_compiled(s, div, &v) == DEALER_ERROR_USAGE);
+    /* New ids are never reused. */
+    uint32_t fresh = 0;
+    CHECK(dealer_compile_expression(s, "hcp(north)", &fresh) == DEALER_OK);
+    int reused = 0;
+    for (int i = 0; i < NTEXTS; i++) reused |= fresh == ids[i];
+    CHECK(!reused && fresh != id2 && fresh != div);
+    int32_t a = -1, b = -2;
+    CHECK(dealer_eval_compiled(s, fresh, &a) == DEALER_OK && dealer_eval(s, "hcp(north)", &b) == DEALER_OK && a == b);
+    /* The script's variables are visible; a variable of the old script is not. */
+    CHECK(dealer_compile_expression(s, "long", &id) == DEALER_ERROR_SCRIPT);
+    dealer_free_session(s);
+}
+
+/* ---- dealer_deal_to_oneline. ---- */
+
+static void test_oneline(void) {
+    dealer_session *s = NULL;
+    CHECK(dealer_create_session(&s) == DEALER_OK);
+    CHECK(dealer_set_generator(s, DEALER_GENERATOR_GLIBC) == DEALER_OK);
+    CHECK(dealer_set_seed(s, 1) == DEALER_OK);
+    CHECK(load(s, "produce 1\n") == DEALER_OK);
+    dealer_deal d;
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    dealer_free_session(s);
+    const size_t n = strlen(FIRST_GLIBC_SEED1);
+    char text[128];
+    memset(text, 'x', sizeof text);
+    CHECK(dealer_deal_to_oneline(&d, text, sizeof text) == n);
+    CHECK(strcmp(text, FIRST_GLIBC_SEED1) == 0);
+    /* Exactly fitting buffer, one byte short, tiny, size 1, NULL with size 0. */
+    char exact[sizeof FIRST_GLIBC_SEED1];
+    CHECK(dealer_deal_to_oneline(&d, exact, sizeof exact) == n && strcmp(exact, FIRST_GLIBC_SEED1) == 0);
+    memset(text, 'x', sizeof text);
+    CHECK(dealer_deal_to_oneline(&d, text, n) == n);
+    CHECK(strlen(text) == n - 1 && strncmp(text, FIRST_GLIBC_SEED1, n - 1) == 0);
+    memset(text, 'x', sizeof text);
+    CHECK(dealer_deal_to_oneline(&d, text, 6) == n && strcmp(text, "n 2.T") == 0 && text[6] == 'x');
+    memset(text, 'x', sizeof text);
+    CHECK(dealer_deal_to_oneline(&d, text, 1) == n && text[0] == 0 && text[1] == 'x');
+    CHECK(dealer_deal_to_oneline(&d, NULL, 0) == n);
+    memset(text, 'x', sizeof text);
+    CHECK(dealer_deal_to_oneline(&d, text, 0) == n && text[0] == 'x'); /* size 0: nothing written */
+    CHECK(dealer_deal_to_oneline(NULL, text, sizeof text) == 0);
+    CHECK(dealer_deal_to_pbn(NULL, text, sizeof text) == 0);
+    /* A void suit prints as nothing between the dots; round trip through deal_from_text. */
+    dealer_deal back = deal_from_text(FIRST_GLIBC_SEED1);
+    CHECK(memcmp(&back, &d, sizeof d) == 0);
+    dealer_deal k = deal_from_text(known_tables[0].deal);
+    CHECK(dealer_deal_to_oneline(&k, text, sizeof text) > 0);
+    CHECK(strcmp(text, "n J873.J42.Q65.KT2 e AT652.A976.AJ82. s Q4.85.KT9.A87643 w K9.KQT3.743.QJ95 ") == 0);
+}
+
+/* ---- Versions. ---- */
+
+static void test_version_number(void) {
+    CHECK(dealer_version_number() ==
+          (uint32_t)(DEALER_VERSION_MAJOR * 10000 + DEALER_VERSION_MINOR * 100 + DEALER_VERSION_PATCH));
+    unsigned major = 99, minor = 99, patch = 99;
+    CHECK(sscanf(dealer_version(), "%u.%u.%u", &major, &minor, &patch) == 3);
+    CHECK(dealer_version_number() == major * 10000 + minor * 100 + patch);
+    CHECK(dealer_version() == dealer_version()); /* static, stays valid */
+}
+
+/* ---- Error texts: the full message and the peers' one-line summary. ---- */
+
+static void test_error_texts(void) {
+    CHECK(dealer_last_error(NULL) != NULL && dealer_last_error_summary(NULL) != NULL);
+    CHECK(dealer_last_error_location(NULL, NULL, NULL) == DEALER_ERROR_NULL);
+    for (int dialect = 0; dialect < 2; dialect++) {
+        dealer_session *s = session_with(NULL, NULL, NULL);
+        CHECK(dealer_set_dialect(s, dialect) == DEALER_OK);
+        CHECK(no_error(s));
+        const char *bad = "produce 3\ngenerate 100\ncondition hcp(north) > 3 &&& 4\n";
+        CHECK(load(s, bad) == DEALER_ERROR_SCRIPT);
+        CHECK(strcmp(dealer_last_error(s), "line 3, column 28: syntax error near '&'\n"
+                                           "    condition hcp(north) > 3 &&& 4\n"
+                                           "                               ^") == 0);
+        CHECK(strcmp(dealer_last_error_summary(s), "line 3: syntax error") == 0);
+        CHECK(dealer_last_error_exit_code(s) == 255);
+        CHECK(dealer_last_error_location(s, NULL, NULL) == DEALER_OK);
+        uint32_t line = 0;
+        CHECK(dealer_last_error_location(s, &line, NULL) == DEALER_OK && line == 3);
+        /* At the end of the input: no text to point at. */
+        CHECK(load(s, "condition hcp(north) >\n") == DEALER_ERROR_SCRIPT);
+        CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
+        CHECK(strncmp(dealer_last_error(s), "line 2, column 1: syntax error", 30) == 0);
+        /* Unknown variable: message names the token. */
+        CHECK(load(s, "produce 1\ncondition hcp(north) > foo\n") == DEALER_ERROR_SCRIPT);
+        CHECK(strcmp(dealer_last_error_summary(s), "line 2: unknown variable") == 0);
+        CHECK(strncmp(dealer_last_error(s), "line 2, column ", 15) == 0);
+        CHECK(strstr(dealer_last_error(s), "unknown variable") != NULL);
+        CHECK(strstr(dealer_last_error(s), "\n    condition hcp(north) > foo\n") != NULL);
+        /* Invalid UTF-8 inside a script is a syntax error, and the message itself stays valid
+         * UTF-8 (the byte is shown as U+FFFD). */
+        CHECK(load(s, "produce 1\n\xff\n") == DEALER_ERROR_SCRIPT);
+        CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
+        CHECK(strchr(dealer_last_error(s), '\xff') == NULL);
+        /* A run error in the condition. */
+        CHECK(load(s, "produce 1\ncondition hcp(north) / 0 > 1\n") == DEALER_OK && no_error(s));
+        CHECK(dealer_run(s, NULL) == DEALER_ERROR_RUN);
+        CHECK(strcmp(dealer_last_error_summary(s), "line 2: division by zero") == 0);
+        CHECK(strncmp(dealer_last_error(s), "line 2, column 24: division by zero", 35) == 0);
+        CHECK(dealer_last_error_exit_code(s) != 0);
+        /* A non-script error: one line, the same in both forms, no location. */
+        CHECK(dealer_set_option(s, "swap", "7") == DEALER_ERROR_OPTION);
+        CHECK(strlen(dealer_last_error(s)) > 0 && strchr(dealer_last_error(s), '\n') == NULL);
+        CHECK(strcmp(dealer_last_error(s), dealer_last_error_summary(s)) == 0);
+        CHECK(dealer_last_error_location(s, &line, NULL) == DEALER_OK && line == 0);
+        /* Every success clears it. */
+        CHECK(dealer_set_option(s, "swap", "0") == DEALER_OK && no_error(s));
+        dealer_free_session(s);
+    }
+}
+
+/* ---- dealer_run's report size and the remaining NULL-session and misuse cases. ---- */
+
+static void test_run_report_and_misuse(void) {
+    dealer_session *s = session_with(NULL, "2", "produce 2\n");
+    static struct buffer out;
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &out) == DEALER_OK);
+    dealer_run_report report;
+    memset(&report, 0, sizeof report);
+    report.size = 0;
+    CHECK(dealer_run(s, &report) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "size") != NULL);
+    report.size = sizeof report - 1;
+    CHECK(dealer_run(s, &report) == DEALER_ERROR_USAGE);
+    report.size = (uint32_t)offsetof(dealer_run_report, seed);
+    CHECK(dealer_run(s, &report) == DEALER_ERROR_USAGE);
+    CHECK(report.produced == 0 && report.generated == 0); /* untouched */
+    report.size = sizeof report;
+    out.len = 0;
+    CHECK(dealer_run(s, &report) == DEALER_OK && no_error(s));
+    CHECK(report.size == sizeof report && report.produced == 2 && report.seed == 2);
+    CHECK(dealer_run(s, NULL) == DEALER_OK);
+
+    /* NULL sessions everywhere else. */
+    dealer_deal d = deal_from_text(known_tables[1].deal);
+    dealer_dds_results t;
+    memset(&t, 0, sizeof t);
+    t.size = sizeof t;
+    t.par_vulnerability = -1;
+    int32_t v;
+    CHECK(dealer_load_script(NULL, (const uint8_t *)"produce 1\n", 10) == DEALER_ERROR_NULL);
+    CHECK(dealer_load_script_file(NULL, "/dev/null") == DEALER_ERROR_NULL);
+    CHECK(dealer_next_deal(NULL, &d) == DEALER_ERROR_NULL);
+    CHECK(dealer_eval(NULL, "1", &v) == DEALER_ERROR_NULL);
+    CHECK(dealer_dds_table(NULL, NULL, &t) == DEALER_ERROR_NULL);
+    CHECK(dealer_set_output(NULL, 0, NULL, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_run(NULL, &report) == DEALER_ERROR_NULL);
+
+    /* Other misuse of a live session. */
+    CHECK(dealer_eval(s, NULL, &v) == DEALER_ERROR_NULL);
+    CHECK(dealer_eval(s, "1", NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_eval(s, "\xe2\x82", &v) == DEALER_ERROR_UTF8);
+    CHECK(dealer_load_script_file(s, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_load_script_file(s, "/tmp/\xff.dl") == DEALER_ERROR_UTF8);
+    CHECK(dealer_load_script_file(s, "/") == DEALER_ERROR_IO);
+    CHECK(dealer_set_option(s, "seed", NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_set_option(s, "\xff", "1") == DEALER_ERROR_UTF8);
+    CHECK(dealer_set_option(s, "swap", "1") == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_option(s, "statistics", "maybe") == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_output(s, DEALER_STREAM_EXPORT + 1, capture, &out) == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_output(s, DEALER_STREAM_CSV, NULL, NULL) == DEALER_OK && no_error(s));
+    /* dds_table: size 0 and a too-small size are usage errors, bad vulnerabilities option errors. */
+    t.size = 0;
+    CHECK(dealer_dds_table(s, &d, &t) == DEALER_ERROR_USAGE);
+    t.size = sizeof t - 1;
+    CHECK(dealer_dds_table(s, &d, &t) == DEALER_ERROR_USAGE);
+    t.size = sizeof t;
+    t.par_vulnerability = -2;
+    CHECK(dealer_dds_table(s, &d, &t) == DEALER_ERROR_OPTION);
+    t.par_vulnerability = INT32_MAX;
+    CHECK(dealer_dds_table(s, &d, &t) == DEALER_ERROR_OPTION);
+    t.par_vulnerability = -1;
+    dealer_deal empty = {{0, 0, 0, 0}};
+    CHECK(dealer_dds_table(s, &empty, &t) == DEALER_ERROR_USAGE);
+    dealer_deal twelve = d;
+    twelve.hands[0] &= twelve.hands[0] - 1; /* a card missing */
+    CHECK(dealer_dds_table(s, &twelve, &t) == DEALER_ERROR_USAGE);
+    dealer_deal doubled = d;
+    doubled.hands[1] |= doubled.hands[0] & (0 - doubled.hands[0]); /* a card held twice */
+    CHECK(dealer_dds_table(s, &doubled, &t) == DEALER_ERROR_USAGE);
+
+    /* A script file: the path is the input name shown by printpbn. */
+    char path[] = "/tmp/test_capi_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        const char *script = "produce 1\naction printpbn\n";
+        CHECK(write(fd, script, strlen(script)) == (ssize_t)strlen(script));
+        close(fd);
+        CHECK(dealer_set_seed(s, 4) == DEALER_OK);
+        CHECK(dealer_load_script_file(s, path) == DEALER_OK && no_error(s));
+        CHECK(run_captured(s, &out, NULL) == DEALER_OK);
+        char event[128];
+        snprintf(event, sizeof event, "[Event \"Hand simulated by DealerV2_4 with file %s, seed 4\"]\n", path);
+        CHECK(strncmp(out.data, event, strlen(event)) == 0);
+        CHECK(strstr(out.data, "[Deal \"N:") != NULL);
+        unlink(path);
+    }
+    /* An empty script (NULL text, length 0) loads. */
+    CHECK(dealer_load_script(s, NULL, 0) == DEALER_OK && no_error(s));
+    dealer_free_session(s);
+}
+
+/* An output callback that calls back into the session that is running it. */
+struct reentry { dealer_session *session; int32_t eval_status, run_status, calls; };
+
+static int32_t reenter(const uint8_t *data, size_t len, void *userdata) {
+    struct reentry *r = userdata;
+    int32_t value = 0;
+    (void)data;
+    (void)len;
+    r->calls++;
+    r->eval_status = dealer_eval(r->session, "hcp(north)", &value);
+    r->run_status = dealer_run(r->session, NULL);
+    dealer_free_session(r->session);   /* ignored while the session is running */
+    return 0;
+}
+
+static void test_reentry_from_a_callback(void) {
+    dealer_session *s = session_with("chacha", "3", "produce 2\naction printoneline\n");
+    CHECK(s != NULL);
+    if (!s) return;
+    struct reentry r = {s, 0, 0, 0};
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, reenter, &r) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_OK);
+    CHECK(r.calls > 0);
+    CHECK(r.eval_status == DEALER_ERROR_USAGE && r.run_status == DEALER_ERROR_USAGE);
+    /* The session is intact afterwards. */
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, NULL, NULL) == DEALER_OK);
+    dealer_deal d;
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    dealer_free_session(s);
+}
+
+/* A loaded script keeps its dialect: expressions on its deals are read in it. */
+static void test_dialect_stays_with_the_script(void) {
+    dealer_session *s = session_with("chacha", "3", "produce 1\n");
+    CHECK(s != NULL);
+    if (!s) return;
+    dealer_deal d;
+    int32_t v = -1;
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    CHECK(dealer_set_dialect(s, DEALER_DIALECT_CLASSIC) == DEALER_OK);
+    CHECK(dealer_load_script(s, (const uint8_t *)"produce 1\n", 10) == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    /* ltc() is DealerV2-only: a classic script's expressions do not know it ... */
+    CHECK(dealer_eval(s, "ltc(north)", &v) == DEALER_ERROR_SCRIPT);
+    /* ... even after the dialect option changes, until a script is loaded in the new one. */
+    CHECK(dealer_set_dialect(s, DEALER_DIALECT_V2) == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    CHECK(dealer_eval(s, "ltc(north)", &v) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_load_script(s, (const uint8_t *)"produce 1\n", 10) == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
+    CHECK(dealer_eval(s, "ltc(north)", &v) == DEALER_OK && v >= 0 && v <= 1300);  /* LTC x 100 */
+    dealer_free_session(s);
+}
+
 int main(void) {
     test_null_and_misuse();
+    test_reentry_from_a_callback();
+    test_dialect_stays_with_the_script();
     test_script_error_location();
     test_next_deal_and_eval();
     test_reproducible();
@@ -256,6 +1104,18 @@ int main(void) {
     test_not_available();
     test_pbn();
     test_dds_table();
+    test_seed_and_generator();
+    test_dialect();
+    test_generate_and_produce();
+    test_threads();
+    test_variables();
+    test_predeal();
+    test_output_fd();
+    test_compiled_expressions();
+    test_oneline();
+    test_version_number();
+    test_error_texts();
+    test_run_report_and_misuse();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

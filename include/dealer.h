@@ -149,7 +149,8 @@ extern "C" {
 #endif // __cplusplus
 
 // Creates a session with default options (ChaCha generator, DealerV2 dialect) and stores its
-// handle in `*out`. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when `out` is NULL.
+// handle in `*out`. The session owns everything it allocates; free it with
+// `dealer_free_session`. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when `out` is NULL.
 int32_t dealer_create_session(dealer_session **out);
 
 // Frees a session and everything it owns. NULL is ignored, and so is a call from inside one of
@@ -170,12 +171,15 @@ int32_t dealer_set_option(dealer_session *session, const char *key, const char *
 int32_t dealer_set_seed(dealer_session *session, int64_t seed);
 
 // Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or
-// `DEALER_GENERATOR_GLIBC`. Call before loading the script. Returns `DEALER_OK` or
+// `DEALER_GENERATOR_GLIBC`. Unless `dealer_set_dialect` says otherwise, the glibc generator also
+// selects the classic dialect (classic dealer's language and output), the others DealerV2's.
+// Call before loading the script. Returns `DEALER_OK` or
 // `DEALER_ERROR_OPTION` for another value.
 int32_t dealer_set_generator(dealer_session *session, int32_t generator);
 
 // Chooses the script language: `DEALER_DIALECT_V2` (default) or `DEALER_DIALECT_CLASSIC`.
-// Call before loading the script. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
+// Call before loading the script: a loaded script, and the expressions evaluated on its deals,
+// keep the dialect it was loaded with. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
 int32_t dealer_set_dialect(dealer_session *session, int32_t dialect);
 
 // Sets how many deals a run generates at most (classic `-g`); 0 restores the script's
@@ -207,8 +211,10 @@ int32_t dealer_set_variable(dealer_session *session, uint32_t index, const char 
 // `DEALER_ERROR_OPTION` for a bad seat, or `DEALER_ERROR_UTF8`.
 int32_t dealer_set_predeal(dealer_session *session, int32_t seat, const char *cards);
 
-// Loads (parses and compiles) a script from `len` bytes at `text`. On a script error returns
-// `DEALER_ERROR_SCRIPT`; `dealer_last_error_location` gives its line and column.
+// Loads (parses and compiles) a script from `len` bytes at `text`, replacing the session's
+// previous script (and its job, current deal and compiled expressions). On a script error
+// returns `DEALER_ERROR_SCRIPT` (`dealer_last_error_location` gives its line and column) and
+// the previous script, if any, stays loaded.
 int32_t dealer_load_script(dealer_session *session, const uint8_t *text, uintptr_t len);
 
 // Loads a script from a file (NUL-terminated path). The path also becomes the input name
@@ -290,8 +296,10 @@ const char *dealer_last_error_summary(const dealer_session *session);
 // `DEALER_OK`, or `DEALER_ERROR_NULL` when `session` is NULL. `line`/`col` may be NULL.
 int32_t dealer_last_error_location(const dealer_session *session, uint32_t *line, uint32_t *col);
 
-// The process exit status the peers use for the session's last error (255 for script errors,
-// 0 when there is none). Used by the CLI to mirror the peers.
+// The process exit status the peers use for the session's last error: 0 when there is none,
+// 255 for script, option and I/O errors (the peers' `exit(-1)`), 3 for a feature not
+// available, 4 for a failed run, 2 for wrong use (and for a NULL session). Used by the CLI to
+// mirror the peers.
 int32_t dealer_last_error_exit_code(const dealer_session *session);
 
 // Writes the deal as a PBN `[Deal]` value (`N:AKQ.… …`) into `buffer` of `size` bytes,

@@ -241,7 +241,8 @@ fn text_arg<'a>(ptr: *const c_char, name: &str) -> Result<&'a str, Failure> {
 }
 
 /// Creates a session with default options (ChaCha generator, DealerV2 dialect) and stores its
-/// handle in `*out`. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when `out` is NULL.
+/// handle in `*out`. The session owns everything it allocates; free it with
+/// `dealer_free_session`. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when `out` is NULL.
 #[no_mangle]
 pub extern "C" fn dealer_create_session(out: *mut *mut dealer_session) -> i32 {
     if out.is_null() {
@@ -302,7 +303,9 @@ pub extern "C" fn dealer_set_seed(session: *mut dealer_session, seed: i64) -> i3
 }
 
 /// Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or
-/// `DEALER_GENERATOR_GLIBC`. Call before loading the script. Returns `DEALER_OK` or
+/// `DEALER_GENERATOR_GLIBC`. Unless `dealer_set_dialect` says otherwise, the glibc generator also
+/// selects the classic dialect (classic dealer's language and output), the others DealerV2's.
+/// Call before loading the script. Returns `DEALER_OK` or
 /// `DEALER_ERROR_OPTION` for another value.
 #[no_mangle]
 pub extern "C" fn dealer_set_generator(session: *mut dealer_session, generator: i32) -> i32 {
@@ -316,7 +319,8 @@ pub extern "C" fn dealer_set_generator(session: *mut dealer_session, generator: 
 }
 
 /// Chooses the script language: `DEALER_DIALECT_V2` (default) or `DEALER_DIALECT_CLASSIC`.
-/// Call before loading the script. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
+/// Call before loading the script: a loaded script, and the expressions evaluated on its deals,
+/// keep the dialect it was loaded with. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
 #[no_mangle]
 pub extern "C" fn dealer_set_dialect(session: *mut dealer_session, dialect: i32) -> i32 {
     let name = match dialect {
@@ -402,8 +406,10 @@ fn option_error(session: *mut dealer_session, message: String) -> i32 {
     with_session(session, |_| Err(Error::new(ErrorKind::Option, message).into()))
 }
 
-/// Loads (parses and compiles) a script from `len` bytes at `text`. On a script error returns
-/// `DEALER_ERROR_SCRIPT`; `dealer_last_error_location` gives its line and column.
+/// Loads (parses and compiles) a script from `len` bytes at `text`, replacing the session's
+/// previous script (and its job, current deal and compiled expressions). On a script error
+/// returns `DEALER_ERROR_SCRIPT` (`dealer_last_error_location` gives its line and column) and
+/// the previous script, if any, stays loaded.
 #[no_mangle]
 pub extern "C" fn dealer_load_script(session: *mut dealer_session, text: *const u8, len: usize) -> i32 {
     with_session(session, |h| {
@@ -717,8 +723,11 @@ pub extern "C" fn dealer_last_error_location(session: *const dealer_session, lin
     DEALER_OK
 }
 
-/// The process exit status the peers use for the session's last error (255 for script errors,
-/// 0 when there is none). Used by the CLI to mirror the peers.
+/// The process exit status the peers use for the session's last error: 0 when there is none;
+/// otherwise the status of the peer's own exit for that error where it has one (255 for script,
+/// option and I/O errors: the peers' `exit(-1)`), else 3 for a feature not available, 4 for a
+/// failed run, 2 for wrong use (and for a NULL session). Used by the CLI to
+/// mirror the peers.
 #[no_mangle]
 pub extern "C" fn dealer_last_error_exit_code(session: *const dealer_session) -> i32 {
     if session.is_null() {

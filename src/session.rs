@@ -639,7 +639,8 @@ impl Session {
         self.sinks[stream as usize] = sink;
     }
 
-    /// Parses and compiles a script; replaces any previous one and resets the job.
+    /// Parses and compiles a script; replaces any previous one and resets the job. On an error
+    /// the previous script, if any, stays loaded.
     pub fn load_script(&mut self, text: &[u8]) -> Result<()> {
         let dialect = self.options.dialect();
         let program = Program::from_source(text, dialect, &self.options.script_vars);
@@ -922,7 +923,8 @@ impl Session {
 
     /// Parses one expression in the dialect and with the variables of the session.
     fn parse_expression(&self, expression: &str) -> Result<crate::script::ast::Expr> {
-        let dialect = self.options.dialect();
+        // The loaded script's language, even if the dialect option changed since it was loaded.
+        let dialect = self.program.as_ref().map_or_else(|| self.options.dialect(), |p| p.dialect);
         let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
             .map_err(|d| Error::script(d.message, d.line, d.col).with_source(expression.as_bytes()))?;
         match parsed.statements.as_slice() {

@@ -1,0 +1,237 @@
+/*
+ * Sessions are independent: several jobs, each with its own session, seed, generator, dialect
+ * and script, are first run one after the other (solo), then all at once on their own threads,
+ * twice. Every parallel output must be byte-identical to the job's solo output (and not
+ * empty). Built against the shared and the static library by the Makefile (with -pthread).
+ * Prints "N passed, M failed".
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dealer.h"
+
+static int passed, failed;
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        int ok_ = (cond) ? 1 : 0;                                              \
+        pthread_mutex_lock(&count_lock);                                       \
+        if (ok_) passed++;                                                     \
+        else { failed++; fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
+        pthread_mutex_unlock(&count_lock);                                     \
+    } while (0)
+
+/* A growing byte buffer, NUL-terminated. */
+struct buffer { char *data; size_t len, cap; };
+
+static int append(struct buffer *b, const void *data, size_t len) {
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (b->len + len + 1 > cap) cap *= 2;
+        char *p = realloc(b->data, cap);
+        if (!p) return 1;
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = 0;
+    return 0;
+}
+
+static int32_t capture(const uint8_t *data, size_t len, void *userdata) {
+    return append(userdata, data, len);
+}
+
+/* The footer's "Time needed    0.012 sec" is the only output that may differ between runs:
+ * blank its digits. */
+static void mask_time(struct buffer *b) {
+    char *p = b->data;
+    while (p && (p = strstr(p, "Time needed")) != NULL) {
+        for (; *p && *p != '\n'; p++) if (*p >= '0' && *p <= '9') *p = '#';
+    }
+}
+
+enum mode { RUN, NEXT_DEAL_LOOP };
+
+struct job {
+    const char *name;
+    enum mode mode;
+    int32_t dialect, generator;
+    int64_t seed;
+    uint32_t threads; /* double-dummy solver threads; 0 leaves the default */
+    const char *script;
+    const char *expressions[6]; /* NEXT_DEAL_LOOP: evaluated with dealer_eval_compiled */
+    /* Results of one execution. */
+    struct buffer out, diag;
+    int32_t status;
+    dealer_run_report report;
+    int deals;
+};
+
+static const struct job job_templates[] = {
+    {"dds-v2-drand48-threads1", RUN, DEALER_DIALECT_V2, DEALER_GENERATOR_DRAND48, 11, 1,
+     "generate 200\nproduce 3\ncondition hcp(north) >= 15\naction printoneline(dds(south, notrump))\n",
+     {NULL}, {0}, {0}, 0, {0}, 0},
+    {"dds-v2-drand48-threads2", RUN, DEALER_DIALECT_V2, DEALER_GENERATOR_DRAND48, 11, 2,
+     "generate 200\nproduce 3\ncondition hcp(north) >= 15\naction printoneline(dds(south, notrump))\n",
+     {NULL}, {0}, {0}, 0, {0}, 0},
+    {"classic-glibc-printall", RUN, DEALER_DIALECT_CLASSIC, DEALER_GENERATOR_GLIBC, 5, 0,
+     "produce 12\ncondition hcp(north) >= 12 && shape(south, any 4432 + any 5332)\naction printall\n",
+     {NULL}, {0}, {0}, 0, {0}, 0},
+    {"v2-chacha-pbn-average", RUN, DEALER_DIALECT_V2, DEALER_GENERATOR_CHACHA, 77, 0,
+     "produce 8\nnt = hcp(north) >= 15 && hcp(north) <= 17\ncondition nt\n"
+     "action printpbn, average \"south hcp\" hcp(south), frequency \"spades\" (spades(south), 0, 13)\n",
+     {NULL}, {0}, {0}, 0, {0}, 0},
+    {"next-deal-eval-compiled", NEXT_DEAL_LOOP, DEALER_DIALECT_V2, DEALER_GENERATOR_CHACHA, 2024, 0,
+     "produce 150\nlong = spades(south) >= 5 || hearts(south) >= 5\ncondition hcp(south) >= 10 && long\n",
+     {"hcp(south)", "long", "losers(south)", "shape(north, any 4333)", "hcp(north) + hcp(south)", NULL},
+     {0}, {0}, 0, {0}, 0},
+};
+enum { NJOBS = sizeof job_templates / sizeof job_templates[0] };
+
+static void job_reset(struct job *j) {
+    free(j->out.data);
+    free(j->diag.data);
+    memset(&j->out, 0, sizeof j->out);
+    memset(&j->diag, 0, sizeof j->diag);
+    j->status = -100;
+    j->deals = 0;
+    memset(&j->report, 0, sizeof j->report);
+}
+
+/* The next-deal loop: one text line per deal, written to j->out. */
+static int32_t next_deal_loop(dealer_session *s, struct job *j) {
+    uint32_t ids[6];
+    int n = 0;
+    for (; j->expressions[n]; n++)
+        if (dealer_compile_expression(s, j->expressions[n], &ids[n]) != DEALER_OK) return DEALER_ERROR_SCRIPT;
+    dealer_deal d;
+    int32_t status;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        char line[256];
+        size_t len = dealer_deal_to_pbn(&d, line, sizeof line);
+        if (len >= sizeof line) return DEALER_ERROR_INTERNAL;
+        for (int i = 0; i < n; i++) {
+            int32_t v;
+            if ((status = dealer_eval_compiled(s, ids[i], &v)) != DEALER_OK) return status;
+            len += (size_t)snprintf(line + len, sizeof line - len, " %d", (int)v);
+        }
+        line[len++] = '\n';
+        if (append(&j->out, line, len)) return DEALER_ERROR_INTERNAL;
+        j->deals++;
+    }
+    return status == DEALER_DONE ? DEALER_OK : status;
+}
+
+static void *run_job(void *arg) {
+    struct job *j = arg;
+    dealer_session *s = NULL;
+    if (dealer_create_session(&s) != DEALER_OK) { j->status = DEALER_ERROR_INTERNAL; return NULL; }
+    int32_t st = dealer_set_dialect(s, j->dialect);
+    if (st == DEALER_OK) st = dealer_set_generator(s, j->generator);
+    if (st == DEALER_OK) st = dealer_set_seed(s, j->seed);
+    if (st == DEALER_OK && j->threads) st = dealer_set_threads(s, j->threads);
+    if (st == DEALER_OK) st = dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &j->out);
+    if (st == DEALER_OK) st = dealer_set_output(s, DEALER_STREAM_DIAGNOSTICS, capture, &j->diag);
+    if (st == DEALER_OK) st = dealer_load_script(s, (const uint8_t *)j->script, strlen(j->script));
+    if (st == DEALER_OK) {
+        if (j->mode == RUN) {
+            j->report.size = sizeof j->report;
+            st = dealer_run(s, &j->report);
+        } else {
+            st = next_deal_loop(s, j);
+        }
+    }
+    if (st != DEALER_OK) fprintf(stderr, "%s: status %d: %s\n", j->name, (int)st, dealer_last_error(s));
+    j->status = st;
+    dealer_free_session(s);
+    return NULL;
+}
+
+static struct job solo[NJOBS], para[NJOBS];
+
+static void compare(const struct job *a, const struct job *b, int round) {
+    int same_out = a->out.len == b->out.len && memcmp(a->out.data, b->out.data, a->out.len) == 0;
+    int same_diag = a->diag.len == b->diag.len && (a->diag.len == 0 || memcmp(a->diag.data, b->diag.data, a->diag.len) == 0);
+    if (!same_out || !same_diag) fprintf(stderr, "%s: parallel round %d differs from the solo run\n", a->name, round);
+    CHECK(b->status == DEALER_OK);
+    CHECK(same_out);
+    CHECK(same_diag);
+    CHECK(a->report.generated == b->report.generated && a->report.produced == b->report.produced &&
+          a->report.seed == b->report.seed);
+    CHECK(a->deals == b->deals);
+}
+
+int main(void) {
+    /* Solo: one job after the other. */
+    for (int i = 0; i < NJOBS; i++) {
+        solo[i] = job_templates[i];
+        job_reset(&solo[i]);
+        run_job(&solo[i]);
+        mask_time(&solo[i].out);
+        CHECK(solo[i].status == DEALER_OK);
+        CHECK(solo[i].out.len > 0);
+        CHECK(solo[i].diag.len == 0);
+    }
+    /* What the solo outputs must contain. */
+    const struct job *dd1 = &solo[0], *dd2 = &solo[1], *classic = &solo[2], *pbn = &solo[3], *loop = &solo[4];
+    CHECK(dd1->report.produced == 3 && dd1->report.generated <= 200 && dd1->report.seed == 11);
+    CHECK(strstr(dd1->out.data, "\nProduced  3 hands\n") != NULL);
+    int dd_lines = 0;
+    for (const char *p = dd1->out.data; (p = strstr(p, "n ")) != NULL; p++) {
+        if (p != dd1->out.data && p[-1] != '\n') continue;
+        const char *end = strchr(p, '\n');
+        /* "n <hand> e <hand> s <hand> w <hand> <tricks>" */
+        const char *w = strstr(p, " w ");
+        const char *tricks = w ? strchr(w + 3, ' ') : NULL;
+        int t = tricks ? atoi(tricks + 1) : -1;
+        CHECK(end && w && tricks && tricks < end && t >= 0 && t <= 13);
+        dd_lines++;
+    }
+    CHECK(dd_lines == 3);
+    /* The number of solver threads does not change the output. */
+    CHECK(dd1->out.len == dd2->out.len && memcmp(dd1->out.data, dd2->out.data, dd1->out.len) == 0);
+    CHECK(classic->report.produced == 12 && classic->report.seed == 5);
+    CHECK(strncmp(classic->out.data, "   1.\n", 6) == 0 && strstr(classic->out.data, "\n  12.\n") != NULL);
+    CHECK(strstr(classic->out.data, "\nProduced 12 hands\nInitial random seed 5\n") != NULL);
+    CHECK(pbn->report.produced == 8);
+    CHECK(strncmp(pbn->out.data, "[Event ", 7) == 0 && strstr(pbn->out.data, "[Board \"8\"]") != NULL);
+    CHECK(strstr(pbn->out.data, "south hcp: ") != NULL);
+    CHECK(loop->deals == 150);
+    CHECK(strncmp(loop->out.data, "N:", 2) == 0);
+
+    /* Parallel, twice: every job on its own thread at the same time. */
+    for (int round = 1; round <= 2; round++) {
+        pthread_t threads[NJOBS];
+        int started[NJOBS];
+        for (int i = 0; i < NJOBS; i++) {
+            job_reset(&para[i]);
+            para[i] = job_templates[i];
+            memset(&para[i].out, 0, sizeof para[i].out);
+            memset(&para[i].diag, 0, sizeof para[i].diag);
+            para[i].status = -100;
+        }
+        for (int i = 0; i < NJOBS; i++) started[i] = pthread_create(&threads[i], NULL, run_job, &para[i]) == 0;
+        for (int i = 0; i < NJOBS; i++) {
+            CHECK(started[i]);
+            if (started[i]) pthread_join(threads[i], NULL);
+        }
+        for (int i = 0; i < NJOBS; i++) {
+            mask_time(&para[i].out);
+            compare(&solo[i], &para[i], round);
+        }
+    }
+    for (int i = 0; i < NJOBS; i++) {
+        job_reset(&solo[i]);
+        job_reset(&para[i]);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
