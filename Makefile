@@ -2,9 +2,12 @@
 #
 #   make            build target/lib/libdealer.{so,a}, include/dealer.h and target/release/dealer
 #   make example    build, then run the CLI on a bundled example script
-#   make test       build, then run every test: Rust unit/integration tests, C API tests, the CLI's
-#                   error behaviour against classic dealer, the parity suites, and the
-#                   install/consumer test (pkg-config and CMake)
+#   make test       build, then run every test: Rust unit/integration tests, C API tests (also
+#                   under sanitizers and valgrind, parallel sessions, beside the system's libdds),
+#                   the examples (C, C#, Pascal), the CLI's error behaviour against classic
+#                   dealer, the parity suites, the DDS 2.9 comparison, and the install/consumer
+#                   test (pkg-config and CMake)
+#   make examples   build the embedding examples target/release/{embed,eval}
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
 #                   bin/dealer, include/dealer.h, lib/libdealer.{so*,a}, lib/pkgconfig/dealer.pc,
 #                   lib/cmake/dealer/dealerConfig{,Version}.cmake

@@ -173,8 +173,8 @@ int32_t dealer_set_seed(dealer_session *session, int64_t seed);
 // Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or
 // `DEALER_GENERATOR_GLIBC`. Unless `dealer_set_dialect` says otherwise, the glibc generator also
 // selects the classic dialect (classic dealer's language and output), the others DealerV2's.
-// Call before loading the script. Returns `DEALER_OK` or
-// `DEALER_ERROR_OPTION` for another value.
+// Call before loading the script. Returns `DEALER_OK` or `DEALER_ERROR_OPTION` for another
+// value.
 int32_t dealer_set_generator(dealer_session *session, int32_t generator);
 
 // Chooses the script language: `DEALER_DIALECT_V2` (default) or `DEALER_DIALECT_CLASSIC`.
@@ -197,9 +197,9 @@ int32_t dealer_set_produce(dealer_session *session, int64_t limit);
 // `DEALER_ERROR_OPTION`.
 int32_t dealer_set_threads(dealer_session *session, uint32_t threads);
 
-// Sets script variable `$index` (0 to 9; classic `-0` … `-9`) to `value` (NUL-terminated
-// UTF-8), substituted into the script text where `$index` appears. Call before loading the
-// script. Returns `DEALER_OK`, `DEALER_ERROR_OPTION` for an index above 9, `DEALER_ERROR_NULL`
+// Sets script variable `$index` (0 to 9; DealerV2's `-0` … `-9`) to `value` (NUL-terminated
+// UTF-8), substituted into the script text where `$index` appears (DealerV2 dialect; an unset
+// variable is empty). Call before loading the script. Returns `DEALER_OK`, `DEALER_ERROR_OPTION` for an index above 9, `DEALER_ERROR_NULL`
 // or `DEALER_ERROR_UTF8`.
 int32_t dealer_set_variable(dealer_session *session, uint32_t index, const char *value);
 
@@ -232,8 +232,9 @@ int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_
 // Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 // e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 // so keep it open while it is set (or set another output). A negative `fd` restores the
-// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
-// `DEALER_ERROR_IO` when `fd` is not an open descriptor.
+// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`,
+// `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO` when `fd` is not an open
+// descriptor.
 int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd);
 
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
@@ -296,9 +297,10 @@ const char *dealer_last_error_summary(const dealer_session *session);
 // `DEALER_OK`, or `DEALER_ERROR_NULL` when `session` is NULL. `line`/`col` may be NULL.
 int32_t dealer_last_error_location(const dealer_session *session, uint32_t *line, uint32_t *col);
 
-// The process exit status the peers use for the session's last error: 0 when there is none,
-// 255 for script, option and I/O errors (the peers' `exit(-1)`), 3 for a feature not
-// available, 4 for a failed run, 2 for wrong use (and for a NULL session). Used by the CLI to
+// The process exit status the peers use for the session's last error: 0 when there is none;
+// otherwise the status of the peer's own exit for that error where it has one (255 for script,
+// option and I/O errors: the peers' `exit(-1)`), else 3 for a feature not available, 4 for a
+// failed run, 2 for wrong use (and for a NULL session). Used by the CLI to
 // mirror the peers.
 int32_t dealer_last_error_exit_code(const dealer_session *session);
 

@@ -305,8 +305,8 @@ pub extern "C" fn dealer_set_seed(session: *mut dealer_session, seed: i64) -> i3
 /// Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or
 /// `DEALER_GENERATOR_GLIBC`. Unless `dealer_set_dialect` says otherwise, the glibc generator also
 /// selects the classic dialect (classic dealer's language and output), the others DealerV2's.
-/// Call before loading the script. Returns `DEALER_OK` or
-/// `DEALER_ERROR_OPTION` for another value.
+/// Call before loading the script. Returns `DEALER_OK` or `DEALER_ERROR_OPTION` for another
+/// value.
 #[no_mangle]
 pub extern "C" fn dealer_set_generator(session: *mut dealer_session, generator: i32) -> i32 {
     let name = match generator {
@@ -355,9 +355,9 @@ pub extern "C" fn dealer_set_threads(session: *mut dealer_session, threads: u32)
     set_typed(session, "threads", threads.to_string())
 }
 
-/// Sets script variable `$index` (0 to 9; classic `-0` … `-9`) to `value` (NUL-terminated
-/// UTF-8), substituted into the script text where `$index` appears. Call before loading the
-/// script. Returns `DEALER_OK`, `DEALER_ERROR_OPTION` for an index above 9, `DEALER_ERROR_NULL`
+/// Sets script variable `$index` (0 to 9; DealerV2's `-0` … `-9`) to `value` (NUL-terminated
+/// UTF-8), substituted into the script text where `$index` appears (DealerV2 dialect; an unset
+/// variable is empty). Call before loading the script. Returns `DEALER_OK`, `DEALER_ERROR_OPTION` for an index above 9, `DEALER_ERROR_NULL`
 /// or `DEALER_ERROR_UTF8`.
 #[no_mangle]
 pub extern "C" fn dealer_set_variable(session: *mut dealer_session, index: u32, value: *const c_char) -> i32 {
@@ -476,8 +476,9 @@ pub extern "C" fn dealer_set_output(
 /// Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 /// e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 /// so keep it open while it is set (or set another output). A negative `fd` restores the
-/// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or
-/// `DEALER_ERROR_IO` when `fd` is not an open descriptor.
+/// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`,
+/// `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO` when `fd` is not an open
+/// descriptor.
 #[no_mangle]
 pub extern "C" fn dealer_set_output_fd(session: *mut dealer_session, stream: i32, fd: i32) -> i32 {
     with_session(session, |h| {
