@@ -507,6 +507,15 @@ impl DdCache {
         Ok(true)
     }
 
+    /// All 20 results of `deal` if they are already known (nothing is solved).
+    pub fn known_table(&self, deal: &Deal) -> Option<DdTable> {
+        if self.deal == Some(*deal) {
+            self.results.table()
+        } else {
+            None
+        }
+    }
+
     /// Tricks taken by `declarer` in `strain` on `deal`.
     pub fn tricks(&mut self, deal: &Deal, declarer: Seat, strain: Strain) -> Result<u8, DdError> {
         if !self.ensure(deal, Need::cell(declarer, strain))? {

@@ -9,9 +9,10 @@ use crate::dd::DdCache;
 use crate::dealing::Dealer;
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::program::{not_available, Node, NodeId, Program};
+use crate::program::{Node, NodeId, Program};
 use crate::scoring;
 use crate::script::ast::BinOp;
+use crate::usereval::{ExternalMetrics, HandStats, QueryContext};
 
 /// Everything an evaluation reads or advances besides the program itself.
 pub struct Evaluation<'a> {
@@ -25,6 +26,10 @@ pub struct Evaluation<'a> {
     pub produced: i64,
     /// Double-dummy results of this deal, solved on demand.
     pub dd: &'a mut DdCache,
+    /// The deal's number among the deals generated (keys the caches of external metrics).
+    pub generated: i64,
+    /// `usereval` and `opc`.
+    pub external: &'a mut ExternalMetrics,
 }
 
 impl Evaluation<'_> {
@@ -106,7 +111,41 @@ impl Evaluation<'_> {
                 let par = self.dd.par(deal, *vulnerability).map_err(|e| Error::from(e).at(pos.line, pos.col))?;
                 crate::dd::par_for_side(par, *side)
             }
-            Node::Unavailable { feature, pos } => return Err(not_available(feature, *pos)),
+            Node::Opc(side, strain, pos) => {
+                let Some(opc) = self.external.opc.as_mut() else {
+                    return Err(Error::new(ErrorKind::Usage, "opc(): no DOP program is set up for this job")
+                        .at(pos.line, pos.col));
+                };
+                // DealerV2 sorts the side's hands in its deck, which moves later drand48 deals.
+                self.dealer.sort_seats(&side.seats());
+                opc.value(*side, *strain, deal, self.generated).map_err(|e| e.at(pos.line, pos.col))?
+            }
+            Node::UserEval { tag, index, form, pos } => {
+                let tag = self.value(*tag)?;
+                let index = self.value(*index)?;
+                let located = |e: Error| e.at(pos.line, pos.col);
+                let external = &mut *self.external;
+                let Some(user) = external.usereval.as_mut() else {
+                    return Err(located(Error::new(
+                        ErrorKind::Usage,
+                        "usereval(): no metric runs for this job (the DealerServer starts when the script mentions usereval)",
+                    )));
+                };
+                match user.cached(*form, tag, index, self.generated).map_err(located)? {
+                    Some(v) => v,
+                    None => {
+                        let stats = crate::cards::Seat::ALL.map(|s| HandStats::of(deal, s, &program.counts));
+                        let context = QueryContext {
+                            deal,
+                            stats: &stats,
+                            generated: self.generated,
+                            produced: self.produced,
+                            tricks: self.dd.known_table(deal).map(|t| t.0),
+                        };
+                        user.value(*form, tag, index, &context).map_err(located)?
+                    }
+                }
+            }
         })
     }
 
@@ -122,6 +161,7 @@ mod tests {
     use crate::dialect::Dialect;
     use crate::program::Program;
     use crate::script;
+    use crate::usereval::ExternalMetrics;
 
     /// Compiles `condition EXPR` and evaluates it on the first ChaCha deal of seed 1.
     fn value(expr: &str, dialect: Dialect) -> crate::error::Result<i32> {
@@ -132,8 +172,16 @@ mod tests {
             Dealer::new(&DealingSetup { generator: GeneratorKind::ChaCha, seed: 1, ..Default::default() }).unwrap();
         let deal = dealer.deal().unwrap();
         let mut dd = crate::dd::DdCache::new(1, false, crate::script::ast::Vulnerability::None);
-        let mut ev =
-            super::Evaluation { program: &program, deal: &deal, dealer: &mut dealer, produced: 7, dd: &mut dd };
+        let mut external = ExternalMetrics::default();
+        let mut ev = super::Evaluation {
+            program: &program,
+            deal: &deal,
+            dealer: &mut dealer,
+            produced: 7,
+            dd: &mut dd,
+            generated: 9,
+            external: &mut external,
+        };
         ev.value(program.condition.unwrap())
     }
 
@@ -193,9 +241,11 @@ mod tests {
     }
 
     #[test]
-    fn unavailable_features_stop_with_a_clear_error() {
+    fn external_metrics_without_a_source_stop_with_a_clear_error() {
         let e = value("opc(NS)", Dialect::V2).unwrap_err();
-        assert_eq!(e.kind, crate::error::ErrorKind::NotAvailable);
-        assert!(e.message.contains("not available yet"));
+        assert_eq!((e.kind, e.line, e.col), (crate::error::ErrorKind::Usage, Some(1), Some(11)));
+        assert!(e.message.contains("no DOP program"), "{}", e.message);
+        let e = value("usereval(1, NS, 2) > 0", Dialect::V2).unwrap_err();
+        assert!(e.message.contains("no metric runs for this job"), "{}", e.message);
     }
 }

@@ -13,15 +13,18 @@ pub mod analysis;
 pub mod capi;
 pub mod cards;
 pub mod dd;
+pub mod dealer_server;
 pub mod dealing;
 pub mod dialect;
 pub mod error;
 pub mod eval;
+pub mod opc;
 pub mod program;
 pub mod scoring;
 pub mod script;
 pub mod session;
 pub mod shape;
+pub mod usereval;
 pub mod zrd;
 
 pub use dialect::Dialect;

@@ -23,7 +23,7 @@ use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::script::ast::{
     Action, BinOp, Contract, CountTable, ExportTarget, Expr, ParsedScript, Pos, PredealItem, PrintItem, ReportItem,
-    Statement, Vulnerability,
+    SideOrSeat, Statement, Vulnerability,
 };
 use crate::script::{self, shape_fd};
 use crate::shape::ShapeSet;
@@ -86,11 +86,17 @@ pub enum Node {
     /// `par(side[, vulnerability])`: the par score from the side's point of view; without a
     /// vulnerability the session's default (`-P`) applies.
     Par(Side, Option<Vulnerability>, Pos),
-    /// A function this build cannot evaluate yet; evaluating it stops the run.
-    Unavailable {
-        /// The feature, as named in the message.
-        feature: &'static str,
-        /// Where it stands in the script.
+    /// `opc(side[, strain])`: DOP's value ×100 in the strain, or in the longest fit without one.
+    Opc(Side, Option<Strain>, Pos),
+    /// `usereval(tag, side|compass, [suit,] index)`: a slot of an external metric's results.
+    UserEval {
+        /// The metric tag.
+        tag: NodeId,
+        /// The index argument.
+        index: NodeId,
+        /// The form of the call (side, seat, suit), which picks the slot.
+        form: crate::usereval::SlotForm,
+        /// Where it stands in the script (for errors).
         pos: Pos,
     },
 }
@@ -266,6 +272,9 @@ pub struct Program {
     pub settings: ScriptSettings,
     /// Text the peers echo at parse time.
     pub echo: String,
+    /// Whether the word `usereval` appears in the script: DealerV2 then starts its DealerServer
+    /// for the job, used or not.
+    pub mentions_usereval: bool,
     /// Variables by name.
     variables: HashMap<String, NodeId>,
     /// `shape(…)` clauses compiled from the script so far (classic dealer numbers them).
@@ -315,6 +324,7 @@ impl Program {
         if let Some(error) = program.action_error.take() {
             return Err(error);
         }
+        program.mentions_usereval = script.mentions_usereval;
         program.compiling_script = false;
         program.script_size = (program.nodes.len(), program.shapes.len());
         Ok(program)
@@ -333,6 +343,7 @@ impl Program {
             counts: CountTables::new(),
             settings: ScriptSettings { bias: [[-1; 4]; 4], ..ScriptSettings::default() },
             echo: script.echo.clone(),
+            mentions_usereval: false,
             variables: HashMap::new(),
             shape_clauses: 0,
             seen_action_statement: false,
@@ -357,27 +368,6 @@ impl Program {
         let (nodes, shapes) = self.script_size;
         self.nodes.truncate(nodes);
         self.shapes.truncate(shapes);
-    }
-
-    /// The first feature this program needs at run time that the build does not provide.
-    pub fn first_unavailable(&self) -> Option<(&'static str, Pos)> {
-        let mut roots: Vec<NodeId> = self.condition.into_iter().collect();
-        for action in &self.actions {
-            action_roots(action, &mut roots);
-        }
-        self.first_unavailable_below(roots)
-    }
-
-    /// The first unavailable feature reachable from the given nodes.
-    pub fn first_unavailable_below(&self, roots: Vec<NodeId>) -> Option<(&'static str, Pos)> {
-        let mut found = None;
-        self.walk(roots, |node| {
-            if let Node::Unavailable { feature, pos } = node {
-                found = Some((*feature, *pos));
-            }
-            found.is_some()
-        });
-        found
     }
 
     /// The double-dummy results the condition and the action list may need.
@@ -437,6 +427,21 @@ impl Program {
         let mut found = false;
         self.walk(roots, |node| {
             found = matches!(node, Node::Rnd(_));
+            found
+        });
+        found
+    }
+
+    /// Whether `opc()` or `usereval()` is reachable from the condition or the actions: they run
+    /// external programs in the order the deals are judged, so deals are not dealt ahead.
+    pub fn uses_external_metrics(&self) -> bool {
+        let mut roots: Vec<NodeId> = self.condition.into_iter().collect();
+        for action in &self.actions {
+            action_roots(action, &mut roots);
+        }
+        let mut found = false;
+        self.walk(roots, |node| {
+            found = matches!(node, Node::Opc(..) | Node::UserEval { .. });
             found
         });
         found
@@ -641,8 +646,17 @@ impl Program {
             Expr::HasCard(seat, card) => Node::HasCard(*seat, *card),
             Expr::Tricks(seat, strain, pos) | Expr::Dds(seat, strain, pos) => Node::Dds(*seat, *strain, *pos),
             Expr::Par(side, vulnerability, pos) => Node::Par(*side, *vulnerability, *pos),
-            Expr::Opc(_, _, pos) => unavailable("opc()", *pos),
-            Expr::UserEval { pos, .. } => unavailable("usereval()", *pos),
+            Expr::Opc(side, strain, pos) => Node::Opc(*side, *strain, *pos),
+            Expr::UserEval { tag, who, suit, index, pos } => {
+                let (side, seat) = match who {
+                    SideOrSeat::Side(side) => (*side as usize, None),
+                    SideOrSeat::Seat(seat) => (seat.index() & 1, Some(*seat)),
+                };
+                let tag = self.expr(tag)?;
+                let index = self.expr(index)?;
+                let form = crate::usereval::SlotForm { side, seat, suit: *suit };
+                Node::UserEval { tag, index, form, pos: *pos }
+            }
             Expr::Score { vulnerable, contract, tricks } => {
                 let tricks = self.expr(tricks)?;
                 Node::Score { vulnerable: *vulnerable, contract: *contract, tricks }
@@ -783,18 +797,6 @@ impl Program {
     }
 }
 
-/// The error for a feature that parses but cannot run in this build.
-pub fn not_available(feature: &str, pos: Pos) -> Error {
-    Error::new(
-        crate::error::ErrorKind::NotAvailable,
-        format!("{feature} is not available yet: usereval and opc come in a later release"),
-    )
-    .at(pos.line, pos.col)
-}
-
-fn unavailable(feature: &'static str, pos: Pos) -> Node {
-    Node::Unavailable { feature, pos }
-}
 
 /// Classic dealer's message when it cannot allocate a frequency table.
 const OUT_OF_MEMORY: &str = "Out of memory";
@@ -877,6 +879,7 @@ fn children(node: &Node) -> Vec<NodeId> {
     match node {
         Node::Not(a) | Node::Imps(a) | Node::Rnd(a) => vec![*a],
         Node::Score { tricks, .. } => vec![*tricks],
+        Node::UserEval { tag, index, .. } => vec![*tag, *index],
         Node::Binary(_, a, b, _) => vec![*a, *b],
         Node::Conditional(c, a, b) => vec![*c, *a, *b],
         _ => Vec::new(),

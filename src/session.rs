@@ -22,6 +22,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
+use crate::dealer_server::{DealerServer, ServerConfig};
+use crate::opc::{Opc, OpcConfig};
+use crate::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::zrd::{LibraryReader, OutputSpec};
 
 /// A caller-supplied writer of output bytes; an `Err` stops the run.
@@ -127,8 +130,11 @@ pub struct Options {
     pub zrd_output: Option<OutputSpec>,
     /// Each produced deal is written to this file as 52 card bytes (`-l [w]:file`).
     pub dl52_output: Option<OutputSpec>,
-    /// Other peer options that are accepted and kept for later features (`-O -D -U`).
+    /// Other peer options, kept by name: `server` (the DealerServer program, `-U`), `opener`
+    /// (`-O`), `opc_program` (DealerV2's `dop`), `debug` (`-D`).
     pub extra: HashMap<String, String>,
+    /// How long a DealerServer query or an `opc` run may take before the run stops.
+    pub external_timeout: std::time::Duration,
 }
 
 impl Default for Options {
@@ -157,6 +163,7 @@ impl Default for Options {
             zrd_output: None,
             dl52_output: None,
             extra: HashMap::new(),
+            external_timeout: std::time::Duration::from_secs(30),
         }
     }
 }
@@ -223,6 +230,8 @@ struct Job {
     library_discards: Vec<&'static str>,
     /// The feature that switched DealerV2's DDS mode 1 to table mode, for the notice.
     table_mode_notice: Option<&'static str>,
+    /// `usereval` and `opc`, set up when the job starts.
+    external: ExternalMetrics,
     generated: i64,
     produced: i64,
     max_generate: i64,
@@ -269,6 +278,8 @@ impl Job {
                         dealer: &mut self.dealer,
                         produced: self.produced,
                         dd: &mut self.dd,
+                        generated: self.generated,
+                        external: &mut self.external,
                     };
                     ev.truth(c)?
                 }
@@ -327,6 +338,9 @@ impl Job {
                         dealer: &mut self.dealer,
                         produced: self.produced + accepted,
                         dd: &mut self.dd,
+                        // External metrics never run on deals dealt ahead (see `start_job`).
+                        generated: self.generated + 1 + lookahead.queue.len() as i64,
+                        external: &mut self.external,
                     };
                     let outcome = ev.truth(c);
                     if self.dd.end_probe() {
@@ -431,7 +445,18 @@ pub struct Session {
     expressions: ExtraExpressions,
     /// A solver for deals the caller passes in (created on first use).
     own_dd: Option<DdCache>,
+    /// Builds the caller's `usereval` metric for each job, when one is set.
+    in_process_metric: Option<MetricMaker>,
 }
+
+/// Builds a `usereval` metric for a job.
+pub type MetricMaker = Box<dyn Fn() -> Box<dyn Metric> + Send>;
+
+/// DealerV2's DealerServer program, used when no `server` option is set.
+const DEFAULT_SERVER: &str = "/usr/local/games/DealerV2_4/bin/DealerServer";
+
+/// DealerV2's DOP program, used by `opc()` when no `opc_program` option is set.
+const DEFAULT_OPC_PROGRAM: &str = "/usr/local/games/DealerV2_4/bin/dop";
 
 impl Default for Session {
     fn default() -> Self {
@@ -502,15 +527,6 @@ impl ExtraExpressions {
     }
 }
 
-/// Compiles an expression into the program and checks that this build can evaluate it.
-fn compile_expression_into(program: &mut Program, expr: &crate::script::ast::Expr) -> Result<NodeId> {
-    let id = program.compile_extra_expression(expr)?;
-    if let Some((feature, pos)) = program.first_unavailable_below(vec![id]) {
-        return Err(crate::program::not_available(feature, pos));
-    }
-    Ok(id)
-}
-
 impl Session {
     /// A session with default options and no script.
     pub fn new() -> Session {
@@ -522,6 +538,7 @@ impl Session {
             sinks: [None, None, None, None],
             expressions: ExtraExpressions::default(),
             own_dd: None,
+            in_process_metric: None,
         }
     }
 
@@ -616,8 +633,14 @@ impl Session {
             "library_file" => o.library_file = Some(value.to_string()),
             "zrd_file" => o.zrd_output = Some(OutputSpec::parse(value).map_err(|m| bad(&m))?),
             "dl52_file" => o.dl52_output = Some(OutputSpec::parse(value).map_err(|m| bad(&m))?),
-            "opener" | "debug" | "server" => {
+            "opener" | "debug" | "server" | "opc_program" => {
                 o.extra.insert(key.to_string(), value.to_string());
+            }
+            "external_timeout" => {
+                o.external_timeout = match value.parse::<f64>() {
+                    Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => std::time::Duration::from_secs_f64(seconds),
+                    _ => return Err(bad("expected a number of seconds above 0, got")),
+                }
             }
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
@@ -670,9 +693,6 @@ impl Session {
         let program = self.program()?;
         let o = &self.options;
         let dialect = o.dialect();
-        if let Some((feature, pos)) = program.first_unavailable() {
-            return Err(crate::program::not_available(feature, pos));
-        }
         let s = &program.settings;
         let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
         let max_generate = o.generate.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000);
@@ -765,7 +785,8 @@ impl Session {
         let lookahead = (threads > 1
             && library.is_none()
             && !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
-            && !program.uses_rnd())
+            && !program.uses_rnd()
+            && !program.uses_external_metrics())
         .then(|| Lookahead {
             queue: Default::default(),
             // Deals whose verdict waits for the solver may be dealt in vain (an accepted one
@@ -786,6 +807,7 @@ impl Session {
             library_discards,
             dd: DdCache::new(threads, table_mode, o.par_vulnerability),
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
+            external: self.external_metrics(program)?,
             generated: 0,
             produced: 0,
             max_generate,
@@ -793,6 +815,40 @@ impl Session {
             seed_printed,
             timed_out: false,
         })
+    }
+
+    /// Sets up `usereval` (the in-process metric if one is set, else the DealerServer, started
+    /// whenever the script mentions `usereval`, as DealerV2 does) and `opc` for a job.
+    fn external_metrics(&self, program: &Program) -> Result<ExternalMetrics> {
+        let o = &self.options;
+        let mut external = ExternalMetrics::default();
+        if let Some(make) = &self.in_process_metric {
+            external.usereval = Some(UserEval::new(make()));
+        } else if program.mentions_usereval {
+            let config = ServerConfig {
+                path: o.extra.get("server").map_or(DEFAULT_SERVER, String::as_str).into(),
+                timeout: o.external_timeout,
+                debug: o.extra.get("debug").map_or(0, |d| atol(d).clamp(0, 9) as i32),
+            };
+            external.usereval = Some(UserEval::new(Box::new(DealerServer::start(config)?)));
+        }
+        external.opc = Some(Opc::new(OpcConfig {
+            program: o.extra.get("opc_program").map_or(DEFAULT_OPC_PROGRAM, String::as_str).into(),
+            opener: match o.extra.get("opener").and_then(|v| v.chars().next()).map(|c| c.to_ascii_uppercase()) {
+                Some(c @ ('N' | 'E' | 'S')) => c,
+                _ => 'W',
+            },
+            timeout: o.external_timeout,
+        }));
+        Ok(external)
+    }
+
+    /// Evaluates `usereval` with a metric of the caller's instead of a DealerServer: `make`
+    /// builds one for each job (`None` goes back to the DealerServer).
+    pub fn set_in_process_metric(&mut self, make: Option<MetricMaker>) {
+        self.in_process_metric = make;
+        self.job = None;
+        self.current = None;
     }
 
     /// The `-N/-E/-S/-W` holdings, which replace every card predeal of the script when given.
@@ -873,7 +929,7 @@ impl Session {
                 if self.expressions.by_text.len() >= MAX_CACHED_EXPRESSIONS {
                     self.expressions.start_afresh(program)?;
                 }
-                let id = compile_expression_into(program, &expr).map_err(|e| e.with_source(expression.as_bytes()))?;
+                let id = program.compile_extra_expression(&expr).map_err(|e| e.with_source(expression.as_bytes()))?;
                 self.expressions.by_text.insert(expression.to_string(), id);
                 id
             }
@@ -896,7 +952,7 @@ impl Session {
         let id = self.expressions.first_id.checked_add(pinned.len() as u32).ok_or_else(|| {
             Error::new(ErrorKind::Usage, "expression ids are exhausted: create a new session")
         })?;
-        let node = compile_expression_into(program, &expr).map_err(|e| e.with_source(expression.as_bytes()))?;
+        let node = program.compile_extra_expression(&expr).map_err(|e| e.with_source(expression.as_bytes()))?;
         pinned.push((expr, node));
         Ok(id)
     }
@@ -936,7 +992,16 @@ impl Session {
     fn evaluate(&mut self, deal: &Deal, node: NodeId) -> Result<i32> {
         let program = self.program.as_ref().expect("a current deal implies a program");
         let job = self.job.as_mut().expect("a current deal implies a job");
-        Evaluation { program, deal, dealer: &mut job.dealer, produced: job.produced, dd: &mut job.dd }.value(node)
+        Evaluation {
+            program,
+            deal,
+            dealer: &mut job.dealer,
+            produced: job.produced,
+            dd: &mut job.dd,
+            generated: job.generated,
+            external: &mut job.external,
+        }
+        .value(node)
     }
 
     /// All 20 double-dummy results of `deal`, or of the current deal when `deal` is `None`, with
@@ -1297,7 +1362,15 @@ impl<'p> ActionState<'p> {
         let produced = job.produced;
         let board = produced + self.board_offset;
         for (action, tally) in program.actions.iter().zip(self.tallies.iter_mut()) {
-            let mut ev = Evaluation { program, deal, dealer: &mut job.dealer, produced, dd: &mut job.dd };
+            let mut ev = Evaluation {
+                program,
+                deal,
+                dealer: &mut job.dealer,
+                produced,
+                dd: &mut job.dd,
+                generated: job.generated,
+                external: &mut job.external,
+            };
             match action {
                 CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
                 CompiledAction::PrintSide(side) => {
@@ -1616,7 +1689,10 @@ mod tests {
         assert_eq!(s.eval("hcp(").unwrap_err().kind, ErrorKind::Script);
         let south = s.eval("dds(south, notrump)").unwrap();
         assert_eq!(s.eval("dds(west, notrump)").unwrap(), 13 - south);
-        assert_eq!(s.eval("opc(NS)").unwrap_err().kind, ErrorKind::NotAvailable);
+        // No DOP program at DealerV2's default path on this machine: a clear run error.
+        let e = s.eval("opc(NS)").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Run);
+        assert!(e.message.starts_with("opc: /usr/local/games/DealerV2_4/bin/dop: cannot start"), "{}", e.message);
         s.set_option("produce", "2").unwrap();
         assert!(s.next_deal().unwrap().is_some());
         assert!(s.next_deal().unwrap().is_some());

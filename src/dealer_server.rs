@@ -1,0 +1,409 @@
+//! The client side of DealerV2's DealerServer protocol: a separate process answering `usereval`
+//! queries through one shared 4096-byte page, woken by two POSIX named semaphores.
+//!
+//! Start-up writes the page file (`/tmp/dealer_mmap_XXXXXX`, debug level at offset 4090), maps
+//! it, creates the query and reply semaphores, fills the header (file and semaphore names, the
+//! six section offsets, a duplicate of stderr) and starts the server with the page's descriptor
+//! and the debug level as its arguments and an empty environment. Each query writes the query
+//! fields, the deal, the four hands' statistics and the deal numbers, posts the query semaphore
+//! and waits for the reply, checking that the server is still alive and answers in time. The
+//! end of the job sends the quit query; whatever happens, the semaphores are unlinked, the page
+//! file removed and the child reaped (killed first if it does not stop).
+
+use std::ffi::CString;
+use std::fs::File;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use memmap2::MmapMut;
+
+use crate::cards::{Seat, Suit};
+use crate::error::{Error, ErrorKind, Result};
+use crate::usereval::{HandStats, Metric, Query, QueryContext, SLOTS};
+
+/// The page size DealerV2 maps.
+const PAGE_SIZE: usize = 4096;
+
+/// Byte offsets in the page (gcc on x86-64, DealerV2 4.3.3's `mmap_template.h`).
+mod offset {
+    pub const MAP_NAME: usize = 0;
+    pub const Q_SEMA_NAME: usize = 32;
+    pub const R_SEMA_NAME: usize = 64;
+    pub const SECTION_OFFSETS: usize = 96;
+    pub const STDERR_FD: usize = 144;
+    pub const QUERY: usize = 152;
+    pub const QUERY_DESCR: usize = 212;
+    pub const REPLY: usize = 244;
+    pub const DEAL_DATA: usize = 312;
+    pub const HAND_STATS: usize = 320;
+    pub const HAND_STATS_SIZE: usize = 292;
+    pub const CURDEAL: usize = 1488;
+    pub const DDS_CACHE: usize = 1612;
+    pub const DDS_TRICKS: usize = 1616;
+    pub const NS_RESULTS: usize = 1696;
+    pub const EW_RESULTS: usize = 2208;
+    pub const CACHE: usize = 2720;
+    pub const DEBUG_LEVEL: usize = 4090;
+}
+
+/// How to reach the server.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The server program.
+    pub path: PathBuf,
+    /// How long one query may take before the run stops.
+    pub timeout: Duration,
+    /// The server's debug level (its second argument).
+    pub debug: i32,
+}
+
+/// A named POSIX semaphore opened by the client.
+struct Semaphore {
+    name: CString,
+    handle: *mut libc::sem_t,
+}
+
+// SAFETY: a sem_t handle may be used from any thread; the session uses it from one at a time.
+unsafe impl Send for Semaphore {}
+
+impl Semaphore {
+    fn create(name: &str) -> Result<Semaphore> {
+        let name = CString::new(name).expect("semaphore names have no NUL");
+        // SAFETY: sem_open with O_CREAT takes a mode and an initial value as varargs.
+        let handle = unsafe { libc::sem_open(name.as_ptr(), libc::O_CREAT, 0o600 as libc::c_uint, 0 as libc::c_uint) };
+        if handle == libc::SEM_FAILED {
+            return Err(io_error(&format!("cannot create semaphore {}", name.to_string_lossy())));
+        }
+        Ok(Semaphore { name, handle })
+    }
+
+    fn post(&self) -> Result<()> {
+        // SAFETY: the handle is open until drop.
+        if unsafe { libc::sem_post(self.handle) } == 0 {
+            Ok(())
+        } else {
+            Err(io_error("sem_post failed"))
+        }
+    }
+
+    /// Waits until the semaphore is posted or `slice` has passed; `Ok(false)` on time-out.
+    fn wait_for(&self, slice: Duration) -> Result<bool> {
+        let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes the timespec.
+        unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut now) };
+        let nanos = now.tv_nsec as i64 + slice.subsec_nanos() as i64;
+        let deadline = libc::timespec {
+            tv_sec: now.tv_sec + slice.as_secs() as libc::time_t + (nanos / 1_000_000_000) as libc::time_t,
+            tv_nsec: (nanos % 1_000_000_000) as _,
+        };
+        loop {
+            // SAFETY: the handle is open until drop; the deadline is a valid timespec.
+            if unsafe { libc::sem_timedwait(self.handle, &deadline) } == 0 {
+                return Ok(true);
+            }
+            match std::io::Error::last_os_error().raw_os_error() {
+                Some(libc::EINTR) => continue,
+                Some(libc::ETIMEDOUT) => return Ok(false),
+                _ => return Err(io_error("sem_timedwait failed")),
+            }
+        }
+    }
+}
+
+impl Drop for Semaphore {
+    fn drop(&mut self) {
+        // SAFETY: the handle is open; the name was created by this client (the server may have
+        // unlinked it already, which is harmless).
+        unsafe {
+            libc::sem_close(self.handle);
+            libc::sem_unlink(self.name.as_ptr());
+        }
+    }
+}
+
+/// The page file: removed when dropped.
+struct PageFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl Drop for PageFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// A running DealerServer. Dropping it ends the server (quit query, then kill if needed), reaps
+/// it, and removes the semaphores and the page file.
+pub struct DealerServer {
+    config: ServerConfig,
+    // Field order is drop order: the child is ended (in `Drop`) before these go.
+    page: MmapMut,
+    query: Semaphore,
+    reply: Semaphore,
+    child: Option<Child>,
+    _stderr_copy: OwnedFd,
+    _page_file: PageFile,
+}
+
+fn io_error(what: &str) -> Error {
+    Error::new(ErrorKind::Run, format!("usereval: {what}: {}", std::io::Error::last_os_error()))
+}
+
+impl DealerServer {
+    /// Creates the page and the semaphores and starts the server.
+    pub fn start(config: ServerConfig) -> Result<DealerServer> {
+        let (fd, path) = nix::unistd::mkstemp("/tmp/dealer_mmap_XXXXXX")
+            .map_err(|e| Error::new(ErrorKind::Run, format!("usereval: cannot create the page file: {e}")))?;
+        // mkstemp's descriptor is not close-on-exec: the server inherits it.
+        let file = File::from(fd);
+        let page_file = PageFile { path, file };
+        let bad_file = |e: std::io::Error| {
+            Error::new(ErrorKind::Run, format!("usereval: cannot set up {}: {e}", page_file.path.display()))
+        };
+        page_file.file.set_len(PAGE_SIZE as u64).map_err(bad_file)?;
+        // SAFETY: the file is ours, sized to one page, and only this client and its server map it.
+        let mut page = unsafe { MmapMut::map_mut(&page_file.file) }.map_err(bad_file)?;
+        let debug = format!("{:2}EOF\0", config.debug.clamp(-9, 99));
+        page[offset::DEBUG_LEVEL..offset::DEBUG_LEVEL + 6].copy_from_slice(&debug.as_bytes()[..6]);
+
+        // Names unique to this page (DealerV2 uses the pid alone; two sessions of one process
+        // must not share semaphores).
+        let suffix = page_file.path.to_string_lossy().rsplit('_').next().unwrap_or("").to_string();
+        let pid = std::process::id();
+        let query = Semaphore::create(&format!("/q_sem_{pid:06}_{suffix}"))?;
+        let reply = Semaphore::create(&format!("/r_sem_{pid:06}_{suffix}"))?;
+
+        put_text(&mut page, offset::MAP_NAME, &page_file.path.to_string_lossy());
+        put_text(&mut page, offset::Q_SEMA_NAME, &query.name.to_string_lossy());
+        put_text(&mut page, offset::R_SEMA_NAME, &reply.name.to_string_lossy());
+        let sections = [
+            offset::QUERY,
+            offset::REPLY,
+            offset::DEAL_DATA,
+            offset::NS_RESULTS,
+            offset::EW_RESULTS,
+            offset::CACHE,
+        ];
+        for (i, section) in sections.iter().enumerate() {
+            let at = offset::SECTION_OFFSETS + 8 * i;
+            page[at..at + 8].copy_from_slice(&(*section as i64).to_le_bytes());
+        }
+        let stderr_copy = nix::unistd::dup(std::io::stderr())
+            .map_err(|e| Error::new(ErrorKind::Run, format!("usereval: cannot duplicate stderr: {e}")))?;
+        put_i32(&mut page, offset::STDERR_FD, stderr_copy.as_raw_fd());
+        for side in 0..2 {
+            put_i32(&mut page, offset::CACHE + 4 * side, -1);
+            put_i32(&mut page, offset::CACHE + 8 + 4 * side, -1);
+        }
+
+        let child = Command::new(&config.path)
+            .arg(format!("{:4}", page_file.file.as_raw_fd()))
+            .arg(format!("{:4}", config.debug))
+            .env_clear()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                Error::new(ErrorKind::Run, format!("usereval: cannot start DealerServer {}: {e}", config.path.display()))
+            })?;
+        Ok(DealerServer {
+            config,
+            page,
+            query,
+            reply,
+            child: Some(child),
+            _stderr_copy: stderr_copy,
+            _page_file: page_file,
+        })
+    }
+
+    /// The server program.
+    pub fn path(&self) -> &Path {
+        &self.config.path
+    }
+
+    /// Waits for the reply semaphore, watching the child; an error names what went wrong.
+    fn await_reply(&mut self, what: &str) -> Result<()> {
+        let started = Instant::now();
+        loop {
+            if self.reply.wait_for(Duration::from_millis(20))? {
+                return Ok(());
+            }
+            if let Some(child) = &mut self.child {
+                if let Ok(Some(status)) = child.try_wait() {
+                    self.child = None;
+                    return Err(Error::new(
+                        ErrorKind::Run,
+                        format!(
+                            "usereval: DealerServer {} ended ({status}) without answering {what}",
+                            self.config.path.display()
+                        ),
+                    ));
+                }
+            }
+            if started.elapsed() >= self.config.timeout {
+                return Err(Error::new(
+                    ErrorKind::Run,
+                    format!(
+                        "usereval: DealerServer {} did not answer {what} within {:.1} s",
+                        self.config.path.display(),
+                        self.config.timeout.as_secs_f64()
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Sends the quit query and waits (up to the time-out) for the server to exit.
+    fn quit(&mut self) {
+        let Some(mut child) = self.child.take() else { return };
+        if let Ok(None) = child.try_wait() {
+            put_i32(&mut self.page, offset::QUERY, -1);
+            put_text(&mut self.page, offset::QUERY_DESCR, "NORMAL EOJ For Server");
+            let _ = self.page.flush();
+            if self.query.post().is_ok() {
+                let deadline = Instant::now() + self.config.timeout.min(Duration::from_secs(5));
+                while Instant::now() < deadline {
+                    if let Ok(Some(_)) = child.try_wait() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            let _ = child.kill();
+        }
+        let _ = child.wait();
+    }
+}
+
+impl Drop for DealerServer {
+    fn drop(&mut self) {
+        self.quit();
+    }
+}
+
+impl Metric for DealerServer {
+    fn evaluate(&mut self, query: &Query, context: &QueryContext, slots: &mut [i32; SLOTS]) -> Result<()> {
+        let page = &mut self.page;
+        let fields = [query.tag, query.side as i32, query.hand_flag, query.hand, query.suit_flag, query.suit, query.index];
+        for (i, v) in fields.iter().enumerate() {
+            put_i32(page, offset::QUERY + 4 * i, *v);
+        }
+        put_i32(page, offset::DEAL_DATA, context.generated as i32);
+        put_i32(page, offset::DEAL_DATA + 4, context.produced as i32);
+        for (seat, stats) in context.stats.iter().enumerate() {
+            write_hand_stats(page, offset::HAND_STATS + seat * offset::HAND_STATS_SIZE, stats);
+        }
+        for seat in Seat::ALL {
+            let cards = context.deal.hand(seat).cards_descending();
+            for (i, card) in cards.take(13).enumerate() {
+                page[offset::CURDEAL + 13 * seat.index() + i] = ((card.suit().index() as u8) << 4) | card.rank();
+            }
+        }
+        match context.tricks {
+            Some(tricks) => {
+                put_i32(page, offset::DDS_CACHE, 1);
+                for (d, row) in tricks.iter().enumerate() {
+                    for (s, t) in row.iter().enumerate() {
+                        put_i32(page, offset::DDS_TRICKS + 4 * (5 * d + s), i32::from(*t));
+                    }
+                }
+            }
+            None => put_i32(page, offset::DDS_CACHE, 0),
+        }
+        self.query.post()?;
+        self.await_reply(&format!("query tag {}", query.tag))?;
+        let base = if query.side == 0 { offset::NS_RESULTS } else { offset::EW_RESULTS };
+        for (i, slot) in slots.iter_mut().enumerate() {
+            *slot = get_i32(&self.page, base + 4 * i);
+        }
+        let page = &mut self.page;
+        put_i32(page, offset::CACHE + 4 * query.side, context.generated as i32);
+        put_i32(page, offset::CACHE + 8 + 4 * query.side, query.tag);
+        put_i32(page, offset::CACHE + 16 + 4 * query.side, 1);
+        Ok(())
+    }
+}
+
+/// Writes one seat's `HANDSTAT` (292 bytes of `short`s) at `at`.
+fn write_hand_stats(page: &mut [u8], at: usize, s: &HandStats) {
+    let mut shorts = [0i16; 146];
+    let mut put = |index: usize, value: i32| shorts[index] = value as i16;
+    put(0, s.seat);
+    for suit in Suit::ALL {
+        let i = suit.index();
+        put(1 + i, s.lengths[i]);
+        put(5 + i, s.hcp[i]);
+        put(11 + i, s.losers[i]);
+        put(16 + i, s.controls[i]);
+        for t in 0..s.counts.len() {
+            put(21 + 4 * t + i, s.counts[t][i]);
+        }
+        put(77 + i, s.ltc[i]);
+        for k in 0..3 {
+            put(82 + 3 * i + k, s.top_cards[i][k]);
+        }
+        for rank in 0..13 {
+            put(94 + 13 * i + rank, s.has_card[i][rank]);
+        }
+    }
+    put(9, s.total_hcp);
+    // Offset 20 (`hs_bits`, the shape bitmap of the script's shape clauses) stays 0.
+    put(15, s.total_losers);
+    put(20, s.total_controls);
+    for t in 0..s.total_counts.len() {
+        put(65 + t, s.total_counts[t]);
+    }
+    put(76, s.square_hand);
+    put(81, s.total_ltc);
+    for (i, v) in shorts.iter().enumerate() {
+        page[at + 2 * i..at + 2 * i + 2].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+fn put_i32(page: &mut [u8], at: usize, value: i32) {
+    page[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+fn get_i32(page: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(page[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// Writes NUL-terminated text into a 32-byte field (truncated to 31 bytes).
+fn put_text(page: &mut [u8], at: usize, text: &str) {
+    let field = &mut page[at..at + 32];
+    field.fill(0);
+    let n = text.len().min(31);
+    field[..n].copy_from_slice(&text.as_bytes()[..n]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_stats_land_at_dealerv2_offsets() {
+        let mut s = HandStats { seat: 2, total_hcp: 17, total_controls: 5, square_hand: 1, total_ltc: 650, ..Default::default() };
+        s.lengths = [1, 2, 3, 7];
+        s.counts[10] = [0, 1, 2, 14];
+        s.total_counts[10] = 17;
+        s.top_cards[3] = [64, 32, 4];
+        s.has_card[3][12] = 1;
+        let mut page = vec![0u8; 292];
+        write_hand_stats(&mut page, 0, &s);
+        let short = |at: usize| i16::from_le_bytes([page[at], page[at + 1]]);
+        assert_eq!(short(0), 2);
+        assert_eq!((short(2), short(8)), (1, 7));
+        assert_eq!(short(18), 17);
+        assert_eq!(short(40), 5);
+        assert_eq!((short(42 + 8 * 10), short(42 + 8 * 10 + 6)), (0, 14));
+        assert_eq!(short(130 + 2 * 10), 17);
+        assert_eq!(short(152), 1);
+        assert_eq!(short(162), 650);
+        assert_eq!((short(164 + 6 * 3), short(164 + 6 * 3 + 4)), (64, 4));
+        assert_eq!(short(188 + 26 * 3 + 24), 1);
+    }
+}
