@@ -65,7 +65,9 @@ static void v2_usage(const char *argv0) {
            "  -l [w]:file   append (w: write) each produced deal as 52 bytes\n"
            "  -0 .. -9 text script variables $0 .. $9\n"
            "  --rng=chacha|drand48|glibc   random generator (default chacha)\n"
-           "  --dialect=classic|v2         language and output dialect\n");
+           "  --dialect=classic|v2         language and output dialect\n"
+           "  --external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)\n"
+           "  --opc-program=PATH           the DOP program opc() runs (DealerV2's default path)\n");
     printf("--- HELP %s DONE --- \n", dealer_version());
 }
 
@@ -124,12 +126,15 @@ static void check_seed(const char *text, enum dialect dialect) {
 int main(int argc, char **argv) {
     const char *rng = "chacha";
     const char *dialect_name = NULL;
+    const char *external_timeout = NULL, *opc_program = NULL;
 
     /* Long options are taken out before getopt sees the peers' short switches. */
     int kept = 1;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "--rng=", 6) == 0) rng = argv[i] + 6;
         else if (strncmp(argv[i], "--dialect=", 10) == 0) dialect_name = argv[i] + 10;
+        else if (strncmp(argv[i], "--external-timeout=", 19) == 0) external_timeout = argv[i] + 19;
+        else if (strncmp(argv[i], "--opc-program=", 14) == 0) opc_program = argv[i] + 14;
         else argv[kept++] = argv[i];
     }
     argc = kept;
@@ -148,6 +153,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     set(session, "rng", rng);
+    if (external_timeout) set(session, "external_timeout", external_timeout);
+    if (opc_program) set(session, "opc_program", opc_program);
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
 
     int statistics = 1, quiet = 0, help = 0;

@@ -97,6 +97,80 @@
 // `dealer_free_session`.
 typedef struct dealer_session dealer_session;
 
+// One `usereval` query, as DealerV2 sends it to its DealerServer.
+typedef struct {
+  // The metric tag (the first argument of `usereval`).
+  int32_t tag;
+  // The side asked about: 0 North–South, 1 East–West. Fill `results` for this side.
+  int32_t side;
+  // 1 when the call names a seat (`usereval(tag, south, …)`), else 0.
+  int32_t hand_flag;
+  // The seat named (0 North … 3 West) when `hand_flag` is 1.
+  int32_t hand;
+  // 1 when the call names a suit, else 0.
+  int32_t suit_flag;
+  // The suit named (0 clubs … 3 spades) when `suit_flag` is 1.
+  int32_t suit;
+  // The index argument of the call.
+  int32_t index;
+  // The deal's number among the deals generated (1 for the first).
+  int64_t generated;
+  // Deals produced so far.
+  int64_t produced;
+} dealer_usereval_query;
+
+// A deal: four hands as card bitmasks, indexed North 0, East 1, South 2, West 3. In each mask
+// bit `16 * suit + rank` is set for a held card, with suit clubs 0, diamonds 1, hearts 2,
+// spades 3 and rank 0 for the deuce up to 12 for the ace. The layout is fixed (a deal is always
+// four hands), so this struct has no size field.
+typedef struct {
+  // The hands of North, East, South and West.
+  uint64_t hands[4];
+} dealer_deal;
+
+// Hand statistics of one seat passed to a `usereval` metric (DealerV2's `HANDSTAT`); suit
+// arrays are indexed clubs 0 … spades 3, ranks deuce 0 … ace 12.
+typedef struct {
+  // The seat: 0 North … 3 West.
+  int32_t seat;
+  // Cards in each suit.
+  int32_t lengths[4];
+  // High-card points in each suit (A4 K3 Q2 J1, or the script's `pointcount`).
+  int32_t hcp[4];
+  // High-card points of the hand.
+  int32_t total_hcp;
+  // Losers in each suit (`loser()`).
+  int32_t losers[4];
+  // Losers of the hand.
+  int32_t total_losers;
+  // Controls in each suit (ace 2, king 1).
+  int32_t controls[4];
+  // Controls of the hand.
+  int32_t total_controls;
+  // `counts[t][suit]`: count table t (0..9 = `pt0`..`pt9`, 10 = `hcp`) for each suit.
+  int32_t counts[11][4];
+  // Count table t for the whole hand.
+  int32_t total_counts[11];
+  // 1 when every suit has 3 or 4 cards.
+  int32_t square_hand;
+  // Losing-trick count ×100 in each suit (`ltc()`).
+  int32_t ltc[4];
+  // Losing-trick count ×100 of the hand.
+  int32_t total_ltc;
+  // Weights of the three highest cards of each suit, highest first (2–9 1, T 4, J 8, Q 16,
+  // K 32, A 64; 128 for a missing card).
+  int32_t top_cards[4][3];
+  // `has_card[suit][rank]`: 1 when the seat holds the card.
+  int32_t has_card[4][13];
+} dealer_hand_stats;
+
+// A `usereval` metric in the caller's process: fills `results[0..127]` for `query->side` from
+// the deal and the four seats' statistics (`stats[0]` North … `stats[3]` West) and returns 0,
+// or returns anything else to stop the run with `DEALER_ERROR_RUN`. Results are cached per
+// side by deal and tag, as with a DealerServer, so fill every slot a tag can be asked for.
+// Called on the thread that runs the session; every pointer is valid only during the call.
+typedef int32_t (*dealer_usereval_fn)(const dealer_usereval_query *query, const dealer_deal *deal, const dealer_hand_stats *stats, int32_t *results, void *userdata);
+
 // Receives a piece of output: `len` bytes at `data` (not NUL-terminated). Return 0 to go on,
 // anything else to stop the run with `DEALER_ERROR_IO`.
 typedef int32_t (*dealer_write_fn)(const uint8_t *data, uintptr_t len, void *userdata);
@@ -114,15 +188,6 @@ typedef struct {
   // The seed, as the end-of-run statistics print it.
   uint64_t seed;
 } dealer_run_report;
-
-// A deal: four hands as card bitmasks, indexed North 0, East 1, South 2, West 3. In each mask
-// bit `16 * suit + rank` is set for a held card, with suit clubs 0, diamonds 1, hearts 2,
-// spades 3 and rank 0 for the deuce up to 12 for the ace. The layout is fixed (a deal is always
-// four hands), so this struct has no size field.
-typedef struct {
-  // The hands of North, East, South and West.
-  uint64_t hands[4];
-} dealer_deal;
 
 // All double-dummy results of a deal, filled in by [`dealer_dds_table`]. Set `size` to
 // `sizeof(dealer_dds_results)` and `par_vulnerability` before the call.
@@ -210,6 +275,12 @@ int32_t dealer_set_variable(dealer_session *session, uint32_t index, const char 
 // given twice is reported when the deals start. Returns `DEALER_OK`,
 // `DEALER_ERROR_OPTION` for a bad seat, or `DEALER_ERROR_UTF8`.
 int32_t dealer_set_predeal(dealer_session *session, int32_t seat, const char *cards);
+
+// Answers `usereval` queries with a callback of the caller's instead of a DealerServer process
+// (no server is started then). A NULL callback goes back to the DealerServer (`server` option,
+// DealerV2's `-U`). `callback` and `userdata` must stay valid while they are set. Returns
+// `DEALER_OK`.
+int32_t dealer_set_usereval(dealer_session *session, dealer_usereval_fn callback, void *userdata);
 
 // Loads (parses and compiles) a script from `len` bytes at `text`, replacing the session's
 // previous script (and its job, current deal and compiled expressions). On a script error

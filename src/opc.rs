@@ -6,6 +6,7 @@
 //! cached per side for the deal being judged.
 
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -66,6 +67,8 @@ impl Opc {
             .args([first.0, &dop_hand(deal.hand(first.1)), second.0, &dop_hand(deal.hand(second.1)), "-q"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
+            // Its own process group, so that a time-out ends whatever it started too.
+            .process_group(0)
             .spawn()
             .map_err(|e| failed(format!("cannot start: {e}")))?;
         let started = Instant::now();
@@ -74,7 +77,8 @@ impl Opc {
                 break status;
             }
             if started.elapsed() >= self.config.timeout {
-                let _ = child.kill();
+                // SAFETY: kill(2) on the child's own process group has no memory effects.
+                unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
                 let _ = child.wait();
                 return Err(failed(format!("no answer within {:.1} s", self.config.timeout.as_secs_f64())));
             }

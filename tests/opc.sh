@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# opc() through a stand-in DOP program (tests/opc/fake_dop.sh, fixed values): the values read
+# (×100, per strain and the longest fit), the command line DealerV2 builds (-O<opener>, -N/-S or
+# -E/-W, hands spades to clubs with '/' and '-' for a void, -q), one run per side per deal (the
+# cache), and clear errors when the program fails, prints nonsense, hangs or is missing.
+# Prints "N passed, M failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cli="$top/target/release/dealer"
+dop="$top/tests/opc/fake_dop.sh"
+passed=0
+failed=0
+check() { if [ "$2" = "$3" ]; then echo "ok: $1"; passed=$((passed + 1)); else
+  echo "FAIL: $1"; echo "  expected: $3"; echo "  got:      $2"; failed=$((failed + 1)); fi; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export FAKE_DOP_LOG="$tmp/log"
+
+printf 'produce 2\naction printoneline(opc(NS)), printoneline(opc(NS, hearts)), printoneline(opc(EW, notrump)), printoneline(opc(NS, clubs)), printoneline(opc(EW, spades))\n' > "$tmp/values.dli"
+out=$("$cli" --opc-program="$dop" -O e -s 1 -v "$tmp/values.dli")
+check "values x100: longest fit, hearts, notrump, clubs, spades" \
+  "$(printf '%s\n' "$out" | awk '{print $NF}' | head -n 5 | tr '\n' ' ')" "2650 2325 2500 2130 2475 "
+check "one run per side per deal" "$(wc -l < "$tmp/log" | tr -d ' ')" "4"
+deal=$(printf '%s\n' "$out" | head -n 1)
+hand() { printf '%s\n' "$deal" | awk -v s="$1" '{for (i = 1; i < NF; i++) if ($i == s) print $(i + 1)}' | tr . / | sed 's|//|/-/|g; s|^/|-/|; s|/$|/-|'; }
+check "NS command line" "$(head -n 1 "$tmp/log")" "-OE -N $(hand n) -S $(hand s) -q"
+check "EW command line" "$(sed -n 2p "$tmp/log")" "-OE -E $(hand e) -W $(hand w) -q"
+: > "$tmp/log"
+"$cli" --opc-program="$dop" -s 1 -v "$tmp/values.dli" > /dev/null
+check "default opener West" "$(head -n 1 "$tmp/log" | cut -d' ' -f1)" "-OW"
+
+printf 'produce 1\ncondition opc(NS) > 0\naction printoneline\n' > "$tmp/cond.dli"
+for mode in fail garbage; do
+  err=$(FAKE_DOP_MODE=$mode "$cli" --opc-program="$dop" -s 1 "$tmp/cond.dli" 2>&1 >/dev/null); status=$?
+  check "program that does '$mode': exit status" "$status" "4"
+  case $mode in
+    fail) want="line 2: opc: $dop: exited with exit status: 1" ;;
+    garbage) want="line 2: opc: $dop: expected 'C D H S NT LONG : QL QL', got 'no numbers here'" ;;
+  esac
+  check "program that does '$mode': message" "$err" "$want"
+done
+start=$(date +%s)
+err=$(FAKE_DOP_MODE=hang "$cli" --opc-program="$dop" --external-timeout=1 -s 1 "$tmp/cond.dli" 2>&1 >/dev/null)
+check "hanging program: message" "$err" "line 2: opc: $dop: no answer within 1.0 s"
+check "hanging program: stopped in time" "$(( $(date +%s) - start < 5 ))" "1"
+err=$("$cli" --opc-program=/nonexistent/dop -s 1 "$tmp/cond.dli" 2>&1 >/dev/null)
+check "missing program" "$err" "line 2: opc: /nonexistent/dop: cannot start: No such file or directory (os error 2)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
