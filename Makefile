@@ -47,7 +47,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example examples examples-test test rust-test capi-test parity cli-errors consumer-test bench install uninstall \
+.PHONY: all lib example examples examples-test external-test test rust-test capi-test parity cli-errors consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
@@ -87,6 +87,17 @@ $(RELEASE)/embed: examples-c/embed.c $(LIBDIR)/libdealer.a
 
 $(RELEASE)/eval: examples-c/eval.c $(LIBDIR)/libdealer.a
 	$(CC) $(CFLAGS) -Iinclude examples-c/eval.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
+
+# The DealerServer the usereval tests talk to (documented test tags, see its top comment).
+$(RELEASE)/test_dealer_server: examples-c/test_dealer_server.c
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror -pthread examples-c/test_dealer_server.c -o $@
+
+# usereval through the DealerServer protocol and in-process callbacks, opc through a stand-in
+# DOP program: every form, every failure, nothing left behind.
+external-test: all $(RELEASE)/test_dealer_server
+	tests/usereval.sh
+	tests/opc.sh
+	$(MAKE) -C capi-tests usereval STATIC_LIBS="$(STATIC_LIBS)"
 
 # eval.c against the CLI; embed.c against the C# and Pascal programs (same boards, same seed).
 examples-test: all examples
@@ -129,12 +140,14 @@ check-header: all
 	@git diff --quiet -- include/dealer.h || { echo "include/dealer.h differs from the generated header: commit it"; git diff --stat -- include/dealer.h; exit 1; }
 	@echo "include/dealer.h is up to date"
 
-test: all check-header rust-test capi-test examples-test cli-errors parity dd-reference consumer-test
+test: all check-header rust-test capi-test examples-test external-test cli-errors parity dd-reference \
+	consumer-test
 
 bench: all dds29-tools
 	$(CARGO) build --release --locked --example dds_direct
 	tests/bench.sh
 	tests/bench_dd.sh
+	tests/bench_usereval.sh
 
 install: all
 	rm -rf $(GEN) && mkdir -p $(GEN)

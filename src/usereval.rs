@@ -85,9 +85,12 @@ impl HandStats {
             for t in 0..COUNT_TABLE_COUNT {
                 stats.counts[t][s] = counts.count(t, hand, Some(suit));
             }
+            // Ranks held, highest first, from the suit's 13-bit lane.
+            let bits = hand.suit_bits(suit);
             let mut top = [128; 3];
-            for (slot, card) in top.iter_mut().zip(hand.cards_descending().filter(|c| c.suit() == suit)) {
-                *slot = match card.rank() {
+            let held = (0..13u8).rev().filter(|r| bits & (1 << r) != 0);
+            for (slot, rank) in top.iter_mut().zip(held) {
+                *slot = match rank {
                     12 => 64,
                     11 => 32,
                     10 => 16,
@@ -97,8 +100,8 @@ impl HandStats {
                 };
             }
             stats.top_cards[s] = top;
-            for rank in 0..13 {
-                stats.has_card[s][rank] = hand.contains(crate::cards::Card::new(suit, rank as u8)) as i32;
+            for (rank, has) in stats.has_card[s].iter_mut().enumerate() {
+                *has = i32::from(bits >> rank & 1);
             }
         }
         stats.total_hcp = stats.hcp.iter().sum();
