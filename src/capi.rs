@@ -500,6 +500,9 @@ pub extern "C" fn dealer_set_usereval(session: *mut dealer_session, callback: de
     })
 }
 
+// The statistics handed to callbacks are `HandStats` reinterpreted: same size and fields.
+const _: () = assert!(std::mem::size_of::<dealer_hand_stats>() == std::mem::size_of::<crate::usereval::HandStats>());
+
 /// A `usereval` metric that calls a C function.
 struct CallbackMetric {
     callback: unsafe extern "C" fn(
@@ -526,26 +529,12 @@ impl Metric for CallbackMetric {
             produced: context.produced,
         };
         let deal = dealer_deal { hands: context.deal.0.map(|h| h.0) };
-        let stats = context.stats.map(|s| dealer_hand_stats {
-            seat: s.seat,
-            lengths: s.lengths,
-            hcp: s.hcp,
-            total_hcp: s.total_hcp,
-            losers: s.losers,
-            total_losers: s.total_losers,
-            controls: s.controls,
-            total_controls: s.total_controls,
-            counts: s.counts,
-            total_counts: s.total_counts,
-            square_hand: s.square_hand,
-            ltc: s.ltc,
-            total_ltc: s.total_ltc,
-            top_cards: s.top_cards,
-            has_card: s.has_card,
-        });
+        // `dealer_hand_stats` is `HandStats` field for field (checked by a test), so the
+        // statistics are passed as they are.
+        let stats = context.stats.as_ptr().cast::<dealer_hand_stats>();
         // SAFETY: the caller promised the callback and userdata stay valid while set; every
         // pointer passed is valid for the duration of the call.
-        let rc = unsafe { (self.callback)(&q, &deal, stats.as_ptr(), slots.as_mut_ptr(), self.userdata as *mut c_void) };
+        let rc = unsafe { (self.callback)(&q, &deal, stats, slots.as_mut_ptr(), self.userdata as *mut c_void) };
         if rc == 0 {
             Ok(())
         } else {
@@ -954,6 +943,48 @@ pub extern "C" fn dealer_version_number() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hand_stats_are_laid_out_like_the_engine_s() {
+        use crate::usereval::HandStats;
+        use std::mem::offset_of;
+        let ours = [
+            offset_of!(dealer_hand_stats, seat),
+            offset_of!(dealer_hand_stats, lengths),
+            offset_of!(dealer_hand_stats, hcp),
+            offset_of!(dealer_hand_stats, total_hcp),
+            offset_of!(dealer_hand_stats, losers),
+            offset_of!(dealer_hand_stats, total_losers),
+            offset_of!(dealer_hand_stats, controls),
+            offset_of!(dealer_hand_stats, total_controls),
+            offset_of!(dealer_hand_stats, counts),
+            offset_of!(dealer_hand_stats, total_counts),
+            offset_of!(dealer_hand_stats, square_hand),
+            offset_of!(dealer_hand_stats, ltc),
+            offset_of!(dealer_hand_stats, total_ltc),
+            offset_of!(dealer_hand_stats, top_cards),
+            offset_of!(dealer_hand_stats, has_card),
+        ];
+        let engine = [
+            offset_of!(HandStats, seat),
+            offset_of!(HandStats, lengths),
+            offset_of!(HandStats, hcp),
+            offset_of!(HandStats, total_hcp),
+            offset_of!(HandStats, losers),
+            offset_of!(HandStats, total_losers),
+            offset_of!(HandStats, controls),
+            offset_of!(HandStats, total_controls),
+            offset_of!(HandStats, counts),
+            offset_of!(HandStats, total_counts),
+            offset_of!(HandStats, square_hand),
+            offset_of!(HandStats, ltc),
+            offset_of!(HandStats, total_ltc),
+            offset_of!(HandStats, top_cards),
+            offset_of!(HandStats, has_card),
+        ];
+        assert_eq!(ours, engine);
+        assert_eq!(std::mem::size_of::<dealer_hand_stats>(), std::mem::size_of::<HandStats>());
+    }
 
     #[test]
     fn a_panic_becomes_an_internal_error_with_its_message() {

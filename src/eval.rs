@@ -134,7 +134,7 @@ impl Evaluation<'_> {
                 match user.cached(*form, tag, index, self.generated).map_err(located)? {
                     Some(v) => v,
                     None => {
-                        let stats = crate::cards::Seat::ALL.map(|s| HandStats::of(deal, s, &program.counts));
+                        let stats = HandStats::of_deal(deal, &program.counts);
                         let context = QueryContext {
                             deal,
                             stats: &stats,

@@ -71,10 +71,27 @@ pub struct HandStats {
 }
 
 impl HandStats {
+    /// The statistics of the four seats of `deal` (North first), with the script's count tables.
+    pub fn of_deal(deal: &Deal, counts: &CountTables) -> [HandStats; 4] {
+        let mut all = [HandStats::default(); 4];
+        for (stats, seat) in all.iter_mut().zip(Seat::ALL) {
+            stats.fill(deal, seat, counts);
+        }
+        all
+    }
+
     /// The statistics of `seat`'s hand in `deal`, with the script's count tables.
     pub fn of(deal: &Deal, seat: Seat, counts: &CountTables) -> HandStats {
+        let mut stats = HandStats::default();
+        stats.fill(deal, seat, counts);
+        stats
+    }
+
+    /// Fills in the statistics of `seat`'s hand (every field is written).
+    fn fill(&mut self, deal: &Deal, seat: Seat, counts: &CountTables) {
         let hand = deal.hand(seat);
-        let mut stats = HandStats { seat: seat.index() as i32, ..HandStats::default() };
+        let stats = self;
+        stats.seat = seat.index() as i32;
         for suit in Suit::ALL {
             let s = suit.index();
             stats.lengths[s] = analysis::length(hand, suit);
@@ -85,11 +102,16 @@ impl HandStats {
             for t in 0..COUNT_TABLE_COUNT {
                 stats.counts[t][s] = counts.count(t, hand, Some(suit));
             }
-            // Ranks held, highest first, from the suit's 13-bit lane.
+            // The three highest ranks held, from the suit's 13-bit lane.
             let bits = hand.suit_bits(suit);
             let mut top = [128; 3];
-            let held = (0..13u8).rev().filter(|r| bits & (1 << r) != 0);
-            for (slot, rank) in top.iter_mut().zip(held) {
+            let mut rest = bits;
+            for slot in top.iter_mut() {
+                if rest == 0 {
+                    break;
+                }
+                let rank = 15 - rest.leading_zeros();
+                rest &= !(1 << rank);
                 *slot = match rank {
                     12 => 64,
                     11 => 32,
@@ -112,7 +134,6 @@ impl HandStats {
             stats.total_counts[t] = stats.counts[t].iter().sum();
         }
         stats.square_hand = stats.lengths.iter().all(|&l| l == 3 || l == 4) as i32;
-        stats
     }
 }
 
@@ -228,13 +249,15 @@ impl UserEval {
             return Ok(value);
         }
         let slot = form.slot(index)?;
-        let side = form.side;
-        let mut slots = [0i32; SLOTS];
-        self.metric.evaluate(&form.query(tag, index), context, &mut slots)?;
+        // The side's entry is filled in place; it only counts once the metric has answered.
+        let entry = self.cache[form.side].get_or_insert(CachedSide { deal: -1, tag: -1, slots: [0; SLOTS] });
+        entry.deal = -1;
+        entry.slots.fill(0);
+        self.metric.evaluate(&form.query(tag, index), context, &mut entry.slots)?;
         self.queries += 1;
-        let value = slots[slot];
-        self.cache[side] = Some(CachedSide { deal: context.generated, tag, slots });
-        Ok(value)
+        entry.deal = context.generated;
+        entry.tag = tag;
+        Ok(entry.slots[slot])
     }
 }
 
