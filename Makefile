@@ -78,12 +78,16 @@ $(RELEASE)/dealer: examples-c/dealer_cli.c $(LIBDIR)/libdealer.a
 example: all
 	$(RELEASE)/dealer -s 1 examples-c/example.dlr
 
-# The embedding examples: embed.c (a practice-server loop handing out PBN boards) and eval.c
-# (expressions compiled once, evaluated on every deal).
-examples: $(RELEASE)/embed $(RELEASE)/eval
+# The embedding examples: embed.c (a practice-server loop handing out PBN boards), eval.c
+# (expressions compiled once, evaluated on every deal) and usereval_metric.c (a usereval metric
+# linked into the program).
+examples: $(RELEASE)/embed $(RELEASE)/eval $(RELEASE)/usereval_metric
 
 $(RELEASE)/embed: examples-c/embed.c $(LIBDIR)/libdealer.a
 	$(CC) $(CFLAGS) -Iinclude examples-c/embed.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
+
+$(RELEASE)/usereval_metric: examples-c/usereval_metric.c $(LIBDIR)/libdealer.a
+	$(CC) $(CFLAGS) -Iinclude examples-c/usereval_metric.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
 
 $(RELEASE)/eval: examples-c/eval.c $(LIBDIR)/libdealer.a
 	$(CC) $(CFLAGS) -Iinclude examples-c/eval.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
@@ -94,8 +98,9 @@ $(RELEASE)/test_dealer_server: examples-c/test_dealer_server.c
 
 # usereval through the DealerServer protocol and in-process callbacks, opc through a stand-in
 # DOP program: every form, every failure, nothing left behind.
-external-test: all $(RELEASE)/test_dealer_server
+external-test: all examples $(RELEASE)/test_dealer_server
 	tests/usereval.sh
+	tests/usereval_example.sh
 	tests/opc.sh
 	$(MAKE) -C capi-tests usereval STATIC_LIBS="$(STATIC_LIBS)"
 
