@@ -159,11 +159,22 @@ static void test_run_with_callback(void) {
 }
 
 static void test_not_available(void) {
-    dealer_session *s = session_with(NULL, "1", "condition opc(NS) >= 9\n");
+    /* classic dealer's bare evalcontract (it aborts on it): refused before any output. */
+    dealer_session *s = session_with("glibc", "1", NULL);
     CHECK(s != NULL);
     if (!s) return;
-    CHECK(dealer_run(s, NULL) == DEALER_ERROR_NOT_AVAILABLE);
-    CHECK(strstr(dealer_last_error(s), "not available yet") != NULL);
+    const char *bare = "produce 1\naction evalcontract\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)bare, strlen(bare)) == DEALER_ERROR_NOT_AVAILABLE);
+    CHECK(strstr(dealer_last_error(s), "is not available") != NULL);
+    CHECK(dealer_last_error_exit_code(s) == 3);
+    dealer_free_session(s);
+    /* opc() with no DOP program where the option points: a run error naming the program. */
+    s = session_with(NULL, "1", "condition opc(NS) >= 9\n");
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(dealer_set_option(s, "opc_program", "/nonexistent/dop") == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_RUN);
+    CHECK(strstr(dealer_last_error(s), "opc: /nonexistent/dop: cannot start") != NULL);
     dealer_free_session(s);
 }
 

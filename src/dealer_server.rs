@@ -60,8 +60,11 @@ pub struct ServerConfig {
     pub path: PathBuf,
     /// How long one query may take before the run stops.
     pub timeout: Duration,
-    /// The server's debug level (its second argument).
-    pub debug: i32,
+    /// The dealer's own debug level, written into the page for the server to read (`-D n`).
+    pub dealer_debug: i32,
+    /// The server's debug level, its second argument (`-D n.m`); above 0 the server's stderr
+    /// goes to a `/tmp/DealerServer_XXXXXX.log` file, as DealerV2 arranges it.
+    pub server_debug: i32,
 }
 
 /// A named POSIX semaphore opened by the client.
@@ -177,7 +180,7 @@ impl DealerServer {
         page_file.file.set_len(PAGE_SIZE as u64).map_err(bad_file)?;
         // SAFETY: the file is ours, sized to one page, and only this client and its server map it.
         let mut page = unsafe { MmapMut::map_mut(&page_file.file) }.map_err(bad_file)?;
-        let debug = format!("{:2}EOF\0", config.debug.clamp(-9, 99));
+        let debug = format!("{:2}EOF\0", config.dealer_debug.clamp(-9, 99));
         page[offset::DEBUG_LEVEL..offset::DEBUG_LEVEL + 6].copy_from_slice(&debug.as_bytes()[..6]);
 
         // Names unique to this page (DealerV2 uses the pid alone; two sessions of one process
@@ -219,10 +222,13 @@ impl DealerServer {
         let mut command = Command::new(&config.path);
         command
             .arg(format!("{:4}", inherited[0]))
-            .arg(format!("{:4}", config.debug))
+            .arg(format!("{:4}", config.server_debug))
             .env_clear()
             .stdin(Stdio::null())
             .stdout(Stdio::null());
+        if config.server_debug > 0 {
+            command.stderr(debug_log()?);
+        }
         // SAFETY: the closure only calls fcntl(2), which is async-signal-safe.
         unsafe {
             command.pre_exec(move || {
@@ -399,6 +405,18 @@ fn write_hand_stats(page: &mut [u8], at: usize, s: &HandStats) {
     for (i, v) in shorts.iter().enumerate() {
         page[at + 2 * i..at + 2 * i + 2].copy_from_slice(&v.to_le_bytes());
     }
+}
+
+/// A new `/tmp/DealerServer_XXXXXX.log` for the server's debug output (kept after the run).
+fn debug_log() -> Result<File> {
+    let mut template = *b"/tmp/DealerServer_XXXXXX.log\0";
+    // SAFETY: the template is a writable NUL-terminated buffer ending in the 4-byte suffix.
+    let fd = unsafe { libc::mkstemps(template.as_mut_ptr().cast(), 4) };
+    if fd < 0 {
+        return Err(io_error("cannot create the DealerServer log file"));
+    }
+    // SAFETY: mkstemps returned a new descriptor that nothing else owns.
+    Ok(unsafe { <File as std::os::fd::FromRawFd>::from_raw_fd(fd) })
 }
 
 /// Sets or clears `FD_CLOEXEC` on a descriptor.

@@ -828,7 +828,11 @@ impl Session {
             let config = ServerConfig {
                 path: o.extra.get("server").map_or(DEFAULT_SERVER, String::as_str).into(),
                 timeout: o.external_timeout,
-                debug: o.extra.get("debug").map_or(0, |d| atol(d).clamp(0, 9) as i32),
+                // `-D n[.m]`: n for the dealer, m for the server (`.` or `:` between them).
+                dealer_debug: o.extra.get("debug").map_or(0, |d| atol(d).clamp(0, 99) as i32),
+                server_debug: o.extra.get("debug").and_then(|d| d.split_once(['.', ':'])).map_or(0, |(_, m)| {
+                    atol(m).clamp(0, 9999) as i32
+                }),
             };
             external.usereval = Some(UserEval::new(Box::new(DealerServer::start(config)?)));
         }

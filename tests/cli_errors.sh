@@ -359,8 +359,9 @@ v2 "syntax error" 255 "" "line 3: syntax error" v2bad.dli
 script v2dds.dli $'produce 1\naction printes(par(NS, none) + par(EW, none), \\n)\n'
 v2 "par" 0 $'0\n' "In ParScore:: Using Parscore requires TableMode. Setting Mode and continuing.." -s 1 -v v2dds.dli
 script v2opc.dli $'condition opc(NS) > 8\n'
-v2 "opc is not available yet" 3 "" \
-  "line 1: opc() is not available yet: usereval and opc come in a later release" v2opc.dli
+v2 "opc without its DOP program" 4 "" \
+  "line 1: opc: /nonexistent/dop: cannot start: No such file or directory (os error 2)" \
+  --opc-program=/nonexistent/dop v2opc.dli
 script v2seed.dli $'seed -5\nproduce 1\naction printoneline\n'
 v2 "seed -5 echoes the sign and seeds with 5" 0 "-n " "" -v v2seed.dli
 
