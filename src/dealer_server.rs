@@ -162,6 +162,7 @@ pub struct DealerServer {
     _page_file: PageFile,
 }
 
+/// A run error for a failed system call, with the system's reason.
 fn io_error(what: &str) -> Error {
     Error::new(ErrorKind::Run, format!("usereval: {what}: {}", std::io::Error::last_os_error()))
 }
@@ -171,7 +172,7 @@ impl DealerServer {
     pub fn start(config: ServerConfig) -> Result<DealerServer> {
         let (fd, path) = nix::unistd::mkstemp("/tmp/dealer_mmap_XXXXXX")
             .map_err(|e| Error::new(ErrorKind::Run, format!("usereval: cannot create the page file: {e}")))?;
-        // mkstemp's descriptor is not close-on-exec: the server inherits it.
+        // Made close-on-exec below: only the server inherits it.
         let file = File::from(fd);
         let page_file = PageFile { path, file };
         let bad_file = |e: std::io::Error| {
