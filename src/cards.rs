@@ -255,22 +255,38 @@ impl Hand {
 
     /// Appends the ranks held in one suit, highest first, as uppercase letters.
     pub fn write_suit(self, suit: Suit, out: &mut Vec<u8>) {
-        let bits = self.suit_bits(suit);
-        for r in (0..13).rev() {
-            if bits & (1 << r) != 0 {
-                out.push(RANK_LETTERS[r]);
-            }
+        let mut text = [0u8; 13];
+        let n = self.suit_letters(suit, &mut text);
+        out.extend_from_slice(&text[..n]);
+    }
+
+    /// Writes the ranks held in one suit, highest first, at the start of `text`; returns how
+    /// many were written (set bits from the highest down, no per-rank test).
+    fn suit_letters(self, suit: Suit, text: &mut [u8]) -> usize {
+        let mut bits = self.suit_bits(suit) & 0x1FFF;
+        let mut n = 0;
+        while bits != 0 {
+            let rank = 15 - bits.leading_zeros() as usize;
+            bits &= !(1 << rank);
+            text[n] = RANK_LETTERS[rank];
+            n += 1;
         }
+        n
     }
 
     /// Appends the PBN-style text `S.H.D.C` (a void is an empty field), e.g. `AT97.AT543.AK.K9`.
     pub fn write_pbn(self, out: &mut Vec<u8>) {
+        // At most 52 letters and 3 dots (a hand of any size): built on the stack, appended once.
+        let mut text = [0u8; 55];
+        let mut n = 0;
         for (i, suit) in Suit::PRINT_ORDER.into_iter().enumerate() {
             if i > 0 {
-                out.push(b'.');
+                text[n] = b'.';
+                n += 1;
             }
-            self.write_suit(suit, out);
+            n += self.suit_letters(suit, &mut text[n..]);
         }
+        out.extend_from_slice(&text[..n]);
     }
 
     /// The PBN-style text of the hand as a `String`.
