@@ -153,6 +153,7 @@ bench: all dds29-tools
 	tests/bench.sh
 	tests/bench_dd.sh
 	tests/bench_usereval.sh
+	tests/bench_output.sh
 
 install: all
 	rm -rf $(GEN) && mkdir -p $(GEN)
