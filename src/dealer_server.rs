@@ -14,7 +14,7 @@
 use std::ffi::CString;
 use std::fs::File;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -107,7 +107,9 @@ impl Semaphore {
         let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
         // SAFETY: clock_gettime writes the timespec.
         unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut now) };
-        let nanos = now.tv_nsec as i64 + slice.subsec_nanos() as i64;
+        // `tv_nsec` is a C `long`: 32 bits on some targets.
+        #[allow(clippy::unnecessary_cast)]
+        let nanos = now.tv_nsec as i64 + i64::from(slice.subsec_nanos());
         let deadline = libc::timespec {
             tv_sec: now.tv_sec + slice.as_secs() as libc::time_t + (nanos / 1_000_000_000) as libc::time_t,
             tv_nsec: (nanos % 1_000_000_000) as _,
@@ -254,11 +256,6 @@ impl DealerServer {
             _stderr_copy: stderr_copy,
             _page_file: page_file,
         })
-    }
-
-    /// The server program.
-    pub fn path(&self) -> &Path {
-        &self.config.path
     }
 
     /// Waits for the reply semaphore, watching the child; an error names what went wrong. A

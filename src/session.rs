@@ -838,10 +838,13 @@ impl Session {
         }
         external.opc = Some(Opc::new(OpcConfig {
             program: o.extra.get("opc_program").map_or(DEFAULT_OPC_PROGRAM, String::as_str).into(),
-            opener: match o.extra.get("opener").and_then(|v| v.chars().next()).map(|c| c.to_ascii_uppercase()) {
-                Some(c @ ('N' | 'E' | 'S')) => c,
-                _ => 'W',
-            },
+            opener: o
+                .extra
+                .get("opener")
+                .and_then(|v| v.chars().next())
+                .map(|c| c.to_ascii_uppercase())
+                .filter(|c| matches!(c, 'N' | 'E' | 'S'))
+                .unwrap_or('W'),
             timeout: o.external_timeout,
         }));
         Ok(external)
