@@ -116,8 +116,11 @@ impl Evaluation<'_> {
                     return Err(Error::new(ErrorKind::Usage, "opc(): no DOP program is set up for this job")
                         .at(pos.line, pos.col));
                 };
-                // DealerV2 sorts the side's hands in its deck, which moves later drand48 deals.
-                self.dealer.sort_seats(&side.seats());
+                // DealerV2 sorts the side's hands in its deck when it runs the program, which moves
+                // later drand48 deals.
+                if !opc.is_cached(*side, self.generated) {
+                    self.dealer.sort_seats(&side.seats());
+                }
                 opc.value(*side, *strain, deal, self.generated).map_err(|e| e.at(pos.line, pos.col))?
             }
             Node::UserEval { tag, index, form, pos } => {
@@ -142,7 +145,7 @@ impl Evaluation<'_> {
                             produced: self.produced,
                             tricks: self.dd.known_table(deal).map(|t| t.0),
                         };
-                        user.value(*form, tag, index, &context).map_err(located)?
+                        user.ask(*form, tag, index, &context).map_err(located)?
                     }
                 }
             }

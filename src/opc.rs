@@ -41,6 +41,11 @@ impl Opc {
         Opc { config, cache: [None, None] }
     }
 
+    /// Whether `side`'s values for the deal numbered `generated` are already known.
+    pub fn is_cached(&self, side: Side, generated: i64) -> bool {
+        self.cache[side as usize].is_some_and(|(number, _)| number == generated)
+    }
+
     /// `opc(side[, strain])` for the deal numbered `generated`.
     pub fn value(&mut self, side: Side, strain: Option<Strain>, deal: &Deal, generated: i64) -> Result<i32> {
         let values = match self.cache[side as usize] {

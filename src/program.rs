@@ -420,28 +420,24 @@ impl Program {
     /// Whether `rnd()` is reachable from the condition or the actions: it draws from the dealing
     /// stream, so deals cannot be dealt ahead of their evaluation.
     pub fn uses_rnd(&self) -> bool {
-        let mut roots: Vec<NodeId> = self.condition.into_iter().collect();
-        for action in &self.actions {
-            action_roots(action, &mut roots);
-        }
-        let mut found = false;
-        self.walk(roots, |node| {
-            found = matches!(node, Node::Rnd(_));
-            found
-        });
-        found
+        self.reaches(|node| matches!(node, Node::Rnd(_)))
     }
 
     /// Whether `opc()` or `usereval()` is reachable from the condition or the actions: they run
     /// external programs in the order the deals are judged, so deals are not dealt ahead.
     pub fn uses_external_metrics(&self) -> bool {
+        self.reaches(|node| matches!(node, Node::Opc(..) | Node::UserEval { .. }))
+    }
+
+    /// Whether a node for which `wanted` holds is reachable from the condition or the actions.
+    fn reaches(&self, wanted: impl Fn(&Node) -> bool) -> bool {
         let mut roots: Vec<NodeId> = self.condition.into_iter().collect();
         for action in &self.actions {
             action_roots(action, &mut roots);
         }
         let mut found = false;
         self.walk(roots, |node| {
-            found = matches!(node, Node::Opc(..) | Node::UserEval { .. });
+            found = wanted(node);
             found
         });
         found

@@ -80,13 +80,6 @@ impl HandStats {
         all
     }
 
-    /// The statistics of `seat`'s hand in `deal`, with the script's count tables.
-    pub fn of(deal: &Deal, seat: Seat, counts: &CountTables) -> HandStats {
-        let mut stats = HandStats::default();
-        stats.fill(deal, seat, counts);
-        stats
-    }
-
     /// Fills in the statistics of `seat`'s hand (every field is written).
     fn fill(&mut self, deal: &Deal, seat: Seat, counts: &CountTables) {
         let hand = deal.hand(seat);
@@ -245,9 +238,15 @@ impl UserEval {
     /// The value of `usereval(tag, …, index)` in `form` for the deal in `context`: from the
     /// cache when the side was asked the same tag about the same deal, else from the metric.
     pub fn value(&mut self, form: SlotForm, tag: i32, index: i32, context: &QueryContext) -> Result<i32> {
-        if let Some(value) = self.cached(form, tag, index, context.generated)? {
-            return Ok(value);
+        match self.cached(form, tag, index, context.generated)? {
+            Some(value) => Ok(value),
+            None => self.ask(form, tag, index, context),
         }
+    }
+
+    /// Asks the metric (no cache look-up) and caches the side's answer; for callers that have
+    /// just found [`cached`](Self::cached) empty and built the context only then.
+    pub fn ask(&mut self, form: SlotForm, tag: i32, index: i32, context: &QueryContext) -> Result<i32> {
         let slot = form.slot(index)?;
         // The side's entry is filled in place; it only counts once the metric has answered.
         let entry = self.cache[form.side].get_or_insert(CachedSide { deal: -1, tag: -1, slots: [0; SLOTS] });
@@ -295,7 +294,7 @@ mod tests {
             }
         }
         let deal = Deal([north, Hand::EMPTY, Hand::EMPTY, Hand::EMPTY]);
-        let s = HandStats::of(&deal, Seat::North, &CountTables::new());
+        let s = HandStats::of_deal(&deal, &CountTables::new())[0];
         assert_eq!(s.lengths, [2, 4, 3, 4]);
         assert_eq!((s.hcp, s.total_hcp), ([0, 4, 1, 9], 14));
         assert_eq!((s.controls, s.total_controls), ([0, 2, 0, 3], 5));
