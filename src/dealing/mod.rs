@@ -1,6 +1,7 @@
 //! Dealing: the three random generators and each peer's exact dealing order.
 //!
 //! - [`GeneratorKind::ChaCha`] — the native generator: ChaCha8 seeded with the 64-bit seed,
+//!   deal `i` a function of the seed and `i` alone (seekable, dealt lazily seat by seat),
 //!   exactly uniform deals, card predeal and bias predeal honoured together (bias lengths by an
 //!   exact suit-length table draw, no rejection), swapping as in DealerV2. Fast: hands are built
 //!   as bitmasks with no allocation per deal.
@@ -27,7 +28,7 @@ mod v2bias;
 #[cfg(test)]
 mod tests;
 
-use crate::cards::{Card, Deal, Seat, Suit};
+use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 
 /// Which random generator (and with it which peer's dealing algorithm) a session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,10 +239,42 @@ impl Dealer {
     /// attempt (DealerV2 bias predeal's `DL_ERR_BIAS`); it still counts as generated.
     #[inline]
     pub fn deal(&mut self) -> Option<Deal> {
+        self.deal_seats(SeatSet::ALL)
+    }
+
+    /// Like [`deal`](Self::deal), but only the hands of `seats` are sure to be dealt: ChaCha
+    /// leaves the other seats' free slots empty until [`complete`](Self::complete) is called
+    /// (the compatibility generators always deal whole deals).
+    #[inline]
+    pub fn deal_seats(&mut self, seats: SeatSet) -> Option<Deal> {
         match &mut self.engine {
-            Engine::ChaCha(d) => d.deal(),
+            Engine::ChaCha(d) => d.deal_seats(seats),
             Engine::Drand48(d) => d.deal(),
             Engine::Glibc(d) => Some(d.deal()),
+        }
+    }
+
+    /// Deals the hands [`deal_seats`](Self::deal_seats) left out of `deal`, which must be the
+    /// last deal it returned. The completed deal is the one [`deal`](Self::deal) would have
+    /// returned.
+    #[inline]
+    pub fn complete(&mut self, deal: &mut Deal) {
+        if let Engine::ChaCha(d) = &mut self.engine {
+            d.complete(deal);
+        }
+    }
+
+    /// Whether each deal depends only on the seed and its number (ChaCha), so that
+    /// [`seek`](Self::seek) can deal any part of a run on its own.
+    pub fn deals_independently(&self) -> bool {
+        matches!(self.engine, Engine::ChaCha(_))
+    }
+
+    /// Makes generated deal number `index` (0-based) the next one dealt. Only for a dealer
+    /// that [`deals_independently`](Self::deals_independently); others ignore it.
+    pub fn seek(&mut self, index: u64) {
+        if let Engine::ChaCha(d) = &mut self.engine {
+            d.seek(index);
         }
     }
 

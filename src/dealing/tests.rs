@@ -490,6 +490,144 @@ fn chacha_swapping_cycles_arrangements() {
     assert_ne!(dealer.deal().unwrap().hand(Seat::North), first.hand(Seat::North));
 }
 
+/// Deals `n` deals of a setup one by one.
+fn deals(setup: &DealingSetup, n: usize) -> Vec<Option<Deal>> {
+    let mut dealer = Dealer::new(setup).unwrap();
+    (0..n).map(|_| dealer.deal()).collect()
+}
+
+/// ChaCha setups covering each dealing path: plain, predeal, bias, swapping.
+fn chacha_setups() -> Vec<DealingSetup> {
+    let plain = setup(GeneratorKind::ChaCha, 31);
+    let mut with_predeal = setup(GeneratorKind::ChaCha, 32);
+    with_predeal.predeal = predeal("south SAQ542, HKJ87, D32, CAK; west CQ, D5; north HA");
+    let mut with_bias = setup(GeneratorKind::ChaCha, 33);
+    with_bias.bias[Seat::East.index()][Suit::Hearts.index()] = 6;
+    let mut swapped = setup(GeneratorKind::ChaCha, 34);
+    swapped.swap = 3;
+    vec![plain, with_predeal, with_bias, swapped]
+}
+
+#[test]
+fn chacha_partial_deals_complete_to_the_full_deal() {
+    for s in chacha_setups() {
+        let full = deals(&s, 3000);
+        let mut dealer = Dealer::new(&s).unwrap();
+        for (i, expected) in full.iter().enumerate() {
+            let seats = SeatSet((i * 7 % 16) as u8);
+            let mut deal = dealer.deal_seats(seats).unwrap();
+            let expected = expected.unwrap();
+            for seat in Seat::ALL {
+                if seats.contains(seat) {
+                    assert_eq!(deal.hand(seat), expected.hand(seat), "deal {i}, seats {seats:?}");
+                }
+            }
+            if i % 3 != 0 {
+                dealer.complete(&mut deal);
+                assert_eq!(deal, expected, "deal {i}, seats {seats:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn chacha_deal_number_alone_fixes_the_deal() {
+    for s in chacha_setups() {
+        let full = deals(&s, 500);
+        let mut dealer = Dealer::new(&s).unwrap();
+        assert!(dealer.deals_independently());
+        for i in [499usize, 0, 137, 138, 3, 250, 251, 252, 498] {
+            dealer.seek(i as u64);
+            assert_eq!(dealer.deal(), full[i], "deal {i}");
+        }
+        // `rnd()` during a deal reads that deal's own stream.
+        let mut a = Dealer::new(&s).unwrap();
+        let mut b = Dealer::new(&s).unwrap();
+        for _ in 0..40 {
+            a.deal();
+        }
+        let after_40: Vec<i32> = (0..5).map(|_| a.rnd(1000)).collect();
+        b.seek(39);
+        b.deal();
+        assert_eq!((0..5).map(|_| b.rnd(1000)).collect::<Vec<_>>(), after_40);
+    }
+}
+
+/// The chi-square statistic's upper 10^-4 point for `dof` degrees of freedom (Wilson–Hilferty).
+fn chi_square_limit(dof: f64) -> f64 {
+    let z = 3.72;
+    let v = 2.0 / (9.0 * dof);
+    dof * (1.0 - v + z * v.sqrt()).powi(3)
+}
+
+#[test]
+fn chacha_cards_reach_every_seat_uniformly_and_independently() {
+    for (seats, seed) in [(SeatSet::ALL, 41), (SeatSet::of(Seat::North), 42), (SeatSet::of(Seat::South), 43)] {
+        let mut dealer = Dealer::new(&setup(GeneratorKind::ChaCha, seed)).unwrap();
+        const N: usize = 200_000;
+        let mut card_seat = [[0u32; 4]; 64];
+        // Pairs of cards in one hand: every pair should share a hand with probability 12/51.
+        let mut together = vec![0u32; 64 * 64];
+        for _ in 0..N {
+            // Dealt lazily and completed, as a condition on `seats` makes the dealing loop do.
+            let mut d = dealer.deal_seats(seats).unwrap();
+            dealer.complete(&mut d);
+            for seat in Seat::ALL {
+                let hand = d.hand(seat).0;
+                let mut rest = hand;
+                while rest != 0 {
+                    let a = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    card_seat[a][seat.index()] += 1;
+                    let mut others = rest;
+                    while others != 0 {
+                        let b = others.trailing_zeros() as usize;
+                        others &= others - 1;
+                        together[a * 64 + b] += 1;
+                    }
+                }
+            }
+        }
+        let expected = N as f64 / 4.0;
+        let chi: f64 = card_seat
+            .iter()
+            .flatten()
+            .filter(|&&c| c > 0)
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum();
+        assert!(chi < chi_square_limit(52.0 * 3.0), "card × seat chi-square {chi}");
+        let p = 12.0 / 51.0;
+        let (mean, var) = (N as f64 * p, N as f64 * p * (1.0 - p));
+        let pairs: Vec<f64> = together.iter().filter(|&&c| c > 0).map(|&c| (c as f64 - mean).powi(2) / var).collect();
+        assert_eq!(pairs.len(), 52 * 51 / 2);
+        let chi: f64 = pairs.iter().sum();
+        assert!(chi < chi_square_limit(pairs.len() as f64), "pair chi-square {chi}");
+    }
+}
+
+#[test]
+fn chacha_lazy_north_shapes_follow_theory() {
+    // North's 4-3-3-3 / 4-4-3-2 / 5-3-3-2 frequencies when only North is dealt.
+    let mut dealer = Dealer::new(&setup(GeneratorKind::ChaCha, 44)).unwrap();
+    const N: usize = 400_000;
+    let mut counts = [0u32; 3];
+    for _ in 0..N {
+        let d = dealer.deal_seats(SeatSet::of(Seat::North)).unwrap();
+        let mut s = shape(d.hand(Seat::North));
+        s.sort_unstable_by(|a, b| b.cmp(a));
+        match s {
+            [4, 3, 3, 3] => counts[0] += 1,
+            [4, 4, 3, 2] => counts[1] += 1,
+            [5, 3, 3, 2] => counts[2] += 1,
+            _ => {}
+        }
+    }
+    for (count, p) in counts.iter().zip([0.105_361, 0.215_511, 0.155_168]) {
+        let got = *count as f64 / N as f64;
+        assert!((got - p).abs() < 5.0 * (p * (1.0 - p) / N as f64).sqrt(), "{got} vs {p}");
+    }
+}
+
 #[test]
 fn chacha_rnd_range() {
     let mut dealer = Dealer::new(&setup(GeneratorKind::ChaCha, 1)).unwrap();

@@ -1,0 +1,264 @@
+//! Parallel dealing: worker threads deal and judge consecutive chunks of a run's deals, and the
+//! dealing loop takes their verdicts back in deal order.
+//!
+//! It relies on a dealer whose deal number `i` depends only on the seed and `i` (ChaCha, see
+//! [`Dealer::deals_independently`]) and on a condition that reads nothing but the deal (no
+//! `rnd()`, double dummy or external metric): then judging deal `i` on any thread gives the same
+//! verdict, and a run prints the same bytes whatever the number of threads. Actions still run on
+//! the caller's thread, on the accepted deals in order.
+//!
+//! Work is handed out as chunk numbers (chunk `c` = deals `c·CHUNK ..`); at most
+//! `CHUNKS_AHEAD_PER_WORKER` chunks per worker are out at once, which bounds the memory of
+//! results waiting for their turn. Dropping a [`ParallelDealing`] stops and joins the workers.
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crate::cards::{Deal, SeatSet};
+use crate::dd::DdCache;
+use crate::dealing::Dealer;
+use crate::error::{Error, ErrorKind};
+use crate::eval::Evaluation;
+use crate::program::{NodeId, Program};
+use crate::script::ast::Vulnerability;
+use crate::usereval::ExternalMetrics;
+
+/// Deals per chunk handed to a worker.
+const CHUNK: u64 = 4096;
+
+/// Chunks out at once per worker.
+const CHUNKS_AHEAD_PER_WORKER: u64 = 4;
+
+/// How often (in deals) a worker looks whether the run has ended.
+const STOP_CHECK_INTERVAL: u64 = 256;
+
+/// What a worker found in one chunk.
+struct Chunk {
+    number: u64,
+    /// The accepted deals with their numbers (0-based), in order.
+    accepted: Vec<(u64, Deal)>,
+    /// The deal whose judgement failed, with the error; the chunk ends there.
+    error: Option<(u64, Error)>,
+}
+
+/// The verdicts of the deals, in deal order, as the dealing loop reads them.
+#[derive(Debug)]
+pub enum Event {
+    /// Deal number `.0` (0-based) satisfies the condition.
+    Accepted(u64, Deal),
+    /// Judging deal number `.0` failed.
+    Failed(u64, Error),
+    /// Every deal below this number has been reported; those not reported were rejected.
+    Judged(u64),
+}
+
+/// A run's deals, dealt and judged by worker threads.
+pub struct ParallelDealing {
+    tasks: Option<mpsc::Sender<u64>>,
+    results: mpsc::Receiver<Chunk>,
+    workers: Vec<JoinHandle<()>>,
+    stop: Arc<AtomicBool>,
+    /// Chunks that arrived before their turn.
+    early: BTreeMap<u64, Chunk>,
+    /// The chunk being read: its accepted deals still to report, its error, its end.
+    reading: Option<(std::vec::IntoIter<(u64, Deal)>, Option<(u64, Error)>, u64)>,
+    next_to_read: u64,
+    next_to_assign: u64,
+    /// Number of deals in the run.
+    limit: u64,
+}
+
+/// What every worker shares.
+struct WorkerSetup {
+    program: Arc<Program>,
+    condition: NodeId,
+    seats: SeatSet,
+    limit: u64,
+    tasks: Arc<Mutex<mpsc::Receiver<u64>>>,
+    results: mpsc::Sender<Chunk>,
+    stop: Arc<AtomicBool>,
+}
+
+impl ParallelDealing {
+    /// Starts `threads` workers judging deals `0..limit` of `dealer` (which must deal
+    /// independently, fresh from the job's start) with the program's condition, dealing only
+    /// `seats` before the condition is judged. `None` when the program has no condition.
+    pub fn start(
+        program: Arc<Program>,
+        dealer: &Dealer,
+        seats: SeatSet,
+        threads: usize,
+        limit: u64,
+    ) -> Option<ParallelDealing> {
+        let condition = program.condition?;
+        let (task_sender, task_receiver) = mpsc::channel();
+        let (result_sender, result_receiver) = mpsc::channel();
+        let tasks = Arc::new(Mutex::new(task_receiver));
+        let stop = Arc::new(AtomicBool::new(false));
+        let workers = (0..threads)
+            .map(|_| {
+                let setup = WorkerSetup {
+                    program: Arc::clone(&program),
+                    condition,
+                    seats,
+                    limit,
+                    tasks: Arc::clone(&tasks),
+                    results: result_sender.clone(),
+                    stop: Arc::clone(&stop),
+                };
+                let dealer = dealer.clone();
+                std::thread::spawn(move || work(setup, dealer))
+            })
+            .collect();
+        let mut parallel = ParallelDealing {
+            tasks: Some(task_sender),
+            results: result_receiver,
+            workers,
+            stop,
+            early: BTreeMap::new(),
+            reading: None,
+            next_to_read: 0,
+            next_to_assign: 0,
+            limit,
+        };
+        for _ in 0..threads as u64 * CHUNKS_AHEAD_PER_WORKER {
+            parallel.assign_next();
+        }
+        Some(parallel)
+    }
+
+    /// Number of chunks in the run.
+    fn chunks(&self) -> u64 {
+        self.limit.div_ceil(CHUNK)
+    }
+
+    /// Hands the next chunk to the workers, if any is left.
+    fn assign_next(&mut self) {
+        if self.next_to_assign < self.chunks() {
+            if let Some(tasks) = &self.tasks {
+                // A send fails only when every worker has gone; `next_event` reports that.
+                let _ = tasks.send(self.next_to_assign);
+            }
+            self.next_to_assign += 1;
+        }
+    }
+
+    /// The next verdict in deal order. After the last deal: `Judged(limit)`.
+    pub fn next_event(&mut self) -> Event {
+        loop {
+            if let Some((accepted, error, end)) = &mut self.reading {
+                if let Some((index, deal)) = accepted.next() {
+                    return Event::Accepted(index, deal);
+                }
+                if let Some((index, e)) = error.take() {
+                    return Event::Failed(index, e);
+                }
+                let end = *end;
+                self.reading = None;
+                return Event::Judged(end);
+            }
+            if self.next_to_read >= self.chunks() {
+                return Event::Judged(self.limit);
+            }
+            let number = self.next_to_read;
+            let chunk = loop {
+                if let Some(chunk) = self.early.remove(&number) {
+                    break chunk;
+                }
+                match self.results.recv() {
+                    Ok(chunk) => {
+                        self.early.insert(chunk.number, chunk);
+                    }
+                    Err(_) => {
+                        let e = Error::new(ErrorKind::Run, "the dealing threads stopped unexpectedly");
+                        return Event::Failed(number * CHUNK, e);
+                    }
+                }
+            };
+            self.next_to_read += 1;
+            self.assign_next();
+            let end = ((number + 1) * CHUNK).min(self.limit);
+            self.reading = Some((chunk.accepted.into_iter(), chunk.error, end));
+        }
+    }
+}
+
+impl Drop for ParallelDealing {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Closing the task channel ends each worker's loop.
+        self.tasks = None;
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// A worker: judges the chunks it is handed until the task channel closes or the run stops.
+fn work(setup: WorkerSetup, mut dealer: Dealer) {
+    let mut dd = DdCache::new(1, false, Vulnerability::None);
+    let mut external = ExternalMetrics::default();
+    loop {
+        let number = {
+            let tasks = setup.tasks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            match tasks.recv() {
+                Ok(number) => number,
+                Err(_) => return,
+            }
+        };
+        let first = number * CHUNK;
+        let judged = catch_unwind(AssertUnwindSafe(|| judge_chunk(&setup, &mut dealer, &mut dd, &mut external, number)));
+        let chunk = judged.unwrap_or_else(|_| Chunk {
+            number,
+            accepted: Vec::new(),
+            error: Some((first, Error::new(ErrorKind::Run, "internal error in a dealing thread"))),
+        });
+        if setup.results.send(chunk).is_err() {
+            return;
+        }
+    }
+}
+
+/// Deals and judges chunk `number`.
+fn judge_chunk(
+    setup: &WorkerSetup,
+    dealer: &mut Dealer,
+    dd: &mut DdCache,
+    external: &mut ExternalMetrics,
+    number: u64,
+) -> Chunk {
+    let first = number * CHUNK;
+    let end = (first + CHUNK).min(setup.limit);
+    let mut chunk = Chunk { number, accepted: Vec::new(), error: None };
+    dealer.seek(first);
+    for index in first..end {
+        if index % STOP_CHECK_INTERVAL == 0 && setup.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let Some(mut deal) = dealer.deal_seats(setup.seats) else { continue };
+        let mut ev = Evaluation {
+            program: &setup.program,
+            deal: &deal,
+            dealer,
+            produced: 0,
+            dd,
+            generated: index as i64 + 1,
+            external,
+        };
+        match ev.truth(setup.condition) {
+            Ok(true) => {
+                dealer.complete(&mut deal);
+                chunk.accepted.push((index, deal));
+            }
+            Ok(false) => {}
+            Err(e) => {
+                chunk.error = Some((index, e));
+                break;
+            }
+        }
+    }
+    chunk
+}
