@@ -57,7 +57,7 @@ static void v2_usage(const char *argv0) {
            "  -O N|E|S|W    opener (opc)\n"
            "  -P 0..3       default par vulnerability\n"
            "  -M 1|2        double-dummy mode\n"
-           "  -R n          double-dummy threads\n"
+           "  -R n          threads for dealing and double dummy (0 = one per core)\n"
            "  -D n[.m]      debug verbosity\n"
            "  -U path       DealerServer path\n"
            "  -L file|=     library mode: deals and double-dummy results from a ZRD file\n"

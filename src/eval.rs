@@ -48,20 +48,16 @@ impl Evaluation<'_> {
             Node::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
             Node::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
             Node::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
-            Node::Not(a) => (self.value(*a)? == 0) as i32,
+            Node::Not(a) => (self.operand(*a)? == 0) as i32,
+            Node::CompareConst(op, a, k) => compare(*op, self.operand(*a)?, *k),
             Node::Binary(op, a, b, pos) => match op {
-                BinOp::Or => (self.value(*a)? != 0 || self.value(*b)? != 0) as i32,
-                BinOp::And => (self.value(*a)? != 0 && self.value(*b)? != 0) as i32,
+                BinOp::Or => (self.operand(*a)? != 0 || self.operand(*b)? != 0) as i32,
+                BinOp::And => (self.operand(*a)? != 0 && self.operand(*b)? != 0) as i32,
                 _ => {
                     let x = self.value(*a)?;
                     let y = self.value(*b)?;
                     match op {
-                        BinOp::Eq => (x == y) as i32,
-                        BinOp::Ne => (x != y) as i32,
-                        BinOp::Lt => (x < y) as i32,
-                        BinOp::Le => (x <= y) as i32,
-                        BinOp::Gt => (x > y) as i32,
-                        BinOp::Ge => (x >= y) as i32,
+                        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => compare(*op, x, y),
                         BinOp::Add => x.wrapping_add(y),
                         BinOp::Sub => x.wrapping_sub(y),
                         BinOp::Mul => x.wrapping_mul(y),
@@ -152,10 +148,48 @@ impl Evaluation<'_> {
         })
     }
 
+    /// Evaluates node `id`, judging the commonest leaves (hand statistics, shapes, comparisons
+    /// of them with constants) in place instead of through [`value`](Self::value).
+    #[inline(always)]
+    fn operand(&mut self, id: NodeId) -> Result<i32> {
+        let program = self.program;
+        let deal = self.deal;
+        let leaf = |node: &Node| match node {
+            Node::Const(n) => Some(*n),
+            Node::Length(seat, suit) => Some(deal.hand(*seat).len(*suit) as i32),
+            Node::Count { table, seat, suit } => Some(program.counts.count(*table as usize, deal.hand(*seat), *suit)),
+            Node::Shape(seat, set) => Some(program.shapes[*set as usize].matches(deal.hand(*seat)) as i32),
+            _ => None,
+        };
+        let node = &program.nodes[id as usize];
+        let value = match node {
+            Node::CompareConst(op, a, k) => leaf(&program.nodes[*a as usize]).map(|x| compare(*op, x, *k)),
+            _ => leaf(node),
+        };
+        match value {
+            Some(v) => Ok(v),
+            None => self.value(id),
+        }
+    }
+
     /// Evaluates node `id` as a condition.
     pub fn truth(&mut self, id: NodeId) -> Result<bool> {
         Ok(self.value(id)? != 0)
     }
+}
+
+/// A comparison operator applied to two values: 1 or 0.
+#[inline(always)]
+fn compare(op: BinOp, x: i32, y: i32) -> i32 {
+    (match op {
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        _ => unreachable!("not a comparison: {op:?}"),
+    }) as i32
 }
 
 #[cfg(test)]

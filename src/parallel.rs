@@ -44,6 +44,15 @@ struct Chunk {
     error: Option<(u64, Error)>,
 }
 
+/// A chunk whose verdicts are being reported.
+struct Reading {
+    /// Its accepted deals not reported yet.
+    accepted: std::vec::IntoIter<(u64, Deal)>,
+    error: Option<(u64, Error)>,
+    /// The number after its last deal.
+    end: u64,
+}
+
 /// The verdicts of the deals, in deal order, as the dealing loop reads them.
 #[derive(Debug)]
 pub enum Event {
@@ -63,8 +72,8 @@ pub struct ParallelDealing {
     stop: Arc<AtomicBool>,
     /// Chunks that arrived before their turn.
     early: BTreeMap<u64, Chunk>,
-    /// The chunk being read: its accepted deals still to report, its error, its end.
-    reading: Option<(std::vec::IntoIter<(u64, Deal)>, Option<(u64, Error)>, u64)>,
+    /// The chunk being read.
+    reading: Option<Reading>,
     next_to_read: u64,
     next_to_assign: u64,
     /// Number of deals in the run.
@@ -149,14 +158,14 @@ impl ParallelDealing {
     /// The next verdict in deal order. After the last deal: `Judged(limit)`.
     pub fn next_event(&mut self) -> Event {
         loop {
-            if let Some((accepted, error, end)) = &mut self.reading {
-                if let Some((index, deal)) = accepted.next() {
+            if let Some(reading) = &mut self.reading {
+                if let Some((index, deal)) = reading.accepted.next() {
                     return Event::Accepted(index, deal);
                 }
-                if let Some((index, e)) = error.take() {
+                if let Some((index, e)) = reading.error.take() {
                     return Event::Failed(index, e);
                 }
-                let end = *end;
+                let end = reading.end;
                 self.reading = None;
                 return Event::Judged(end);
             }
@@ -181,7 +190,7 @@ impl ParallelDealing {
             self.next_to_read += 1;
             self.assign_next();
             let end = ((number + 1) * CHUNK).min(self.limit);
-            self.reading = Some((chunk.accepted.into_iter(), chunk.error, end));
+            self.reading = Some(Reading { accepted: chunk.accepted.into_iter(), error: chunk.error, end });
         }
     }
 }

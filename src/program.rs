@@ -65,6 +65,9 @@ pub enum Node {
     Not(NodeId),
     /// A binary operator; `pos` locates division by zero.
     Binary(BinOp, NodeId, NodeId, Pos),
+    /// A comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`) of a node with a constant: the commonest
+    /// clause of a condition, judged in one step.
+    CompareConst(BinOp, NodeId, i32),
     /// `c ? a : b`.
     Conditional(NodeId, NodeId, NodeId),
     /// Bridge score of a contract for a number of tricks.
@@ -438,6 +441,7 @@ impl Program {
                 Node::Const(_)
                 | Node::Not(_)
                 | Node::Binary(..)
+                | Node::CompareConst(..)
                 | Node::Conditional(..)
                 | Node::Score { .. }
                 | Node::Imps(_)
@@ -637,7 +641,12 @@ impl Program {
                 let pos = Some(expr_pos(b)).filter(|p| *p != Pos::default()).unwrap_or_else(|| expr_pos(a));
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
-                Node::Binary(*op, a, b, pos)
+                match (op, &self.nodes[b as usize]) {
+                    (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Node::Const(k)) => {
+                        Node::CompareConst(*op, a, *k)
+                    }
+                    _ => Node::Binary(*op, a, b, pos),
+                }
             }
             Expr::Conditional(c, a, b) => {
                 let c = self.expr(c)?;
@@ -916,7 +925,7 @@ pub fn evalcontract_declarer(side: Side) -> Seat {
 /// The operands of a node.
 fn children(node: &Node) -> Vec<NodeId> {
     match node {
-        Node::Not(a) | Node::Imps(a) | Node::Rnd(a) => vec![*a],
+        Node::Not(a) | Node::Imps(a) | Node::Rnd(a) | Node::CompareConst(_, a, _) => vec![*a],
         Node::Score { tricks, .. } => vec![*tricks],
         Node::UserEval { tag, index, .. } => vec![*tag, *index],
         Node::Binary(_, a, b, _) => vec![*a, *b],

@@ -1970,4 +1970,50 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn dealing_threads_change_nothing_but_the_speed() {
+        let scripts = [
+            "generate 200000\nproduce 30\ncondition hcp(north) >= 20 && shape(south, any 4432)\naction printoneline, average hcp(east)\n",
+            "generate 50000\ncondition spades(west) >= 7\naction printes(rnd(1000), \" \", hcp(west), \"\\n\")\n",
+            "generate 30000\npredeal north SAKQ\ncondition hearts(south) >= 6\naction average hcp(south), frequency(hcp(north), 9, 37)\n",
+            "generate 100000\ncondition hcp(north) > 40\naction printoneline\n",
+            "generate 100000\ncondition clubs(east) == 1 && 100 / (hcp(north) - 3) > 0\naction printoneline\n",
+        ];
+        for script in scripts {
+            let outputs: Vec<(String, String)> = ["1", "2", "3"]
+                .iter()
+                .map(|threads| {
+                    let (mut s, out) = captured(&[("seed", "77"), ("threads", threads)], script);
+                    let result = s.run().map(|r| (r.generated, r.produced)).map_err(|e| e.to_string());
+                    let text = text(&out);
+                    // The run time differs; everything else must not.
+                    let text: String = text.lines().filter(|l| !l.starts_with("Time")).collect::<Vec<_>>().join("\n");
+                    (text, format!("{result:?}"))
+                })
+                .collect();
+            assert_eq!(outputs[0], outputs[1], "{script}");
+            assert_eq!(outputs[0], outputs[2], "{script}");
+        }
+    }
+
+    #[test]
+    fn dealing_threads_stop_with_the_run() {
+        // A produce limit reached early, a generate limit and next_deal all end cleanly.
+        let (mut s, out) = captured(&[("seed", "5"), ("threads", "2")], "produce 3\ncondition hcp(north) >= 10\naction printoneline\n");
+        let report = s.run().unwrap();
+        assert_eq!(report.produced, 3);
+        assert_eq!(text(&out).lines().filter(|l| l.starts_with("n ")).count(), 3);
+        let mut s = Session::new();
+        s.set_option("threads", "2").unwrap();
+        s.set_option("seed", "5").unwrap();
+        s.load_script(b"condition hcp(south) >= 22\n").unwrap();
+        let mut one = Session::new();
+        one.set_option("threads", "1").unwrap();
+        one.set_option("seed", "5").unwrap();
+        one.load_script(b"condition hcp(south) >= 22\n").unwrap();
+        for _ in 0..5 {
+            assert_eq!(s.next_deal().unwrap(), one.next_deal().unwrap());
+        }
+    }
 }

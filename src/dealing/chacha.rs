@@ -44,6 +44,9 @@ const BATCH_LIMIT: u128 = 1 << 56;
 /// The 64-bit words of stream 0 each fresh deal owns: one ChaCha block.
 const WORDS_PER_DEAL: usize = 8;
 
+/// Fresh deals whose words are generated together (rand_chacha computes four blocks at once).
+const DEALS_PER_BUFFER: u64 = 4;
+
 /// 32-bit ChaCha words per block (the unit of `set_word_pos`).
 const BLOCK_WORDS: u128 = 16;
 
@@ -82,7 +85,11 @@ struct DealWords {
     main_next: u64,
     /// The current fresh deal.
     fresh: u64,
-    words: [u64; WORDS_PER_DEAL],
+    /// The words of `DEALS_PER_BUFFER` consecutive fresh deals, from fresh deal `buffered`.
+    words: [u64; WORDS_PER_DEAL * DEALS_PER_BUFFER as usize],
+    buffered: Option<u64>,
+    /// Where the current deal's words start in `words`, and how many it used.
+    first: usize,
     used: usize,
     /// Stream `fresh + 1`, once the deal needed more than its block.
     overflow: Option<ChaCha8Rng>,
@@ -96,7 +103,9 @@ impl DealWords {
             keyed,
             main_next: 0,
             fresh: 0,
-            words: [0; WORDS_PER_DEAL],
+            words: [0; WORDS_PER_DEAL * DEALS_PER_BUFFER as usize],
+            buffered: None,
+            first: 0,
             used: WORDS_PER_DEAL,
             overflow: None,
         }
@@ -113,25 +122,36 @@ impl DealWords {
     /// Loads the words of fresh deal `fresh`.
     #[inline]
     fn begin(&mut self, fresh: u64) {
-        if self.main_next != fresh {
-            self.main.set_word_pos(u128::from(fresh) * BLOCK_WORDS);
+        let slot = (fresh % DEALS_PER_BUFFER) as usize;
+        if self.buffered != Some(fresh - fresh % DEALS_PER_BUFFER) {
+            self.refill(fresh - fresh % DEALS_PER_BUFFER);
         }
-        let mut bytes = [0u8; WORDS_PER_DEAL * 8];
+        self.first = slot * WORDS_PER_DEAL;
+        self.fresh = fresh;
+        self.used = 0;
+        self.overflow = None;
+    }
+
+    /// Reads the blocks of the buffer starting at fresh deal `first`.
+    #[cold]
+    fn refill(&mut self, first: u64) {
+        if self.main_next != first {
+            self.main.set_word_pos(u128::from(first) * BLOCK_WORDS);
+        }
+        let mut bytes = [0u8; WORDS_PER_DEAL * 8 * DEALS_PER_BUFFER as usize];
         self.main.fill_bytes(&mut bytes);
         for (word, chunk) in self.words.iter_mut().zip(bytes.chunks_exact(8)) {
             *word = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
         }
-        self.main_next = fresh.wrapping_add(1);
-        self.fresh = fresh;
-        self.used = 0;
-        self.overflow = None;
+        self.main_next = first + DEALS_PER_BUFFER;
+        self.buffered = Some(first);
     }
 
     /// The deal's next word.
     #[inline]
     fn next(&mut self) -> u64 {
         if self.used < WORDS_PER_DEAL {
-            let word = self.words[self.used];
+            let word = self.words[self.first + self.used];
             self.used += 1;
             word
         } else {
