@@ -7,15 +7,18 @@
 //! stream `i + 1` from its second half. Any deal can therefore be dealt on its own ([`seek`]),
 //! which is what lets several threads deal one run and still print the same deals.
 //!
-//! **Dealing.** Without bias predeal the free (non-predealt) cards go through an unbiased
-//! Fisher–Yates shuffle from a fixed starting order, settling the seats' free slots in the order
-//! North, South, East, West. The bounded draws are batched (Brackett-Rozinsky and Lemire's
-//! "batched ranged random integer generation"): one 64-bit word yields several Fisher–Yates
-//! indices by successive 64×64→128 multiplications, with Lemire's rejection test applied to the
-//! product of the bounds, so a whole deal costs about five words and no division on the common
-//! path. A caller that only reads some seats ([`deal_seats`]) gets those seats settled and may
-//! [`complete`] the deal later from the same words: the deal is the same either way, so a
-//! condition on North alone costs two words and thirteen steps instead of a whole shuffle.
+//! **Dealing.** Without bias predeal each step deals one of the undealt free (non-predealt)
+//! cards to the next free slot: it draws an index below the number of undealt cards and takes
+//! the card of that rank among them (the `j`-th lowest bit of the undealt mask: one `pdep` where
+//! the CPU has BMI2, a byte table otherwise — same deals either way). Slots are filled North's
+//! first, then South's, East's, and West takes what is left, so every deal is equally likely.
+//! The bounded draws are batched (Brackett-Rozinsky and Lemire's "batched ranged random integer
+//! generation"): one 64-bit word yields several indices by successive 64×64→128
+//! multiplications, with Lemire's rejection test applied to the product of the bounds, so a
+//! whole deal costs about five words and no division on the common path. A caller that only
+//! reads some seats ([`deal_seats`]) gets those seats settled and may [`complete`] the deal later
+//! from the same words: the deal is the same either way, so a condition on North alone costs
+//! two words and thirteen steps.
 //!
 //! With bias predeal, a suit-length table is drawn from its exact distribution (see `bias`)
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
@@ -54,10 +57,10 @@ const BLOCK_WORDS: u128 = 16;
 /// dealing may take from the start.
 const RND_WORD_POS: u128 = 1 << 67;
 
-/// The order in which the seats' free slots are settled by the shuffle.
+/// The order in which the seats' free slots are dealt.
 pub(crate) const DEALING_ORDER: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
 
-/// One batch of consecutive Fisher–Yates steps served by a single 64-bit draw.
+/// One batch of consecutive dealing steps served by a single 64-bit draw.
 #[derive(Clone, Copy, Debug, Default)]
 struct Batch {
     /// Number of steps.
