@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::time::Instant;
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::actions::{
     self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D, Frequency2D, PbnInfo,
@@ -254,6 +254,9 @@ impl Job {
         if self.parallel.is_some() {
             return self.next_from_workers(deadline);
         }
+        if self.library.is_none() && self.lookahead.is_none() {
+            return self.next_dealt(program, deadline);
+        }
         while self.generated < self.max_generate && self.produced < self.max_produce {
             if let Some(deadline) = deadline {
                 if self.produced == 0 && self.generated % 4096 == 0 && Instant::now() >= deadline {
@@ -267,13 +270,11 @@ impl Job {
                 };
                 let results = DealResults::from_table(&DdTable(tricks));
                 Ahead { results: Some(results), ..Ahead::unknown(Some(deal)) }
-            } else if self.lookahead.is_some() {
-                self.next_ahead(program)
             } else {
-                Ahead { partial: true, ..Ahead::unknown(self.dealer.deal_seats(self.condition_seats)) }
+                self.next_ahead(program)
             };
             self.generated += 1;
-            let Some(mut deal) = ahead.deal else { continue };
+            let Some(deal) = ahead.deal else { continue };
             if let Some(results) = ahead.results {
                 self.dd.insert(&deal, results);
             }
@@ -305,9 +306,43 @@ impl Job {
                     }
                     self.dealer.produced();
                 }
-                if ahead.partial {
-                    self.dealer.complete(&mut deal);
+                return Ok(Some(deal));
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`next_accepted`](Self::next_accepted) dealing on this thread, one deal at a time: only
+    /// the seats the condition reads are dealt before it is judged, and an accepted deal is
+    /// completed from the same random words.
+    fn next_dealt(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        while self.generated < self.max_generate && self.produced < self.max_produce {
+            if let Some(deadline) = deadline {
+                if self.produced == 0 && self.generated % 4096 == 0 && Instant::now() >= deadline {
+                    self.timed_out = true;
+                    return Ok(None);
                 }
+            }
+            let dealt = self.dealer.deal_seats(self.condition_seats);
+            self.generated += 1;
+            let Some(mut deal) = dealt else { continue };
+            let accepted = match program.condition {
+                None => true,
+                Some(c) => Evaluation {
+                    program,
+                    deal: &deal,
+                    dealer: &mut self.dealer,
+                    produced: self.produced,
+                    dd: &mut self.dd,
+                    generated: self.generated,
+                    external: &mut self.external,
+                }
+                .truth(c)?,
+            };
+            if accepted {
+                self.produced += 1;
+                self.dealer.produced();
+                self.dealer.complete(&mut deal);
                 return Ok(Some(deal));
             }
         }
@@ -413,7 +448,7 @@ impl Job {
                 let item = BatchItem { deal, need, results: DealResults::default(), error: None };
                 items.push((lookahead.queue.len(), item));
             }
-            lookahead.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None, partial: false });
+            lookahead.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None });
             if verdict == Verdict::Unknown {
                 // An evaluation error: it is met again, in order, by the loop.
                 break;
@@ -452,14 +487,11 @@ struct Ahead {
     dealer_after: Option<Box<Dealer>>,
     /// Double-dummy results solved in the batch.
     results: Option<DealResults>,
-    /// Only the seats the condition reads are dealt; the dealer completes the deal if it is
-    /// accepted.
-    partial: bool,
 }
 
 impl Ahead {
     fn unknown(deal: Option<Deal>) -> Ahead {
-        Ahead { deal, verdict: Verdict::Unknown, dealer_after: None, results: None, partial: false }
+        Ahead { deal, verdict: Verdict::Unknown, dealer_after: None, results: None }
     }
 }
 
