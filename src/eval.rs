@@ -153,18 +153,10 @@ impl Evaluation<'_> {
     #[inline(always)]
     fn operand(&mut self, id: NodeId) -> Result<i32> {
         let program = self.program;
-        let deal = self.deal;
-        let leaf = |node: &Node| match node {
-            Node::Const(n) => Some(*n),
-            Node::Length(seat, suit) => Some(deal.hand(*seat).len(*suit) as i32),
-            Node::Count { table, seat, suit } => Some(program.counts.count(*table as usize, deal.hand(*seat), *suit)),
-            Node::Shape(seat, set) => Some(program.shapes[*set as usize].matches(deal.hand(*seat)) as i32),
-            _ => None,
-        };
         let node = &program.nodes[id as usize];
         let value = match node {
-            Node::CompareConst(op, a, k) => leaf(&program.nodes[*a as usize]).map(|x| compare(*op, x, *k)),
-            _ => leaf(node),
+            Node::CompareConst(op, a, k) => leaf(program, self.deal, &program.nodes[*a as usize]).map(|x| compare(*op, x, *k)),
+            _ => leaf(program, self.deal, node),
         };
         match value {
             Some(v) => Ok(v),
@@ -175,6 +167,18 @@ impl Evaluation<'_> {
     /// Evaluates node `id` as a condition.
     pub fn truth(&mut self, id: NodeId) -> Result<bool> {
         Ok(self.value(id)? != 0)
+    }
+}
+
+/// The value of a leaf node that reads one hand (or a constant); `None` for other nodes.
+#[inline(always)]
+fn leaf(program: &Program, deal: &Deal, node: &Node) -> Option<i32> {
+    match node {
+        Node::Const(n) => Some(*n),
+        Node::Length(seat, suit) => Some(deal.hand(*seat).len(*suit) as i32),
+        Node::Count { table, seat, suit } => Some(program.counts.count(*table as usize, deal.hand(*seat), *suit)),
+        Node::Shape(seat, set) => Some(program.shapes[*set as usize].matches(deal.hand(*seat)) as i32),
+        _ => None,
     }
 }
 

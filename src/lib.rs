@@ -3,7 +3,7 @@
 //!
 //! Data flows one way: script text → [`script`] (lex, parse) → [`program`] (check, compile) →
 //! [`dealing`] (a deal per generator and peer algorithm, or a [`zrd`] library file; spread over
-//! threads by [`parallel`]) → [`eval`] over [`analysis`], [`shape`] and [`dd`] (double dummy
+//! threads by [`parallel`]) → [`eval`] (and [`deal_expr`] for conditions that read only the deal) over [`analysis`], [`shape`] and [`dd`] (double dummy
 //! through DDS) → [`actions`] (printers and statistics) → sinks. [`session`] ties one job together and [`capi`] exposes it to C.
 
 #![warn(missing_docs)]
@@ -13,6 +13,7 @@ pub mod analysis;
 pub mod capi;
 pub mod cards;
 pub mod dd;
+pub mod deal_expr;
 pub mod dealer_server;
 pub mod dealing;
 pub mod dialect;

@@ -19,6 +19,7 @@ use std::thread::JoinHandle;
 
 use crate::cards::{Deal, SeatSet};
 use crate::dd::DdCache;
+use crate::deal_expr::DealExpr;
 use crate::dealing::Dealer;
 use crate::error::{Error, ErrorKind};
 use crate::eval::Evaluation;
@@ -84,6 +85,8 @@ pub struct ParallelDealing {
 struct WorkerSetup {
     program: Arc<Program>,
     condition: NodeId,
+    /// The condition as a deal expression, when it is one.
+    fast: Option<DealExpr>,
     seats: SeatSet,
     limit: u64,
     tasks: Arc<Mutex<mpsc::Receiver<u64>>>,
@@ -93,10 +96,12 @@ struct WorkerSetup {
 
 impl ParallelDealing {
     /// Starts `threads` workers judging deals `0..limit` of `dealer` (which must deal
-    /// independently, fresh from the job's start) with the program's condition, dealing only
+    /// independently, fresh from the job's start) with the program's condition (`fast`, its
+    /// deal-expression form, when there is one), dealing only
     /// `seats` before the condition is judged. `None` when the program has no condition.
     pub fn start(
         program: Arc<Program>,
+        fast: Option<DealExpr>,
         dealer: &Dealer,
         seats: SeatSet,
         threads: usize,
@@ -112,6 +117,7 @@ impl ParallelDealing {
                 let setup = WorkerSetup {
                     program: Arc::clone(&program),
                     condition,
+                    fast: fast.clone(),
                     seats,
                     limit,
                     tasks: Arc::clone(&tasks),
@@ -248,6 +254,13 @@ fn judge_chunk(
             break;
         }
         let Some(mut deal) = dealer.deal_seats(setup.seats) else { continue };
+        if let Some(fast) = &setup.fast {
+            if fast.value(&setup.program, &deal) != 0 {
+                dealer.complete(&mut deal);
+                chunk.accepted.push((index, deal));
+            }
+            continue;
+        }
         let mut ev = Evaluation {
             program: &setup.program,
             deal: &deal,

@@ -17,6 +17,7 @@ use crate::actions::{
 };
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need};
+use crate::deal_expr::DealExpr;
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -238,6 +239,8 @@ struct Job {
     condition_seats: SeatSet,
     /// Worker threads dealing and judging the deals, when the run allows it.
     parallel: Option<ParallelDealing>,
+    /// The condition compiled as a deal expression, when it is one.
+    fast_condition: Option<DealExpr>,
     generated: i64,
     produced: i64,
     max_generate: i64,
@@ -326,9 +329,10 @@ impl Job {
             let dealt = self.dealer.deal_seats(self.condition_seats);
             self.generated += 1;
             let Some(mut deal) = dealt else { continue };
-            let accepted = match program.condition {
-                None => true,
-                Some(c) => Evaluation {
+            let accepted = match (&self.fast_condition, program.condition) {
+                (Some(fast), _) => fast.value(program, &deal) != 0,
+                (None, None) => true,
+                (None, Some(c)) => Evaluation {
                     program,
                     deal: &deal,
                     dealer: &mut self.dealer,
@@ -876,6 +880,7 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
+        let fast_condition = program.condition.and_then(|c| DealExpr::compile(program, c));
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.
         let parallel = (threads > 1
             && library.is_none()
@@ -885,11 +890,13 @@ impl Session {
             && program.condition_reads_only_the_deal())
         .then(|| {
             let program = Arc::new(program.clone());
-            ParallelDealing::start(program, &dealer, program_seats, threads, max_generate.max(0) as u64)
+            let fast = fast_condition.clone();
+            ParallelDealing::start(program, fast, &dealer, program_seats, threads, max_generate.max(0) as u64)
         })
         .flatten();
         Ok(Job {
             parallel,
+            fast_condition,
             dealer,
             lookahead,
             library,

@@ -1,0 +1,340 @@
+//! Deal expressions: the part of a compiled program that reads nothing but the deal, compiled
+//! once more into a compact tree that is judged without errors, side effects or the general
+//! evaluator's bookkeeping.
+//!
+//! The condition of most scripts is such an expression (hand statistics, shapes, comparisons,
+//! `&&`/`||`, arithmetic). Nodes that draw random numbers, solve double dummy, ask external
+//! metrics or may fail (division by a non-constant, which may be zero) keep the general
+//! evaluator ([`crate::eval`]); [`DealExpr::compile`] returns `None` for them. The values are
+//! those of the general evaluator, C semantics included (wrapping arithmetic, truncating
+//! division, `&&`/`||`/`!`/comparisons giving 0 or 1, short circuits).
+
+use crate::analysis;
+use crate::cards::{Card, Deal, Seat, Suit};
+use crate::program::{Node, NodeId, Program};
+use crate::script::ast::{BinOp, Contract};
+use crate::scoring;
+
+/// A compiled deal expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DealExpr {
+    /// A constant.
+    Const(i32),
+    /// A suit length or a count over a hand.
+    Stat(Stat),
+    /// A hand statistic compared with a constant.
+    StatCompare(Stat, BinOp, i32),
+    /// Whether a hand statistic lies in `lo..=hi` (two comparisons of one `&&` chain).
+    StatRange(Stat, i32, i32),
+    /// Whether a hand's shape is in a shape set of the program.
+    Shape(Seat, u32),
+    /// Whether a hand holds a card.
+    HasCard(Seat, Card),
+    /// Controls, losers or LTC of a hand or one suit.
+    HandMeasure(HandMeasure, Seat, Option<Suit>),
+    /// Kaplan–Rubens CCCC.
+    Cccc(Seat),
+    /// Kaplan–Rubens suit quality.
+    Quality(Seat, Suit),
+    /// `!a`.
+    Not(Box<DealExpr>),
+    /// `a && b && …`, judged in order until one is 0.
+    All(Vec<DealExpr>),
+    /// `a || b || …`, judged in order until one is not 0.
+    Any(Vec<DealExpr>),
+    /// A comparison or arithmetic operator other than `/` and `%`.
+    Binary(BinOp, Box<DealExpr>, Box<DealExpr>),
+    /// A comparison with a constant.
+    CompareConst(BinOp, Box<DealExpr>, i32),
+    /// `a / k` or `a % k` for a constant `k` other than 0 and −1 (which cannot fail).
+    DivideConst(BinOp, Box<DealExpr>, i32),
+    /// `c ? a : b`.
+    Conditional(Box<DealExpr>, Box<DealExpr>, Box<DealExpr>),
+    /// Bridge score of a contract for a number of tricks.
+    Score(bool, Contract, Box<DealExpr>),
+    /// IMPs of a score difference.
+    Imps(Box<DealExpr>),
+}
+
+/// A hand statistic read straight from the deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stat {
+    /// Length of a suit in a hand.
+    Length(Seat, Suit),
+    /// A count table (index into the program's tables) over a hand or one suit.
+    Count(u8, Seat, Option<Suit>),
+}
+
+impl Stat {
+    /// The statistic on `deal`.
+    #[inline(always)]
+    fn value(self, program: &Program, deal: &Deal) -> i32 {
+        match self {
+            Stat::Length(seat, suit) => deal.hand(seat).len(suit) as i32,
+            Stat::Count(table, seat, suit) => program.counts.count(table as usize, deal.hand(seat), suit),
+        }
+    }
+}
+
+/// The hand measures that take a seat and an optional suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandMeasure {
+    /// Controls (A=2, K=1).
+    Controls,
+    /// Losers.
+    Losers,
+    /// Modern LTC ×100.
+    Ltc,
+}
+
+impl DealExpr {
+    /// Compiles node `id` of `program`; `None` when anything below it is not a deal expression.
+    pub fn compile(program: &Program, id: NodeId) -> Option<DealExpr> {
+        let sub = |id: NodeId| DealExpr::compile(program, id).map(Box::new);
+        Some(match &program.nodes[id as usize] {
+            Node::Const(n) => DealExpr::Const(*n),
+            Node::Length(seat, suit) => DealExpr::Stat(Stat::Length(*seat, *suit)),
+            Node::Count { table, seat, suit } => DealExpr::Stat(Stat::Count(*table, *seat, *suit)),
+            Node::Shape(seat, set) => DealExpr::Shape(*seat, *set),
+            Node::HasCard(seat, card) => DealExpr::HasCard(*seat, *card),
+            Node::Controls(seat, suit) => DealExpr::HandMeasure(HandMeasure::Controls, *seat, *suit),
+            Node::Losers(seat, suit) => DealExpr::HandMeasure(HandMeasure::Losers, *seat, *suit),
+            Node::Ltc(seat, suit) => DealExpr::HandMeasure(HandMeasure::Ltc, *seat, *suit),
+            Node::Cccc(seat) => DealExpr::Cccc(*seat),
+            Node::Quality(seat, suit) => DealExpr::Quality(*seat, *suit),
+            Node::Not(a) => DealExpr::Not(sub(*a)?),
+            Node::CompareConst(op, a, k) => match DealExpr::compile(program, *a)? {
+                DealExpr::Stat(stat) => DealExpr::StatCompare(stat, *op, *k),
+                a => DealExpr::CompareConst(*op, Box::new(a), *k),
+            },
+            Node::Binary(op, a, b, _) => match (op, &program.nodes[*b as usize]) {
+                (BinOp::And, _) => {
+                    let mut clauses = Vec::new();
+                    for side in [*a, *b] {
+                        match DealExpr::compile(program, side)? {
+                            DealExpr::All(inner) => clauses.extend(inner),
+                            clause => clauses.push(clause),
+                        }
+                    }
+                    DealExpr::All(merge_ranges(clauses))
+                }
+                (BinOp::Or, _) => {
+                    let mut clauses = Vec::new();
+                    for side in [*a, *b] {
+                        match DealExpr::compile(program, side)? {
+                            DealExpr::Any(inner) => clauses.extend(inner),
+                            clause => clauses.push(clause),
+                        }
+                    }
+                    DealExpr::Any(clauses)
+                }
+                (BinOp::Div | BinOp::Mod, Node::Const(k)) if *k != 0 && *k != -1 => {
+                    DealExpr::DivideConst(*op, sub(*a)?, *k)
+                }
+                (BinOp::Div | BinOp::Mod, _) => return None,
+                _ => DealExpr::Binary(*op, sub(*a)?, sub(*b)?),
+            },
+            Node::Conditional(c, a, b) => DealExpr::Conditional(sub(*c)?, sub(*a)?, sub(*b)?),
+            Node::Score { vulnerable, contract, tricks } => DealExpr::Score(*vulnerable, contract.clone(), sub(*tricks)?),
+            Node::Imps(a) => DealExpr::Imps(sub(*a)?),
+            Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => return None,
+        })
+    }
+
+    /// The expression's value on `deal` (hands the expression does not read may be partial).
+    pub fn value(&self, program: &Program, deal: &Deal) -> i32 {
+        match self {
+            DealExpr::Const(n) => *n,
+            DealExpr::Stat(stat) => stat.value(program, deal),
+            DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k),
+            DealExpr::StatRange(stat, lo, hi) => {
+                let x = stat.value(program, deal);
+                (*lo <= x && x <= *hi) as i32
+            }
+            DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
+            DealExpr::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
+            DealExpr::HandMeasure(measure, seat, suit) => {
+                let hand = deal.hand(*seat);
+                match measure {
+                    HandMeasure::Controls => analysis::controls(hand, *suit),
+                    HandMeasure::Losers => analysis::losers(hand, *suit),
+                    HandMeasure::Ltc => analysis::ltc(hand, *suit),
+                }
+            }
+            DealExpr::Cccc(seat) => analysis::cccc(deal.hand(*seat), program.dialect),
+            DealExpr::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
+            DealExpr::Not(a) => (a.value(program, deal) == 0) as i32,
+            DealExpr::All(clauses) => clauses.iter().all(|c| c.value(program, deal) != 0) as i32,
+            DealExpr::Any(clauses) => clauses.iter().any(|c| c.value(program, deal) != 0) as i32,
+            DealExpr::CompareConst(op, a, k) => apply(*op, a.value(program, deal), *k),
+            DealExpr::Binary(op, a, b) => {
+                let x = a.value(program, deal);
+                apply(*op, x, b.value(program, deal))
+            }
+            DealExpr::DivideConst(op, a, k) => {
+                let x = a.value(program, deal);
+                if *op == BinOp::Div {
+                    x / k
+                } else {
+                    x % k
+                }
+            }
+            DealExpr::Conditional(c, a, b) => {
+                if c.value(program, deal) != 0 {
+                    a.value(program, deal)
+                } else {
+                    b.value(program, deal)
+                }
+            }
+            DealExpr::Score(vulnerable, contract, tricks) => {
+                scoring::score(program.dialect, *vulnerable, contract, tricks.value(program, deal))
+            }
+            DealExpr::Imps(a) => scoring::imps(program.dialect, a.value(program, deal)),
+        }
+    }
+}
+
+/// Joins a lower and an upper bound of the same statistic in one `&&` chain into a range
+/// (the clauses read only the deal, so judging them in another order changes nothing).
+fn merge_ranges(mut clauses: Vec<DealExpr>) -> Vec<DealExpr> {
+    let lower = |clause: &DealExpr| match clause {
+        DealExpr::StatCompare(stat, BinOp::Ge, k) => Some((*stat, *k)),
+        DealExpr::StatCompare(stat, BinOp::Gt, k) => k.checked_add(1).map(|k| (*stat, k)),
+        _ => None,
+    };
+    let upper = |clause: &DealExpr| match clause {
+        DealExpr::StatCompare(stat, BinOp::Le, k) => Some((*stat, *k)),
+        DealExpr::StatCompare(stat, BinOp::Lt, k) => k.checked_sub(1).map(|k| (*stat, k)),
+        _ => None,
+    };
+    let mut i = 0;
+    while i < clauses.len() {
+        let merged = lower(&clauses[i]).and_then(|(stat, lo)| {
+            clauses.iter().enumerate().skip(i + 1).find_map(|(j, c)| {
+                upper(c).filter(|(s, _)| *s == stat).map(|(_, hi)| (j, DealExpr::StatRange(stat, lo, hi)))
+            })
+        });
+        let merged = merged.or_else(|| {
+            upper(&clauses[i]).and_then(|(stat, hi)| {
+                clauses.iter().enumerate().skip(i + 1).find_map(|(j, c)| {
+                    lower(c).filter(|(s, _)| *s == stat).map(|(_, lo)| (j, DealExpr::StatRange(stat, lo, hi)))
+                })
+            })
+        });
+        if let Some((j, range)) = merged {
+            clauses.remove(j);
+            clauses[i] = range;
+        }
+        i += 1;
+    }
+    clauses
+}
+
+/// A comparison or arithmetic operator (not `&&`, `||`, `/`, `%`) on two values, in C.
+#[inline(always)]
+pub fn apply(op: BinOp, x: i32, y: i32) -> i32 {
+    match op {
+        BinOp::Eq => (x == y) as i32,
+        BinOp::Ne => (x != y) as i32,
+        BinOp::Lt => (x < y) as i32,
+        BinOp::Le => (x <= y) as i32,
+        BinOp::Gt => (x > y) as i32,
+        BinOp::Ge => (x >= y) as i32,
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::And => (x != 0 && y != 0) as i32,
+        BinOp::Or => (x != 0 || y != 0) as i32,
+        BinOp::Div | BinOp::Mod => unreachable!("division is compiled to DivideConst or left to the evaluator"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dd::DdCache;
+    use crate::dealing::{Dealer, DealingSetup};
+    use crate::dialect::Dialect;
+    use crate::eval::Evaluation;
+    use crate::usereval::ExternalMetrics;
+
+    /// Compares the compiled value with the general evaluator's on many deals.
+    fn agrees(expr: &str, dialect: Dialect) {
+        let parsed = match crate::script::parse(format!("condition {expr}\n").as_bytes(), dialect, &Default::default()) {
+            Ok(parsed) => parsed,
+            // Classic dealer lacks DealerV2's newer functions.
+            Err(_) if dialect == Dialect::Classic => return,
+            Err(e) => panic!("{expr}: {e:?}"),
+        };
+        let program = Program::compile(&parsed, dialect).unwrap();
+        let condition = program.condition.unwrap();
+        let compiled = DealExpr::compile(&program, condition).expect("a deal expression");
+        let mut dealer = Dealer::new(&DealingSetup { seed: 3, ..Default::default() }).unwrap();
+        let mut dd = DdCache::new(1, false, crate::script::ast::Vulnerability::None);
+        let mut external = ExternalMetrics::default();
+        for _ in 0..3000 {
+            let deal = dealer.deal().unwrap();
+            let expected = Evaluation {
+                program: &program,
+                deal: &deal,
+                dealer: &mut dealer,
+                produced: 0,
+                dd: &mut dd,
+                generated: 1,
+                external: &mut external,
+            }
+            .value(condition)
+            .unwrap();
+            assert_eq!(compiled.value(&program, &deal), expected, "{expr}");
+        }
+    }
+
+    #[test]
+    fn values_are_the_evaluator_s() {
+        for dialect in [Dialect::V2, Dialect::Classic] {
+            for expr in [
+                "hcp(north) >= 15 && hcp(north) <= 17 && shape(north, any 4333 + any 4432 + any 5332)",
+                "spades(south) * 3 - hearts(east) + 7 / 2 - hcp(west) % 3",
+                "(hcp(north) + hcp(south)) / 4 == 6 || !shape(east, 5xxx)",
+                "controls(north) + losers(south) + ltc(east, hearts) + cccc(west) + quality(north, spades)",
+                "hascard(north, AS) ? top4(south, clubs) : pt3(east) - 2147483647 - 5",
+                "score(vul, z4H, hearts(north) + 6) + imps(hcp(north) * 50 - 500)",
+                "clubs(north) > 3 and not diamonds(south) < 2 or hcp(east) != 10",
+                "0 - hcp(north) / 3 + hcp(south) % 4 - (0 - hcp(west)) % 3",
+                "hcp(north) > 10 && spades(north) >= 4 && hcp(north) < 13 && hearts(south) <= 3",
+                "spades(east) <= 5 && (spades(east) > 2 || hcp(west) >= 2147483647) && spades(east) != 4",
+                "hcp(south) > 2147483647 && hcp(south) < 5 || hcp(south) >= 0 - 2147483647 - 1 && hcp(south) < 0 - 2147483647 - 1",
+            ] {
+                agrees(expr, dialect);
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_of_one_statistic_become_a_range() {
+        let parsed = crate::script::parse(
+            b"condition shape(north, any 4333) && hcp(north) >= 15 && spades(south) > 1 && hcp(north) <= 17\n",
+            Dialect::V2,
+            &Default::default(),
+        )
+        .unwrap();
+        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let DealExpr::All(clauses) = DealExpr::compile(&program, program.condition.unwrap()).unwrap() else {
+            panic!("an && chain")
+        };
+        let hcp = Stat::Count(crate::analysis::HCP_TABLE as u8, Seat::North, None);
+        assert_eq!(clauses.len(), 3);
+        assert_eq!(clauses[1], DealExpr::StatRange(hcp, 15, 17));
+        assert_eq!(clauses[2], DealExpr::StatCompare(Stat::Length(Seat::South, Suit::Spades), BinOp::Gt, 1));
+    }
+
+    #[test]
+    fn what_may_fail_or_draw_stays_with_the_evaluator() {
+        for expr in ["hcp(north) / hcp(south)", "rnd(5) > 2", "dds(north, spades) > 8", "hcp(north) % 0", "hcp(north) / (0 - 1)"] {
+            let parsed =
+                crate::script::parse(format!("condition {expr}\n").as_bytes(), Dialect::V2, &Default::default()).unwrap();
+            let program = Program::compile(&parsed, Dialect::V2).unwrap();
+            assert_eq!(DealExpr::compile(&program, program.condition.unwrap()), None, "{expr}");
+        }
+    }
+}
