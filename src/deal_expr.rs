@@ -135,7 +135,7 @@ impl DealExpr {
                 _ => DealExpr::Binary(*op, sub(*a)?, sub(*b)?),
             },
             Node::Conditional(c, a, b) => DealExpr::Conditional(sub(*c)?, sub(*a)?, sub(*b)?),
-            Node::Score { vulnerable, contract, tricks } => DealExpr::Score(*vulnerable, contract.clone(), sub(*tricks)?),
+            Node::Score { vulnerable, contract, tricks } => DealExpr::Score(*vulnerable, *contract, sub(*tricks)?),
             Node::Imps(a) => DealExpr::Imps(sub(*a)?),
             Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => return None,
         })
