@@ -342,8 +342,8 @@ impl Deal {
     /// W = 39..51), the layout both peers use for their decks.
     pub fn from_slots(slots: &[Card; 52]) -> Deal {
         let mut hands = [Hand::EMPTY; 4];
-        for (i, c) in slots.iter().enumerate() {
-            hands[i / 13].insert(*c);
+        for (hand, cards) in hands.iter_mut().zip(slots.chunks_exact(13)) {
+            hand.0 = cards.iter().fold(0, |mask, card| mask | card.bit());
         }
         Deal(hands)
     }

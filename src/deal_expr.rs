@@ -141,6 +141,18 @@ impl DealExpr {
         })
     }
 
+    /// Whether the expression is true (not 0) on `deal`; the commonest clauses of a condition
+    /// (shapes, statistics against constants) are judged here without a call.
+    #[inline(always)]
+    pub fn truth(&self, program: &Program, deal: &Deal) -> bool {
+        match self {
+            DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)),
+            DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k) != 0,
+            DealExpr::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)),
+            _ => self.value(program, deal) != 0,
+        }
+    }
+
     /// The expression's value on `deal` (hands the expression does not read may be partial).
     pub fn value(&self, program: &Program, deal: &Deal) -> i32 {
         match self {
@@ -164,8 +176,8 @@ impl DealExpr {
             DealExpr::Cccc(seat) => analysis::cccc(deal.hand(*seat), program.dialect),
             DealExpr::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
             DealExpr::Not(a) => (a.value(program, deal) == 0) as i32,
-            DealExpr::All(clauses) => clauses.iter().all(|c| c.value(program, deal) != 0) as i32,
-            DealExpr::Any(clauses) => clauses.iter().any(|c| c.value(program, deal) != 0) as i32,
+            DealExpr::All(clauses) => clauses.iter().all(|c| c.truth(program, deal)) as i32,
+            DealExpr::Any(clauses) => clauses.iter().any(|c| c.truth(program, deal)) as i32,
             DealExpr::CompareConst(op, a, k) => apply(*op, a.value(program, deal), *k),
             DealExpr::Binary(op, a, b) => {
                 let x = a.value(program, deal);

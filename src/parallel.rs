@@ -255,7 +255,7 @@ fn judge_chunk(
         }
         let Some(mut deal) = dealer.deal_seats(setup.seats) else { continue };
         if let Some(fast) = &setup.fast {
-            if fast.value(&setup.program, &deal) != 0 {
+            if fast.truth(&setup.program, &deal) {
                 dealer.complete(&mut deal);
                 chunk.accepted.push((index, deal));
             }

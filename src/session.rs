@@ -330,7 +330,7 @@ impl Job {
             self.generated += 1;
             let Some(mut deal) = dealt else { continue };
             let accepted = match (&self.fast_condition, program.condition) {
-                (Some(fast), _) => fast.value(program, &deal) != 0,
+                (Some(fast), _) => fast.truth(program, &deal),
                 (None, None) => true,
                 (None, Some(c)) => Evaluation {
                     program,

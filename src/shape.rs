@@ -51,7 +51,7 @@ impl ShapeSet {
     }
 
     /// Whether a 13-card hand's shape is in the set.
-    #[inline]
+    #[inline(always)]
     pub fn matches(&self, hand: Hand) -> bool {
         let i = slot(hand.len(Suit::Spades), hand.len(Suit::Hearts), hand.len(Suit::Diamonds));
         self.bits[i / 64] & (1 << (i % 64)) != 0

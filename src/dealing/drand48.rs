@@ -185,7 +185,7 @@ impl V2Dealer {
     pub(crate) fn sort_seats(&mut self, seats: &[Seat]) {
         for seat in seats {
             let base = seat.index() * 13;
-            self.curdeal[base..base + 13].sort_unstable_by(|a, b| b.cmp(a));
+            sort_descending(&mut self.curdeal[base..base + 13]);
         }
     }
 
@@ -198,13 +198,49 @@ impl V2Dealer {
 /// `sortDeal`: sorts each 13-slot hand descending by byte value.
 pub(crate) fn sort_hands(deck: &mut [Card; 52]) {
     for hand in deck.chunks_exact_mut(13) {
-        hand.sort_unstable_by(|a, b| b.cmp(a));
+        sort_descending(hand);
+    }
+}
+
+/// Sorts cards descending by byte value. A card's byte is its bit in a [`crate::cards::Hand`]
+/// mask, so distinct cards are sorted by reading their mask from the top bit down; slots
+/// holding [`NO_CARD`] (or repeated bytes) take the general sort.
+fn sort_descending(cards: &mut [Card]) {
+    let mut mask = 0u64;
+    for card in cards.iter() {
+        if card.0 >= 64 {
+            cards.sort_unstable_by(|a, b| b.cmp(a));
+            return;
+        }
+        mask |= 1u64 << card.0;
+    }
+    if mask.count_ones() as usize != cards.len() {
+        cards.sort_unstable_by(|a, b| b.cmp(a));
+        return;
+    }
+    for slot in cards.iter_mut() {
+        let top = 63 - mask.leading_zeros();
+        *slot = Card(top as u8);
+        mask ^= 1u64 << top;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hands_sort_descending_like_a_general_sort() {
+        let mut deck = full_pack_descending();
+        Drand48::from_seed(9).shuffle(&mut deck);
+        deck[5] = NO_CARD;
+        let mut expected = deck;
+        for hand in expected.chunks_exact_mut(13) {
+            hand.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        sort_hands(&mut deck);
+        assert_eq!(deck, expected);
+    }
 
     #[test]
     fn srand48_seeding_keeps_low_32_bits() {

@@ -13,12 +13,17 @@ use crate::cards::{Card, Deal, Seat};
 /// Number of words in glibc's TYPE_3 state ring.
 const RING: usize = 31;
 
+/// Values computed at once: `r[i] = r[i − 31] + r[i − 3]` runs over a block of this many.
+const BLOCK: usize = 64;
+
 /// glibc `rand()` after `srand(seed)`, bit for bit.
 #[derive(Clone, Debug)]
 pub(crate) struct GlibcRand {
-    ring: [u32; RING],
-    front: usize,
-    rear: usize,
+    /// The generator's words in the order they were made: the 31 before the block, then the
+    /// block; `rand()` returns the next one shifted right by one.
+    history: [u32; RING + BLOCK],
+    /// The next word of the block to return.
+    pos: usize,
 }
 
 impl GlibcRand {
@@ -42,26 +47,37 @@ impl GlibcRand {
             }
             ring[i] = w as u32;
         }
-        let mut rng = GlibcRand { ring, front: 3, rear: 0 };
+        // glibc starts with its front pointer at word 3 and the rear at word 0: the oldest word
+        // is word 3, the newest word 2.
+        let mut history = [0u32; RING + BLOCK];
+        for (k, word) in history[..RING].iter_mut().enumerate() {
+            *word = ring[(3 + k) % RING];
+        }
+        let mut rng = GlibcRand { history, pos: RING };
+        rng.generate();
         for _ in 0..310 {
             rng.next();
         }
         rng
     }
 
+    /// Fills the block from the 31 words before it.
+    fn generate(&mut self) {
+        for t in 0..BLOCK {
+            self.history[RING + t] = self.history[t].wrapping_add(self.history[RING - 3 + t]);
+        }
+    }
+
     /// The next `rand()` value, 0 ..= 2^31 − 1.
     #[inline]
     pub(crate) fn next(&mut self) -> u32 {
-        let v = self.ring[self.front].wrapping_add(self.ring[self.rear]);
-        self.ring[self.front] = v;
-        self.front += 1;
-        if self.front == RING {
-            self.front = 0;
+        if self.pos == RING + BLOCK {
+            self.history.copy_within(BLOCK.., 0);
+            self.generate();
+            self.pos = RING;
         }
-        self.rear += 1;
-        if self.rear == RING {
-            self.rear = 0;
-        }
+        let v = self.history[self.pos];
+        self.pos += 1;
         v >> 1
     }
 
@@ -69,6 +85,26 @@ impl GlibcRand {
     pub(crate) fn rnd(&mut self, n: i32) -> i32 {
         let r = self.next();
         ((n as f64) * (r as f64) / 2_147_483_648.0) as i32
+    }
+}
+
+/// `x % d` for 32-bit `x` by multiplications (Lemire, Kaser and Kurz, "Faster remainder by
+/// direct computation"), exact for every `x` and `d ≥ 1`.
+#[derive(Clone, Copy, Debug)]
+struct FastModulus {
+    divisor: u64,
+    magic: u64,
+}
+
+impl FastModulus {
+    fn new(divisor: u32) -> FastModulus {
+        FastModulus { divisor: u64::from(divisor), magic: (u64::MAX / u64::from(divisor)).wrapping_add(1) }
+    }
+
+    #[inline(always)]
+    fn of(self, x: u32) -> u32 {
+        let low = self.magic.wrapping_mul(u64::from(x));
+        ((u128::from(low) * u128::from(self.divisor)) >> 64) as u32
     }
 }
 
@@ -82,6 +118,8 @@ pub(crate) struct ClassicDealer {
     /// The free positions in ascending order (first `free_count` entries used).
     free_positions: [u8; 52],
     free_count: u32,
+    /// `% free_count` without a division.
+    modulus: FastModulus,
     /// `F * floor(65536 / F)`: table indices at or above it are rejected.
     limit: u32,
     swap: u8,
@@ -117,7 +155,17 @@ impl ClassicDealer {
             }
         }
         let limit = if free_count > 0 { free_count * (65_536 / free_count) } else { 0 };
-        ClassicDealer { rng: GlibcRand::new(seed), deck, free, free_positions, free_count, limit, swap, swap_index: 0 }
+        ClassicDealer {
+            rng: GlibcRand::new(seed),
+            deck,
+            free,
+            free_positions,
+            free_count,
+            modulus: FastModulus::new(free_count.max(1)),
+            limit,
+            swap,
+            swap_index: 0,
+        }
     }
 
     /// The naive "swap each free position with a random free position" pass.
@@ -135,7 +183,7 @@ impl ClassicDealer {
                     break idx;
                 }
             };
-            let j = self.free_positions[(idx % self.free_count) as usize] as usize;
+            let j = self.free_positions[self.modulus.of(idx) as usize] as usize;
             self.deck.swap(i, j);
         }
     }
@@ -173,6 +221,18 @@ impl ClassicDealer {
 
 #[cfg(test)]
 mod tests {
+    use super::FastModulus;
+
+    #[test]
+    fn fast_modulus_is_the_remainder() {
+        for d in [1u32, 2, 3, 7, 13, 37, 39, 51, 52] {
+            let m = FastModulus::new(d);
+            for x in (0..70_000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31]) {
+                assert_eq!(m.of(x), x % d, "{x} % {d}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]
