@@ -1,11 +1,13 @@
 //! The native generator: ChaCha8 (`rand_chacha`) with exactly uniform dealing, where deal
 //! number `i` depends only on the seed and `i`.
 //!
-//! **Streams.** The seed keys ChaCha8. Fresh deal `i` owns block `i` of stream 0 (eight 64-bit
-//! words, read in order by a sequential run, so no seeking is paid for); in the rare case it needs
-//! more words (batch rejections) they come from stream `i + 1`, and `rnd()` during deal `i` reads
-//! stream `i + 1` from its second half. Any deal can therefore be dealt on its own ([`seek`]),
-//! which is what lets several threads deal one run and still print the same deals.
+//! **Streams.** The seed keys ChaCha8. Fresh deal `i` owns words `2i, 2i + 1` of stream 0
+//! (enough for North) and words `6i .. 6i + 6` of stream 1 (the other seats and some redraws),
+//! both read through buffers, so a run that deals only North computes a quarter of the ChaCha
+//! output a whole deal needs; in the rare case it needs more words (batch rejections) they come
+//! from stream `i + 3`, whose second half also serves `rnd()` during deal `i`. Any deal can
+//! therefore be dealt on its own ([`seek`]), which is what lets several threads deal one run and
+//! still print the same deals.
 //!
 //! **Dealing.** Without bias predeal the free (non-predealt) cards are dealt seat by seat in
 //! the order North, South, East, West: each seat takes a uniformly random subset of the cards
@@ -44,18 +46,26 @@ use rand_chacha::ChaCha8Rng;
 /// rejection path below 2^-8 per draw.
 const BATCH_LIMIT: u128 = 1 << 56;
 
-/// The 64-bit words of stream 0 each fresh deal owns: one ChaCha block.
-const WORDS_PER_DEAL: usize = 8;
+/// A fresh deal's first words come from stream 0 (enough for North), the next ones from
+/// stream 1 (the other seats and a few redraws), any further ones from its own stream.
+const FIRST_LANE_WORDS: usize = 2;
+/// Words each fresh deal owns in stream 1.
+const SECOND_LANE_WORDS: usize = 6;
+/// Words a fresh deal owns in streams 0 and 1 together.
+const WORDS_PER_DEAL: usize = FIRST_LANE_WORDS + SECOND_LANE_WORDS;
 
-/// Fresh deals whose words are generated together (rand_chacha computes four blocks at once).
-const DEALS_PER_BUFFER: u64 = 4;
-
-/// 32-bit ChaCha words per block (the unit of `set_word_pos`).
-const BLOCK_WORDS: u128 = 16;
+/// 64-bit words a lane reads from ChaCha at once (rand_chacha computes four blocks at once).
+const LANE_BUFFER: usize = 32;
 
 /// Where `rnd()` starts reading in a deal's own stream: its second half, far from the words
 /// dealing may take from the start.
 const RND_WORD_POS: u128 = 1 << 67;
+
+/// The stream of fresh deal `fresh`'s words beyond its first eight (from word 0), which is also
+/// the stream of `rnd()` during generated deal `fresh` (from [`RND_WORD_POS`]).
+fn own_stream(fresh: u64) -> u64 {
+    fresh.wrapping_add(3)
+}
 
 /// The order in which the seats' free slots are dealt.
 pub(crate) const DEALING_ORDER: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
@@ -80,37 +90,77 @@ struct BiasState {
     suit_count: [u8; 4],
 }
 
+/// One ChaCha stream read as 64-bit words by index, a buffer at a time; reading on from the
+/// last buffer costs no seek.
+#[derive(Clone, Debug)]
+struct Lane {
+    rng: ChaCha8Rng,
+    buffer: [u64; LANE_BUFFER],
+    /// Index of `buffer[0]` in the stream, when the buffer holds anything.
+    start: Option<u64>,
+    /// Index of the word the generator reads next.
+    next: u64,
+}
+
+impl Lane {
+    fn new(rng: ChaCha8Rng) -> Lane {
+        Lane { rng, buffer: [0; LANE_BUFFER], start: None, next: 0 }
+    }
+
+    /// Word `index` of the stream.
+    #[inline]
+    fn word(&mut self, index: u64) -> u64 {
+        match self.start {
+            Some(start) if index.wrapping_sub(start) < LANE_BUFFER as u64 => self.buffer[(index - start) as usize],
+            _ => self.fill(index),
+        }
+    }
+
+    /// Loads the buffer holding word `index` and returns the word.
+    #[cold]
+    fn fill(&mut self, index: u64) -> u64 {
+        let start = index - index % LANE_BUFFER as u64;
+        if self.next != start {
+            // Two 32-bit ChaCha words per 64-bit word.
+            self.rng.set_word_pos(u128::from(start) * 2);
+        }
+        let mut bytes = [0u8; LANE_BUFFER * 8];
+        self.rng.fill_bytes(&mut bytes);
+        for (word, chunk) in self.buffer.iter_mut().zip(bytes.chunks_exact(8)) {
+            *word = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
+        }
+        self.start = Some(start);
+        self.next = start + LANE_BUFFER as u64;
+        self.buffer[(index - start) as usize]
+    }
+}
+
 /// The random words of the fresh deal being dealt (see the module documentation).
 #[derive(Clone, Debug)]
 struct DealWords {
     /// The seed's generator at stream 0, word 0: the template of every per-deal stream.
     keyed: ChaCha8Rng,
-    /// Stream 0, positioned at block `main_next`.
-    main: ChaCha8Rng,
-    main_next: u64,
+    /// Streams 0 and 1.
+    first_lane: Lane,
+    second_lane: Lane,
     /// The current fresh deal.
     fresh: u64,
-    /// The words of `DEALS_PER_BUFFER` consecutive fresh deals, from fresh deal `buffered`.
-    words: [u64; WORDS_PER_DEAL * DEALS_PER_BUFFER as usize],
-    buffered: Option<u64>,
-    /// Where the current deal's words start in `words`, and how many it used.
-    first: usize,
+    /// Words of the current deal used so far.
     used: usize,
-    /// Stream `fresh + 1`, once the deal needed more than its block.
+    /// The deal's own stream, once it needed more than its eight words.
     overflow: Option<ChaCha8Rng>,
 }
 
 impl DealWords {
     fn new(seed: i64) -> DealWords {
         let keyed = ChaCha8Rng::seed_from_u64(seed as u64);
+        let mut second = keyed.clone();
+        second.set_stream(1);
         DealWords {
-            main: keyed.clone(),
+            first_lane: Lane::new(keyed.clone()),
+            second_lane: Lane::new(second),
             keyed,
-            main_next: 0,
             fresh: 0,
-            words: [0; WORDS_PER_DEAL * DEALS_PER_BUFFER as usize],
-            buffered: None,
-            first: 0,
             used: WORDS_PER_DEAL,
             overflow: None,
         }
@@ -124,41 +174,24 @@ impl DealWords {
         rng
     }
 
-    /// Loads the words of fresh deal `fresh`.
+    /// Starts on the words of fresh deal `fresh`.
     #[inline]
     fn begin(&mut self, fresh: u64) {
-        let slot = (fresh % DEALS_PER_BUFFER) as usize;
-        if self.buffered != Some(fresh - fresh % DEALS_PER_BUFFER) {
-            self.refill(fresh - fresh % DEALS_PER_BUFFER);
-        }
-        self.first = slot * WORDS_PER_DEAL;
         self.fresh = fresh;
         self.used = 0;
         self.overflow = None;
     }
 
-    /// Reads the blocks of the buffer starting at fresh deal `first`.
-    #[cold]
-    fn refill(&mut self, first: u64) {
-        if self.main_next != first {
-            self.main.set_word_pos(u128::from(first) * BLOCK_WORDS);
-        }
-        let mut bytes = [0u8; WORDS_PER_DEAL * 8 * DEALS_PER_BUFFER as usize];
-        self.main.fill_bytes(&mut bytes);
-        for (word, chunk) in self.words.iter_mut().zip(bytes.chunks_exact(8)) {
-            *word = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
-        }
-        self.main_next = first + DEALS_PER_BUFFER;
-        self.buffered = Some(first);
-    }
-
     /// The deal's next word.
     #[inline]
     fn next(&mut self) -> u64 {
-        if self.used < WORDS_PER_DEAL {
-            let word = self.words[self.first + self.used];
-            self.used += 1;
-            word
+        let used = self.used;
+        self.used += 1;
+        if used < FIRST_LANE_WORDS {
+            self.first_lane.word(self.fresh * FIRST_LANE_WORDS as u64 + used as u64)
+        } else if used < WORDS_PER_DEAL {
+            let index = self.fresh * SECOND_LANE_WORDS as u64 + (used - FIRST_LANE_WORDS) as u64;
+            self.second_lane.word(index)
         } else {
             self.next_overflow()
         }
@@ -167,7 +200,7 @@ impl DealWords {
     #[cold]
     fn next_overflow(&mut self) -> u64 {
         if self.overflow.is_none() {
-            self.overflow = Some(self.stream(self.fresh.wrapping_add(1), 0));
+            self.overflow = Some(self.stream(own_stream(self.fresh), 0));
         }
         self.overflow.as_mut().expect("just set").next_u64()
     }
@@ -454,7 +487,7 @@ impl ChaChaDealer {
 
     /// Fresh deal number `fresh`, meeting the predeal and the bias lengths, from its own stream.
     fn fresh_biased_deal(&self, state: &BiasState, fresh: u64) -> Option<Deal> {
-        let mut rng = self.words.stream(fresh.wrapping_add(1), 0);
+        let mut rng = self.words.stream(own_stream(fresh), 0);
         let table = state.sampler.sample(|| uniform(&mut rng))?;
         let mut hands = self.base;
         // Each deal shuffles from the same starting order, so it depends only on its number.
@@ -534,8 +567,8 @@ impl ChaChaDealer {
         if n <= 0 {
             return 0;
         }
-        // Deal `g - 1` is current; its stream is `g` (stream 0 before the first deal).
-        let stream = self.generated;
+        // Deal `g - 1` is current (before the first deal, "deal −1": stream 2).
+        let stream = own_stream(self.generated.wrapping_sub(1));
         if self.rnd.as_ref().is_none_or(|(owner, _)| *owner != stream) {
             self.rnd = Some((stream, self.words.stream(stream, RND_WORD_POS)));
         }
