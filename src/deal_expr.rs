@@ -10,7 +10,8 @@
 //! division, `&&`/`||`/`!`/comparisons giving 0 or 1, short circuits).
 
 use crate::analysis;
-use crate::cards::{Card, Deal, Seat, Suit};
+use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
+use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
 use crate::program::{Node, NodeId, Program};
 use crate::script::ast::{BinOp, Contract};
 use crate::scoring;
@@ -56,6 +57,66 @@ pub enum DealExpr {
     Imps(Box<DealExpr>),
 }
 
+/// A condition judged seat by seat: the clauses of its top-level `&&` chain are grouped by the
+/// hands they read, in the order the lazy dealer deals them (North, South, East, West), so a
+/// deal that fails on North's clauses is rejected before the other hands are dealt. The clauses
+/// read only the deal, so judging them in another order changes no verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StagedCondition {
+    /// Each stage: the seats dealt so far (cumulative) and the clauses that need them.
+    stages: Vec<(SeatSet, DealExpr)>,
+}
+
+impl StagedCondition {
+    /// Stages a deal expression.
+    pub fn new(condition: DealExpr) -> StagedCondition {
+        let clauses = match condition {
+            DealExpr::All(clauses) => clauses,
+            other => vec![other],
+        };
+        // Group by the position of the last seat each clause reads in the dealing order.
+        let mut groups: Vec<Vec<DealExpr>> = vec![Vec::new(); 5];
+        for clause in clauses {
+            let seats = clause.seats();
+            let rank = LAZY_DEALING_ORDER.iter().rposition(|&seat| seats.contains(seat)).map_or(0, |k| k + 1);
+            groups[rank].push(clause);
+        }
+        let mut stages = Vec::new();
+        let mut dealt = SeatSet::NONE;
+        for (rank, group) in groups.into_iter().enumerate() {
+            if rank > 0 {
+                dealt = dealt.union(SeatSet::of(LAZY_DEALING_ORDER[rank - 1]));
+            }
+            if !group.is_empty() {
+                let expr = if group.len() == 1 { group.into_iter().next().expect("one") } else { DealExpr::All(group) };
+                stages.push((dealt, expr));
+            }
+        }
+        StagedCondition { stages }
+    }
+
+    /// The seats to deal before the first stage.
+    pub fn first_seats(&self) -> SeatSet {
+        self.stages.first().map_or(SeatSet::NONE, |(seats, _)| *seats)
+    }
+
+    /// Whether `deal` (dealt for [`first_seats`](Self::first_seats) by `dealer`, its last deal)
+    /// satisfies the condition; the dealer deals the hands each later stage reads as it is
+    /// reached.
+    #[inline]
+    pub fn judge(&self, program: &Program, dealer: &mut Dealer, deal: &mut Deal) -> bool {
+        for (k, (seats, expr)) in self.stages.iter().enumerate() {
+            if k > 0 {
+                dealer.extend(deal, *seats);
+            }
+            if !expr.truth(program, deal) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// A hand statistic read straight from the deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stat {
@@ -66,6 +127,13 @@ pub enum Stat {
 }
 
 impl Stat {
+    /// The seat whose hand it reads.
+    fn seat(self) -> Seat {
+        match self {
+            Stat::Length(seat, _) | Stat::Count(_, seat, _) => seat,
+        }
+    }
+
     /// The statistic on `deal`.
     #[inline(always)]
     fn value(self, program: &Program, deal: &Deal) -> i32 {
@@ -139,6 +207,28 @@ impl DealExpr {
             Node::Imps(a) => DealExpr::Imps(sub(*a)?),
             Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => return None,
         })
+    }
+
+    /// The seats whose hands the expression reads.
+    pub fn seats(&self) -> SeatSet {
+        match self {
+            DealExpr::Const(_) => SeatSet::NONE,
+            DealExpr::Stat(stat) | DealExpr::StatCompare(stat, ..) | DealExpr::StatRange(stat, ..) => {
+                SeatSet::of(stat.seat())
+            }
+            DealExpr::Shape(seat, _)
+            | DealExpr::HasCard(seat, _)
+            | DealExpr::HandMeasure(_, seat, _)
+            | DealExpr::Cccc(seat)
+            | DealExpr::Quality(seat, _) => SeatSet::of(*seat),
+            DealExpr::Not(a) | DealExpr::CompareConst(_, a, _) | DealExpr::DivideConst(_, a, _) => a.seats(),
+            DealExpr::Score(_, _, a) | DealExpr::Imps(a) => a.seats(),
+            DealExpr::All(clauses) | DealExpr::Any(clauses) => {
+                clauses.iter().fold(SeatSet::NONE, |seats, c| seats.union(c.seats()))
+            }
+            DealExpr::Binary(_, a, b) => a.seats().union(b.seats()),
+            DealExpr::Conditional(c, a, b) => c.seats().union(a.seats()).union(b.seats()),
+        }
     }
 
     /// Whether the expression is true (not 0) on `deal`; the commonest clauses of a condition
@@ -338,6 +428,46 @@ mod tests {
         assert_eq!(clauses.len(), 3);
         assert_eq!(clauses[1], DealExpr::StatRange(hcp, 15, 17));
         assert_eq!(clauses[2], DealExpr::StatCompare(Stat::Length(Seat::South, Suit::Spades), BinOp::Gt, 1));
+    }
+
+    #[test]
+    fn staged_conditions_deal_seat_by_seat_and_judge_as_the_evaluator() {
+        let script = "nt = shape(south, any 4333 + any 4432) && hcp(south) >= 15\n\
+                      condition nt && hcp(north) >= 8 && (hearts(north) == 4 || 1 > 2) && clubs(west) < 5 && 3 > 1\n";
+        let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let condition = program.condition.unwrap();
+        let staged = StagedCondition::new(DealExpr::compile(&program, condition).unwrap());
+        let stage_seats: Vec<SeatSet> = staged.stages.iter().map(|(seats, _)| *seats).collect();
+        // Constants first, then North's clauses, South's, and West's (after East is dealt).
+        assert_eq!(stage_seats, [SeatSet::NONE, SeatSet(0b0001), SeatSet(0b0101), SeatSet::ALL]);
+        assert_eq!(staged.first_seats(), SeatSet::NONE);
+        let setup = DealingSetup { seed: 8, ..Default::default() };
+        let (mut lazy, mut full) = (Dealer::new(&setup).unwrap(), Dealer::new(&setup).unwrap());
+        let mut dd = DdCache::new(1, false, crate::script::ast::Vulnerability::None);
+        let mut external = ExternalMetrics::default();
+        let mut accepted = 0;
+        for _ in 0..100_000 {
+            let whole = full.deal().unwrap();
+            let mut deal = lazy.deal_seats(staged.first_seats()).unwrap();
+            let verdict = staged.judge(&program, &mut lazy, &mut deal);
+            let expected = Evaluation {
+                program: &program,
+                deal: &whole,
+                dealer: &mut full,
+                produced: 0,
+                dd: &mut dd,
+                generated: 1,
+                external: &mut external,
+            }
+            .truth(condition)
+            .unwrap();
+            assert_eq!(verdict, expected);
+            lazy.complete(&mut deal);
+            assert_eq!(deal, whole);
+            accepted += usize::from(verdict);
+        }
+        assert!(accepted > 100, "{accepted}");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::thread::JoinHandle;
 
 use crate::cards::{Deal, SeatSet};
 use crate::dd::DdCache;
-use crate::deal_expr::DealExpr;
+use crate::deal_expr::StagedCondition;
 use crate::dealing::Dealer;
 use crate::error::{Error, ErrorKind};
 use crate::eval::Evaluation;
@@ -85,8 +85,8 @@ pub struct ParallelDealing {
 struct WorkerSetup {
     program: Arc<Program>,
     condition: NodeId,
-    /// The condition as a deal expression, when it is one.
-    fast: Option<DealExpr>,
+    /// The condition as a deal expression judged seat by seat, when it is one.
+    fast: Option<StagedCondition>,
     seats: SeatSet,
     limit: u64,
     tasks: Arc<Mutex<mpsc::Receiver<u64>>>,
@@ -97,11 +97,11 @@ struct WorkerSetup {
 impl ParallelDealing {
     /// Starts `threads` workers judging deals `0..limit` of `dealer` (which must deal
     /// independently, fresh from the job's start) with the program's condition (`fast`, its
-    /// deal-expression form, when there is one), dealing only
-    /// `seats` before the condition is judged. `None` when the program has no condition.
+    /// staged deal-expression form, when there is one), dealing only `seats` before the
+    /// condition is judged. `None` when the program has no condition.
     pub fn start(
         program: Arc<Program>,
-        fast: Option<DealExpr>,
+        fast: Option<StagedCondition>,
         dealer: &Dealer,
         seats: SeatSet,
         threads: usize,
@@ -255,7 +255,7 @@ fn judge_chunk(
         }
         let Some(mut deal) = dealer.deal_seats(setup.seats) else { continue };
         if let Some(fast) = &setup.fast {
-            if fast.truth(&setup.program, &deal) {
+            if fast.judge(&setup.program, dealer, &mut deal) {
                 dealer.complete(&mut deal);
                 chunk.accepted.push((index, deal));
             }

@@ -17,7 +17,7 @@ use crate::actions::{
 };
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need};
-use crate::deal_expr::DealExpr;
+use crate::deal_expr::{DealExpr, StagedCondition};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -239,8 +239,8 @@ struct Job {
     condition_seats: SeatSet,
     /// Worker threads dealing and judging the deals, when the run allows it.
     parallel: Option<ParallelDealing>,
-    /// The condition compiled as a deal expression, when it is one.
-    fast_condition: Option<DealExpr>,
+    /// The condition compiled as a deal expression judged seat by seat, when it is one.
+    fast_condition: Option<StagedCondition>,
     generated: i64,
     produced: i64,
     max_generate: i64,
@@ -330,7 +330,7 @@ impl Job {
             self.generated += 1;
             let Some(mut deal) = dealt else { continue };
             let accepted = match (&self.fast_condition, program.condition) {
-                (Some(fast), _) => fast.truth(program, &deal),
+                (Some(fast), _) => fast.judge(program, &mut self.dealer, &mut deal),
                 (None, None) => true,
                 (None, Some(c)) => Evaluation {
                     program,
@@ -880,7 +880,10 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
-        let fast_condition = program.condition.and_then(|c| DealExpr::compile(program, c));
+        let fast_condition =
+            program.condition.and_then(|c| DealExpr::compile(program, c)).map(StagedCondition::new);
+        // Only the seats the condition reads first are dealt before it is judged.
+        let program_seats = fast_condition.as_ref().map_or(program_seats, StagedCondition::first_seats);
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.
         let parallel = (threads > 1
             && library.is_none()

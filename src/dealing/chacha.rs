@@ -1,13 +1,13 @@
 //! The native generator: ChaCha8 (`rand_chacha`) with exactly uniform dealing, where deal
 //! number `i` depends only on the seed and `i`.
 //!
-//! **Streams.** The seed keys ChaCha8. Fresh deal `i` owns words `2i, 2i + 1` of stream 0
-//! (enough for North) and words `6i .. 6i + 6` of stream 1 (the other seats and some redraws),
-//! both read through buffers, so a run that deals only North computes a quarter of the ChaCha
-//! output a whole deal needs; in the rare case it needs more words (batch rejections) they come
-//! from stream `i + 3`, whose second half also serves `rnd()` during deal `i`. Any deal can
-//! therefore be dealt on its own ([`seek`]), which is what lets several threads deal one run and
-//! still print the same deals.
+//! **Streams.** The seed keys ChaCha8. Fresh deal `i` owns words `2i, 2i + 1` of each of
+//! streams 0 to 3 (its words 0–1, 2–3, 4–5, 6–7: North's draws, South's, East's, spares), each
+//! stream read through its own buffer, so a run computes only the ChaCha output of the seats it
+//! deals (a quarter for North alone); in the rare case a deal needs more words (batch
+//! rejections) they come from stream `i + 5`, whose second half also serves `rnd()` during deal
+//! `i`. Any deal can therefore be dealt on its own ([`seek`]), which is what lets several
+//! threads deal one run and still print the same deals.
 //!
 //! **Dealing.** Without bias predeal the free (non-predealt) cards are dealt seat by seat in
 //! the order North, South, East, West: each seat takes a uniformly random subset of the cards
@@ -46,13 +46,14 @@ use rand_chacha::ChaCha8Rng;
 /// rejection path below 2^-8 per draw.
 const BATCH_LIMIT: u128 = 1 << 56;
 
-/// A fresh deal's first words come from stream 0 (enough for North), the next ones from
-/// stream 1 (the other seats and a few redraws), any further ones from its own stream.
-const FIRST_LANE_WORDS: usize = 2;
-/// Words each fresh deal owns in stream 1.
-const SECOND_LANE_WORDS: usize = 6;
-/// Words a fresh deal owns in streams 0 and 1 together.
-const WORDS_PER_DEAL: usize = FIRST_LANE_WORDS + SECOND_LANE_WORDS;
+/// A fresh deal's words come two by two from four streams (lanes): words 0–1 (North's draws)
+/// from stream 0, words 2–3 (South's) from stream 1, 4–5 (East's) from stream 2, 6–7 (spares for
+/// redraws) from stream 3, so the ChaCha output computed follows the seats dealt.
+const LANES: usize = 4;
+/// Words each fresh deal owns in each lane.
+const WORDS_PER_LANE: usize = 2;
+/// Words a fresh deal owns in the lanes together.
+const WORDS_PER_DEAL: usize = LANES * WORDS_PER_LANE;
 
 /// 64-bit words a lane reads from ChaCha at once (rand_chacha computes four blocks at once).
 const LANE_BUFFER: usize = 32;
@@ -64,7 +65,7 @@ const RND_WORD_POS: u128 = 1 << 67;
 /// The stream of fresh deal `fresh`'s words beyond its first eight (from word 0), which is also
 /// the stream of `rnd()` during generated deal `fresh` (from [`RND_WORD_POS`]).
 fn own_stream(fresh: u64) -> u64 {
-    fresh.wrapping_add(3)
+    fresh.wrapping_add(LANES as u64 + 1)
 }
 
 /// The order in which the seats' free slots are dealt.
@@ -140,9 +141,8 @@ impl Lane {
 struct DealWords {
     /// The seed's generator at stream 0, word 0: the template of every per-deal stream.
     keyed: ChaCha8Rng,
-    /// Streams 0 and 1.
-    first_lane: Lane,
-    second_lane: Lane,
+    /// Streams 0 to 3.
+    lanes: [Lane; LANES],
     /// The current fresh deal.
     fresh: u64,
     /// Words of the current deal used so far.
@@ -154,11 +154,13 @@ struct DealWords {
 impl DealWords {
     fn new(seed: i64) -> DealWords {
         let keyed = ChaCha8Rng::seed_from_u64(seed as u64);
-        let mut second = keyed.clone();
-        second.set_stream(1);
+        let lanes = std::array::from_fn(|lane| {
+            let mut rng = keyed.clone();
+            rng.set_stream(lane as u64);
+            Lane::new(rng)
+        });
         DealWords {
-            first_lane: Lane::new(keyed.clone()),
-            second_lane: Lane::new(second),
+            lanes,
             keyed,
             fresh: 0,
             used: WORDS_PER_DEAL,
@@ -187,11 +189,9 @@ impl DealWords {
     fn next(&mut self) -> u64 {
         let used = self.used;
         self.used += 1;
-        if used < FIRST_LANE_WORDS {
-            self.first_lane.word(self.fresh * FIRST_LANE_WORDS as u64 + used as u64)
-        } else if used < WORDS_PER_DEAL {
-            let index = self.fresh * SECOND_LANE_WORDS as u64 + (used - FIRST_LANE_WORDS) as u64;
-            self.second_lane.word(index)
+        if used < WORDS_PER_DEAL {
+            let index = self.fresh * WORDS_PER_LANE as u64 + (used % WORDS_PER_LANE) as u64;
+            self.lanes[used / WORDS_PER_LANE].word(index)
         } else {
             self.next_overflow()
         }
@@ -552,6 +552,13 @@ impl ChaChaDealer {
             }
         }
         Some(Deal(hands))
+    }
+
+    /// Deals the hands of `seats` (and the seats before them in [`DEALING_ORDER`]) that
+    /// [`deal_seats`](Self::deal_seats) left out of `deal`, the last deal it returned.
+    #[inline]
+    pub(crate) fn extend(&mut self, deal: &mut Deal, seats: SeatSet) {
+        self.settle(deal, self.prefix_for_seats[seats.0 as usize & 15] as usize);
     }
 
     /// Settles the seats [`deal_seats`](Self::deal_seats) left out of `deal`, the last deal it

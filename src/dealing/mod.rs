@@ -28,6 +28,10 @@ mod v2bias;
 #[cfg(test)]
 mod tests;
 
+/// The order in which [`Dealer::deal_seats`] deals hands lazily (ChaCha): reading a seat deals
+/// the seats before it too.
+pub const LAZY_DEALING_ORDER: [Seat; 4] = chacha::DEALING_ORDER;
+
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 
 /// Which random generator (and with it which peer's dealing algorithm) a session uses.
@@ -261,6 +265,15 @@ impl Dealer {
     pub fn complete(&mut self, deal: &mut Deal) {
         if let Engine::ChaCha(d) = &mut self.engine {
             d.complete(deal);
+        }
+    }
+
+    /// Deals the hands of `seats` that [`deal_seats`](Self::deal_seats) left out of `deal`,
+    /// which must be the last deal it returned.
+    #[inline]
+    pub fn extend(&mut self, deal: &mut Deal, seats: SeatSet) {
+        if let Engine::ChaCha(d) = &mut self.engine {
+            d.extend(deal, seats);
         }
     }
 
