@@ -1435,6 +1435,9 @@ struct ActionState<'p> {
     kept: Option<Vec<Deal>>,
     /// Reused for every deal: no allocation per deal.
     es_items: Vec<EsItem<'p>>,
+    /// Per action: the value a statistic (`average`, `frequency`, `bucketfrequency`) tallies,
+    /// compiled as a deal expression when it is one.
+    tallied: Vec<Option<DealExpr>>,
 }
 
 impl<'p> ActionState<'p> {
@@ -1460,6 +1463,16 @@ impl<'p> ActionState<'p> {
             tallies: program.actions.iter().map(Tally::for_action).collect(),
             kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
             es_items: Vec::new(),
+            tallied: program
+                .actions
+                .iter()
+                .map(|action| match action {
+                    CompiledAction::Average { value, .. }
+                    | CompiledAction::Frequency { value, .. }
+                    | CompiledAction::BucketFrequency { value, .. } => DealExpr::compile(program, *value),
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -1468,7 +1481,7 @@ impl<'p> ActionState<'p> {
         let program = self.program;
         let produced = job.produced;
         let board = produced + self.board_offset;
-        for (action, tally) in program.actions.iter().zip(self.tallies.iter_mut()) {
+        for ((action, tally), tallied) in program.actions.iter().zip(self.tallies.iter_mut()).zip(&self.tallied) {
             let mut ev = Evaluation {
                 program,
                 deal,
@@ -1521,7 +1534,13 @@ impl<'p> ActionState<'p> {
                 CompiledAction::PrintPages(_) => {}
                 CompiledAction::Average { value, .. }
                 | CompiledAction::Frequency { value, .. }
-                | CompiledAction::BucketFrequency { value, .. } => tally.add(ev.value(*value)?, 0),
+                | CompiledAction::BucketFrequency { value, .. } => {
+                    let v = match tallied {
+                        Some(expr) => expr.value(program, deal),
+                        None => ev.value(*value)?,
+                    };
+                    tally.add(v, 0)
+                }
                 CompiledAction::Frequency2 { rows, cols, .. } => {
                     let row = ev.value(rows.0)?;
                     tally.add(row, ev.value(cols.0)?)
