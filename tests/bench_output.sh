@@ -34,7 +34,7 @@ for n in 1 5 10 20 30; do
     done
     echo
   } > "$tmp/c$n.dl"
-  t=$(seconds "$cli" --dialect=classic -s 1 "$tmp/c$n.dl")
+  t=$(seconds "$cli" --dialect=v2 -R 1 -s 1 "$tmp/c$n.dl")
   ours=$(rate 2000000 "$t")
   theirs="-"; r="-"
   if [ -x "$peer" ]; then
@@ -47,7 +47,7 @@ echo "2. produce size (every deal accepted; action average)"
 printf '%10s %14s %14s\n' produce libdealer/s "us/deal"
 for p in 1000 10000 100000 1000000; do
   printf 'produce %s\naction average hcp(north)\n' "$p" > "$tmp/p$p.dl"
-  t=$(seconds "$cli" -s 1 "$tmp/p$p.dl")
+  t=$(seconds "$cli" -R 1 -s 1 "$tmp/p$p.dl")
   printf '%10s %14s %14s\n' "$p" "$(rate "$p" "$t")" "$(awk -v t="$t" -v p="$p" 'BEGIN{printf "%.3f", t * 1e6 / p}')"
 done
 
