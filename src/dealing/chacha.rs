@@ -574,7 +574,7 @@ impl ChaChaDealer {
         if n <= 0 {
             return 0;
         }
-        // Deal `g - 1` is current (before the first deal, "deal −1": stream 2).
+        // Deal `g - 1` is current (before the first deal, "deal −1": stream 4, used by nothing else).
         let stream = own_stream(self.generated.wrapping_sub(1));
         if self.rnd.as_ref().is_none_or(|(owner, _)| *owner != stream) {
             self.rnd = Some((stream, self.words.stream(stream, RND_WORD_POS)));
