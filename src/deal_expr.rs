@@ -59,13 +59,37 @@ pub enum DealExpr {
 
 /// A condition judged seat by seat: the clauses of its top-level `&&` chain are grouped by the
 /// hands they read, in the order the lazy dealer deals them (North, South, East, West), so a
-/// deal that fails on North's clauses is rejected before the other hands are dealt. The clauses
-/// read only the deal, so judging them in another order changes no verdict.
+/// deal that fails on North's clauses is rejected before the other hands are dealt.
+///
+/// Within a stage the clauses are reordered as the run goes: those that decide a deal most
+/// often (fail in an `&&` chain, pass in an `||` chain) are judged first. The clauses read only
+/// the deal, so judging them in another order changes no verdict, only the time it takes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StagedCondition {
-    /// Each stage: the seats dealt so far (cumulative) and the clauses that need them.
-    stages: Vec<(SeatSet, DealExpr)>,
+    stages: Vec<Stage>,
 }
+
+/// The clauses of a condition judged once some seats are dealt.
+#[derive(Clone, Debug, PartialEq)]
+struct Stage {
+    /// The seats dealt so far (cumulative).
+    seats: SeatSet,
+    /// Whether the stage needs one clause to pass (`||`) rather than all of them (`&&`).
+    any: bool,
+    clauses: Vec<Clause>,
+    /// Judgements since the clauses were last reordered.
+    judged: u32,
+}
+
+/// A clause with the number of times it decided the stage since the last reordering.
+#[derive(Clone, Debug, PartialEq)]
+struct Clause {
+    expr: DealExpr,
+    decided: u32,
+}
+
+/// Judgements of a stage between two reorderings of its clauses.
+const REORDER_INTERVAL: u32 = 1 << 12;
 
 impl StagedCondition {
     /// Stages a deal expression.
@@ -83,37 +107,73 @@ impl StagedCondition {
         }
         let mut stages = Vec::new();
         let mut dealt = SeatSet::NONE;
-        for (rank, group) in groups.into_iter().enumerate() {
+        for (rank, mut group) in groups.into_iter().enumerate() {
             if rank > 0 {
                 dealt = dealt.union(SeatSet::of(LAZY_DEALING_ORDER[rank - 1]));
             }
-            if !group.is_empty() {
-                let expr = if group.len() == 1 { group.into_iter().next().expect("one") } else { DealExpr::All(group) };
-                stages.push((dealt, expr));
+            if group.is_empty() {
+                continue;
             }
+            // A lone `||` chain is a stage of its own kind.
+            let any = matches!(group.as_slice(), [DealExpr::Any(_)]);
+            if any {
+                let Some(DealExpr::Any(alternatives)) = group.pop() else { unreachable!("matched above") };
+                group = alternatives;
+            }
+            let clauses = group.into_iter().map(|expr| Clause { expr, decided: 0 }).collect();
+            stages.push(Stage { seats: dealt, any, clauses, judged: 0 });
         }
         StagedCondition { stages }
     }
 
     /// The seats to deal before the first stage.
     pub fn first_seats(&self) -> SeatSet {
-        self.stages.first().map_or(SeatSet::NONE, |(seats, _)| *seats)
+        self.stages.first().map_or(SeatSet::NONE, |stage| stage.seats)
     }
 
     /// Whether `deal` (dealt for [`first_seats`](Self::first_seats) by `dealer`, its last deal)
     /// satisfies the condition; the dealer deals the hands each later stage reads as it is
     /// reached.
     #[inline]
-    pub fn judge(&self, program: &Program, dealer: &mut Dealer, deal: &mut Deal) -> bool {
-        for (k, (seats, expr)) in self.stages.iter().enumerate() {
+    pub fn judge(&mut self, program: &Program, dealer: &mut Dealer, deal: &mut Deal) -> bool {
+        for (k, stage) in self.stages.iter_mut().enumerate() {
             if k > 0 {
-                dealer.extend(deal, *seats);
+                dealer.extend(deal, stage.seats);
             }
-            if !expr.truth(program, deal) {
+            if !stage.judge(program, deal) {
                 return false;
             }
         }
         true
+    }
+}
+
+impl Stage {
+    /// Judges the stage's clauses in their current order and counts which one decided.
+    #[inline]
+    fn judge(&mut self, program: &Program, deal: &Deal) -> bool {
+        self.judged += 1;
+        if self.judged == REORDER_INTERVAL {
+            self.reorder();
+        }
+        // `&&`: the first failing clause decides; `||`: the first passing one.
+        for clause in &mut self.clauses {
+            if clause.expr.truth(program, deal) == self.any {
+                clause.decided += 1;
+                return self.any;
+            }
+        }
+        !self.any
+    }
+
+    /// Puts the clauses that decided most often first.
+    #[cold]
+    fn reorder(&mut self) {
+        self.clauses.sort_by_key(|clause| std::cmp::Reverse(clause.decided));
+        for clause in &mut self.clauses {
+            clause.decided = 0;
+        }
+        self.judged = 0;
     }
 }
 
@@ -430,18 +490,15 @@ mod tests {
         assert_eq!(clauses[2], DealExpr::StatCompare(Stat::Length(Seat::South, Suit::Spades), BinOp::Gt, 1));
     }
 
-    #[test]
-    fn staged_conditions_deal_seat_by_seat_and_judge_as_the_evaluator() {
-        let script = "nt = shape(south, any 4333 + any 4432) && hcp(south) >= 15\n\
-                      condition nt && hcp(north) >= 8 && (hearts(north) == 4 || 1 > 2) && clubs(west) < 5 && 3 > 1\n";
+    /// Judges 100,000 deals (many reorderings) with the staged condition of `script` and checks
+    /// every verdict against the evaluator and every completed deal against a whole deal;
+    /// returns the stages' seats and the number of deals accepted.
+    fn staged_agrees(script: &str) -> (Vec<SeatSet>, usize) {
         let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
         let condition = program.condition.unwrap();
-        let staged = StagedCondition::new(DealExpr::compile(&program, condition).unwrap());
-        let stage_seats: Vec<SeatSet> = staged.stages.iter().map(|(seats, _)| *seats).collect();
-        // Constants first, then North's clauses, South's, and West's (after East is dealt).
-        assert_eq!(stage_seats, [SeatSet::NONE, SeatSet(0b0001), SeatSet(0b0101), SeatSet::ALL]);
-        assert_eq!(staged.first_seats(), SeatSet::NONE);
+        let mut staged = StagedCondition::new(DealExpr::compile(&program, condition).unwrap());
+        let stage_seats = staged.stages.iter().map(|stage| stage.seats).collect();
         let setup = DealingSetup { seed: 8, ..Default::default() };
         let (mut lazy, mut full) = (Dealer::new(&setup).unwrap(), Dealer::new(&setup).unwrap());
         let mut dd = DdCache::new(1, false, crate::script::ast::Vulnerability::None);
@@ -462,12 +519,28 @@ mod tests {
             }
             .truth(condition)
             .unwrap();
-            assert_eq!(verdict, expected);
+            assert_eq!(verdict, expected, "{script}");
             lazy.complete(&mut deal);
             assert_eq!(deal, whole);
             accepted += usize::from(verdict);
         }
+        (stage_seats, accepted)
+    }
+
+    #[test]
+    fn staged_conditions_deal_seat_by_seat_and_judge_as_the_evaluator() {
+        let (stages, accepted) = staged_agrees(
+            "nt = shape(south, any 4333 + any 4432) && hcp(south) >= 15\n\
+             condition nt && hcp(north) >= 8 && (hearts(north) == 4 || 1 > 2) && clubs(west) < 5 && 3 > 1\n",
+        );
+        // Constants first, then North's clauses, South's, and West's (after East is dealt).
+        assert_eq!(stages, [SeatSet::NONE, SeatSet(0b0001), SeatSet(0b0101), SeatSet::ALL]);
         assert!(accepted > 100, "{accepted}");
+        // An `||` chain: the alternative that passes most often is soon judged first.
+        let (stages, accepted) =
+            staged_agrees("condition shape(east, 4333) || hcp(south) > 30 || spades(north) <= 5 || hcp(west) == 3\n");
+        assert_eq!(stages, [SeatSet::ALL]);
+        assert!(accepted > 80_000, "{accepted}");
     }
 
     #[test]

@@ -216,6 +216,8 @@ impl Drop for ParallelDealing {
 fn work(setup: WorkerSetup, mut dealer: Dealer) {
     let mut dd = DdCache::new(1, false, Vulnerability::None);
     let mut external = ExternalMetrics::default();
+    // Each worker reorders its own copy of the condition's clauses.
+    let mut fast = setup.fast.clone();
     loop {
         let number = {
             let tasks = setup.tasks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -225,7 +227,9 @@ fn work(setup: WorkerSetup, mut dealer: Dealer) {
             }
         };
         let first = number * CHUNK;
-        let judged = catch_unwind(AssertUnwindSafe(|| judge_chunk(&setup, &mut dealer, &mut dd, &mut external, number)));
+        let judged = catch_unwind(AssertUnwindSafe(|| {
+            judge_chunk(&setup, &mut fast, &mut dealer, &mut dd, &mut external, number)
+        }));
         let chunk = judged.unwrap_or_else(|_| Chunk {
             number,
             accepted: Vec::new(),
@@ -240,6 +244,7 @@ fn work(setup: WorkerSetup, mut dealer: Dealer) {
 /// Deals and judges chunk `number`.
 fn judge_chunk(
     setup: &WorkerSetup,
+    fast: &mut Option<StagedCondition>,
     dealer: &mut Dealer,
     dd: &mut DdCache,
     external: &mut ExternalMetrics,
@@ -254,7 +259,7 @@ fn judge_chunk(
             break;
         }
         let Some(mut deal) = dealer.deal_seats(setup.seats) else { continue };
-        if let Some(fast) = &setup.fast {
+        if let Some(fast) = fast {
             if fast.judge(&setup.program, dealer, &mut deal) {
                 dealer.complete(&mut deal);
                 chunk.accepted.push((index, deal));

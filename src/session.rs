@@ -329,7 +329,7 @@ impl Job {
             let dealt = self.dealer.deal_seats(self.condition_seats);
             self.generated += 1;
             let Some(mut deal) = dealt else { continue };
-            let accepted = match (&self.fast_condition, program.condition) {
+            let accepted = match (&mut self.fast_condition, program.condition) {
                 (Some(fast), _) => fast.judge(program, &mut self.dealer, &mut deal),
                 (None, None) => true,
                 (None, Some(c)) => Evaluation {
