@@ -31,7 +31,7 @@ use crate::usereval::ExternalMetrics;
 const CHUNK: u64 = 4096;
 
 /// Chunks out at once per worker.
-const CHUNKS_AHEAD_PER_WORKER: u64 = 4;
+const CHUNKS_AHEAD_PER_WORKER: u64 = 8;
 
 /// How often (in deals) a worker looks whether the run has ended.
 const STOP_CHECK_INTERVAL: u64 = 256;
