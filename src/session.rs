@@ -284,18 +284,7 @@ impl Job {
             let accepted = match (ahead.verdict, program.condition) {
                 (Verdict::Accepted, _) | (_, None) => true,
                 (Verdict::Rejected, _) => false,
-                (Verdict::Pending | Verdict::Unknown, Some(c)) => {
-                    let mut ev = Evaluation {
-                        program,
-                        deal: &deal,
-                        dealer: &mut self.dealer,
-                        produced: self.produced,
-                        dd: &mut self.dd,
-                        generated: self.generated,
-                        external: &mut self.external,
-                    };
-                    ev.truth(c)?
-                }
+                (Verdict::Pending | Verdict::Unknown, Some(c)) => self.judge(program, c, &deal)?,
             };
             if accepted {
                 self.produced += 1;
@@ -332,16 +321,7 @@ impl Job {
             let accepted = match (&mut self.fast_condition, program.condition) {
                 (Some(fast), _) => fast.judge(program, &mut self.dealer, &mut deal),
                 (None, None) => true,
-                (None, Some(c)) => Evaluation {
-                    program,
-                    deal: &deal,
-                    dealer: &mut self.dealer,
-                    produced: self.produced,
-                    dd: &mut self.dd,
-                    generated: self.generated,
-                    external: &mut self.external,
-                }
-                .truth(c)?,
+                (None, Some(c)) => self.judge(program, c, &deal)?,
             };
             if accepted {
                 self.produced += 1;
@@ -351,6 +331,20 @@ impl Job {
             }
         }
         Ok(None)
+    }
+
+    /// Judges `deal`, the deal just generated, with the condition `c` through the evaluator.
+    fn judge(&mut self, program: &Program, c: NodeId, deal: &Deal) -> Result<bool> {
+        Evaluation {
+            program,
+            deal,
+            dealer: &mut self.dealer,
+            produced: self.produced,
+            dd: &mut self.dd,
+            generated: self.generated,
+            external: &mut self.external,
+        }
+        .truth(c)
     }
 
     /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.
