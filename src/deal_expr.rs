@@ -236,26 +236,8 @@ impl DealExpr {
                 a => DealExpr::CompareConst(*op, Box::new(a), *k),
             },
             Node::Binary(op, a, b, _) => match (op, &program.nodes[*b as usize]) {
-                (BinOp::And, _) => {
-                    let mut clauses = Vec::new();
-                    for side in [*a, *b] {
-                        match DealExpr::compile(program, side)? {
-                            DealExpr::All(inner) => clauses.extend(inner),
-                            clause => clauses.push(clause),
-                        }
-                    }
-                    DealExpr::All(merge_ranges(clauses))
-                }
-                (BinOp::Or, _) => {
-                    let mut clauses = Vec::new();
-                    for side in [*a, *b] {
-                        match DealExpr::compile(program, side)? {
-                            DealExpr::Any(inner) => clauses.extend(inner),
-                            clause => clauses.push(clause),
-                        }
-                    }
-                    DealExpr::Any(clauses)
-                }
+                (BinOp::And, _) => DealExpr::All(merge_ranges(chain(program, [*a, *b], BinOp::And)?)),
+                (BinOp::Or, _) => DealExpr::Any(chain(program, [*a, *b], BinOp::Or)?),
                 (BinOp::Div | BinOp::Mod, Node::Const(k)) if *k != 0 && *k != -1 => {
                     DealExpr::DivideConst(*op, sub(*a)?, *k)
                 }
@@ -354,6 +336,19 @@ impl DealExpr {
             DealExpr::Imps(a) => scoring::imps(program.dialect, a.value(program, deal)),
         }
     }
+}
+
+/// The clauses of an `&&` (or `||`) chain whose two sides are `sides`: a side that is itself
+/// such a chain gives its clauses.
+fn chain(program: &Program, sides: [NodeId; 2], op: BinOp) -> Option<Vec<DealExpr>> {
+    let mut clauses = Vec::new();
+    for side in sides {
+        match (op, DealExpr::compile(program, side)?) {
+            (BinOp::And, DealExpr::All(inner)) | (BinOp::Or, DealExpr::Any(inner)) => clauses.extend(inner),
+            (_, clause) => clauses.push(clause),
+        }
+    }
+    Some(clauses)
 }
 
 /// Joins a lower and an upper bound of the same statistic in one `&&` chain into a range

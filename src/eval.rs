@@ -6,6 +6,7 @@
 use crate::analysis;
 use crate::cards::Deal;
 use crate::dd::DdCache;
+use crate::deal_expr::apply;
 use crate::dealing::Dealer;
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -48,19 +49,15 @@ impl Evaluation<'_> {
             Node::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
             Node::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
             Node::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
-            Node::Not(a) => (self.operand(*a)? == 0) as i32,
-            Node::CompareConst(op, a, k) => compare(*op, self.operand(*a)?, *k),
+            Node::Not(a) => (self.value(*a)? == 0) as i32,
+            Node::CompareConst(op, a, k) => apply(*op, self.value(*a)?, *k),
             Node::Binary(op, a, b, pos) => match op {
-                BinOp::Or => (self.operand(*a)? != 0 || self.operand(*b)? != 0) as i32,
-                BinOp::And => (self.operand(*a)? != 0 && self.operand(*b)? != 0) as i32,
+                BinOp::Or => (self.value(*a)? != 0 || self.value(*b)? != 0) as i32,
+                BinOp::And => (self.value(*a)? != 0 && self.value(*b)? != 0) as i32,
                 _ => {
                     let x = self.value(*a)?;
                     let y = self.value(*b)?;
                     match op {
-                        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => compare(*op, x, y),
-                        BinOp::Add => x.wrapping_add(y),
-                        BinOp::Sub => x.wrapping_sub(y),
-                        BinOp::Mul => x.wrapping_mul(y),
                         BinOp::Div | BinOp::Mod => {
                             if y == 0 {
                                 return Err(Error::new(ErrorKind::Run, "division by zero").at(pos.line, pos.col));
@@ -76,7 +73,7 @@ impl Evaluation<'_> {
                                 x % y
                             }
                         }
-                        BinOp::Or | BinOp::And => unreachable!("handled above"),
+                        _ => apply(*op, x, y),
                     }
                 }
             },
@@ -148,52 +145,10 @@ impl Evaluation<'_> {
         })
     }
 
-    /// Evaluates node `id`, judging the commonest leaves (hand statistics, shapes, comparisons
-    /// of them with constants) in place instead of through [`value`](Self::value).
-    #[inline(always)]
-    fn operand(&mut self, id: NodeId) -> Result<i32> {
-        let program = self.program;
-        let node = &program.nodes[id as usize];
-        let value = match node {
-            Node::CompareConst(op, a, k) => leaf(program, self.deal, &program.nodes[*a as usize]).map(|x| compare(*op, x, *k)),
-            _ => leaf(program, self.deal, node),
-        };
-        match value {
-            Some(v) => Ok(v),
-            None => self.value(id),
-        }
-    }
-
     /// Evaluates node `id` as a condition.
     pub fn truth(&mut self, id: NodeId) -> Result<bool> {
         Ok(self.value(id)? != 0)
     }
-}
-
-/// The value of a leaf node that reads one hand (or a constant); `None` for other nodes.
-#[inline(always)]
-fn leaf(program: &Program, deal: &Deal, node: &Node) -> Option<i32> {
-    match node {
-        Node::Const(n) => Some(*n),
-        Node::Length(seat, suit) => Some(deal.hand(*seat).len(*suit) as i32),
-        Node::Count { table, seat, suit } => Some(program.counts.count(*table as usize, deal.hand(*seat), *suit)),
-        Node::Shape(seat, set) => Some(program.shapes[*set as usize].matches(deal.hand(*seat)) as i32),
-        _ => None,
-    }
-}
-
-/// A comparison operator applied to two values: 1 or 0.
-#[inline(always)]
-fn compare(op: BinOp, x: i32, y: i32) -> i32 {
-    (match op {
-        BinOp::Eq => x == y,
-        BinOp::Ne => x != y,
-        BinOp::Lt => x < y,
-        BinOp::Le => x <= y,
-        BinOp::Gt => x > y,
-        BinOp::Ge => x >= y,
-        _ => unreachable!("not a comparison: {op:?}"),
-    }) as i32
 }
 
 #[cfg(test)]

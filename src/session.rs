@@ -333,8 +333,8 @@ impl Job {
         Ok(None)
     }
 
-    /// Judges `deal`, the deal just generated, with the condition `c` through the evaluator.
-    fn judge(&mut self, program: &Program, c: NodeId, deal: &Deal) -> Result<bool> {
+    /// An evaluation of `deal` with this job's dealer, counters, solver and external metrics.
+    fn evaluation<'a>(&'a mut self, program: &'a Program, deal: &'a Deal) -> Evaluation<'a> {
         Evaluation {
             program,
             deal,
@@ -344,7 +344,11 @@ impl Job {
             generated: self.generated,
             external: &mut self.external,
         }
-        .truth(c)
+    }
+
+    /// Judges `deal`, the deal just generated, with the condition `c` through the evaluator.
+    fn judge(&mut self, program: &Program, c: NodeId, deal: &Deal) -> Result<bool> {
+        self.evaluation(program, deal).truth(c)
     }
 
     /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.
@@ -1093,16 +1097,7 @@ impl Session {
     fn evaluate(&mut self, deal: &Deal, node: NodeId) -> Result<i32> {
         let program = self.program.as_ref().expect("a current deal implies a program");
         let job = self.job.as_mut().expect("a current deal implies a job");
-        Evaluation {
-            program,
-            deal,
-            dealer: &mut job.dealer,
-            produced: job.produced,
-            dd: &mut job.dd,
-            generated: job.generated,
-            external: &mut job.external,
-        }
-        .value(node)
+        job.evaluation(program, deal).value(node)
     }
 
     /// All 20 double-dummy results of `deal`, or of the current deal when `deal` is `None`, with
