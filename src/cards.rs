@@ -82,6 +82,11 @@ impl SeatSet {
         SeatSet(self.0 | other.0)
     }
 
+    /// The seats of this set that are not in `other`.
+    pub fn without(self, other: SeatSet) -> SeatSet {
+        SeatSet(self.0 & !other.0)
+    }
+
     /// Whether the set holds `seat`.
     pub fn contains(self, seat: Seat) -> bool {
         self.0 & (1 << seat.index()) != 0
@@ -341,11 +346,19 @@ impl Deal {
     /// Builds a deal from 52 card bytes in seat-slot order (N = 0..12, E = 13..25, S = 26..38,
     /// W = 39..51), the layout both peers use for their decks.
     pub fn from_slots(slots: &[Card; 52]) -> Deal {
-        let mut hands = [Hand::EMPTY; 4];
-        for (hand, cards) in hands.iter_mut().zip(slots.chunks_exact(13)) {
-            hand.0 = cards.iter().fold(0, |mask, card| mask | card.bit());
+        let mut deal = Deal([Hand::EMPTY; 4]);
+        deal.set_from_slots(slots, SeatSet::ALL);
+        deal
+    }
+
+    /// Sets the hands of `seats` from 52 card bytes in seat-slot order (see
+    /// [`from_slots`](Self::from_slots)); the other hands are left as they are.
+    pub fn set_from_slots(&mut self, slots: &[Card; 52], seats: SeatSet) {
+        for (seat, cards) in Seat::ALL.into_iter().zip(slots.chunks_exact(13)) {
+            if seats.contains(seat) {
+                self.0[seat.index()] = Hand(cards.iter().fold(0, |mask, card| mask | card.bit()));
+            }
         }
-        Deal(hands)
     }
 
     /// Whether every one of the 52 cards is held exactly once and each hand has 13 cards.

@@ -9,7 +9,7 @@
 //! - swapping (`-x 2`/`-x 3`): a real shuffle followed by cumulative exchanges of whole hands.
 
 use super::v2bias::V2Bias;
-use crate::cards::{Card, Deal, Seat};
+use crate::cards::{Card, Seat};
 
 /// 2^48 − 1.
 const MASK48: u64 = (1 << 48) - 1;
@@ -139,8 +139,9 @@ impl V2Dealer {
         }
     }
 
-    /// The next generated deal; `None` when bias predeal rejected the attempt.
-    pub(crate) fn deal(&mut self) -> Option<Deal> {
+    /// Makes the next generated deal, which [`slots`](Self::slots) then holds; `false` when
+    /// bias predeal rejected the attempt.
+    pub(crate) fn advance(&mut self) -> bool {
         match &mut self.mode {
             V2Mode::Default => {
                 match self.swap_index {
@@ -169,11 +170,17 @@ impl V2Dealer {
             }
             V2Mode::Bias(bias) => {
                 if !bias.make_deal(&mut self.rng, &mut self.curdeal) {
-                    return None;
+                    return false;
                 }
             }
         }
-        Some(Deal::from_slots(&self.curdeal))
+        true
+    }
+
+    /// The deck in seat-slot order: the last deal made (sorting within hands, as
+    /// [`produced`](Self::produced) does, keeps each hand's cards).
+    pub(crate) fn slots(&self) -> &[Card; 52] {
+        &self.curdeal
     }
 
     /// The last deal was produced: sort every hand descending (`sortDeal`).

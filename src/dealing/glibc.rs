@@ -8,7 +8,7 @@
 //! the incomplete last cycle rejected). Swapping modes `-2`/`-3` replace some shuffles by
 //! exchanges of whole hands. Bias predeal has no effect in classic dealer and is not seen here.
 
-use crate::cards::{Card, Deal, Seat};
+use crate::cards::{Card, Seat};
 
 /// Number of words in glibc's TYPE_3 state ring.
 const RING: usize = 31;
@@ -81,6 +81,28 @@ impl GlibcRand {
         v >> 1
     }
 
+    /// Fills `out` with `pick` of successive `rand()` values, calling it again on the next value
+    /// whenever it answers `None` (a rejected draw), exactly as that many `next` calls would.
+    #[inline(always)]
+    fn fill_with(&mut self, out: &mut [u8], mut pick: impl FnMut(u32) -> Option<u8>) {
+        let mut pos = self.pos;
+        for slot in out {
+            *slot = loop {
+                if pos == RING + BLOCK {
+                    self.history.copy_within(BLOCK.., 0);
+                    self.generate();
+                    pos = RING;
+                }
+                let value = self.history[pos] >> 1;
+                pos += 1;
+                if let Some(picked) = pick(value) {
+                    break picked;
+                }
+            };
+        }
+        self.pos = pos;
+    }
+
     /// Classic `rnd(n)`: `(int)((double)n * rand() / 2147483648.0)`.
     pub(crate) fn rnd(&mut self, n: i32) -> i32 {
         let r = self.next();
@@ -88,23 +110,23 @@ impl GlibcRand {
     }
 }
 
-/// `x % d` for 32-bit `x` by multiplications (Lemire, Kaser and Kurz, "Faster remainder by
-/// direct computation"), exact for every `x` and `d ≥ 1`.
+/// `x % d` for 16-bit `x` by multiplications (Lemire, Kaser and Kurz, "Faster remainder by
+/// direct computation": a 32-bit fraction is exact for 16-bit numerators), for `1 ≤ d ≤ 52`.
 #[derive(Clone, Copy, Debug)]
 struct FastModulus {
     divisor: u64,
-    magic: u64,
+    magic: u32,
 }
 
 impl FastModulus {
     fn new(divisor: u32) -> FastModulus {
-        FastModulus { divisor: u64::from(divisor), magic: (u64::MAX / u64::from(divisor)).wrapping_add(1) }
+        FastModulus { divisor: u64::from(divisor), magic: (u32::MAX / divisor).wrapping_add(1) }
     }
 
     #[inline(always)]
-    fn of(self, x: u32) -> u32 {
-        let low = self.magic.wrapping_mul(u64::from(x));
-        ((u128::from(low) * u128::from(self.divisor)) >> 64) as u32
+    fn of(self, x: u16) -> u32 {
+        let low = self.magic.wrapping_mul(u32::from(x));
+        ((u64::from(low) * self.divisor) >> 32) as u32
     }
 }
 
@@ -113,8 +135,6 @@ impl FastModulus {
 pub(crate) struct ClassicDealer {
     rng: GlibcRand,
     deck: [Card; 52],
-    /// Whether each position is free (not predealt).
-    free: [bool; 52],
     /// The free positions in ascending order (first `free_count` entries used).
     free_positions: [u8; 52],
     free_count: u32,
@@ -140,7 +160,6 @@ impl ClassicDealer {
         }
         let mut rest = (0..52).filter(|&o| !taken[o]).map(Card::from_ordinal);
         let mut deck = [Card(0); 52];
-        let mut free = [false; 52];
         let mut free_positions = [0u8; 52];
         let mut free_count = 0u32;
         for i in 0..52 {
@@ -148,7 +167,6 @@ impl ClassicDealer {
                 Some(c) => deck[i] = c,
                 None => {
                     deck[i] = rest.next().unwrap_or(Card(0));
-                    free[i] = true;
                     free_positions[free_count as usize] = i as u8;
                     free_count += 1;
                 }
@@ -158,7 +176,6 @@ impl ClassicDealer {
         ClassicDealer {
             rng: GlibcRand::new(seed),
             deck,
-            free,
             free_positions,
             free_count,
             modulus: FastModulus::new(free_count.max(1)),
@@ -168,23 +185,20 @@ impl ClassicDealer {
         }
     }
 
-    /// The naive "swap each free position with a random free position" pass.
+    /// The naive "swap each free position with a random free position" pass. The partners
+    /// are drawn first, in position order as classic dealer draws them, and the swaps done
+    /// after: the swaps' addresses are then known before they run, and the draws keep their
+    /// position in a register (together about 13 % faster than drawing inside the swap loop).
     fn shuffle(&mut self) {
-        if self.free_count == 0 {
-            return;
-        }
-        for i in 0..52 {
-            if !self.free[i] {
-                continue;
-            }
-            let idx = loop {
-                let idx = self.rng.next() & 0xFFFF;
-                if idx < self.limit {
-                    break idx;
-                }
-            };
-            let j = self.free_positions[self.modulus.of(idx) as usize] as usize;
-            self.deck.swap(i, j);
+        let free = &self.free_positions[..self.free_count as usize];
+        let (limit, modulus) = (self.limit, self.modulus);
+        let mut partners = [0u8; 52];
+        self.rng.fill_with(&mut partners[..free.len()], |value| {
+            let idx = value & 0xFFFF;
+            (idx < limit).then(|| free[modulus.of(idx as u16) as usize])
+        });
+        for (&i, &j) in free.iter().zip(&partners) {
+            self.deck.swap(usize::from(i), usize::from(j));
         }
     }
 
@@ -196,8 +210,8 @@ impl ClassicDealer {
         }
     }
 
-    /// The next generated deal.
-    pub(crate) fn deal(&mut self) -> Deal {
+    /// Makes the next generated deal; [`slots`](Self::slots) then holds it.
+    pub(crate) fn advance(&mut self) {
         match self.swap_index {
             1 | 4 => self.swap_hands(Seat::East, Seat::West),
             2 | 5 => self.swap_hands(Seat::South, Seat::West),
@@ -210,7 +224,11 @@ impl ClassicDealer {
                 self.swap_index = 0;
             }
         }
-        Deal::from_slots(&self.deck)
+    }
+
+    /// The deck in seat-slot order: the last deal made.
+    pub(crate) fn slots(&self) -> &[Card; 52] {
+        &self.deck
     }
 
     /// `rnd(n)` from the same stream.
@@ -225,10 +243,10 @@ mod tests {
 
     #[test]
     fn fast_modulus_is_the_remainder() {
-        for d in [1u32, 2, 3, 7, 13, 37, 39, 51, 52] {
+        for d in 1..=52u32 {
             let m = FastModulus::new(d);
-            for x in (0..70_000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31]) {
-                assert_eq!(m.of(x), x % d, "{x} % {d}");
+            for x in 0..=u16::MAX {
+                assert_eq!(m.of(x), u32::from(x) % d, "{x} % {d}");
             }
         }
     }

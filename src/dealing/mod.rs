@@ -32,7 +32,7 @@ mod tests;
 /// the seats before it too.
 pub const LAZY_DEALING_ORDER: [Seat; 4] = chacha::DEALING_ORDER;
 
-use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
+use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
 
 /// Which random generator (and with it which peer's dealing algorithm) a session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,9 @@ pub struct Dealer {
     kind: GeneratorKind,
     engine: Engine,
     warnings: Vec<String>,
+    /// The seats of the last deal built from a compatibility generator's deck so far (the deck
+    /// stays as it is until the next deal, so the other hands can be built later).
+    slots_built: SeatSet,
 }
 
 /// Checks the card predeal: valid cards, none twice, at most 13 per seat.
@@ -236,7 +239,7 @@ impl Dealer {
                 Engine::ChaCha(Box::new(dealer))
             }
         };
-        Ok(Dealer { kind: setup.generator, engine, warnings })
+        Ok(Dealer { kind: setup.generator, engine, warnings, slots_built: SeatSet::NONE })
     }
 
     /// Deals the next candidate deal ("generated" deal). `None` = the generator rejected this
@@ -246,16 +249,29 @@ impl Dealer {
         self.deal_seats(SeatSet::ALL)
     }
 
-    /// Like [`deal`](Self::deal), but only the hands of `seats` are sure to be dealt: ChaCha
-    /// leaves the other seats' free slots empty until [`complete`](Self::complete) is called
-    /// (the compatibility generators always deal whole deals).
+    /// Like [`deal`](Self::deal), but only the hands of `seats` are sure to be dealt: the
+    /// others are left empty until [`extend`](Self::extend) or [`complete`](Self::complete)
+    /// deals them (ChaCha from the deal's own random words; the compatibility generators
+    /// shuffle their whole deck and build the other hands from it later).
     #[inline]
     pub fn deal_seats(&mut self, seats: SeatSet) -> Option<Deal> {
-        match &mut self.engine {
-            Engine::ChaCha(d) => d.deal_seats(seats),
-            Engine::Drand48(d) => d.deal(),
-            Engine::Glibc(d) => Some(d.deal()),
-        }
+        let slots = match &mut self.engine {
+            Engine::ChaCha(d) => return d.deal_seats(seats),
+            Engine::Drand48(d) => {
+                if !d.advance() {
+                    return None;
+                }
+                d.slots()
+            }
+            Engine::Glibc(d) => {
+                d.advance();
+                d.slots()
+            }
+        };
+        let mut deal = Deal([Hand::EMPTY; 4]);
+        deal.set_from_slots(slots, seats);
+        self.slots_built = seats;
+        Some(deal)
     }
 
     /// Deals the hands [`deal_seats`](Self::deal_seats) left out of `deal`, which must be the
@@ -263,8 +279,9 @@ impl Dealer {
     /// returned.
     #[inline]
     pub fn complete(&mut self, deal: &mut Deal) {
-        if let Engine::ChaCha(d) = &mut self.engine {
-            d.complete(deal);
+        match &mut self.engine {
+            Engine::ChaCha(d) => d.complete(deal),
+            _ => self.extend(deal, SeatSet::ALL),
         }
     }
 
@@ -272,8 +289,15 @@ impl Dealer {
     /// which must be the last deal it returned.
     #[inline]
     pub fn extend(&mut self, deal: &mut Deal, seats: SeatSet) {
-        if let Engine::ChaCha(d) = &mut self.engine {
-            d.extend(deal, seats);
+        let slots = match &mut self.engine {
+            Engine::ChaCha(d) => return d.extend(deal, seats),
+            Engine::Drand48(d) => d.slots(),
+            Engine::Glibc(d) => d.slots(),
+        };
+        let missing = seats.without(self.slots_built);
+        if missing != SeatSet::NONE {
+            deal.set_from_slots(slots, missing);
+            self.slots_built = self.slots_built.union(missing);
         }
     }
 

@@ -508,23 +508,55 @@ fn chacha_setups() -> Vec<DealingSetup> {
     vec![plain, with_predeal, with_bias, swapped]
 }
 
+/// Setups of the compatibility generators with the features that change how they deal.
+fn compatibility_setups() -> Vec<DealingSetup> {
+    let mut out = Vec::new();
+    for generator in [GeneratorKind::Glibc, GeneratorKind::Drand48] {
+        let plain = setup(generator, 41);
+        let mut with_predeal = setup(generator, 42);
+        with_predeal.predeal = predeal("south SAQ542, HKJ87, D32, CAK; west CQ, D5; north HA");
+        let mut swapped = setup(generator, 43);
+        swapped.swap = 3;
+        out.extend([plain, with_predeal, swapped]);
+    }
+    let mut with_bias = setup(GeneratorKind::Drand48, 44);
+    with_bias.bias[Seat::East.index()][Suit::Hearts.index()] = 6;
+    out.push(with_bias);
+    out
+}
+
 #[test]
-fn chacha_partial_deals_complete_to_the_full_deal() {
-    for s in chacha_setups() {
-        let full = deals(&s, 3000);
+fn partial_deals_complete_to_the_full_deal() {
+    for s in chacha_setups().into_iter().chain(compatibility_setups()) {
+        // Every third deal is taken as produced (DealerV2's generator then sorts its hands,
+        // which changes the next shuffle), by both dealers before the deal is completed.
+        let mut whole = Dealer::new(&s).unwrap();
         let mut dealer = Dealer::new(&s).unwrap();
-        for (i, expected) in full.iter().enumerate() {
+        for i in 0..3000 {
+            let expected = whole.deal();
             let seats = SeatSet((i * 7 % 16) as u8);
-            let mut deal = dealer.deal_seats(seats).unwrap();
-            let expected = expected.unwrap();
+            let dealt = dealer.deal_seats(seats);
+            assert_eq!(dealt.is_some(), expected.is_some(), "{:?} deal {i}", s.generator);
+            let (Some(mut deal), Some(expected)) = (dealt, expected) else { continue };
             for seat in Seat::ALL {
                 if seats.contains(seat) {
-                    assert_eq!(deal.hand(seat), expected.hand(seat), "deal {i}, seats {seats:?}");
+                    assert_eq!(deal.hand(seat), expected.hand(seat), "{:?} deal {i}, seats {seats:?}", s.generator);
                 }
+            }
+            if i % 5 == 1 {
+                let more = SeatSet::of(Seat::East).union(SeatSet::of(Seat::South));
+                dealer.extend(&mut deal, more);
+                for seat in [Seat::East, Seat::South] {
+                    assert_eq!(deal.hand(seat), expected.hand(seat), "{:?} deal {i}, extended", s.generator);
+                }
+            }
+            if i % 3 == 2 {
+                whole.produced();
+                dealer.produced();
             }
             if i % 3 != 0 {
                 dealer.complete(&mut deal);
-                assert_eq!(deal, expected, "deal {i}, seats {seats:?}");
+                assert_eq!(deal, expected, "{:?} deal {i}, seats {seats:?}", s.generator);
             }
         }
     }
