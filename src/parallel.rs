@@ -8,8 +8,11 @@
 //! the caller's thread, on the accepted deals in order.
 //!
 //! Work is handed out as chunk numbers (chunk `c` = deals `c·CHUNK ..`); at most
-//! `CHUNKS_AHEAD_PER_WORKER` chunks per worker are out at once, which bounds the memory of
-//! results waiting for their turn. Dropping a [`ParallelDealing`] stops and joins the workers.
+//! `CHUNKS_AHEAD_PER_THREAD` chunks per thread are out at once, which bounds the memory of
+//! results waiting for their turn. With `n` threads, `n − 1` are workers and the caller's thread
+//! is the last: while the chunk it must read next is not ready, it judges waiting chunks itself
+//! (so no more threads than asked compete for the cores). Dropping a [`ParallelDealing`] stops
+//! and joins the workers.
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -30,8 +33,8 @@ use crate::usereval::ExternalMetrics;
 /// Deals per chunk handed to a worker.
 const CHUNK: u64 = 4096;
 
-/// Chunks out at once per worker.
-const CHUNKS_AHEAD_PER_WORKER: u64 = 8;
+/// Chunks out at once per thread.
+const CHUNKS_AHEAD_PER_THREAD: u64 = 8;
 
 /// How often (in deals) a worker looks whether the run has ended.
 const STOP_CHECK_INTERVAL: u64 = 256;
@@ -65,10 +68,14 @@ pub enum Event {
     Judged(u64),
 }
 
-/// A run's deals, dealt and judged by worker threads.
+/// A run's deals, dealt and judged by worker threads and the caller's.
 pub struct ParallelDealing {
     tasks: Option<mpsc::Sender<u64>>,
+    /// The chunk numbers not yet taken, shared with the workers.
+    waiting: Arc<Mutex<mpsc::Receiver<u64>>>,
     results: mpsc::Receiver<Chunk>,
+    /// The caller's thread's own judge, for chunks it takes while it waits.
+    judge: Judge,
     workers: Vec<JoinHandle<()>>,
     stop: Arc<AtomicBool>,
     /// Chunks that arrived before their turn.
@@ -81,24 +88,28 @@ pub struct ParallelDealing {
     limit: u64,
 }
 
-/// What every worker shares.
-struct WorkerSetup {
+/// What a thread needs to deal and judge chunks: the run's condition and its own dealer and
+/// evaluation state.
+struct Judge {
     program: Arc<Program>,
     condition: NodeId,
-    /// The condition as a deal expression judged seat by seat, when it is one.
+    /// The condition as a deal expression judged seat by seat, when it is one (each thread
+    /// reorders its own copy of the clauses).
     fast: Option<StagedCondition>,
     seats: SeatSet,
     limit: u64,
-    tasks: Arc<Mutex<mpsc::Receiver<u64>>>,
-    results: mpsc::Sender<Chunk>,
     stop: Arc<AtomicBool>,
+    dealer: Dealer,
+    dd: DdCache,
+    external: ExternalMetrics,
 }
 
 impl ParallelDealing {
-    /// Starts `threads` workers judging deals `0..limit` of `dealer` (which must deal
-    /// independently, fresh from the job's start) with the program's condition (`fast`, its
-    /// staged deal-expression form, when there is one), dealing only `seats` before the
-    /// condition is judged. `None` when the program has no condition.
+    /// Starts judging deals `0..limit` of `dealer` (which must deal independently, fresh from
+    /// the job's start) on `threads` threads (`threads − 1` workers and the caller's) with the
+    /// program's condition (`fast`, its staged deal-expression form, when there is one),
+    /// dealing only `seats` before the condition is judged. `None` when the program has no
+    /// condition.
     pub fn start(
         program: Arc<Program>,
         fast: Option<StagedCondition>,
@@ -110,27 +121,30 @@ impl ParallelDealing {
         let condition = program.condition?;
         let (task_sender, task_receiver) = mpsc::channel();
         let (result_sender, result_receiver) = mpsc::channel();
-        let tasks = Arc::new(Mutex::new(task_receiver));
+        let waiting = Arc::new(Mutex::new(task_receiver));
         let stop = Arc::new(AtomicBool::new(false));
-        let workers = (0..threads)
+        let judge = || Judge {
+            program: Arc::clone(&program),
+            condition,
+            fast: fast.clone(),
+            seats,
+            limit,
+            stop: Arc::clone(&stop),
+            dealer: dealer.clone(),
+            dd: DdCache::new(1, false, Vulnerability::None),
+            external: ExternalMetrics::default(),
+        };
+        let workers = (1..threads.max(2))
             .map(|_| {
-                let setup = WorkerSetup {
-                    program: Arc::clone(&program),
-                    condition,
-                    fast: fast.clone(),
-                    seats,
-                    limit,
-                    tasks: Arc::clone(&tasks),
-                    results: result_sender.clone(),
-                    stop: Arc::clone(&stop),
-                };
-                let dealer = dealer.clone();
-                std::thread::spawn(move || work(setup, dealer))
+                let (judge, waiting, results) = (judge(), Arc::clone(&waiting), result_sender.clone());
+                std::thread::spawn(move || work(judge, &waiting, &results))
             })
             .collect();
         let mut parallel = ParallelDealing {
             tasks: Some(task_sender),
+            waiting,
             results: result_receiver,
+            judge: judge(),
             workers,
             stop,
             early: BTreeMap::new(),
@@ -139,7 +153,7 @@ impl ParallelDealing {
             next_to_assign: 0,
             limit,
         };
-        for _ in 0..threads as u64 * CHUNKS_AHEAD_PER_WORKER {
+        for _ in 0..threads.max(2) as u64 * CHUNKS_AHEAD_PER_THREAD {
             parallel.assign_next();
         }
         Some(parallel)
@@ -183,11 +197,21 @@ impl ParallelDealing {
                 if let Some(chunk) = self.early.remove(&number) {
                     break chunk;
                 }
-                match self.results.recv() {
+                // Take what the workers have finished; failing that, judge a waiting chunk
+                // here; failing that (every chunk out is being judged), wait for a worker.
+                let finished = match self.results.try_recv() {
+                    Ok(chunk) => Ok(chunk),
+                    Err(mpsc::TryRecvError::Disconnected) => Err(()),
+                    Err(mpsc::TryRecvError::Empty) => match self.take_waiting() {
+                        Some(waiting) => Ok(self.judge.chunk(waiting)),
+                        None => self.results.recv().map_err(|_| ()),
+                    },
+                };
+                match finished {
                     Ok(chunk) => {
                         self.early.insert(chunk.number, chunk);
                     }
-                    Err(_) => {
+                    Err(()) => {
                         let e = Error::new(ErrorKind::Run, "the dealing threads stopped unexpectedly");
                         return Event::Failed(number * CHUNK, e);
                     }
@@ -198,6 +222,19 @@ impl ParallelDealing {
             let end = ((number + 1) * CHUNK).min(self.limit);
             self.reading = Some(Reading { accepted: chunk.accepted.into_iter(), error: chunk.error, end });
         }
+    }
+}
+
+impl ParallelDealing {
+    /// The number of a chunk no thread has taken yet, taking it. `None` also when a worker
+    /// holds the queue: it waits there for a chunk to be handed out, or is about to take one.
+    fn take_waiting(&self) -> Option<u64> {
+        let waiting = match self.waiting.try_lock() {
+            Ok(waiting) => waiting,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        };
+        waiting.try_recv().ok()
     }
 }
 
@@ -212,80 +249,73 @@ impl Drop for ParallelDealing {
     }
 }
 
-/// A worker: judges the chunks it is handed until the task channel closes or the run stops.
-fn work(setup: WorkerSetup, mut dealer: Dealer) {
-    let mut dd = DdCache::new(1, false, Vulnerability::None);
-    let mut external = ExternalMetrics::default();
-    // Each worker reorders its own copy of the condition's clauses.
-    let mut fast = setup.fast.clone();
+/// A worker: judges the chunks it takes until the task channel closes or the run stops.
+fn work(mut judge: Judge, waiting: &Mutex<mpsc::Receiver<u64>>, results: &mpsc::Sender<Chunk>) {
     loop {
         let number = {
-            let tasks = setup.tasks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let tasks = waiting.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             match tasks.recv() {
                 Ok(number) => number,
                 Err(_) => return,
             }
         };
-        let first = number * CHUNK;
-        let judged = catch_unwind(AssertUnwindSafe(|| {
-            judge_chunk(&setup, &mut fast, &mut dealer, &mut dd, &mut external, number)
-        }));
-        let chunk = judged.unwrap_or_else(|_| Chunk {
-            number,
-            accepted: Vec::new(),
-            error: Some((first, Error::new(ErrorKind::Run, "internal error in a dealing thread"))),
-        });
-        if setup.results.send(chunk).is_err() {
+        if results.send(judge.chunk(number)).is_err() {
             return;
         }
     }
 }
 
-/// Deals and judges chunk `number`.
-fn judge_chunk(
-    setup: &WorkerSetup,
-    fast: &mut Option<StagedCondition>,
-    dealer: &mut Dealer,
-    dd: &mut DdCache,
-    external: &mut ExternalMetrics,
-    number: u64,
-) -> Chunk {
-    let first = number * CHUNK;
-    let end = (first + CHUNK).min(setup.limit);
-    let mut chunk = Chunk { number, accepted: Vec::new(), error: None };
-    dealer.seek(first);
-    for index in first..end {
-        if index % STOP_CHECK_INTERVAL == 0 && setup.stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let Some(mut deal) = dealer.deal_seats(setup.seats) else { continue };
-        if let Some(fast) = fast {
-            if fast.judge(&setup.program, dealer, &mut deal) {
-                dealer.complete(&mut deal);
-                chunk.accepted.push((index, deal));
-            }
-            continue;
-        }
-        let mut ev = Evaluation {
-            program: &setup.program,
-            deal: &deal,
-            dealer,
-            produced: 0,
-            dd,
-            generated: index as i64 + 1,
-            external,
-        };
-        match ev.truth(setup.condition) {
-            Ok(true) => {
-                dealer.complete(&mut deal);
-                chunk.accepted.push((index, deal));
-            }
-            Ok(false) => {}
-            Err(e) => {
-                chunk.error = Some((index, e));
+impl Judge {
+    /// Deals and judges chunk `number`; a panic becomes the chunk's error.
+    fn chunk(&mut self, number: u64) -> Chunk {
+        let judged = catch_unwind(AssertUnwindSafe(|| self.judge_chunk(number)));
+        judged.unwrap_or_else(|_| Chunk {
+            number,
+            accepted: Vec::new(),
+            error: Some((number * CHUNK, Error::new(ErrorKind::Run, "internal error in a dealing thread"))),
+        })
+    }
+
+    /// Deals and judges chunk `number`.
+    fn judge_chunk(&mut self, number: u64) -> Chunk {
+        let first = number * CHUNK;
+        let end = (first + CHUNK).min(self.limit);
+        let mut chunk = Chunk { number, accepted: Vec::new(), error: None };
+        let dealer = &mut self.dealer;
+        dealer.seek(first);
+        for index in first..end {
+            if index % STOP_CHECK_INTERVAL == 0 && self.stop.load(Ordering::Relaxed) {
                 break;
             }
+            let Some(mut deal) = dealer.deal_seats(self.seats) else { continue };
+            if let Some(fast) = &mut self.fast {
+                if fast.judge(&self.program, dealer, &mut deal) {
+                    dealer.complete(&mut deal);
+                    chunk.accepted.push((index, deal));
+                }
+                continue;
+            }
+            let mut ev = Evaluation {
+                program: &self.program,
+                deal: &deal,
+                dealer,
+                produced: 0,
+                dd: &mut self.dd,
+                generated: index as i64 + 1,
+                external: &mut self.external,
+            };
+            match ev.truth(self.condition) {
+                Ok(true) => {
+                    dealer.complete(&mut deal);
+                    chunk.accepted.push((index, deal));
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    chunk.error = Some((index, e));
+                    break;
+                }
+            }
         }
+        chunk
     }
-    chunk
 }
