@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,17 @@ enum dialect { DIALECT_CLASSIC, DIALECT_V2 };
 
 static const char *V2_OPTIONS = "hmqvVg:p:s:x:C:D:L:M:O:P:R:T:N:E:S:W:X:U:Z:0:1:2:3:4:5:6:7:8:9:l:";
 static const char *CLASSIC_OPTIONS = "023ehuvmqp:g:s:t:l:V";
+
+/* The run's interrupter, for the signal handler. */
+static dealer_interrupter *interrupter = NULL;
+
+/* SIGINT/SIGTERM: asks the run to stop after the deal in progress, so that every line written
+ * is complete (the run then fails with "interrupted", exit status 130). The handler is reset on
+ * its first call: a second signal ends the program at once. */
+static void on_interrupt(int signal_number) {
+    (void)signal_number;
+    dealer_interrupt(interrupter);
+}
 
 /* Prints the session's last error and returns the exit status the peers use for it. */
 static int fail(dealer_session *session) {
@@ -314,7 +326,20 @@ int main(int argc, char **argv) {
         return code;
     }
     fflush(stdout);
+    if (dealer_create_interrupter(session, &interrupter) == DEALER_OK) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_interrupt;
+        action.sa_flags = SA_RESETHAND;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, NULL);
+        sigaction(SIGTERM, &action, NULL);
+    }
     status = dealer_run(session, NULL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    dealer_free_interrupter(interrupter);
+    interrupter = NULL;
     if (status == DEALER_TIMED_OUT) {
         /* classic dealer: the -t alarm fired before any deal was produced */
         dealer_free_session(session);

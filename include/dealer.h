@@ -45,6 +45,9 @@
 // An internal error was caught at the library boundary (a bug: please report it).
 #define DEALER_ERROR_INTERNAL -9
 
+// The run was stopped by `dealer_interrupt`; the output written before is complete.
+#define DEALER_INTERRUPTED -10
+
 // Output stream: deals, reports and statistics (standard output by default).
 #define DEALER_STREAM_OUTPUT 0
 
@@ -92,6 +95,11 @@
 
 // The library's patch version.
 #define DEALER_VERSION_PATCH 0
+
+// A handle that stops a session's runs from another thread or from a signal handler. Create it
+// with `dealer_create_interrupter`, free it with `dealer_free_interrupter` (before or after the
+// session: it stays valid on its own).
+typedef struct dealer_interrupter dealer_interrupter;
 
 // An opaque libdealer session. Create it with `dealer_create_session`, free it with
 // `dealer_free_session`.
@@ -222,6 +230,20 @@ int32_t dealer_create_session(dealer_session **out);
 // the session's own output callbacks (the session is still in use then).
 void dealer_free_session(dealer_session *session);
 
+// Creates an interrupter for `session` and stores it in `*out`. Returns `DEALER_OK`, or
+// `DEALER_ERROR_NULL` when `session` or `out` is NULL.
+int32_t dealer_create_interrupter(dealer_session *session, dealer_interrupter **out);
+
+// Stops the session's run in progress (`dealer_run` or a `dealer_next_deal` loop), or its next
+// one, at the next deal: the call returns `DEALER_INTERRUPTED` after writing out the output of
+// the deals before, so every line written is complete. Each call stops one run. Safe to call
+// from any thread and from a signal handler (it only stores to an atomic flag). NULL is
+// ignored.
+void dealer_interrupt(const dealer_interrupter *interrupter);
+
+// Frees an interrupter. NULL is ignored.
+void dealer_free_interrupter(dealer_interrupter *interrupter);
+
 // Sets an option by key and value (both NUL-terminated UTF-8). Keys: `rng` (`chacha`,
 // `drand48`, `glibc`), `dialect` (`classic`, `v2`), `seed`, `generate`, `produce`, `title`,
 // `swap` (0, 2, 3), `quiet`, `statistics`, `progress` (`true`/`false`), `csv_file`
@@ -312,8 +334,8 @@ int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd
 // the output streams. `report` may be NULL; otherwise set its `size` and it receives the
 // counters. Output written before an error stays written and is complete up to the deal that
 // failed. Returns
-// `DEALER_OK`, or `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
-// produced nothing.
+// `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
+// produced nothing, or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
 int32_t dealer_run(dealer_session *session, dealer_run_report *report);
 
 // Deals until a deal satisfies the condition and stores it in `*deal`: returns `DEALER_OK`,

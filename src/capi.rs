@@ -46,6 +46,8 @@ pub const DEALER_ERROR_NULL: i32 = -7;
 pub const DEALER_ERROR_UTF8: i32 = -8;
 /// An internal error was caught at the library boundary (a bug: please report it).
 pub const DEALER_ERROR_INTERNAL: i32 = -9;
+/// The run was stopped by `dealer_interrupt`; the output written before is complete.
+pub const DEALER_INTERRUPTED: i32 = -10;
 
 /// Output stream: deals, reports and statistics (standard output by default).
 pub const DEALER_STREAM_OUTPUT: i32 = 0;
@@ -136,6 +138,7 @@ impl From<Error> for Failure {
             ErrorKind::NotAvailable => DEALER_ERROR_NOT_AVAILABLE,
             ErrorKind::Run => DEALER_ERROR_RUN,
             ErrorKind::Usage => DEALER_ERROR_USAGE,
+            ErrorKind::Interrupted => DEALER_INTERRUPTED,
         };
         Failure { status, error }
     }
@@ -276,6 +279,50 @@ pub extern "C" fn dealer_free_session(session: *mut dealer_session) {
     if !session.is_null() && !unsafe { (*session).in_call } {
         // SAFETY: the handle came from dealer_create_session and is not used after this call.
         let _ = guarded(|| drop(unsafe { Box::from_raw(session) }));
+    }
+}
+
+/// A handle that stops a session's runs from another thread or from a signal handler. Create it
+/// with `dealer_create_interrupter`, free it with `dealer_free_interrupter` (before or after the
+/// session: it stays valid on its own).
+pub struct dealer_interrupter {
+    interrupter: crate::session::Interrupter,
+}
+
+/// Creates an interrupter for `session` and stores it in `*out`. Returns `DEALER_OK`, or
+/// `DEALER_ERROR_NULL` when `session` or `out` is NULL.
+#[no_mangle]
+pub extern "C" fn dealer_create_interrupter(session: *mut dealer_session, out: *mut *mut dealer_interrupter) -> i32 {
+    with_session(session, |h| {
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        let handle = Box::into_raw(Box::new(dealer_interrupter { interrupter: h.session.interrupter() }));
+        // SAFETY: `out` is non-NULL and points to writable storage for one pointer.
+        unsafe { *out = handle };
+        Ok(DEALER_OK)
+    })
+}
+
+/// Stops the session's run in progress (`dealer_run` or a `dealer_next_deal` loop), or its next
+/// one, at the next deal: the call returns `DEALER_INTERRUPTED` after writing out the output of
+/// the deals before, so every line written is complete. Each call stops one run. Safe to call
+/// from any thread and from a signal handler (it only stores to an atomic flag). NULL is
+/// ignored.
+#[no_mangle]
+pub extern "C" fn dealer_interrupt(interrupter: *const dealer_interrupter) {
+    // SAFETY: a non-NULL handle came from dealer_create_interrupter and has not been freed.
+    if let Some(handle) = unsafe { interrupter.as_ref() } {
+        handle.interrupter.interrupt();
+    }
+}
+
+/// Frees an interrupter. NULL is ignored.
+#[no_mangle]
+pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) {
+    if !interrupter.is_null() {
+        // SAFETY: the handle came from dealer_create_interrupter and is not used after this call.
+        drop(unsafe { Box::from_raw(interrupter) });
     }
 }
 
@@ -649,8 +696,8 @@ fn stream_of(stream: i32) -> Result<Stream, Failure> {
 /// the output streams. `report` may be NULL; otherwise set its `size` and it receives the
 /// counters. Output written before an error stays written and is complete up to the deal that
 /// failed. Returns
-/// `DEALER_OK`, or `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
-/// produced nothing.
+/// `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
+/// produced nothing, or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
 #[no_mangle]
 pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_run_report) -> i32 {
     with_session(session, |h| {

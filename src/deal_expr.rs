@@ -215,10 +215,24 @@ pub enum HandMeasure {
     Ltc,
 }
 
+/// Deepest deal expression compiled (levels of operators over statistics, a `&&`/`||` chain
+/// counting as one): it keeps their recursive walks far from the end of any thread's stack.
+pub const MAX_DEPTH: u32 = 64;
+
 impl DealExpr {
-    /// Compiles node `id` of `program`; `None` when anything below it is not a deal expression.
+    /// Compiles node `id` of `program`; `None` when anything below it is not a deal expression
+    /// (or when it nests deeper than [`MAX_DEPTH`]: the evaluator, which watches its stack,
+    /// takes those).
     pub fn compile(program: &Program, id: NodeId) -> Option<DealExpr> {
-        let sub = |id: NodeId| DealExpr::compile(program, id).map(Box::new);
+        DealExpr::compile_at(program, id, 0)
+    }
+
+    /// [`compile`](Self::compile) of a node `depth` levels down.
+    fn compile_at(program: &Program, id: NodeId, depth: u32) -> Option<DealExpr> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let sub = |id: NodeId| DealExpr::compile_at(program, id, depth + 1).map(Box::new);
         Some(match &program.nodes[id as usize] {
             Node::Const(n) => DealExpr::Const(*n),
             Node::Length(seat, suit) => DealExpr::Stat(Stat::Length(*seat, *suit)),
@@ -231,13 +245,13 @@ impl DealExpr {
             Node::Cccc(seat) => DealExpr::Cccc(*seat),
             Node::Quality(seat, suit) => DealExpr::Quality(*seat, *suit),
             Node::Not(a) => DealExpr::Not(sub(*a)?),
-            Node::CompareConst(op, a, k) => match DealExpr::compile(program, *a)? {
+            Node::CompareConst(op, a, k) => match DealExpr::compile_at(program, *a, depth + 1)? {
                 DealExpr::Stat(stat) => DealExpr::StatCompare(stat, *op, *k),
                 a => DealExpr::CompareConst(*op, Box::new(a), *k),
             },
             Node::Binary(op, a, b, _) => match (op, &program.nodes[*b as usize]) {
-                (BinOp::And, _) => DealExpr::All(merge_ranges(chain(program, [*a, *b], BinOp::And)?)),
-                (BinOp::Or, _) => DealExpr::Any(chain(program, [*a, *b], BinOp::Or)?),
+                (BinOp::And, _) => DealExpr::All(merge_ranges(chain(program, [*a, *b], BinOp::And, depth)?)),
+                (BinOp::Or, _) => DealExpr::Any(chain(program, [*a, *b], BinOp::Or, depth)?),
                 (BinOp::Div | BinOp::Mod, Node::Const(k)) if *k != 0 && *k != -1 => {
                     DealExpr::DivideConst(*op, sub(*a)?, *k)
                 }
@@ -338,14 +352,16 @@ impl DealExpr {
     }
 }
 
-/// The clauses of an `&&` (or `||`) chain whose two sides are `sides`: a side that is itself
-/// such a chain gives its clauses.
-fn chain(program: &Program, sides: [NodeId; 2], op: BinOp) -> Option<Vec<DealExpr>> {
+/// The operands of a chain of `op` (`&&` or `||`) whose top node has operands `sides`, left to
+/// right, each compiled one level below the chain (a chain of any length is one level: it is
+/// followed with a list, not by recursion).
+fn chain(program: &Program, sides: [NodeId; 2], op: BinOp, depth: u32) -> Option<Vec<DealExpr>> {
     let mut clauses = Vec::new();
-    for side in sides {
-        match (op, DealExpr::compile(program, side)?) {
-            (BinOp::And, DealExpr::All(inner)) | (BinOp::Or, DealExpr::Any(inner)) => clauses.extend(inner),
-            (_, clause) => clauses.push(clause),
+    let mut pending = vec![sides[1], sides[0]];
+    while let Some(id) = pending.pop() {
+        match &program.nodes[id as usize] {
+            Node::Binary(inner, a, b, _) if *inner == op => pending.extend([*b, *a]),
+            _ => clauses.push(DealExpr::compile_at(program, id, depth + 1)?),
         }
     }
     Some(clauses)

@@ -18,6 +18,9 @@ pub enum ErrorKind {
     Run,
     /// The caller used the API in the wrong order (e.g. `next_deal` before a script was loaded).
     Usage,
+    /// The run was interrupted (an [`Interrupter`](crate::session::Interrupter), the CLI's
+    /// SIGINT); the output written before is complete.
+    Interrupted,
 }
 
 /// An error with its message, optional script location and peer-compatible exit status.
@@ -57,6 +60,8 @@ impl Error {
             ErrorKind::NotAvailable => 3,
             ErrorKind::Run => 4,
             ErrorKind::Usage => 2,
+            // What a shell reports for a program ended by SIGINT.
+            ErrorKind::Interrupted => 130,
         };
         Error { kind, message: message.into(), line: None, col: None, exit_code, source_line: None }
     }
@@ -96,6 +101,15 @@ impl Error {
             }
         }
         text
+    }
+
+    /// The same error, located at `pos` unless it has a location already.
+    pub fn located_or(self, pos: crate::script::ast::Pos) -> Error {
+        if self.line.is_some() {
+            self
+        } else {
+            self.at(pos.line, pos.col)
+        }
     }
 
     /// The same error located at a script position.

@@ -36,6 +36,9 @@ pub struct Evaluation<'a> {
 impl Evaluation<'_> {
     /// Evaluates node `id`.
     pub fn value(&mut self, id: NodeId) -> Result<i32> {
+        if !crate::stack::enough() {
+            return Err(Error::new(ErrorKind::Run, crate::program::TOO_DEEP));
+        }
         let program = self.program;
         let deal = self.deal;
         Ok(match &program.nodes[id as usize] {

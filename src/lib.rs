@@ -26,9 +26,10 @@ pub mod scoring;
 pub mod script;
 pub mod session;
 pub mod shape;
+pub mod stack;
 pub mod usereval;
 pub mod zrd;
 
 pub use dialect::Dialect;
 pub use error::{Error, ErrorKind};
-pub use session::{Options, RunReport, Session, Sink, Stream};
+pub use session::{Interrupter, Options, RunReport, Session, Sink, Stream};

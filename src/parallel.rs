@@ -36,6 +36,10 @@ const CHUNK: u64 = 4096;
 /// Chunks out at once per thread.
 const CHUNKS_AHEAD_PER_THREAD: u64 = 8;
 
+/// A worker's stack: as much as a process's main thread usually has, so that conditions nested
+/// deep enough to need it (see [`crate::stack`]) are judged alike on every thread.
+const WORKER_STACK: usize = 8 << 20;
+
 /// How often (in deals) a worker looks whether the run has ended.
 const STOP_CHECK_INTERVAL: u64 = 256;
 
@@ -109,7 +113,7 @@ impl ParallelDealing {
     /// the job's start) on `threads` threads (`threads − 1` workers and the caller's) with the
     /// program's condition (`fast`, its staged deal-expression form, when there is one),
     /// dealing only `seats` before the condition is judged. `None` when the program has no
-    /// condition.
+    /// condition or the system refuses a thread (the caller then deals on its own thread).
     pub fn start(
         program: Arc<Program>,
         fast: Option<StagedCondition>,
@@ -137,9 +141,13 @@ impl ParallelDealing {
         let workers = (1..threads.max(2))
             .map(|_| {
                 let (judge, waiting, results) = (judge(), Arc::clone(&waiting), result_sender.clone());
-                std::thread::spawn(move || work(judge, &waiting, &results))
+                std::thread::Builder::new()
+                    .name("dealer-worker".into())
+                    .stack_size(WORKER_STACK)
+                    .spawn(move || work(judge, &waiting, &results))
             })
-            .collect();
+            .collect::<std::io::Result<Vec<_>>>()
+            .ok()?;
         let mut parallel = ParallelDealing {
             tasks: Some(task_sender),
             waiting,

@@ -20,7 +20,7 @@ use crate::analysis::{CountTables, HCP_TABLE};
 use crate::cards::{Card, Seat, SeatSet, Side, Strain, Suit};
 use crate::dd::Need;
 use crate::dialect::Dialect;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::script::ast::{
     Action, BinOp, Contract, CountTable, ExportTarget, Expr, ParsedScript, Pos, PredealItem, PrintItem, ReportItem,
     SideOrSeat, Statement, Vulnerability,
@@ -542,24 +542,24 @@ impl Program {
                 }
                 self.counts.set_from_ace(*index as usize, values).map_err(|m| Error::script(m, pos.line, pos.col))?
             }
-            Statement::Condition(expr) => {
-                let id = self.expr(expr)?;
+            Statement::Condition(expr, pos) => {
+                let id = self.expr(expr).map_err(|e| e.located_or(*pos))?;
                 self.condition = Some(id);
             }
             Statement::Define(name, expr, pos) => {
                 // The peers check the name when they reduce the whole definition, after its
                 // expression.
-                let id = self.expr(expr)?;
+                let id = self.expr(expr).map_err(|e| e.located_or(*pos))?;
                 if self.variables.contains_key(name) {
                     return Err(Error::script("redefined variable", pos.line, pos.col));
                 }
                 self.variables.insert(name.clone(), id);
             }
-            Statement::Action(list, _) => {
+            Statement::Action(list, pos) => {
                 self.action_error = None;
                 let mut actions = Vec::with_capacity(list.len());
                 for action in list {
-                    if let Some(compiled) = self.action(action)? {
+                    if let Some(compiled) = self.action(action).map_err(|e| e.located_or(*pos))? {
                         actions.push(compiled);
                     }
                 }
@@ -623,6 +623,13 @@ impl Program {
     }
 
     fn expr(&mut self, expr: &Expr) -> Result<NodeId> {
+        if !crate::stack::enough() {
+            // Located at the first located token of the expression, else (by the statement)
+            // at the statement.
+            let pos = expr_pos(expr);
+            let e = Error::new(ErrorKind::Script, TOO_DEEP);
+            return Err(if pos.line > 0 { e.at(pos.line, pos.col) } else { e });
+        }
         let node = match expr {
             Expr::Number(n, _) => Node::Const(*n),
             Expr::Variable(name, pos) => {
@@ -900,17 +907,23 @@ fn is_printing_action(action: &Action) -> bool {
     )
 }
 
+/// The message for an expression too deep for the stack of the thread compiling or
+/// evaluating it (see [`crate::stack`]).
+pub const TOO_DEEP: &str = "expression nested too deeply for this thread's stack";
+
 /// The position of an expression's first located token, for error messages.
-fn expr_pos(e: &Expr) -> Pos {
-    match e {
-        Expr::Number(_, p) | Expr::Variable(_, p) => *p,
-        Expr::Not(a) | Expr::Imps(a) | Expr::Rnd(a) => expr_pos(a),
-        Expr::Binary(_, a, _) | Expr::Conditional(a, _, _) => expr_pos(a),
-        Expr::Shape { pos, .. } | Expr::ShapeFd { pos, .. } => *pos,
-        Expr::Tricks(_, _, p) | Expr::Dds(_, _, p) | Expr::Par(_, _, p) | Expr::Opc(_, _, p) => *p,
-        Expr::UserEval { pos, .. } => *pos,
-        Expr::Score { tricks, .. } => expr_pos(tricks),
-        _ => Pos::default(),
+fn expr_pos(mut e: &Expr) -> Pos {
+    loop {
+        e = match e {
+            Expr::Number(_, p) | Expr::Variable(_, p) => return *p,
+            Expr::Not(a) | Expr::Imps(a) | Expr::Rnd(a) => a,
+            Expr::Binary(_, a, _) | Expr::Conditional(a, _, _) => a,
+            Expr::Shape { pos, .. } | Expr::ShapeFd { pos, .. } => return *pos,
+            Expr::Tricks(_, _, p) | Expr::Dds(_, _, p) | Expr::Par(_, _, p) | Expr::Opc(_, _, p) => return *p,
+            Expr::UserEval { pos, .. } => return *pos,
+            Expr::Score { tricks, .. } => tricks,
+            _ => return Pos::default(),
+        };
     }
 }
 

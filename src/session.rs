@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -221,8 +222,36 @@ const MAX_CACHED_EXPRESSIONS: usize = 1024;
 /// How many expressions `compile_expression` keeps for one script.
 const MAX_COMPILED_EXPRESSIONS: usize = 65_536;
 
+/// Most deals a run may keep for `print(compass…)`, which prints them all at the end (32 MB).
+const MAX_KEPT_DEALS: i64 = 1_000_000;
+
+/// Stops a session's runs from another thread or from a signal handler (it only stores to an
+/// atomic flag). An interruption stops the run in progress, or the next one, at the next deal:
+/// the run ends with an [`ErrorKind::Interrupted`] error after writing out the output of the
+/// deals before, so every line written is complete. Each interruption stops one run.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupter(Arc<AtomicBool>);
+
+impl Interrupter {
+    /// Asks the session to stop (async-signal-safe: one atomic store).
+    pub fn interrupt(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// An error if an interruption is pending, which it consumes.
+    fn check(&self) -> Result<()> {
+        if self.0.load(Ordering::Relaxed) && self.0.swap(false, Ordering::Relaxed) {
+            return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
+        }
+        Ok(())
+    }
+}
+
 /// The dealing loop's state: dealer, double-dummy cache and counters.
 struct Job {
+    /// The session's interruption flag, looked at every 4096 generated deals and every
+    /// produced deal.
+    interrupter: Interrupter,
     dealer: Dealer,
     dd: DdCache,
     /// Deals dealt ahead, when double-dummy results are solved in batches across threads.
@@ -261,8 +290,9 @@ impl Job {
             return self.next_dealt(program, deadline);
         }
         while self.generated < self.max_generate && self.produced < self.max_produce {
-            if let Some(deadline) = deadline {
-                if self.produced == 0 && self.generated % 4096 == 0 && Instant::now() >= deadline {
+            if self.generated % 4096 == 0 {
+                self.interrupter.check()?;
+                if deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
                     self.timed_out = true;
                     return Ok(None);
                 }
@@ -309,8 +339,9 @@ impl Job {
     /// completed from the same random words.
     fn next_dealt(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
         while self.generated < self.max_generate && self.produced < self.max_produce {
-            if let Some(deadline) = deadline {
-                if self.produced == 0 && self.generated % 4096 == 0 && Instant::now() >= deadline {
+            if self.generated % 4096 == 0 {
+                self.interrupter.check()?;
+                if deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
                     self.timed_out = true;
                     return Ok(None);
                 }
@@ -355,6 +386,7 @@ impl Job {
     fn next_from_workers(&mut self, deadline: Option<Instant>) -> Result<Option<Deal>> {
         let parallel = self.parallel.as_mut().expect("called with workers");
         while self.generated < self.max_generate && self.produced < self.max_produce {
+            self.interrupter.check()?;
             match parallel.next_event() {
                 Event::Accepted(index, deal) => {
                     self.generated = index as i64 + 1;
@@ -524,6 +556,8 @@ pub struct Session {
     own_dd: Option<DdCache>,
     /// Builds the caller's `usereval` metric for each job, when one is set.
     in_process_metric: Option<MetricMaker>,
+    /// Stops runs from outside (see [`Session::interrupter`]).
+    interrupter: Interrupter,
 }
 
 /// Builds a `usereval` metric for a job.
@@ -616,7 +650,14 @@ impl Session {
             expressions: ExtraExpressions::default(),
             own_dd: None,
             in_process_metric: None,
+            interrupter: Interrupter::default(),
         }
+    }
+
+    /// A handle that interrupts this session's runs (and `next_deal` loops) from another thread
+    /// or a signal handler; see [`Interrupter`].
+    pub fn interrupter(&self) -> Interrupter {
+        self.interrupter.clone()
     }
 
     /// The options in force.
@@ -782,6 +823,18 @@ impl Session {
         if dialect == Dialect::V2 {
             max_produce = max_produce.min(max_generate);
         }
+        if program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_)))
+            && max_produce.min(max_generate) > MAX_KEPT_DEALS
+        {
+            return Err(Error::new(
+                ErrorKind::Run,
+                format!(
+                    "print(...) keeps every produced deal until the run ends: at most {MAX_KEPT_DEALS} deals \
+                     (produce {}); lower produce or print each deal with printall",
+                    max_produce.min(max_generate)
+                ),
+            ));
+        }
 
         let seed = o.seed.or(if dialect == Dialect::V2 { s.seed } else { None }).filter(|&v| {
             // DealerV2 treats seed 0 as "seed from the kernel".
@@ -896,6 +949,7 @@ impl Session {
         })
         .flatten();
         Ok(Job {
+            interrupter: self.interrupter.clone(),
             parallel,
             fast_condition,
             dealer,
@@ -1089,7 +1143,7 @@ impl Session {
         let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
             .map_err(|d| Error::script(d.message, d.line, d.col).with_source(expression.as_bytes()))?;
         match parsed.statements.as_slice() {
-            [Statement::Condition(e)] => Ok(e.clone()),
+            [Statement::Condition(e, _)] => Ok(e.clone()),
             _ => Err(Error::script("expected a single expression", 1, 1).with_source(expression.as_bytes())),
         }
     }
@@ -1646,6 +1700,7 @@ fn deal_loop(
 
     let deadline = (options.time_limit > 0).then(|| started + std::time::Duration::from_secs(options.time_limit));
     while let Some(deal) = job.next_accepted(program, deadline)? {
+        job.interrupter.check()?;
         state.on_deal(&deal, job, outputs)?;
         if let Some(m) = &mut meter {
             if m.update(&mut meter_text, job.produced, job.max_produce) {

@@ -59,8 +59,8 @@ pub enum Statement {
     Pointcount(Vec<i32>, Pos),
     /// `altcount N v1 v2 …`.
     Altcount(i32, Vec<i32>, Pos),
-    /// `condition EXPR`, or a bare expression statement.
-    Condition(Expr),
+    /// `condition EXPR`, or a bare expression statement, with where the statement starts.
+    Condition(Expr, Pos),
     /// `IDENT = EXPR`. The position is where `redefined variable` is reported: the line of the
     /// token after the expression (the peers reduce the definition on that look-ahead), the
     /// column of the name.
@@ -429,4 +429,38 @@ pub enum Action {
         /// Where it stands in the script.
         pos: Pos,
     },
+}
+
+impl Expr {
+    /// The boxed operands of this node.
+    fn operands_mut(&mut self) -> impl Iterator<Item = &mut Box<Expr>> {
+        let (a, b, c) = match self {
+            Expr::Not(a) | Expr::Imps(a) | Expr::Rnd(a) | Expr::Score { tricks: a, .. } => (Some(a), None, None),
+            Expr::Binary(_, a, b) | Expr::UserEval { tag: a, index: b, .. } => (Some(a), Some(b), None),
+            Expr::Conditional(a, b, c) => (Some(a), Some(b), Some(c)),
+            _ => (None, None, None),
+        };
+        a.into_iter().chain(b).chain(c)
+    }
+}
+
+/// Trees are dropped with a list instead of recursion, so that a tree as deep as the parser
+/// allows (10,000 levels) is freed on any thread's stack.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        /// Moves the operands of `node` that have operands themselves to `deep`.
+        fn detach(node: &mut Expr, deep: &mut Vec<Expr>) {
+            for operand in node.operands_mut() {
+                if operand.operands_mut().next().is_some() {
+                    deep.push(std::mem::replace(&mut **operand, Expr::Number(0, Pos::default())));
+                }
+            }
+        }
+        let mut deep: Vec<Expr> = Vec::new();
+        detach(self, &mut deep);
+        while let Some(mut node) = deep.pop() {
+            // `node`'s operands become leaves here, so dropping it does not recurse.
+            detach(&mut node, &mut deep);
+        }
+    }
 }

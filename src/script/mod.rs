@@ -344,7 +344,7 @@ mod tests {
             .statements
             .into_iter()
             .filter_map(|s| match s {
-                Statement::Condition(e) => Some(e),
+                Statement::Condition(e, _) => Some(e),
                 _ => None,
             })
             .collect();
@@ -585,7 +585,7 @@ mod tests {
             vec![
                 Statement::Action(vec![], pos(1, 1)),
                 // Reported on the line of the look-ahead (the end of the input, line 2).
-                Statement::Condition(Expr::Variable("printsomething".to_string(), pos(2, 8))),
+                Statement::Condition(Expr::Variable("printsomething".to_string(), pos(2, 8)), pos(1, 8)),
             ]
         );
     }
@@ -682,12 +682,12 @@ mod tests {
             " + usereval(1, NS, 2) + usereval(2, north, spade, 3) + shape{west, 5+M(4-)xx:h>s} + top5(north)"
         )));
         let mut terms = Vec::new();
-        let mut e = e;
+        let mut e = &e;
         while let Expr::Binary(BinOp::Add, a, b) = e {
-            terms.push(*b);
-            e = *a;
+            terms.push((**b).clone());
+            e = a;
         }
-        terms.push(e);
+        terms.push(e.clone());
         terms.reverse();
         assert_eq!(terms.len(), 26);
         assert_eq!(terms[0], Expr::SuitLength(Seat::North, Suit::Spades));
