@@ -536,7 +536,11 @@ pub type dealer_usereval_fn = Option<
 /// DealerV2's `-U`). `callback` and `userdata` must stay valid while they are set. Returns
 /// `DEALER_OK`.
 #[no_mangle]
-pub extern "C" fn dealer_set_usereval(session: *mut dealer_session, callback: dealer_usereval_fn, userdata: *mut c_void) -> i32 {
+pub extern "C" fn dealer_set_usereval(
+    session: *mut dealer_session,
+    callback: dealer_usereval_fn,
+    userdata: *mut c_void,
+) -> i32 {
     with_session(session, |h| {
         let maker = callback.map(|callback| {
             let userdata = userdata as usize;
@@ -563,7 +567,12 @@ struct CallbackMetric {
 }
 
 impl Metric for CallbackMetric {
-    fn evaluate(&mut self, query: &Query, context: &QueryContext, slots: &mut [i32; SLOTS]) -> crate::error::Result<()> {
+    fn evaluate(
+        &mut self,
+        query: &Query,
+        context: &QueryContext,
+        slots: &mut [i32; SLOTS],
+    ) -> crate::error::Result<()> {
         let q = dealer_usereval_query {
             tag: query.tag,
             side: query.side as i32,
@@ -585,7 +594,10 @@ impl Metric for CallbackMetric {
         if rc == 0 {
             Ok(())
         } else {
-            Err(Error::new(ErrorKind::Run, format!("usereval: the metric callback returned {rc} for tag {}", query.tag)))
+            Err(Error::new(
+                ErrorKind::Run,
+                format!("usereval: the metric callback returned {rc} for tag {}", query.tag),
+            ))
         }
     }
 }
@@ -830,7 +842,11 @@ pub extern "C" fn dealer_eval(session: *mut dealer_session, expression: *const c
 /// `DEALER_ERROR_USAGE` without a script, `DEALER_ERROR_NOT_AVAILABLE`, `DEALER_ERROR_NULL` or
 /// `DEALER_ERROR_UTF8`.
 #[no_mangle]
-pub extern "C" fn dealer_compile_expression(session: *mut dealer_session, expression: *const c_char, id: *mut u32) -> i32 {
+pub extern "C" fn dealer_compile_expression(
+    session: *mut dealer_session,
+    expression: *const c_char,
+    id: *mut u32,
+) -> i32 {
     with_session(session, |h| {
         let expression = text_arg(expression, "expression")?;
         if id.is_null() {

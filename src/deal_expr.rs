@@ -13,8 +13,8 @@ use crate::analysis;
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
 use crate::program::{Node, NodeId, Program};
-use crate::script::ast::{BinOp, Contract};
 use crate::scoring;
+use crate::script::ast::{BinOp, Contract};
 
 /// A compiled deal expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -433,7 +433,8 @@ mod tests {
 
     /// Compares the compiled value with the general evaluator's on many deals.
     fn agrees(expr: &str, dialect: Dialect) {
-        let parsed = match crate::script::parse(format!("condition {expr}\n").as_bytes(), dialect, &Default::default()) {
+        let parsed = match crate::script::parse(format!("condition {expr}\n").as_bytes(), dialect, &Default::default())
+        {
             Ok(parsed) => parsed,
             // Classic dealer lacks DealerV2's newer functions.
             Err(_) if dialect == Dialect::Classic => return,
@@ -556,9 +557,16 @@ mod tests {
 
     #[test]
     fn what_may_fail_or_draw_stays_with_the_evaluator() {
-        for expr in ["hcp(north) / hcp(south)", "rnd(5) > 2", "dds(north, spades) > 8", "hcp(north) % 0", "hcp(north) / (0 - 1)"] {
+        for expr in [
+            "hcp(north) / hcp(south)",
+            "rnd(5) > 2",
+            "dds(north, spades) > 8",
+            "hcp(north) % 0",
+            "hcp(north) / (0 - 1)",
+        ] {
             let parsed =
-                crate::script::parse(format!("condition {expr}\n").as_bytes(), Dialect::V2, &Default::default()).unwrap();
+                crate::script::parse(format!("condition {expr}\n").as_bytes(), Dialect::V2, &Default::default())
+                    .unwrap();
             let program = Program::compile(&parsed, Dialect::V2).unwrap();
             assert_eq!(DealExpr::compile(&program, program.condition.unwrap()), None, "{expr}");
         }

@@ -14,8 +14,8 @@
 use std::ffi::CString;
 use std::fs::File;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::PathBuf;
 use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -196,14 +196,8 @@ impl DealerServer {
         put_text(&mut page, offset::MAP_NAME, &page_file.path.to_string_lossy());
         put_text(&mut page, offset::Q_SEMA_NAME, &query.name.to_string_lossy());
         put_text(&mut page, offset::R_SEMA_NAME, &reply.name.to_string_lossy());
-        let sections = [
-            offset::QUERY,
-            offset::REPLY,
-            offset::DEAL_DATA,
-            offset::NS_RESULTS,
-            offset::EW_RESULTS,
-            offset::CACHE,
-        ];
+        let sections =
+            [offset::QUERY, offset::REPLY, offset::DEAL_DATA, offset::NS_RESULTS, offset::EW_RESULTS, offset::CACHE];
         for (i, section) in sections.iter().enumerate() {
             let at = offset::SECTION_OFFSETS + 8 * i;
             page[at..at + 8].copy_from_slice(&(*section as i64).to_le_bytes());
@@ -329,7 +323,8 @@ impl Drop for DealerServer {
 impl Metric for DealerServer {
     fn evaluate(&mut self, query: &Query, context: &QueryContext, slots: &mut [i32; SLOTS]) -> Result<()> {
         let page = &mut self.page;
-        let fields = [query.tag, query.side as i32, query.hand_flag, query.hand, query.suit_flag, query.suit, query.index];
+        let fields =
+            [query.tag, query.side as i32, query.hand_flag, query.hand, query.suit_flag, query.suit, query.index];
         for (i, v) in fields.iter().enumerate() {
             put_i32(page, offset::QUERY + 4 * i, *v);
         }
@@ -451,7 +446,14 @@ mod tests {
 
     #[test]
     fn hand_stats_land_at_dealerv2_offsets() {
-        let mut s = HandStats { seat: 2, total_hcp: 17, total_controls: 5, square_hand: 1, total_ltc: 650, ..Default::default() };
+        let mut s = HandStats {
+            seat: 2,
+            total_hcp: 17,
+            total_controls: 5,
+            square_hand: 1,
+            total_ltc: 650,
+            ..Default::default()
+        };
         s.lengths = [1, 2, 3, 7];
         s.counts[10] = [0, 1, 2, 14];
         s.total_counts[10] = 17;

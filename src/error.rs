@@ -89,14 +89,16 @@ impl Error {
         if let Some(source) = &self.source_line {
             let col = self.col.unwrap_or(0) as usize;
             let start = col.saturating_sub(1).min(source.len());
-            let token: String = source.get(start..).unwrap_or("").split_whitespace().next().unwrap_or("").chars().take(24).collect();
+            let token: String =
+                source.get(start..).unwrap_or("").split_whitespace().next().unwrap_or("").chars().take(24).collect();
             if !token.is_empty() {
                 text.push_str(&format!(" near '{token}'"));
             }
             text.push_str(&format!("\n    {source}"));
             if col > 0 {
                 // The caret goes under the column's character; tabs are kept so that it lines up.
-                let pad: String = source.get(..start).unwrap_or("").chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                let pad: String =
+                    source.get(..start).unwrap_or("").chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                 text.push_str(&format!("\n    {pad}^"));
             }
         }

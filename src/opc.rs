@@ -120,8 +120,11 @@ pub fn dop_hand(hand: Hand) -> String {
 /// keeps each as `(int)(value * 100)` in single precision, as DealerV2 does.
 pub fn parse_values(text: &str) -> Option<OpcValues> {
     let (left, right) = text.split_once(':')?;
-    let numbers: Vec<f32> =
-        left.split_whitespace().chain(right.split_whitespace().take(2)).map(|w| w.parse().ok()).collect::<Option<_>>()?;
+    let numbers: Vec<f32> = left
+        .split_whitespace()
+        .chain(right.split_whitespace().take(2))
+        .map(|w| w.parse().ok())
+        .collect::<Option<_>>()?;
     let values: [f32; 8] = numbers.try_into().ok()?;
     Some(values.map(|v| (v * 100.0) as i32))
 }

@@ -458,7 +458,8 @@ impl Program {
         let Some(condition) = self.condition else { return true };
         let mut pure = true;
         self.walk(vec![condition], |node| {
-            pure = !matches!(node, Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. });
+            pure =
+                !matches!(node, Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. });
             !pure
         });
         pure
@@ -851,7 +852,6 @@ impl Program {
         Ok(parts)
     }
 }
-
 
 /// Classic dealer's message when it cannot allocate a frequency table.
 const OUT_OF_MEMORY: &str = "Out of memory";

@@ -19,15 +19,15 @@ use crate::actions::{
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need};
 use crate::deal_expr::{DealExpr, StagedCondition};
+use crate::dealer_server::{DealerServer, ServerConfig};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
+use crate::opc::{Opc, OpcConfig};
 use crate::parallel::{Event, ParallelDealing};
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
-use crate::dealer_server::{DealerServer, ServerConfig};
-use crate::opc::{Opc, OpcConfig};
 use crate::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::zrd::{LibraryReader, OutputSpec};
 
@@ -931,8 +931,7 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
-        let fast_condition =
-            program.condition.and_then(|c| DealExpr::compile(program, c)).map(StagedCondition::new);
+        let fast_condition = program.condition.and_then(|c| DealExpr::compile(program, c)).map(StagedCondition::new);
         // Only the seats the condition reads first are dealt before it is judged.
         let program_seats = fast_condition.as_ref().map_or(program_seats, StagedCondition::first_seats);
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.
@@ -982,9 +981,11 @@ impl Session {
                 timeout: o.external_timeout,
                 // `-D n[.m]`: n for the dealer, m for the server (`.` or `:` between them).
                 dealer_debug: o.extra.get("debug").map_or(0, |d| atol(d).clamp(0, 99) as i32),
-                server_debug: o.extra.get("debug").and_then(|d| d.split_once(['.', ':'])).map_or(0, |(_, m)| {
-                    atol(m).clamp(0, 9999) as i32
-                }),
+                server_debug: o
+                    .extra
+                    .get("debug")
+                    .and_then(|d| d.split_once(['.', ':']))
+                    .map_or(0, |(_, m)| atol(m).clamp(0, 9999) as i32),
             };
             external.usereval = Some(UserEval::new(Box::new(DealerServer::start(config)?)));
         }
@@ -1052,8 +1053,7 @@ impl Session {
     pub fn next_deal(&mut self) -> Result<Option<Deal>> {
         if self.job.is_none() {
             let mut job = self.start_job()?;
-            let explicit =
-                self.options.produce.is_some_and(|p| p != 0) || self.program()?.settings.produce.is_some();
+            let explicit = self.options.produce.is_some_and(|p| p != 0) || self.program()?.settings.produce.is_some();
             if !explicit {
                 job.max_produce = i64::MAX;
             }
@@ -1108,9 +1108,11 @@ impl Session {
                 format!("too many compiled expressions (at most {MAX_COMPILED_EXPRESSIONS} per script)"),
             ));
         }
-        let id = self.expressions.first_id.checked_add(pinned.len() as u32).ok_or_else(|| {
-            Error::new(ErrorKind::Usage, "expression ids are exhausted: create a new session")
-        })?;
+        let id = self
+            .expressions
+            .first_id
+            .checked_add(pinned.len() as u32)
+            .ok_or_else(|| Error::new(ErrorKind::Usage, "expression ids are exhausted: create a new session"))?;
         let node = program.compile_extra_expression(&expr).map_err(|e| e.with_source(expression.as_bytes()))?;
         pinned.push((expr, node));
         Ok(id)
@@ -1896,7 +1898,8 @@ mod tests {
         assert_ne!(hcp, big);
         assert_eq!(s.eval_compiled(hcp).unwrap_err().kind, ErrorKind::Usage, "no current deal yet");
         let deal = s.next_deal().unwrap().unwrap();
-        let expected = deal.hand(Seat::North).cards_descending().map(|c| c.rank().saturating_sub(8) as i32).sum::<i32>();
+        let expected =
+            deal.hand(Seat::North).cards_descending().map(|c| c.rank().saturating_sub(8) as i32).sum::<i32>();
         assert_eq!(s.eval_compiled(hcp).unwrap(), expected);
         assert_eq!(s.eval_compiled(big).unwrap(), (expected >= 10) as i32);
         // Filling the eval cache past its bound drops its nodes; the pinned ones are rebuilt.
@@ -2105,7 +2108,10 @@ mod tests {
     #[test]
     fn dealing_threads_stop_with_the_run() {
         // A produce limit reached early, a generate limit and next_deal all end cleanly.
-        let (mut s, out) = captured(&[("seed", "5"), ("threads", "2")], "produce 3\ncondition hcp(north) >= 10\naction printoneline\n");
+        let (mut s, out) = captured(
+            &[("seed", "5"), ("threads", "2")],
+            "produce 3\ncondition hcp(north) >= 10\naction printoneline\n",
+        );
         let report = s.run().unwrap();
         assert_eq!(report.produced, 3);
         assert_eq!(text(&out).lines().filter(|l| l.starts_with("n ")).count(), 3);
@@ -2120,5 +2126,83 @@ mod tests {
         for _ in 0..5 {
             assert_eq!(s.next_deal().unwrap(), one.next_deal().unwrap());
         }
+    }
+
+    /// Runs `body` on a new thread with `stack` bytes of stack.
+    fn on_stack<T: Send + 'static>(stack: usize, body: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new().stack_size(stack).spawn(body).unwrap().join().unwrap()
+    }
+
+    #[test]
+    fn deep_expressions_fail_cleanly_on_a_small_stack() {
+        // 9,000 levels: within the parser's limit, too deep for 256 KB of stack.
+        let script = format!("produce 1\ncondition hcp(north){} > 10\n", "+hcp(south)".repeat(9_000));
+        let e = on_stack(256 << 10, move || {
+            let mut s = Session::new();
+            s.load_script(script.as_bytes()).unwrap_err()
+        });
+        assert_eq!(e.to_string(), "line 2: expression nested too deeply for this thread's stack");
+        assert_eq!(e.exit_code, 255);
+        // The same depth on a large stack compiles and runs.
+        let script = format!(
+            "produce 1\ncondition 1{} == 9001\naction printes(0+1{}, \\n)\n",
+            "+1".repeat(9_000),
+            "+1".repeat(9_000)
+        );
+        let out = on_stack(64 << 20, move || {
+            let (mut s, out) = captured(&[("seed", "1"), ("threads", "1")], &script);
+            s.run().unwrap();
+            text(&out)
+        });
+        assert!(out.starts_with("9001\n"), "{out}");
+    }
+
+    #[test]
+    fn evaluation_watches_the_stack_of_the_thread_it_runs_on() {
+        // Compiled on a large stack, run on a small one: an error, not an overflow.
+        let script = format!("produce 1\ncondition hcp(north){} >= 0\n", "+hcp(south)".repeat(3_000));
+        let mut s = on_stack(64 << 20, move || {
+            let mut s = Session::new();
+            s.set_option("threads", "1").unwrap();
+            s.load_script(script.as_bytes()).unwrap();
+            s
+        });
+        let _ = capture(&mut s, Stream::Output);
+        let e = on_stack(256 << 10, move || s.run().unwrap_err());
+        assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Run, crate::program::TOO_DEEP));
+    }
+
+    #[test]
+    fn an_interruption_stops_one_run_with_complete_output() {
+        let script = "generate 100000000\nproduce 100000000\naction printoneline\n";
+        let (mut s, out) = captured(&[("seed", "1"), ("threads", "2")], script);
+        let interrupter = s.interrupter();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            interrupter.interrupt();
+        });
+        let e = s.run().unwrap_err();
+        stopper.join().unwrap();
+        assert_eq!((e.kind, e.message.as_str(), e.exit_code), (ErrorKind::Interrupted, "interrupted", 130));
+        let text = text(&out);
+        assert!(text.lines().count() > 100, "deals were printed before the interruption");
+        assert!(text.ends_with('\n') && text.lines().all(|l| l.len() == 76 && l.starts_with("n ")));
+        // The interruption was used up: the next run goes to its end.
+        s.set_option("produce", "3").unwrap();
+        assert_eq!(s.run().unwrap().produced, 3);
+        // An interruption before a run stops that run.
+        s.interrupter().interrupt();
+        assert_eq!(s.run().unwrap_err().kind, ErrorKind::Interrupted);
+    }
+
+    #[test]
+    fn deal_lists_for_print_are_bounded() {
+        let (mut s, _) = captured(&[("seed", "1"), ("produce", "2000000")], "generate 5000000\naction print(north)\n");
+        let e = s.run().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Run);
+        assert!(e.message.starts_with("print(...) keeps every produced deal"), "{}", e.message);
+        let (mut s, out) = captured(&[("seed", "1"), ("produce", "3")], "action print(north)\n");
+        s.run().unwrap();
+        assert!(text(&out).contains("North hands:"), "{}", text(&out));
     }
 }

@@ -287,7 +287,9 @@ mod tests {
     fn hand_statistics() {
         // North: AKQ2 of spades, JT9 of hearts, A432 of diamonds, 32 of clubs.
         let mut north = Hand::EMPTY;
-        for (suit, ranks) in [(Suit::Spades, "AKQ2"), (Suit::Hearts, "JT9"), (Suit::Diamonds, "A432"), (Suit::Clubs, "32")] {
+        for (suit, ranks) in
+            [(Suit::Spades, "AKQ2"), (Suit::Hearts, "JT9"), (Suit::Diamonds, "A432"), (Suit::Clubs, "32")]
+        {
             for r in ranks.chars() {
                 let rank = crate::cards::RANK_LETTERS.iter().position(|&l| l as char == r).unwrap();
                 north.insert(crate::cards::Card::new(suit, rank as u8));

@@ -159,13 +159,7 @@ impl DealWords {
             rng.set_stream(lane as u64);
             Lane::new(rng)
         });
-        DealWords {
-            lanes,
-            keyed,
-            fresh: 0,
-            used: WORDS_PER_DEAL,
-            overflow: None,
-        }
+        DealWords { lanes, keyed, fresh: 0, used: WORDS_PER_DEAL, overflow: None }
     }
 
     /// Stream `stream` of the seed's generator from 32-bit word `word_pos`.

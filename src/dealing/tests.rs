@@ -621,12 +621,8 @@ fn chacha_cards_reach_every_seat_uniformly_and_independently() {
             }
         }
         let expected = N as f64 / 4.0;
-        let chi: f64 = card_seat
-            .iter()
-            .flatten()
-            .filter(|&&c| c > 0)
-            .map(|&c| (c as f64 - expected).powi(2) / expected)
-            .sum();
+        let chi: f64 =
+            card_seat.iter().flatten().filter(|&&c| c > 0).map(|&c| (c as f64 - expected).powi(2) / expected).sum();
         assert!(chi < chi_square_limit(52.0 * 3.0), "card × seat chi-square {chi}");
         let p = 12.0 / 51.0;
         let (mean, var) = (N as f64 * p, N as f64 * p * (1.0 - p));
