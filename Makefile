@@ -47,7 +47,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example examples examples-test external-test test rust-test capi-test parity cli-errors consumer-test bench install uninstall \
+.PHONY: all lib example examples examples-test external-test test rust-test capi-test parity cli-errors limits consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
@@ -128,6 +128,10 @@ consumer-test: all
 cli-errors: all
 	tests/cli_errors.sh
 
+# Limits on hostile input: interruption, nesting depth, memory bounds, output failures.
+limits: all
+	tests/limits.sh
+
 # Debian's DDS 2.9 (libdds-dev), used only to check and benchmark our double-dummy results; the
 # programs are skipped when it is not installed.
 dds29-tools:
@@ -145,7 +149,7 @@ check-header: all
 	@git diff --quiet -- include/dealer.h || { echo "include/dealer.h differs from the generated header: commit it"; git diff --stat -- include/dealer.h; exit 1; }
 	@echo "include/dealer.h is up to date"
 
-test: all check-header rust-test capi-test examples-test external-test cli-errors parity dd-reference \
+test: all check-header rust-test capi-test examples-test external-test cli-errors limits parity dd-reference \
 	consumer-test
 
 bench: all dds29-tools
