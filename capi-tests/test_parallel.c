@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dealer.h"
 
@@ -169,7 +170,54 @@ static void compare(const struct job *a, const struct job *b, int round) {
     CHECK(a->deals == b->deals);
 }
 
+/* Output of an interrupted run. */
+struct interrupted_run { dealer_session *session; struct buffer out; int32_t status; };
+
+static int32_t keep_output(const uint8_t *data, size_t len, void *userdata) {
+    return append(userdata, data, len);
+}
+
+static void *run_until_interrupted(void *arg) {
+    struct interrupted_run *r = arg;
+    r->status = dealer_run(r->session, NULL);
+    return NULL;
+}
+
+/* Another thread interrupts a long run (on two dealing threads): the run returns
+ * DEALER_INTERRUPTED, and the output it wrote ends with a complete line; the interrupter
+ * outlives the session. */
+static void test_interrupt_from_another_thread(void) {
+    static const char script[] = "generate 100000000\nproduce 100000000\naction printoneline\n";
+    struct interrupted_run r;
+    memset(&r, 0, sizeof r);
+    CHECK(dealer_create_session(&r.session) == DEALER_OK);
+    CHECK(dealer_set_seed(r.session, 3) == DEALER_OK && dealer_set_threads(r.session, 2) == DEALER_OK);
+    CHECK(dealer_load_script(r.session, (const uint8_t *)script, strlen(script)) == DEALER_OK);
+    CHECK(dealer_set_output(r.session, DEALER_STREAM_OUTPUT, keep_output, &r.out) == DEALER_OK);
+    dealer_interrupter *interrupter = NULL;
+    CHECK(dealer_create_interrupter(r.session, &interrupter) == DEALER_OK && interrupter != NULL);
+    pthread_t runner;
+    r.status = -100;
+    int started = pthread_create(&runner, NULL, run_until_interrupted, &r) == 0;
+    CHECK(started);
+    struct timespec pause = { 0, 300 * 1000 * 1000 };
+    nanosleep(&pause, NULL);
+    dealer_interrupt(interrupter);
+    if (started) pthread_join(runner, NULL);
+    CHECK(r.status == DEALER_INTERRUPTED);
+    CHECK(strcmp(dealer_last_error(r.session), "interrupted") == 0);
+    CHECK(dealer_last_error_exit_code(r.session) == 130);
+    CHECK(r.out.len > 77 * 100 && r.out.len % 77 == 0 && r.out.data[r.out.len - 1] == '\n');
+    dealer_free_session(r.session);
+    dealer_interrupt(interrupter);
+    dealer_free_interrupter(interrupter);
+    dealer_interrupt(NULL);
+    dealer_free_interrupter(NULL);
+    free(r.out.data);
+}
+
 int main(void) {
+    test_interrupt_from_another_thread();
     /* Solo: one job after the other. */
     for (int i = 0; i < NJOBS; i++) {
         solo[i] = job_templates[i];

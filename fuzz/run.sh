@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes libdealer: seeds the corpora, builds both targets, then runs `script` and `capi` one
-# after the other, each for SECONDS (default 1800).
-# Usage: fuzz/run.sh [SECONDS]      needs a nightly toolchain and cargo-fuzz (see README.md)
+# after the other (at the same time, one core each, with FUZZ_PARALLEL=1), each for SECONDS
+# (default 1800).
+# Usage: [FUZZ_PARALLEL=1] fuzz/run.sh [SECONDS]   needs nightly and cargo-fuzz (see README.md)
 # Crashing inputs land in fuzz/artifacts/<target>/ (crash-*, timeout-*, oom-*, leak-*).
 set -eu
 seconds=${1:-1800}
@@ -23,8 +24,16 @@ run() { # run TARGET MAX_LEN
     echo "== $target FOUND A CRASH: see $here/artifacts/$target/"
   }
 }
-run script 4096
-run capi 4096
+if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
+  run script 4096 >script.log 2>&1 &
+  run capi 4096 >capi.log 2>&1 &
+  wait
+  tail -n 30 script.log capi.log
+  grep -q "FOUND A CRASH" script.log capi.log && status=1
+else
+  run script 4096
+  run capi 4096
+fi
 echo "== done; crashing inputs (if any):"
 ls -l artifacts/script artifacts/capi 2>/dev/null || true
 exit "$status"

@@ -215,15 +215,23 @@ pub enum HandMeasure {
     Ltc,
 }
 
+/// Largest deal expression compiled, in nodes: a deal expression copies a variable's expression
+/// at each use, which variables built from variables can make exponentially large (the
+/// evaluator shares them instead).
+pub const MAX_NODES: u32 = 1 << 20;
+
 /// Deepest deal expression compiled (levels of operators over statistics, a `&&`/`||` chain
 /// counting as one): it keeps their recursive walks far from the end of any thread's stack.
 pub const MAX_DEPTH: u32 = 64;
 
 impl DealExpr {
     /// Compiles node `id` of `program`; `None` when anything below it is not a deal expression
-    /// (or when it nests deeper than [`MAX_DEPTH`]: the evaluator, which watches its stack,
-    /// takes those).
+    /// (or when it has more than [`MAX_NODES`] nodes or nests deeper than [`MAX_DEPTH`]: the
+    /// evaluator, which shares variables and watches its stack, takes those).
     pub fn compile(program: &Program, id: NodeId) -> Option<DealExpr> {
+        if program.expanded_size(id) > MAX_NODES {
+            return None;
+        }
         DealExpr::compile_at(program, id, 0)
     }
 

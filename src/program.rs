@@ -286,6 +286,9 @@ pub struct Program {
     seen_action_statement: bool,
     /// Nodes and shape sets that belong to the script itself (the rest came from `dealer_eval`).
     script_size: (usize, usize),
+    /// Per node: how many nodes an evaluation of it may visit, counting a variable's expression
+    /// at each use (saturating); see [`MAX_EXPANDED_NODES`].
+    expanded: Vec<u32>,
     /// Whether expressions being compiled come from the script (not from `dealer_eval`).
     compiling_script: bool,
     /// The error the current action list will meet after parsing, if any (see the module
@@ -351,6 +354,7 @@ impl Program {
             shape_clauses: 0,
             seen_action_statement: false,
             script_size: (0, 0),
+            expanded: Vec::new(),
             compiling_script: true,
             action_error: None,
         };
@@ -362,7 +366,9 @@ impl Program {
 
     /// Compiles one more expression against this program's variables (for `dealer_eval`).
     pub fn compile_extra_expression(&mut self, expr: &Expr) -> Result<NodeId> {
-        self.expr(expr)
+        let id = self.expr(expr)?;
+        self.check_expanded(id)?;
+        Ok(id)
     }
 
     /// Drops every expression compiled with [`compile_extra_expression`](Self::compile_extra_expression)
@@ -370,6 +376,7 @@ impl Program {
     pub fn forget_extra_expressions(&mut self) {
         let (nodes, shapes) = self.script_size;
         self.nodes.truncate(nodes);
+        self.expanded.truncate(nodes);
         self.shapes.truncate(shapes);
     }
 
@@ -544,7 +551,10 @@ impl Program {
                 self.counts.set_from_ace(*index as usize, values).map_err(|m| Error::script(m, pos.line, pos.col))?
             }
             Statement::Condition(expr, pos) => {
-                let id = self.expr(expr).map_err(|e| e.located_or(*pos))?;
+                let id = self
+                    .expr(expr)
+                    .and_then(|id| self.check_expanded(id).map(|()| id))
+                    .map_err(|e| e.located_or(*pos))?;
                 self.condition = Some(id);
             }
             Statement::Define(name, expr, pos) => {
@@ -561,6 +571,11 @@ impl Program {
                 let mut actions = Vec::with_capacity(list.len());
                 for action in list {
                     if let Some(compiled) = self.action(action).map_err(|e| e.located_or(*pos))? {
+                        let mut roots = Vec::new();
+                        action_roots(&compiled, &mut roots);
+                        for root in roots {
+                            self.check_expanded(root).map_err(|e| e.located_or(*pos))?;
+                        }
                         actions.push(compiled);
                     }
                 }
@@ -619,8 +634,30 @@ impl Program {
     }
 
     fn push(&mut self, node: Node) -> NodeId {
+        let expanded =
+            children(&node).into_iter().fold(1u32, |total, child| total.saturating_add(self.expanded[child as usize]));
+        self.expanded.push(expanded);
         self.nodes.push(node);
         (self.nodes.len() - 1) as NodeId
+    }
+
+    /// How many nodes an evaluation of node `id` may visit, counting a variable's expression at
+    /// each use (saturating).
+    pub fn expanded_size(&self, id: NodeId) -> u32 {
+        self.expanded[id as usize]
+    }
+
+    /// Refuses an expression that is evaluated (a condition, an action's value) when variables
+    /// used inside variables make it expand to more than [`MAX_EXPANDED_NODES`] nodes: `a1 = a0
+    /// && a0`, `a2 = a1 && a1` … doubles at each step, and the peers would evaluate every copy.
+    fn check_expanded(&self, id: NodeId) -> Result<()> {
+        if self.expanded_size(id) > MAX_EXPANDED_NODES {
+            return Err(Error::new(
+                ErrorKind::Script,
+                format!("expression too large: through its variables it expands to more than {MAX_EXPANDED_NODES} operations"),
+            ));
+        }
+        Ok(())
     }
 
     fn expr(&mut self, expr: &Expr) -> Result<NodeId> {
@@ -906,6 +943,10 @@ fn is_printing_action(action: &Action) -> bool {
             | Action::EvalContract { .. }
     )
 }
+
+/// Most nodes an evaluated expression may expand to through its variables (real scripts reach
+/// a quarter of a million; short-circuits keep their evaluation far cheaper than that).
+pub const MAX_EXPANDED_NODES: u32 = 10_000_000;
 
 /// The message for an expression too deep for the stack of the thread compiling or
 /// evaluating it (see [`crate::stack`]).

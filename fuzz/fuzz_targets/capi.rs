@@ -20,10 +20,11 @@
 //! are skipped, and `dealer_set_output_fd` only gets descriptors that are not open (or negative,
 //! after which the stream goes straight back to a callback).
 //!
-//! Work per input is bounded: at most 64 calls; threads at most 2; before `dealer_run` and
-//! `dealer_next_deal` the generate limit is forced into 1..=100 (1..=2 once anything given to the
-//! session names a double-dummy feature) unless the last one set is already small; and a
-//! session that may solve double-dummy problems gets only 4 solving calls per input.
+//! Work per input is bounded (a double-dummy solve takes milliseconds): at most 64 calls;
+//! threads 1 on a new session and at most 2; before `dealer_run` and `dealer_next_deal` the
+//! generate limit is forced into 1..=100 (to 1 once anything given to the session names a
+//! double-dummy feature) unless the last one set is already small; and all sessions that may
+//! solve double-dummy problems share 1 solving call per input.
 
 #![no_main]
 
@@ -36,8 +37,8 @@ use libfuzzer_sys::fuzz_target;
 const MAX_SESSIONS: usize = 3;
 const MAX_CALLS: usize = 64;
 const GENERATE_CAP: i64 = 100;
-const GENERATE_CAP_DD: i64 = 2;
-const DD_CALLS: u32 = 4;
+const GENERATE_CAP_DD: i64 = 1;
+const DD_CALLS: u32 = 1;
 /// Output kept per session before the collector starts over.
 const MAX_COLLECTED: usize = 1 << 20;
 
@@ -82,16 +83,68 @@ const EXPRESSIONS: &[&str] = &[
 ];
 
 const KEYS: &[&str] = &[
-    "rng", "generator", "dialect", "seed", "generate", "produce", "title", "swap", "quiet", "statistics",
-    "progress", "predeal_north", "predeal_east", "predeal_south", "predeal_west", "input_name", "time_limit",
-    "dds_mode", "threads", "par_vulnerability", "opener", "debug", "external_timeout", "var0", "var1", "var9",
+    "rng",
+    "generator",
+    "dialect",
+    "seed",
+    "generate",
+    "produce",
+    "title",
+    "swap",
+    "quiet",
+    "statistics",
+    "progress",
+    "predeal_north",
+    "predeal_east",
+    "predeal_south",
+    "predeal_west",
+    "input_name",
+    "time_limit",
+    "dds_mode",
+    "threads",
+    "par_vulnerability",
+    "opener",
+    "debug",
+    "external_timeout",
+    "var0",
+    "var1",
+    "var9",
     "var10",
 ];
 
 const VALUES: &[&str] = &[
-    "", "0", "1", "2", "3", "-1", "true", "false", "on", "chacha", "drand48", "glibc", "classic", "v2", "dealerv2",
-    "9223372036854775807", "-9223372036854775808", "99999999999999999999999", "2147483648", "4294967297",
-    "SAKQ,HJ", "SAKQJT98765432", "CA,CA", "none", "ns", "both", "1.5", "nan", "inf", "w:", "N", "hcp(north) > 10",
+    "",
+    "0",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "true",
+    "false",
+    "on",
+    "chacha",
+    "drand48",
+    "glibc",
+    "classic",
+    "v2",
+    "dealerv2",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "99999999999999999999999",
+    "2147483648",
+    "4294967297",
+    "SAKQ,HJ",
+    "SAKQJT98765432",
+    "CA,CA",
+    "none",
+    "ns",
+    "both",
+    "1.5",
+    "nan",
+    "inf",
+    "w:",
+    "N",
+    "hcp(north) > 10",
     "   42xyz",
 ];
 
@@ -134,7 +187,12 @@ unsafe extern "C" fn usereval(
     // SAFETY: the library passes valid pointers (4 stats, 128 results); userdata is the
     // session's `usereval_status` box.
     let (q, stats, results, status) = unsafe {
-        (&*query, std::slice::from_raw_parts(stats, 4), std::slice::from_raw_parts_mut(results, 128), *userdata.cast::<i32>())
+        (
+            &*query,
+            std::slice::from_raw_parts(stats, 4),
+            std::slice::from_raw_parts_mut(results, 128),
+            *userdata.cast::<i32>(),
+        )
     };
     for (i, r) in results.iter_mut().enumerate() {
         *r = q.tag.wrapping_add(i as i32).wrapping_add(stats[i % 4].total_hcp);
@@ -224,6 +282,7 @@ fn new_session() -> Option<Live> {
     for stream in 0..4 {
         collect(&mut live, stream);
     }
+    check(handle, dealer_set_threads(handle, 1), "dealer_set_threads");
     let status = dealer_set_usereval(handle, Some(usereval), (&mut *live.usereval_status as *mut i32).cast());
     check(handle, status, "dealer_set_usereval");
     Some(live)
@@ -296,9 +355,14 @@ fn null_calls(u: &mut Unstructured) -> Result<()> {
         1 => vec![dealer_set_option(null, k.as_ptr(), c"1".as_ptr()), dealer_set_seed(null, u.arbitrary()?)],
         2 => vec![dealer_set_generator(null, u.arbitrary()?), dealer_set_dialect(null, u.arbitrary()?)],
         3 => vec![dealer_set_generate(null, 5), dealer_set_produce(null, 5), dealer_set_threads(null, 1)],
-        4 => vec![dealer_set_variable(null, u.arbitrary()?, c"x".as_ptr()), dealer_set_predeal(null, 0, c"SA".as_ptr())],
+        4 => {
+            vec![dealer_set_variable(null, u.arbitrary()?, c"x".as_ptr()), dealer_set_predeal(null, 0, c"SA".as_ptr())]
+        }
         5 => vec![dealer_load_script(null, std::ptr::null(), 0), dealer_load_script_file(null, c"x".as_ptr())],
-        6 => vec![dealer_set_output(null, 0, Some(write_fail), null.cast()), dealer_set_usereval(null, None, null.cast())],
+        6 => vec![
+            dealer_set_output(null, 0, Some(write_fail), null.cast()),
+            dealer_set_usereval(null, None, null.cast()),
+        ],
         7 => vec![dealer_run(null, std::ptr::null_mut()), dealer_next_deal(null, std::ptr::null_mut())],
         8 => {
             let mut v = 0;

@@ -1,0 +1,99 @@
+/*
+ * Memory stays flat when sessions are created, used and freed in a loop, through the C API
+ * (include/dealer.h only): a server creates a session per request for days. Each round creates a
+ * session, fails to load a bad script, loads a good one, runs it on two threads with its output
+ * sent to a callback, deals and evaluates (a bad expression too), solves a double-dummy table
+ * (every 100th round), interrupts a run, and frees everything. The resident set size after
+ * WARMUP rounds and after WARMUP + ROUNDS rounds must differ by less than LIMIT_KB. (Not built
+ * for the sanitizer runs, whose allocators keep freed memory on purpose.) Prints
+ * "N passed, M failed".
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dealer.h"
+
+enum { WARMUP = 300, ROUNDS = 2000, LIMIT_KB = 2048 };
+
+static int passed, failed;
+
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        if (cond) passed++;                                                    \
+        else { failed++; fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
+    } while (0)
+
+/* Counts the bytes written and keeps nothing. */
+static int32_t count_bytes(const uint8_t *data, size_t len, void *userdata) {
+    (void)data;
+    *(size_t *)userdata += len;
+    return 0;
+}
+
+/* The process's resident set size in kilobytes. */
+static long resident_kb(void) {
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return -1;
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = -1;
+    fclose(f);
+    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* One round of a session's life; returns 0 when every call answered as expected. */
+static int round_trip(int round) {
+    static const char bad[] = "condition hcp(north) >\naction printall\n";
+    static const char good[] =
+        "generate 2000\nproduce 50\n"
+        "nt = shape(north, any 4333 + any 4432 + any 5332) && hcp(north) >= 15\n"
+        "condition nt || hcp(south) > 12\n"
+        "action printoneline, average hcp(north), frequency (spades(north), 0, 13)\n";
+    dealer_session *s = NULL;
+    int ok = dealer_create_session(&s) == DEALER_OK;
+    char seed[32];
+    snprintf(seed, sizeof seed, "%d", round + 1);
+    size_t written = 0;
+    ok = ok && dealer_set_option(s, "seed", seed) == DEALER_OK;
+    ok = ok && dealer_set_threads(s, 2) == DEALER_OK;
+    ok = ok && dealer_load_script(s, (const uint8_t *)bad, strlen(bad)) == DEALER_ERROR_SCRIPT;
+    ok = ok && dealer_load_script(s, (const uint8_t *)good, strlen(good)) == DEALER_OK;
+    ok = ok && dealer_set_output(s, DEALER_STREAM_OUTPUT, count_bytes, &written) == DEALER_OK;
+    ok = ok && dealer_run(s, NULL) == DEALER_OK && written > 0;
+    dealer_deal deal;
+    int32_t value = 0;
+    ok = ok && dealer_next_deal(s, &deal) == DEALER_OK;
+    ok = ok && dealer_eval(s, "hcp(north) + hcp(south)", &value) == DEALER_OK;
+    ok = ok && dealer_eval(s, "hcp(", &value) == DEALER_ERROR_SCRIPT;
+    if (round % 100 == 0) {
+        dealer_dds_results table;
+        memset(&table, 0, sizeof table);
+        table.size = sizeof table;
+        table.par_vulnerability = 0;
+        ok = ok && dealer_dds_table(s, &deal, &table) == DEALER_OK;
+    }
+    dealer_interrupter *interrupter = NULL;
+    ok = ok && dealer_create_interrupter(s, &interrupter) == DEALER_OK;
+    dealer_interrupt(interrupter);
+    ok = ok && dealer_run(s, NULL) == DEALER_INTERRUPTED;
+    dealer_free_interrupter(interrupter);
+    dealer_free_session(s);
+    return ok ? 0 : 1;
+}
+
+int main(void) {
+    int errors = 0;
+    for (int round = 0; round < WARMUP; round++) errors += round_trip(round);
+    long before = resident_kb();
+    for (int round = WARMUP; round < WARMUP + ROUNDS; round++) errors += round_trip(round);
+    long after = resident_kb();
+    CHECK(errors == 0);
+    CHECK(before > 0 && after > 0);
+    printf("resident set after %d rounds: %ld KB; after %d more: %ld KB\n", WARMUP, before, ROUNDS, after);
+    CHECK(after - before < LIMIT_KB);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,34 @@
+//! Every input the fuzzers ever found failing (a panic, a crash, a hang or a runaway
+//! allocation), replayed through the same harness as the fuzz target, so that the bug stays
+//! fixed. Inputs live in `tests/fuzz-regressions/<target>/`; see `fuzz/README.md`.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+#[path = "../fuzz/harness/script.rs"]
+mod harness;
+
+/// Time an input may take: the fuzzers' `-timeout`.
+const LIMIT: Duration = Duration::from_secs(10);
+
+#[test]
+fn script_inputs_found_by_the_fuzzer_run_cleanly() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/script");
+    let mut inputs: Vec<_> = std::fs::read_dir(&folder).unwrap().map(|entry| entry.unwrap().path()).collect();
+    inputs.sort();
+    assert!(!inputs.is_empty(), "no inputs in {}", folder.display());
+    for input in inputs {
+        let data = std::fs::read(&input).unwrap();
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            let outcome = std::panic::catch_unwind(|| harness::run(&data));
+            let _ = done.send(outcome.is_ok());
+        });
+        match finished.recv_timeout(LIMIT) {
+            Ok(true) => {}
+            Ok(false) => panic!("{}: the harness panicked", input.display()),
+            Err(_) => panic!("{}: still running after {LIMIT:?}", input.display()),
+        }
+    }
+}
