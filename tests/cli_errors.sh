@@ -356,6 +356,26 @@ v2 "-P out of range" 0 "" "Invalid Vulnerability -- Setting to Nobody Vul" -P 7 
 v2 "-R above 10" 0 "" "Invalid value[11] for R opt(0..12) setting to 9." -R 11 -s 1 v2ok.dli
 script v2bad.dli $'condition hcp(north) >\n\naction printall\n'
 v2 "syntax error" 255 "" "line 3: syntax error" v2bad.dli
+# The script errors DealerV2 shares with classic dealer (its reference, §1–2): same text, 255.
+v2_script() { # v2_script NAME STDERR-LINE TEXT
+  script v2err.dli "$3"
+  v2 "$1" 255 "" "$2" -s 1 v2err.dli
+}
+v2_script "card predealt twice" "line 2: Card predealt twice" $'predeal north SA\npredeal south SA'
+v2_script "more than 13 cards" "line 1: More than 13 cards for one player" 'predeal north SAKQJT98765432, HA'
+v2_script "bias length already set" "line 1: North's Spade suit has length already set to 3" \
+  'predeal spades(north)==3 spades(north)==4'
+v2_script "bias suit lengths too long" "line 1: Suit lengths too long for North" 'predeal spades(north)==7 hearts(north)==7'
+v2_script "bias too many spades" "line 1: Too many Spades" 'predeal spades(north)==7 spades(south)==7'
+v2_script "unterminated comment" "line 3: EOF found in comment" $'condition 1\n/* x\n'
+v2_script "unknown variable" "line 1: unknown variable" 'condition foo > 3'
+v2_script "redefined variable" "line 3: redefined variable" $'a = 1\na = 2\n'
+v2_script "wrong number of cards in shape" "line 1: wrong number of cards in shape" 'condition shape(north, 5441)'
+v2_script "too many pointcount values" "line 1: too many pointcount values" \
+  'pointcount 1 2 3 4 5 6 7 8 9 10 11 12 13 14'
+v2_script "dotnum with three digits before the point" "line 1: syntax error" 'action printes(100.5, \n)'
+script v2div.dli 'condition hcp(north)/0 > 1'
+v2 "division by zero (DealerV2: SIGFPE)" 4 "" "line 1: division by zero" -s 1 v2div.dli
 script v2dds.dli $'produce 1\naction printes(par(NS, none) + par(EW, none), \\n)\n'
 v2 "par" 0 $'0\n' "In ParScore:: Using Parscore requires TableMode. Setting Mode and continuing.." -s 1 -v v2dds.dli
 script v2opc.dli $'condition opc(NS) > 8\n'
