@@ -34,52 +34,25 @@ pub struct Evaluation<'a> {
 }
 
 impl Evaluation<'_> {
-    /// Evaluates node `id`.
+    /// Evaluates node `id`. Only the nodes with operands are evaluated here; the others are
+    /// [`leaf`](Self::leaf)s, kept out of line so that each level of recursion takes little
+    /// stack (deep expressions then fit the stack watch of [`crate::stack`]).
     pub fn value(&mut self, id: NodeId) -> Result<i32> {
         if !crate::stack::enough() {
             return Err(Error::new(ErrorKind::Run, crate::program::TOO_DEEP));
         }
         let program = self.program;
-        let deal = self.deal;
-        Ok(match &program.nodes[id as usize] {
-            Node::Const(n) => *n,
-            Node::Length(seat, suit) => deal.hand(*seat).len(*suit) as i32,
-            Node::Count { table, seat, suit } => program.counts.count(*table as usize, deal.hand(*seat), *suit),
-            Node::Controls(seat, suit) => analysis::controls(deal.hand(*seat), *suit),
-            Node::Losers(seat, suit) => analysis::losers(deal.hand(*seat), *suit),
-            Node::Ltc(seat, suit) => analysis::ltc(deal.hand(*seat), *suit),
-            Node::Cccc(seat) => analysis::cccc(deal.hand(*seat), program.dialect),
-            Node::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
-            Node::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
-            Node::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
+        let node = &program.nodes[id as usize];
+        Ok(match node {
             Node::Not(a) => (self.value(*a)? == 0) as i32,
             Node::CompareConst(op, a, k) => apply(*op, self.value(*a)?, *k),
-            Node::Binary(op, a, b, pos) => match op {
-                BinOp::Or => (self.value(*a)? != 0 || self.value(*b)? != 0) as i32,
-                BinOp::And => (self.value(*a)? != 0 && self.value(*b)? != 0) as i32,
-                _ => {
-                    let x = self.value(*a)?;
-                    let y = self.value(*b)?;
-                    match op {
-                        BinOp::Div | BinOp::Mod => {
-                            if y == 0 {
-                                return Err(Error::new(ErrorKind::Run, "division by zero").at(pos.line, pos.col));
-                            }
-                            if x == i32::MIN && y == -1 {
-                                return Err(
-                                    Error::new(ErrorKind::Run, "integer overflow in division").at(pos.line, pos.col)
-                                );
-                            }
-                            if *op == BinOp::Div {
-                                x / y
-                            } else {
-                                x % y
-                            }
-                        }
-                        _ => apply(*op, x, y),
-                    }
-                }
-            },
+            Node::Binary(BinOp::Or, a, b, _) => (self.value(*a)? != 0 || self.value(*b)? != 0) as i32,
+            Node::Binary(BinOp::And, a, b, _) => (self.value(*a)? != 0 && self.value(*b)? != 0) as i32,
+            Node::Binary(op, a, b, pos) => {
+                let x = self.value(*a)?;
+                let y = self.value(*b)?;
+                arithmetic(*op, x, y, *pos)?
+            }
             Node::Conditional(c, a, b) => {
                 if self.value(*c)? != 0 {
                     self.value(*a)?
@@ -100,6 +73,32 @@ impl Evaluation<'_> {
                     self.dealer.rnd(n)
                 }
             }
+            Node::UserEval { tag, index, .. } => {
+                let tag = self.value(*tag)?;
+                let index = self.value(*index)?;
+                self.user_eval(node, tag, index)?
+            }
+            _ => self.leaf(node)?,
+        })
+    }
+
+    /// The value of a node without operands: a hand statistic, a shape, a card, or a result of
+    /// double dummy or of DealerV2's `opc` program.
+    #[inline(never)]
+    fn leaf(&mut self, node: &Node) -> Result<i32> {
+        let program = self.program;
+        let deal = self.deal;
+        Ok(match node {
+            Node::Const(n) => *n,
+            Node::Length(seat, suit) => deal.hand(*seat).len(*suit) as i32,
+            Node::Count { table, seat, suit } => program.counts.count(*table as usize, deal.hand(*seat), *suit),
+            Node::Controls(seat, suit) => analysis::controls(deal.hand(*seat), *suit),
+            Node::Losers(seat, suit) => analysis::losers(deal.hand(*seat), *suit),
+            Node::Ltc(seat, suit) => analysis::ltc(deal.hand(*seat), *suit),
+            Node::Cccc(seat) => analysis::cccc(deal.hand(*seat), program.dialect),
+            Node::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
+            Node::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
+            Node::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
             Node::Dds(seat, strain, pos) => {
                 self.dd.tricks(deal, *seat, *strain).map_err(|e| Error::from(e).at(pos.line, pos.col))? as i32
             }
@@ -119,31 +118,35 @@ impl Evaluation<'_> {
                 }
                 opc.value(*side, *strain, deal, self.generated).map_err(|e| e.at(pos.line, pos.col))?
             }
-            Node::UserEval { tag, index, form, pos } => {
-                let tag = self.value(*tag)?;
-                let index = self.value(*index)?;
-                let located = |e: Error| e.at(pos.line, pos.col);
-                let external = &mut *self.external;
-                let Some(user) = external.usereval.as_mut() else {
-                    return Err(located(Error::new(
-                        ErrorKind::Usage,
-                        "usereval(): no metric runs for this job (the DealerServer starts when the script mentions usereval)",
-                    )));
+            _ => unreachable!("nodes with operands are evaluated by `value`"),
+        })
+    }
+
+    /// `usereval(tag, …, index)` (node `node`) with its tag and index evaluated.
+    #[inline(never)]
+    fn user_eval(&mut self, node: &Node, tag: i32, index: i32) -> Result<i32> {
+        let Node::UserEval { form, pos, .. } = node else { unreachable!("called for usereval nodes") };
+        let (program, deal) = (self.program, self.deal);
+        let located = |e: Error| e.at(pos.line, pos.col);
+        let external = &mut *self.external;
+        let Some(user) = external.usereval.as_mut() else {
+            return Err(located(Error::new(
+                ErrorKind::Usage,
+                "usereval(): no metric runs for this job (the DealerServer starts when the script mentions usereval)",
+            )));
+        };
+        Ok(match user.cached(*form, tag, index, self.generated).map_err(located)? {
+            Some(v) => v,
+            None => {
+                let stats = HandStats::of_deal(deal, &program.counts);
+                let context = QueryContext {
+                    deal,
+                    stats: &stats,
+                    generated: self.generated,
+                    produced: self.produced,
+                    tricks: self.dd.known_table(deal).map(|t| t.0),
                 };
-                match user.cached(*form, tag, index, self.generated).map_err(located)? {
-                    Some(v) => v,
-                    None => {
-                        let stats = HandStats::of_deal(deal, &program.counts);
-                        let context = QueryContext {
-                            deal,
-                            stats: &stats,
-                            generated: self.generated,
-                            produced: self.produced,
-                            tricks: self.dd.known_table(deal).map(|t| t.0),
-                        };
-                        user.ask(*form, tag, index, &context).map_err(located)?
-                    }
-                }
+                user.ask(*form, tag, index, &context).map_err(located)?
             }
         })
     }
@@ -151,6 +154,23 @@ impl Evaluation<'_> {
     /// Evaluates node `id` as a condition.
     pub fn truth(&mut self, id: NodeId) -> Result<bool> {
         Ok(self.value(id)? != 0)
+    }
+}
+
+/// `x op y` for the arithmetic and comparison operators, with C's rules; division and remainder
+/// by zero and `INT_MIN / -1` are errors located at `pos`.
+fn arithmetic(op: BinOp, x: i32, y: i32, pos: crate::script::ast::Pos) -> Result<i32> {
+    match op {
+        BinOp::Div | BinOp::Mod => {
+            if y == 0 {
+                return Err(Error::new(ErrorKind::Run, "division by zero").at(pos.line, pos.col));
+            }
+            if x == i32::MIN && y == -1 {
+                return Err(Error::new(ErrorKind::Run, "integer overflow in division").at(pos.line, pos.col));
+            }
+            Ok(if op == BinOp::Div { x / y } else { x % y })
+        }
+        _ => Ok(apply(op, x, y)),
     }
 }
 
