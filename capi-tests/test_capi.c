@@ -1106,7 +1106,52 @@ static void test_dialect_stays_with_the_script(void) {
     dealer_free_session(s);
 }
 
+/* The limits on hostile scripts answer with errors (run under the sanitizers and valgrind too). */
+static void test_limits(void) {
+    dealer_session *s = session_with(NULL, "1", NULL);
+    CHECK(s != NULL);
+    /* 20,000 levels: the parser's limit. */
+    size_t n = 20000, len = 0;
+    char *deep = malloc(16 + 2 * n);
+    CHECK(deep != NULL);
+    if (deep) {
+        len += (size_t)sprintf(deep, "condition 1");
+        for (size_t i = 0; i < n; i++) len += (size_t)sprintf(deep + len, "+1");
+        CHECK(dealer_load_script(s, (const uint8_t *)deep, len) == DEALER_ERROR_SCRIPT);
+        CHECK(strcmp(dealer_last_error_summary(s), "line 1: memory exhausted") == 0);
+        free(deep);
+    }
+    /* Variables built from variables: refused before they can run away. */
+    char nested[2048];
+    len = (size_t)sprintf(nested, "a0 = hcp(north) > 1\n");
+    for (int i = 1; i <= 25; i++) len += (size_t)sprintf(nested + len, "a%d = a%d && a%d\n", i, i - 1, i - 1);
+    len += (size_t)sprintf(nested + len, "condition a25\n");
+    CHECK(dealer_load_script(s, (const uint8_t *)nested, len) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "expression too large") != NULL);
+    /* print(compass) keeps its deals: bounded before anything is dealt. */
+    static const char pages[] = "generate 5000000\nproduce 2000000\naction print(north)\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)pages, strlen(pages)) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_RUN);
+    CHECK(strstr(dealer_last_error(s), "at most 1000000 deals") != NULL);
+    /* An interruption before a run stops that run, and only that one. */
+    static const char small[] = "produce 2\naction printoneline\n";
+    struct buffer out = { .len = 0 };
+    CHECK(dealer_load_script(s, (const uint8_t *)small, strlen(small)) == DEALER_OK);
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &out) == DEALER_OK);
+    dealer_interrupter *interrupter = NULL;
+    CHECK(dealer_create_interrupter(s, &interrupter) == DEALER_OK);
+    CHECK(dealer_create_interrupter(s, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_create_interrupter(NULL, &interrupter) == DEALER_ERROR_NULL);
+    dealer_interrupt(interrupter);
+    CHECK(dealer_run(s, NULL) == DEALER_INTERRUPTED && out.len == 0);
+    CHECK(strcmp(dealer_last_error(s), "interrupted") == 0 && dealer_last_error_exit_code(s) == 130);
+    CHECK(dealer_run(s, NULL) == DEALER_OK && out.len > 0);
+    dealer_free_interrupter(interrupter);
+    dealer_free_session(s);
+}
+
 int main(void) {
+    test_limits();
     test_null_and_misuse();
     test_reentry_from_a_callback();
     test_dialect_stays_with_the_script();
