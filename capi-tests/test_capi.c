@@ -1147,6 +1147,10 @@ static void test_limits(void) {
     CHECK(strcmp(dealer_last_error(s), "interrupted") == 0 && dealer_last_error_exit_code(s) == 130);
     CHECK(dealer_run(s, NULL) == DEALER_OK && out.len > 0);
     dealer_free_interrupter(interrupter);
+    /* Found by the capi fuzzer: a time limit beyond any point in time (was a caught panic,
+     * "overflow when adding duration to instant", DEALER_ERROR_INTERNAL). */
+    CHECK(dealer_set_option(s, "time_limit", "18446744073709551615") == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_OK);
     dealer_free_session(s);
 }
 

@@ -1700,7 +1700,10 @@ fn deal_loop(
     }
     outputs.out.extend_from_slice(program.echo.as_bytes());
 
-    let deadline = (options.time_limit > 0).then(|| started + std::time::Duration::from_secs(options.time_limit));
+    // A limit too far away to be a point in time is no limit.
+    let deadline = (options.time_limit > 0)
+        .then(|| started.checked_add(std::time::Duration::from_secs(options.time_limit)))
+        .flatten();
     while let Some(deal) = job.next_accepted(program, deadline)? {
         job.interrupter.check()?;
         state.on_deal(&deal, job, outputs)?;
