@@ -82,10 +82,7 @@ pub fn run(data: &[u8]) {
     let deal_by_deal = hash & 0x60 == 0;
 
     // The same compilation `load_script` does, to see what a run would need.
-    let program = match Program::from_source(data, dialect, &Default::default()) {
-        Ok(p) => Some(p),
-        Err(_) => None,
-    };
+    let program = Program::from_source(data, dialect, &Default::default()).ok();
     let uses_opc = program.as_ref().is_some_and(|p| p.nodes.iter().any(|n| matches!(n, Node::Opc(..))));
     let needs_dd = program.as_ref().is_some_and(|p| {
         let use_ = p.dd_use();
