@@ -6,15 +6,18 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
+#[path = "../fuzz/harness/capi.rs"]
+mod capi;
 #[path = "../fuzz/harness/script.rs"]
-mod harness;
+mod script;
 
 /// Time an input may take: the fuzzers' `-timeout`.
 const LIMIT: Duration = Duration::from_secs(10);
 
-#[test]
-fn script_inputs_found_by_the_fuzzer_run_cleanly() {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/script");
+/// Replays every input of `tests/fuzz-regressions/<target>` through `harness`, each within
+/// [`LIMIT`] and without a panic.
+fn replay(target: &str, harness: fn(&[u8])) {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions").join(target);
     let mut inputs: Vec<_> = std::fs::read_dir(&folder).unwrap().map(|entry| entry.unwrap().path()).collect();
     inputs.sort();
     assert!(!inputs.is_empty(), "no inputs in {}", folder.display());
@@ -22,7 +25,7 @@ fn script_inputs_found_by_the_fuzzer_run_cleanly() {
         let data = std::fs::read(&input).unwrap();
         let (done, finished) = mpsc::channel();
         std::thread::spawn(move || {
-            let outcome = std::panic::catch_unwind(|| harness::run(&data));
+            let outcome = std::panic::catch_unwind(|| harness(&data));
             let _ = done.send(outcome.is_ok());
         });
         match finished.recv_timeout(LIMIT) {
@@ -31,4 +34,14 @@ fn script_inputs_found_by_the_fuzzer_run_cleanly() {
             Err(_) => panic!("{}: still running after {LIMIT:?}", input.display()),
         }
     }
+}
+
+#[test]
+fn script_inputs_found_by_the_fuzzer_run_cleanly() {
+    replay("script", script::run);
+}
+
+#[test]
+fn capi_inputs_found_by_the_fuzzer_run_cleanly() {
+    replay("capi", capi::run);
 }
