@@ -249,8 +249,8 @@ impl Interrupter {
 
 /// The dealing loop's state: dealer, double-dummy cache and counters.
 struct Job {
-    /// The session's interruption flag, looked at every 4096 generated deals and every
-    /// produced deal.
+    /// The session's interruption flag, looked at every produced deal and every generated one
+    /// (every 4096th when a deal expression judges them).
     interrupter: Interrupter,
     dealer: Dealer,
     dd: DdCache,
@@ -290,12 +290,11 @@ impl Job {
             return self.next_dealt(program, deadline);
         }
         while self.generated < self.max_generate && self.produced < self.max_produce {
-            if self.generated % 4096 == 0 {
-                self.interrupter.check()?;
-                if deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
-                    self.timed_out = true;
-                    return Ok(None);
-                }
+            // Deals here may wait for double dummy: an interruption is looked at every deal.
+            self.interrupter.check()?;
+            if self.generated % 4096 == 0 && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+                self.timed_out = true;
+                return Ok(None);
             }
             let ahead = if let Some(library) = &mut self.library {
                 let Some((deal, tricks)) = library.next_deal().map_err(|m| Error::new(ErrorKind::Run, m))? else {
@@ -339,12 +338,14 @@ impl Job {
     /// completed from the same random words.
     fn next_dealt(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
         while self.generated < self.max_generate && self.produced < self.max_produce {
-            if self.generated % 4096 == 0 {
+            // A deal expression judges a deal in nanoseconds; the evaluator may solve double
+            // dummy or ask an external program, so an interruption is then looked at every deal.
+            if self.generated % 4096 == 0 || self.fast_condition.is_none() {
                 self.interrupter.check()?;
-                if deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
-                    self.timed_out = true;
-                    return Ok(None);
-                }
+            }
+            if self.generated % 4096 == 0 && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+                self.timed_out = true;
+                return Ok(None);
             }
             let dealt = self.dealer.deal_seats(self.condition_seats);
             self.generated += 1;
