@@ -8,31 +8,34 @@ set -eu
 seconds=${1:-1800}
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-# Common libFuzzer options: 10 s per input is a hang; 2 GB is runaway memory.
-common=(-timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1)
+# Common libFuzzer options: 2 GB is runaway memory. A hang: 10 s per script input; 30 s per
+# capi input, whose arbitrary deals go to the double-dummy solver one table at a time (an
+# adversarial deal takes over a second alone, up to 12 s under ASan on a loaded machine, and a
+# solve cannot be interrupted).
+common=(-rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1)
 
 ./seed-corpus.sh
 cargo +nightly fuzz build script
 cargo +nightly fuzz build capi
 
 status=0
-run() { # run TARGET MAX_LEN
-  local target=$1 max_len=$2
+run() { # run TARGET MAX_LEN TIMEOUT
+  local target=$1 max_len=$2 timeout=$3
   echo "== fuzzing $target for $seconds s (crashes go to $here/artifacts/$target/)"
-  cargo +nightly fuzz run "$target" corpus/"$target" -- -max_len="$max_len" "${common[@]}" || {
+  cargo +nightly fuzz run "$target" corpus/"$target" -- -max_len="$max_len" -timeout="$timeout" "${common[@]}" || {
     status=1
     echo "== $target FOUND A CRASH: see $here/artifacts/$target/"
   }
 }
 if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
-  run script 4096 >script.log 2>&1 &
-  run capi 4096 >capi.log 2>&1 &
+  run script 4096 10 >script.log 2>&1 &
+  run capi 4096 30 >capi.log 2>&1 &
   wait
   tail -n 30 script.log capi.log
   grep -q "FOUND A CRASH" script.log capi.log && status=1
 else
-  run script 4096
-  run capi 4096
+  run script 4096 10
+  run capi 4096 30
 fi
 echo "== done; crashing inputs (if any):"
 ls -l artifacts/script artifacts/capi 2>/dev/null || true
