@@ -76,6 +76,9 @@ impl From<DdError> for crate::error::Error {
 
 /// DDS's text for a return code.
 pub fn error_text(code: i32) -> String {
+    if code == SCORE_OUT_OF_RANGE {
+        return "the solver answered a trick count outside 0..13".to_string();
+    }
     let mut line = [0 as std::ffi::c_char; 80];
     // SAFETY: ErrorMessage writes a NUL-terminated text of at most 80 bytes into `line`; it
     // holds no state and may be called from any thread.
@@ -88,6 +91,10 @@ pub fn error_text(code: i32) -> String {
         text
     }
 }
+
+/// Our own code, outside DDS's range, for a solve that reported success with an impossible
+/// number of tricks.
+pub const SCORE_OUT_OF_RANGE: i32 = -1000;
 
 /// DDS's suit index (S, H, D, C = 0..3) of a dealer suit (C, D, H, S = 0..3); also its strain
 /// index, with NT = 4 in both orders.
@@ -176,12 +183,17 @@ impl Solver {
             ..Default::default()
         };
         let mut result = dds::FutureTricks::default();
-        // SAFETY: as in `table`. Target -1, one solution, mode 0: the defenders' best score.
-        let code = unsafe { dds::dds_solve_board(self.context.as_ptr(), &input, -1, 1, 0, &mut result) };
+        // SAFETY: as in `table`. Target -1, one solution: the defenders' best score. Mode 1
+        // (always search): in mode 0 DDS does not search when the leader has only one distinct
+        // card to play (say all 13 cards of one suit) and answers with the score -2.
+        let code = unsafe { dds::dds_solve_board(self.context.as_ptr(), &input, -1, 1, 1, &mut result) };
         if code != dds::RETURN_NO_FAULT {
             return Err(DdError { code, deal: *deal });
         }
-        Ok(13 - result.score[0] as u8)
+        match u8::try_from(result.score[0]) {
+            Ok(defenders) if defenders <= 13 => Ok(13 - defenders),
+            _ => Err(DdError { code: SCORE_OUT_OF_RANGE, deal: *deal }),
+        }
     }
 }
 
@@ -609,6 +621,21 @@ mod tests {
             for strain in 0..5 {
                 let got = solver.tricks(&d, seat, Strain::from_index(strain)).unwrap();
                 assert_eq!(got, want[seat.index() * 5 + strain], "{seat:?} {strain}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_leader_with_one_distinct_card_is_still_solved() {
+        // Fuzzer finding: East (North's opening leader) holds all 13 spades, so every lead is
+        // the same card to DDS; a single result must still be the table's.
+        let d = deal("n .AKQJ2.K65.A7432 e AKQJT98765432... s .T987.QJT9.KQJT9 w .6543.A87432.865");
+        let want = Solver::new().table(&d).unwrap();
+        let mut solver = Solver::new();
+        for seat in Seat::ALL {
+            for strain in 0..5 {
+                let strain = Strain::from_index(strain);
+                assert_eq!(solver.tricks(&d, seat, strain).unwrap(), want.tricks(seat, strain), "{seat:?} {strain:?}");
             }
         }
     }
