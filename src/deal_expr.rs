@@ -61,8 +61,8 @@ pub enum DealExpr {
 /// hands they read, in the order the lazy dealer deals them (North, South, East, West), so a
 /// deal that fails on North's clauses is rejected before the other hands are dealt.
 ///
-/// Within a stage the clauses are reordered as the run goes: those that decide a deal most
-/// often (fail in an `&&` chain, pass in an `||` chain) are judged first. The clauses read only
+/// Within a stage the clauses are reordered as the run goes: those that most often decide a
+/// deal when judged (fail in an `&&` chain, pass in an `||` chain) are judged first. The clauses read only
 /// the deal, so judging them in another order changes no verdict, only the time it takes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StagedCondition {
@@ -81,11 +81,21 @@ struct Stage {
     judged: u32,
 }
 
-/// A clause with the number of times it decided the stage since the last reordering.
+/// A clause with the number of times it was judged and decided the stage since the last
+/// reordering.
 #[derive(Clone, Debug, PartialEq)]
 struct Clause {
     expr: DealExpr,
+    judged: u32,
     decided: u32,
+}
+
+impl Clause {
+    /// How often the clause decides when judged, as a fraction with one decision and one
+    /// non-decision added (so a clause not judged yet counts as deciding half the time).
+    fn decision_rate(&self) -> (u64, u64) {
+        (u64::from(self.decided) + 1, u64::from(self.judged) + 2)
+    }
 }
 
 /// Judgements of a stage between two reorderings of its clauses.
@@ -120,7 +130,7 @@ impl StagedCondition {
                 let Some(DealExpr::Any(alternatives)) = group.pop() else { unreachable!("matched above") };
                 group = alternatives;
             }
-            let clauses = group.into_iter().map(|expr| Clause { expr, decided: 0 }).collect();
+            let clauses = group.into_iter().map(|expr| Clause { expr, judged: 0, decided: 0 }).collect();
             stages.push(Stage { seats: dealt, any, clauses, judged: 0 });
         }
         StagedCondition { stages }
@@ -158,6 +168,7 @@ impl Stage {
         }
         // `&&`: the first failing clause decides; `||`: the first passing one.
         for clause in &mut self.clauses {
+            clause.judged += 1;
             if clause.expr.truth(program, deal) == self.any {
                 clause.decided += 1;
                 return self.any;
@@ -166,12 +177,17 @@ impl Stage {
         !self.any
     }
 
-    /// Puts the clauses that decided most often first.
+    /// Puts the clauses that decide most often when judged first. (The count of decisions
+    /// alone would favour the clauses already in front, which are judged on every deal.)
     #[cold]
     fn reorder(&mut self) {
-        self.clauses.sort_by_key(|clause| std::cmp::Reverse(clause.decided));
+        self.clauses.sort_by(|a, b| {
+            let ((a_decided, a_judged), (b_decided, b_judged)) = (a.decision_rate(), b.decision_rate());
+            (b_decided * a_judged).cmp(&(a_decided * b_judged))
+        });
         for clause in &mut self.clauses {
             clause.decided = 0;
+            clause.judged = 0;
         }
         self.judged = 0;
     }

@@ -2,25 +2,27 @@
 //! number `i` depends only on the seed and `i`.
 //!
 //! **Streams.** The seed keys ChaCha8. Fresh deal `i` owns words `2i, 2i + 1` of each of
-//! streams 0 to 3 (its words 0–1, 2–3, 4–5, 6–7: North's draws, South's, East's, spares), each
-//! stream read through its own buffer, so a run computes only the ChaCha output of the seats it
-//! deals (a quarter for North alone); in the rare case a deal needs more words (batch
-//! rejections) they come from stream `i + 5`, whose second half also serves `rnd()` during deal
-//! `i`. Any deal can therefore be dealt on its own ([`seek`]), which is what lets several
+//! streams 0 to 3 (its words 0–1, 2–3, 4–5, 6–7: North's hand, South's draws, East's, spares),
+//! each stream read through its own buffer, so a run computes only the ChaCha output of the
+//! seats it deals (a quarter for North alone); in the rare case a deal needs more words
+//! (rejections) they come from stream `i + 5`, whose second half also serves `rnd()` during
+//! deal `i`. Any deal can therefore be dealt on its own ([`seek`]), which is what lets several
 //! threads deal one run and still print the same deals.
 //!
 //! **Dealing.** Without bias predeal the free (non-predealt) cards are dealt seat by seat in
 //! the order North, South, East, West: each seat takes a uniformly random subset of the cards
-//! still undealt, drawn by Floyd's sampling over their positions (for `j` from `n − k` to
+//! still undealt. North's free cards are the same on every deal, so its hand is drawn as a
+//! suit-length pattern from an alias table and then each suit's cards ([`FirstHand`], two
+//! words); South and East draw by Floyd's sampling over their positions (for `j` from `n − k` to
 //! `n − 1`, draw `t ≤ j` and take `t`, or `j` if `t` is taken) and mapped onto the cards with
 //! one bit deposit (`pdep` where the CPU has a fast BMI2, a loop otherwise — same deals either
 //! way); West takes what is left, so every deal is equally likely. The bounded draws are
 //! batched (Brackett-Rozinsky and Lemire's "batched ranged random integer generation"): one
 //! 64-bit word yields several draws by successive 64×64→128 multiplications, with Lemire's
-//! rejection test applied to the product of the bounds, so a whole deal costs about six words
-//! and no division on the common path. A caller that only reads some seats ([`deal_seats`])
-//! gets those seats dealt and may [`complete`] the deal later from the same words: the deal is
-//! the same either way, so a condition on North alone costs two words and thirteen draws.
+//! rejection test applied to the product of the bounds, so a whole deal costs about six words.
+//! A caller that only reads some seats ([`deal_seats`]) gets those seats dealt and may
+//! [`complete`] the deal later from the same words: the deal is the same either way, so a
+//! condition on North alone costs two words.
 //!
 //! With bias predeal, a suit-length table is drawn from its exact distribution (see `bias`)
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
@@ -38,6 +40,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::bias::LengthSampler;
+use super::first_hand::FirstHand;
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -46,9 +49,9 @@ use rand_chacha::ChaCha8Rng;
 /// rejection path below 2^-8 per draw.
 const BATCH_LIMIT: u128 = 1 << 56;
 
-/// A fresh deal's words come two by two from four streams (lanes): words 0–1 (North's draws)
-/// from stream 0, words 2–3 (South's) from stream 1, 4–5 (East's) from stream 2, 6–7 (spares for
-/// redraws) from stream 3, so the ChaCha output computed follows the seats dealt.
+/// A fresh deal's words come two by two from four streams (lanes): words 0–1 (North's hand)
+/// from stream 0, words 2–3 (South's draws) from stream 1, 4–5 (East's) from stream 2, 6–7
+/// (spares for redraws) from stream 3, so the ChaCha output computed follows the seats dealt.
 const LANES: usize = 4;
 /// Words each fresh deal owns in each lane.
 const WORDS_PER_LANE: usize = 2;
@@ -114,6 +117,18 @@ impl Lane {
         match self.start {
             Some(start) if index.wrapping_sub(start) < LANE_BUFFER as u64 => self.buffer[(index - start) as usize],
             _ => self.fill(index),
+        }
+    }
+
+    /// Words `index` and `index + 1` of the stream (`index` even).
+    #[inline]
+    fn pair(&mut self, index: u64) -> [u64; 2] {
+        match self.start {
+            Some(start) if index.wrapping_sub(start) < LANE_BUFFER as u64 => {
+                let at = (index - start) as usize & (LANE_BUFFER - 2);
+                [self.buffer[at], self.buffer[at + 1]]
+            }
+            _ => [self.fill(index), self.word(index + 1)],
         }
     }
 
@@ -191,6 +206,14 @@ impl DealWords {
         }
     }
 
+    /// The deal's first two words (none used yet): one buffer look-up for both.
+    #[inline]
+    fn first_pair(&mut self) -> [u64; 2] {
+        debug_assert_eq!(self.used, 0);
+        self.used = 2;
+        self.lanes[0].pair(self.fresh * WORDS_PER_LANE as u64)
+    }
+
     #[cold]
     fn next_overflow(&mut self) -> u64 {
         if self.overflow.is_none() {
@@ -208,9 +231,11 @@ pub(crate) struct ChaChaDealer {
     free: u64,
     /// The predealt cards per seat.
     base: [u64; 4],
+    /// North's hands (the first seat of [`DEALING_ORDER`]) from the free cards.
+    first_hands: FirstHand,
     batches: [Batch; 52],
-    /// The batches of each of the first three seats of [`DEALING_ORDER`]: seat `k` runs
-    /// `batches[seat_batches[k]..seat_batches[k + 1]]`.
+    /// The Floyd batches of the second and third seats of [`DEALING_ORDER`]: seat `k` runs
+    /// `batches[seat_batches[k]..seat_batches[k + 1]]` (none for the first seat).
     seat_batches: [u8; 4],
     /// How many seats of [`DEALING_ORDER`] must be settled to read a set of seats.
     prefix_for_seats: [u8; 16],
@@ -338,14 +363,16 @@ impl ChaChaDealer {
                 suit_count[s] += 1;
             }
         }
-        // Seat k of DEALING_ORDER takes slots[k] of the n cards still undealt by Floyd's
-        // sampling: for j = n - slots .. n, draw t below j + 1 and take t, or j if t is taken.
-        // The batches of a seat never reach into the next seat's draws.
+        // The first seat takes a numbered hand; seat k = 1, 2 of DEALING_ORDER takes slots[k]
+        // of the n cards still undealt by Floyd's sampling: for j = n - slots .. n, draw t
+        // below j + 1 and take t, or j if t is taken. The batches of a seat never reach into
+        // the next seat's draws.
+        let first_hands = FirstHand::new(free, slots[DEALING_ORDER[0].index()]);
         let mut batches = [Batch::default(); 52];
         let mut count = 0;
         let mut seat_batches = [0u8; 4];
-        let mut undealt = free.count_ones() as usize;
-        for (k, seat) in DEALING_ORDER[..3].iter().enumerate() {
+        let mut undealt = free.count_ones() as usize - slots[DEALING_ORDER[0].index()];
+        for (k, seat) in DEALING_ORDER[..3].iter().enumerate().skip(1) {
             let take = slots[seat.index()];
             let mut j = undealt - take;
             while j < undealt {
@@ -377,6 +404,7 @@ impl ChaChaDealer {
             words: DealWords::new(seed),
             free,
             base,
+            first_hands,
             batches,
             seat_batches,
             prefix_for_seats,
@@ -406,6 +434,11 @@ impl ChaChaDealer {
     #[inline(always)]
     fn deal_seats_with<D: Deposit>(&mut self, deal: &mut Deal, prefix: usize) {
         for k in self.settled..prefix {
+            if k == 0 {
+                let hand = self.draw_first_hand();
+                self.take_first_hand(deal, D::deposit(hand, self.undealt));
+                continue;
+            }
             let mut taken = 0u64;
             for b in self.seat_batches[k]..self.seat_batches[k + 1] {
                 let Batch { steps, first_j, product } = self.batches[b as usize];
@@ -442,11 +475,39 @@ impl ChaChaDealer {
         self.deal_seats_with::<Pdep>(deal, prefix);
     }
 
+    /// The first seat's hand from the deal's first words, in [`FirstHand::draw`]'s terms.
+    #[inline(always)]
+    fn draw_first_hand(&mut self) -> u64 {
+        if let Some(hand) = self.first_hands.only() {
+            return hand;
+        }
+        let pair = self.words.first_pair();
+        let words = &mut self.words;
+        self.first_hands.draw(pair, || words.next())
+    }
+
+    /// Gives the first seat of [`DEALING_ORDER`] its dealt `cards`.
+    #[inline(always)]
+    fn take_first_hand(&mut self, deal: &mut Deal, cards: u64) {
+        self.undealt ^= cards;
+        let seat = DEALING_ORDER[0].index();
+        deal.0[seat] = Hand(self.base[seat] | cards);
+    }
+
     /// Settles the first `prefix` seats of [`DEALING_ORDER`] of the current fresh deal.
     #[inline]
     fn settle(&mut self, deal: &mut Deal, prefix: usize) {
         if prefix <= self.settled {
             return;
+        }
+        if self.settled == 0 && !self.first_hands.packed() {
+            // Every card is free: the first hand needs no deposit, so no BMI2 either.
+            let cards = self.draw_first_hand();
+            self.take_first_hand(deal, cards);
+            self.settled = 1;
+            if prefix == 1 {
+                return;
+            }
         }
         let drawn = prefix.min(3);
         if self.settled < drawn {
@@ -625,7 +686,7 @@ mod tests {
             assert!(deal.is_complete());
             overflowed += usize::from(dealer.words.overflow.is_some());
         }
-        // A deal takes 5 words and may lose 3 to rejections (each < 2^-8 likely) first.
+        // A deal takes 6 words and may lose 2 to rejections (each < 2^-8 likely) first.
         assert!(overflowed < 5, "{overflowed} deals needed more than their block");
     }
 }

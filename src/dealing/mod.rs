@@ -23,6 +23,7 @@ mod bias;
 mod chacha;
 mod drand48;
 mod glibc;
+mod first_hand;
 mod v2bias;
 
 #[cfg(test)]
