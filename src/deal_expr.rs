@@ -324,7 +324,20 @@ impl DealExpr {
     }
 
     /// The expression's value on `deal` (hands the expression does not read may be partial).
+    /// Statistics and constants are read in line; operators go through
+    /// [`operator_value`](Self::operator_value).
+    #[inline(always)]
     pub fn value(&self, program: &Program, deal: &Deal) -> i32 {
+        match self {
+            DealExpr::Const(n) => *n,
+            DealExpr::Stat(stat) => stat.value(program, deal),
+            _ => self.operator_value(program, deal),
+        }
+    }
+
+    /// [`value`](Self::value) of the expressions other than statistics and constants.
+    #[inline(never)]
+    fn operator_value(&self, program: &Program, deal: &Deal) -> i32 {
         match self {
             DealExpr::Const(n) => *n,
             DealExpr::Stat(stat) => stat.value(program, deal),

@@ -1528,26 +1528,18 @@ impl<'p> ActionState<'p> {
         let produced = job.produced;
         let board = produced + self.board_offset;
         for ((action, tally), tallied) in program.actions.iter().zip(self.tallies.iter_mut()).zip(&self.tallied) {
-            let mut ev = Evaluation {
-                program,
-                deal,
-                dealer: &mut job.dealer,
-                produced,
-                dd: &mut job.dd,
-                generated: job.generated,
-                external: &mut job.external,
-            };
+            // The general evaluator (`job.evaluation`) is set up only by the actions that need it.
             match action {
                 CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
                 CompiledAction::PrintSide(side) => {
                     self.printers.print_side(&mut outputs.out, deal, *side, produced, board)
                 }
                 CompiledAction::PrintCompact(v) => {
-                    let v = v.map(|v| ev.value(v)).transpose()?;
+                    let v = v.map(|v| job.evaluation(program, deal).value(v)).transpose()?;
                     actions::print_compact(&mut outputs.out, deal, v)
                 }
                 CompiledAction::PrintOneline(v) => {
-                    let v = v.map(|v| ev.value(v)).transpose()?;
+                    let v = v.map(|v| job.evaluation(program, deal).value(v)).transpose()?;
                     actions::print_oneline(&mut outputs.out, deal, v)
                 }
                 CompiledAction::PrintPbn => {
@@ -1569,6 +1561,7 @@ impl<'p> ActionState<'p> {
                 }
                 CompiledAction::PrintEs(parts) => {
                     self.es_items.clear();
+                    let mut ev = job.evaluation(program, deal);
                     for part in parts {
                         self.es_items.push(match part {
                             EsPart::Value(v) => EsItem::Number(ev.value(*v)?),
@@ -1583,22 +1576,24 @@ impl<'p> ActionState<'p> {
                 | CompiledAction::BucketFrequency { value, .. } => {
                     let v = match tallied {
                         Some(expr) => expr.value(program, deal),
-                        None => ev.value(*value)?,
+                        None => job.evaluation(program, deal).value(*value)?,
                     };
                     tally.add(v, 0)
                 }
                 CompiledAction::Frequency2 { rows, cols, .. } => {
+                    let mut ev = job.evaluation(program, deal);
                     let row = ev.value(rows.0)?;
                     tally.add(row, ev.value(cols.0)?)
                 }
                 CompiledAction::BucketFrequency2 { rows, cols, .. } => {
+                    let mut ev = job.evaluation(program, deal);
                     let row = ev.value(rows.0)?;
                     tally.add(row, ev.value(cols.0)?)
                 }
                 CompiledAction::Report { parts, to_csv } => {
                     let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
                     let start = buffer.len();
-                    if let Err(e) = write_report(buffer, deal, parts, &mut ev) {
+                    if let Err(e) = write_report(buffer, deal, parts, &mut job.evaluation(program, deal)) {
                         // No partial record: what was written before stays whole.
                         buffer.truncate(start);
                         return Err(e);
@@ -1606,7 +1601,7 @@ impl<'p> ActionState<'p> {
                 }
                 CompiledAction::EvalContract { side, contract, .. } => {
                     let declarer = crate::program::evalcontract_declarer(*side);
-                    let tricks = ev.dd.tricks(deal, declarer, contract.strain)?;
+                    let tricks = job.dd.tricks(deal, declarer, contract.strain)?;
                     tally.add(i32::from(tricks), 0);
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Benchmark: runs the same scripts under our CLI and classic dealer (/usr/games/dealer, when
-# installed) and prints deals generated per second (the median of RUNS runs, whole process
-# timed) with the ratio to classic dealer; then the ChaCha generator with two dealing threads
-# against one. Not a test: numbers depend on the machine.
-# Usage: tests/bench.sh [script ...]   (RUNS=n to change the number of runs, default 3)
+# Benchmark: runs the same scripts under our CLI (each generator, one thread; ChaCha with two
+# threads) and classic dealer (/usr/games/dealer, when installed), and prints deals generated
+# per second (the median of RUNS runs, whole process timed) with the ratio to classic dealer;
+# the ChaCha `-R 2` row also gives its ratio to `-R 1`. Not a test: numbers depend on the
+# machine.
+#
+# The programs run in turn within each round (classic dealer, then ours), and a ratio is the
+# median over the rounds of the ratio measured within one round: on a shared machine whose
+# speed drifts by tens of percent within minutes, both sides of a ratio then see the same
+# conditions.
+# Usage: tests/bench.sh [script ...]   (RUNS=n to change the number of rounds, default 3)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cli="$top/target/release/dealer"
@@ -11,43 +17,62 @@ peer=${DEALER_ORACLE:-/usr/games/dealer}
 runs=${RUNS:-3}
 scripts=("$@")
 [ ${#scripts[@]} -gt 0 ] || scripts=("$top"/tests/bench/*.dl)
+modes=("chacha 1" "drand48 1" "glibc 1" "chacha 2")
 
-# Runs a command on a script RUNS times; prints "<generated> <median seconds>".
+# Runs a command; prints "<deals generated> <seconds>".
 measure() {
-  local out start end times=()
-  for _ in $(seq "$runs"); do
-    start=$(date +%s.%N)
-    out=$("$@" 2>/dev/null | grep '^Generated')
-    end=$(date +%s.%N)
-    times+=("$(awk -v s="$start" -v e="$end" 'BEGIN{print e - s}')")
-  done
-  median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
-  echo "$out" | awk -v t="$median" '{print $2, t}'
+  local out start end
+  start=$(date +%s.%N)
+  out=$("$@" 2>/dev/null | grep '^Generated')
+  end=$(date +%s.%N)
+  echo "$out" | awk -v s="$start" -v e="$end" '{print $2, e - s}'
 }
 
-rate() { awk -v g="$1" -v t="$2" 'BEGIN{printf "%.0f", g / t}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a / b}'; }
+median() { sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 
-echo "median of $runs runs; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "median of $runs rounds; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 printf '%-10s %-34s %12s %9s %8s\n' script program deals/s seconds ratio
 for s in "${scripts[@]}"; do
   name=$(basename "$s" .dl)
-  base=""
-  if [ -x "$peer" ]; then
-    read -r g t <<<"$(measure "$peer" -s 1 "$s")"
-    base=$(rate "$g" "$t")
-    printf '%-10s %-34s %12s %9.3f %8s\n' "$name" "classic dealer" "$base" "$t" "1.00"
-  fi
-  one=""
-  for mode in "chacha 1" "drand48 1" "glibc 1" "chacha 2"; do
-    read -r rng threads <<<"$mode"
-    read -r g t <<<"$(measure "$cli" --rng="$rng" --dialect=v2 -R "$threads" -s 1 "$s")"
-    r=$(rate "$g" "$t")
-    [ "$mode" = "chacha 1" ] && one=$r
-    shown="-"
-    [ -n "$base" ] && shown=$(ratio "$r" "$base")
-    label="libdealer $rng -R $threads"
-    [ "$mode" = "chacha 2" ] && label="$label (x$(ratio "$r" "$one") of -R 1)"
-    printf '%-10s %-34s %12s %9.3f %8s\n' "$name" "$label" "$r" "$t" "$shown"
+  have_peer=false
+  [ -x "$peer" ] && have_peer=true
+  # rates[k] / seconds[k]: one line per round; k = 0 classic, 1.. the modes.
+  declare -a rates=() seconds=() ratios=() parallel=()
+  for _ in $(seq "$runs"); do
+    base=""
+    if $have_peer; then
+      read -r g t <<<"$(measure "$peer" -s 1 "$s")"
+      base=$(awk -v g="$g" -v t="$t" 'BEGIN{print g / t}')
+      rates[0]+="$base "; seconds[0]+="$t "
+    fi
+    one=""
+    for k in "${!modes[@]}"; do
+      read -r rng threads <<<"${modes[$k]}"
+      read -r g t <<<"$(measure "$cli" --rng="$rng" --dialect=v2 -R "$threads" -s 1 "$s")"
+      r=$(awk -v g="$g" -v t="$t" 'BEGIN{print g / t}')
+      rates[k + 1]+="$r "; seconds[k + 1]+="$t "
+      [ -n "$base" ] && ratios[k + 1]+="$(awk -v a="$r" -v b="$base" 'BEGIN{print a / b}') "
+      [ "$k" = 0 ] && one=$r
+      [ "${modes[$k]}" = "chacha 2" ] && parallel[k + 1]+="$(awk -v a="$r" -v b="$one" 'BEGIN{print a / b}') "
+    done
   done
+  row() { # row LABEL K
+    local rate secs ratio="-"
+    rate=$(tr ' ' '\n' <<<"${rates[$2]}" | grep . | median)
+    secs=$(tr ' ' '\n' <<<"${seconds[$2]}" | grep . | median)
+    if [ "$2" = 0 ]; then ratio="1.00"; elif $have_peer; then
+      ratio=$(tr ' ' '\n' <<<"${ratios[$2]}" | grep . | median | awk '{printf "%.2f", $1}')
+    fi
+    printf '%-10s %-34s %12.0f %9.3f %8s\n' "$name" "$1" "$rate" "$secs" "$ratio"
+  }
+  $have_peer && row "classic dealer" 0
+  for k in "${!modes[@]}"; do
+    read -r rng threads <<<"${modes[$k]}"
+    label="libdealer $rng -R $threads"
+    if [ "${modes[$k]}" = "chacha 2" ]; then
+      label="$label (x$(tr ' ' '\n' <<<"${parallel[k + 1]}" | grep . | median | awk '{printf "%.2f", $1}') of -R 1)"
+    fi
+    row "$label" $((k + 1))
+  done
+  unset rates seconds ratios parallel
 done
