@@ -13,6 +13,28 @@ use crate::cards::{Card, Seat};
 
 /// 2^48 − 1.
 const MASK48: u64 = (1 << 48) - 1;
+/// The LCG's multiplier and increment: `state' = (MULTIPLIER · state + INCREMENT) mod 2^48`.
+const MULTIPLIER: u64 = 0x5_DEEC_E66D;
+const INCREMENT: u64 = 0xB;
+
+/// `JUMPS[k]`: the multiplier and increment of `k + 1` steps at once, so that the states of a
+/// whole shuffle follow from its first state independently of one another (no chain of
+/// dependent multiplications).
+const JUMPS: [(u64, u64); 52] = jumps();
+
+/// Builds [`JUMPS`].
+const fn jumps() -> [(u64, u64); 52] {
+    let mut table = [(0u64, 0u64); 52];
+    let (mut multiplier, mut increment) = (1u64, 0u64);
+    let mut k = 0;
+    while k < 52 {
+        multiplier = multiplier.wrapping_mul(MULTIPLIER) & MASK48;
+        increment = increment.wrapping_mul(MULTIPLIER).wrapping_add(INCREMENT) & MASK48;
+        table[k] = (multiplier, increment);
+        k += 1;
+    }
+    table
+}
 /// DealerV2's empty-slot byte; larger than every card byte.
 pub(crate) const NO_CARD: Card = Card(0x7F);
 
@@ -36,8 +58,26 @@ impl Drand48 {
     /// The next `drand48()` value in [0, 1).
     #[inline]
     pub(crate) fn next_f64(&mut self) -> f64 {
-        self.state = (self.state.wrapping_mul(0x5_DEEC_E66D).wrapping_add(0xB)) & MASK48;
-        self.state as f64 / (1u64 << 48) as f64
+        self.state = (self.state.wrapping_mul(MULTIPLIER).wrapping_add(INCREMENT)) & MASK48;
+        Self::fraction(self.state)
+    }
+
+    /// `(int)(drand48() * top)` for the state `state` and `1 ≤ top ≤ 52`, in integers: the
+    /// double product is `state · top / 2^48` rounded to 53 significant bits, which for a
+    /// product of 2^53 or more (54 bits) rounds an odd product to the even half-way neighbour;
+    /// only when that is up to a multiple of 2^48 (the product ends in binary 11…1) does the
+    /// truncated quotient change.
+    #[inline(always)]
+    fn scaled(state: u64, top: u64) -> u64 {
+        let product = state * top;
+        let rounds_up = product >> 53 != 0 && product & 3 == 3;
+        (product + u64::from(rounds_up)) >> 48
+    }
+
+    /// The `drand48()` value of a state.
+    #[inline(always)]
+    fn fraction(state: u64) -> f64 {
+        state as f64 / (1u64 << 48) as f64
     }
 
     /// `gen_rand_slot(top)` and `rnd(top)`: `(int)(drand48() * (double)top)`.
@@ -46,12 +86,17 @@ impl Drand48 {
         (self.next_f64() * top as f64) as i32
     }
 
-    /// DealerV2's `Shuffle`: in-place Fisher–Yates from the last element down to index 1.
+    /// DealerV2's `Shuffle`: in-place Fisher–Yates from the last element down to index 1
+    /// (at most 52 elements), draw `k` from the state `k + 1` steps on ([`JUMPS`]).
     pub(crate) fn shuffle(&mut self, cards: &mut [Card]) {
-        for i in (1..cards.len()).rev() {
-            let j = self.slot(i as i32 + 1) as usize;
-            cards.swap(i, j);
+        debug_assert!(cards.len() <= 52);
+        let first = self.state;
+        let mut state = first;
+        for (i, &(multiplier, increment)) in (1..cards.len()).rev().zip(&JUMPS) {
+            state = multiplier.wrapping_mul(first).wrapping_add(increment) & MASK48;
+            cards.swap(i, Self::scaled(state, i as u64 + 1) as usize);
         }
+        self.state = state;
     }
 }
 
@@ -235,6 +280,52 @@ fn sort_descending(cards: &mut [Card]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_scaling_equals_the_double_product() {
+        let by_doubles = |state: u64, top: u64| (Drand48::fraction(state) * top as f64) as i32 as u64;
+        let mut lcg = Drand48::from_seed(5);
+        let mut rounded_up = 0;
+        for top in 1..=52u64 {
+            // Products just below, at and above each multiple of 2^48, and random states.
+            for k in 0..top {
+                for delta in 0..8u64 {
+                    for target in [(k << 48).wrapping_sub(delta), (k << 48) + delta] {
+                        let state = (target / top).min(MASK48);
+                        for s in [state.saturating_sub(1), state, (state + 1).min(MASK48)] {
+                            assert_eq!(Drand48::scaled(s, top), by_doubles(s, top), "state {s:#x}, top {top}");
+                            rounded_up += usize::from(Drand48::scaled(s, top) != (s * top) >> 48);
+                        }
+                    }
+                }
+            }
+            for _ in 0..20_000 {
+                lcg.next_f64();
+                assert_eq!(Drand48::scaled(lcg.state, top), by_doubles(lcg.state, top));
+            }
+        }
+        // Some of those products rounded up across a multiple of 2^48.
+        assert!(rounded_up > 0);
+    }
+
+    #[test]
+    fn shuffles_by_jumps_equal_draw_by_draw_shuffles() {
+        for (seed, len) in [(1i64, 52usize), (42, 52), (7, 37), (9, 2), (11, 1), (13, 0)] {
+            let mut jumping = Drand48::from_seed(seed);
+            let mut stepping = Drand48::from_seed(seed);
+            let mut a = full_pack_descending();
+            let mut b = a;
+            for round in 0..2000 {
+                jumping.shuffle(&mut a[..len]);
+                for i in (1..len).rev() {
+                    let j = stepping.slot(i as i32 + 1) as usize;
+                    b.swap(i, j);
+                }
+                assert_eq!(a, b, "seed {seed}, {len} cards, round {round}");
+                assert_eq!(jumping.state, stepping.state);
+            }
+        }
+    }
 
     #[test]
     fn hands_sort_descending_like_a_general_sort() {
