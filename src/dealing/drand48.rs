@@ -92,9 +92,16 @@ impl Drand48 {
         debug_assert!(cards.len() <= 52);
         let first = self.state;
         let mut state = first;
-        for (i, &(multiplier, increment)) in (1..cards.len()).rev().zip(&JUMPS) {
+        // Below 32 cards a product stays under 2^53: it is exact and needs no rounding.
+        let exact_from = cards.len().min(32);
+        let mut jumps = JUMPS.iter();
+        for (i, &(multiplier, increment)) in (exact_from..cards.len()).rev().zip(&mut jumps) {
             state = multiplier.wrapping_mul(first).wrapping_add(increment) & MASK48;
             cards.swap(i, Self::scaled(state, i as u64 + 1) as usize);
+        }
+        for (i, &(multiplier, increment)) in (1..exact_from).rev().zip(jumps) {
+            state = multiplier.wrapping_mul(first).wrapping_add(increment) & MASK48;
+            cards.swap(i, ((state * (i as u64 + 1)) >> 48) as usize);
         }
         self.state = state;
     }
