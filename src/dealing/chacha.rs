@@ -2,7 +2,7 @@
 //! number `i` depends only on the seed and `i`.
 //!
 //! **Streams.** The seed keys ChaCha8. Fresh deal `i` owns words `2i, 2i + 1` of each of
-//! streams 0 to 3 (its words 0–1, 2–3, 4–5, 6–7: North's hand, South's draws, East's, spares),
+//! streams 0 to 3 (its words 0–1, 2–3, 4–5, 6–7: North's hand, South's, East's, spares),
 //! each stream read through its own buffer, so a run computes only the ChaCha output of the
 //! seats it deals (a quarter for North alone); in the rare case a deal needs more words
 //! (rejections) they come from stream `i + 5`, whose second half also serves `rnd()` during
@@ -11,18 +11,15 @@
 //!
 //! **Dealing.** Without bias predeal the free (non-predealt) cards are dealt seat by seat in
 //! the order North, South, East, West: each seat takes a uniformly random subset of the cards
-//! still undealt. North's free cards are the same on every deal, so its hand is drawn as a
-//! suit-length pattern from an alias table and then each suit's cards ([`FirstHand`], two
-//! words); South and East draw by Floyd's sampling over their positions (for `j` from `n − k` to
-//! `n − 1`, draw `t ≤ j` and take `t`, or `j` if `t` is taken) and mapped onto the cards with
-//! one bit deposit (`pdep` where the CPU has a fast BMI2, a loop otherwise — same deals either
-//! way); West takes what is left, so every deal is equally likely. The bounded draws are
-//! batched (Brackett-Rozinsky and Lemire's "batched ranged random integer generation"): one
-//! 64-bit word yields several draws by successive 64×64→128 multiplications, with Lemire's
-//! rejection test applied to the product of the bounds, so a whole deal costs about six words.
-//! A caller that only reads some seats ([`deal_seats`]) gets those seats dealt and may
-//! [`complete`] the deal later from the same words: the deal is the same either way, so a
-//! condition on North alone costs two words.
+//! still undealt, from two words ([`HandSampler`]: a length pattern from an alias table, then
+//! the cards of each part, with batched bounded draws). North's subset is of the free cards,
+//! by suit; South's and East's are of the positions of the cards still undealt (taken in
+//! order, in blocks of 13), mapped onto the cards with one bit deposit (`pdep` where the CPU
+//! has a fast BMI2, a loop otherwise — same deals either way). West takes what is left, so
+//! every deal is equally likely, and a whole deal costs six words. A caller that only reads
+//! some seats ([`deal_seats`]) gets those seats dealt and may [`complete`] the deal later from
+//! the same words: the deal is the same either way, so a condition on North alone costs two
+//! words.
 //!
 //! With bias predeal, a suit-length table is drawn from its exact distribution (see `bias`)
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
@@ -40,18 +37,14 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::bias::LengthSampler;
-use super::first_hand::FirstHand;
+use super::hand_sampler::HandSampler;
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Largest product of bounds batched into one 64-bit draw; keeps the chance of the slow
-/// rejection path below 2^-8 per draw.
-const BATCH_LIMIT: u128 = 1 << 56;
-
 /// A fresh deal's words come two by two from four streams (lanes): words 0–1 (North's hand)
-/// from stream 0, words 2–3 (South's draws) from stream 1, 4–5 (East's) from stream 2, 6–7
-/// (spares for redraws) from stream 3, so the ChaCha output computed follows the seats dealt.
+/// from stream 0, words 2–3 (South's) from stream 1, 4–5 (East's) from stream 2, 6–7 (spares
+/// for redraws) from stream 3, so the ChaCha output computed follows the seats dealt.
 const LANES: usize = 4;
 /// Words each fresh deal owns in each lane.
 const WORDS_PER_LANE: usize = 2;
@@ -73,17 +66,6 @@ fn own_stream(fresh: u64) -> u64 {
 
 /// The order in which the seats' free slots are dealt.
 pub(crate) const DEALING_ORDER: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
-
-/// One batch of consecutive draws of a seat served by a single 64-bit word.
-#[derive(Clone, Copy, Debug, Default)]
-struct Batch {
-    /// Number of steps.
-    steps: u8,
-    /// Floyd's `j` at the first step (the step draws below `j + 1`).
-    first_j: u8,
-    /// Product of their bounds.
-    product: u64,
-}
 
 /// Per-suit state of the uniform bias predeal.
 #[derive(Clone, Debug)]
@@ -121,7 +103,7 @@ impl Lane {
     }
 
     /// Words `index` and `index + 1` of the stream (`index` even).
-    #[inline]
+    #[inline(always)]
     fn pair(&mut self, index: u64) -> [u64; 2] {
         match self.start {
             Some(start) if index.wrapping_sub(start) < LANE_BUFFER as u64 => {
@@ -206,12 +188,16 @@ impl DealWords {
         }
     }
 
-    /// The deal's first two words (none used yet): one buffer look-up for both.
-    #[inline]
-    fn first_pair(&mut self) -> [u64; 2] {
-        debug_assert_eq!(self.used, 0);
-        self.used = 2;
-        self.lanes[0].pair(self.fresh * WORDS_PER_LANE as u64)
+    /// The deal's next two words: one buffer look-up for both when they are a lane's pair.
+    #[inline(always)]
+    fn next_pair(&mut self) -> [u64; 2] {
+        let used = self.used;
+        if used % WORDS_PER_LANE == 0 && used < WORDS_PER_DEAL {
+            self.used = used + 2;
+            self.lanes[used / WORDS_PER_LANE].pair(self.fresh * WORDS_PER_LANE as u64)
+        } else {
+            [self.next(), self.next()]
+        }
     }
 
     #[cold]
@@ -231,12 +217,9 @@ pub(crate) struct ChaChaDealer {
     free: u64,
     /// The predealt cards per seat.
     base: [u64; 4],
-    /// North's hands (the first seat of [`DEALING_ORDER`]) from the free cards.
-    first_hands: FirstHand,
-    batches: [Batch; 52],
-    /// The Floyd batches of the second and third seats of [`DEALING_ORDER`]: seat `k` runs
-    /// `batches[seat_batches[k]..seat_batches[k + 1]]` (none for the first seat).
-    seat_batches: [u8; 4],
+    /// The hands of the first three seats of [`DEALING_ORDER`]: North's from the free cards,
+    /// the others' from the positions of the cards still undealt.
+    hands: Box<[HandSampler; 3]>,
     /// How many seats of [`DEALING_ORDER`] must be settled to read a set of seats.
     prefix_for_seats: [u8; 16],
     /// Progress of the current fresh deal: seats settled and the cards still undealt.
@@ -363,31 +346,15 @@ impl ChaChaDealer {
                 suit_count[s] += 1;
             }
         }
-        // The first seat takes a numbered hand; seat k = 1, 2 of DEALING_ORDER takes slots[k]
-        // of the n cards still undealt by Floyd's sampling: for j = n - slots .. n, draw t
-        // below j + 1 and take t, or j if t is taken. The batches of a seat never reach into
-        // the next seat's draws.
-        let first_hands = FirstHand::new(free, slots[DEALING_ORDER[0].index()]);
-        let mut batches = [Batch::default(); 52];
-        let mut count = 0;
-        let mut seat_batches = [0u8; 4];
-        let mut undealt = free.count_ones() as usize - slots[DEALING_ORDER[0].index()];
-        for (k, seat) in DEALING_ORDER[..3].iter().enumerate().skip(1) {
-            let take = slots[seat.index()];
-            let mut j = undealt - take;
-            while j < undealt {
-                let mut product: u128 = 1;
-                let first_j = j;
-                while j < undealt && product * (j as u128 + 1) <= BATCH_LIMIT {
-                    product *= j as u128 + 1;
-                    j += 1;
-                }
-                batches[count] = Batch { steps: (j - first_j) as u8, first_j: first_j as u8, product: product as u64 };
-                count += 1;
-            }
-            undealt -= take;
-            seat_batches[k + 1] = count as u8;
-        }
+        // Seat k of DEALING_ORDER takes slots[k] of the cards the seats before it left.
+        let north = slots[DEALING_ORDER[0].index()];
+        let south = slots[DEALING_ORDER[1].index()];
+        let after_north = free.count_ones() as usize - north;
+        let hands = Box::new([
+            HandSampler::new(free, north),
+            HandSampler::of_positions(after_north, south),
+            HandSampler::of_positions(after_north - south, slots[DEALING_ORDER[2].index()]),
+        ]);
         let mut prefix_for_seats = [0u8; 16];
         for (mask, prefix) in prefix_for_seats.iter_mut().enumerate() {
             for (k, seat) in DEALING_ORDER.iter().enumerate() {
@@ -404,9 +371,7 @@ impl ChaChaDealer {
             words: DealWords::new(seed),
             free,
             base,
-            first_hands,
-            batches,
-            seat_batches,
+            hands,
             prefix_for_seats,
             settled: 4,
             undealt: 0,
@@ -430,38 +395,12 @@ impl ChaChaDealer {
     }
 
     /// Deals seats `settled..prefix` (`prefix` ≤ 3) of [`DEALING_ORDER`], depositing with `D`.
-    /// A batch whose draw fails Lemire's test is drawn again from the next word.
     #[inline(always)]
     fn deal_seats_with<D: Deposit>(&mut self, deal: &mut Deal, prefix: usize) {
         for k in self.settled..prefix {
-            if k == 0 {
-                let hand = self.draw_first_hand();
-                self.take_first_hand(deal, D::deposit(hand, self.undealt));
-                continue;
-            }
-            let mut taken = 0u64;
-            for b in self.seat_batches[k]..self.seat_batches[k + 1] {
-                let Batch { steps, first_j, product } = self.batches[b as usize];
-                loop {
-                    let mut r = self.words.next();
-                    let mut candidate = taken;
-                    for j in u64::from(first_j)..u64::from(first_j) + u64::from(steps) {
-                        let m = r as u128 * (j as u128 + 1);
-                        let t = 1u64 << (m >> 64) as u32;
-                        candidate |= if candidate & t != 0 { 1u64 << j } else { t };
-                        r = m as u64;
-                    }
-                    if r < product && r < product.wrapping_neg() % product {
-                        continue;
-                    }
-                    taken = candidate;
-                    break;
-                }
-            }
-            let cards = D::deposit(taken, self.undealt);
-            self.undealt ^= cards;
-            let seat = DEALING_ORDER[k].index();
-            deal.0[seat] = Hand(self.base[seat] | cards);
+            let hand = self.draw_hand(k);
+            let cards = if self.hands[k].packed() { D::deposit(hand, self.undealt) } else { hand };
+            self.take_hand(deal, k, cards);
         }
     }
 
@@ -475,22 +414,24 @@ impl ChaChaDealer {
         self.deal_seats_with::<Pdep>(deal, prefix);
     }
 
-    /// The first seat's hand from the deal's first words, in [`FirstHand::draw`]'s terms.
+    /// Seat `k` of [`DEALING_ORDER`]'s hand from the deal's next words, in
+    /// [`HandSampler::draw`]'s terms.
     #[inline(always)]
-    fn draw_first_hand(&mut self) -> u64 {
-        if let Some(hand) = self.first_hands.only() {
+    fn draw_hand(&mut self, k: usize) -> u64 {
+        let sampler = &self.hands[k];
+        if let Some(hand) = sampler.only() {
             return hand;
         }
-        let pair = self.words.first_pair();
+        let pair = self.words.next_pair();
         let words = &mut self.words;
-        self.first_hands.draw(pair, || words.next())
+        sampler.draw(pair, || words.next())
     }
 
-    /// Gives the first seat of [`DEALING_ORDER`] its dealt `cards`.
+    /// Gives seat `k` of [`DEALING_ORDER`] its dealt `cards`.
     #[inline(always)]
-    fn take_first_hand(&mut self, deal: &mut Deal, cards: u64) {
+    fn take_hand(&mut self, deal: &mut Deal, k: usize, cards: u64) {
         self.undealt ^= cards;
-        let seat = DEALING_ORDER[0].index();
+        let seat = DEALING_ORDER[k].index();
         deal.0[seat] = Hand(self.base[seat] | cards);
     }
 
@@ -500,10 +441,10 @@ impl ChaChaDealer {
         if prefix <= self.settled {
             return;
         }
-        if self.settled == 0 && !self.first_hands.packed() {
+        if self.settled == 0 && !self.hands[0].packed() {
             // Every card is free: the first hand needs no deposit, so no BMI2 either.
-            let cards = self.draw_first_hand();
-            self.take_first_hand(deal, cards);
+            let cards = self.draw_hand(0);
+            self.take_hand(deal, 0, cards);
             self.settled = 1;
             if prefix == 1 {
                 return;
@@ -686,7 +627,7 @@ mod tests {
             assert!(deal.is_complete());
             overflowed += usize::from(dealer.words.overflow.is_some());
         }
-        // A deal takes 6 words and may lose 2 to rejections (each < 2^-8 likely) first.
+        // A deal takes 6 words and may lose 2 to rejections (each < 2^-15 likely) first.
         assert!(overflowed < 5, "{overflowed} deals needed more than their block");
     }
 }

@@ -23,7 +23,7 @@ mod bias;
 mod chacha;
 mod drand48;
 mod glibc;
-mod first_hand;
+mod hand_sampler;
 mod v2bias;
 
 #[cfg(test)]

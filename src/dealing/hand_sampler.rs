@@ -1,8 +1,11 @@
-//! Uniform hands for the first seat dealt, from two random words: the hand's suit lengths from
-//! an alias table, then the cards of each suit.
+//! Uniform hands from two random words: the hand's suit lengths from an alias table, then the
+//! cards of each suit.
 //!
-//! The first seat the ChaCha dealer deals takes `k` cards from the same free cards on every
-//! deal, so everything that depends on those cards is computed once. A hand with `l_s` cards of
+//! Each seat the ChaCha dealer deals takes `k` cards from a set whose size is the same on
+//! every deal: North from the free cards, by suit; South and East from the cards the seats
+//! before them left, named by their positions in order and split into blocks of 13 that play
+//! the part of suits ([`HandSampler::of_positions`]). Everything that depends on the set's
+//! make-up is therefore computed once. A hand with `l_s` cards of
 //! suit `s` (which has `n_s` free cards) is one of `C(n_0, l_0) · … · C(n_3, l_3)` hands of that
 //! suit-length pattern (its *shape* here), and the shapes' counts add up to `C(n, k)`. So a
 //! uniform hand is a shape drawn with probability proportional to its count, then a uniform
@@ -20,7 +23,7 @@
 //! 64×64→128 multiplications, one rejection test against the product of the bounds), so a
 //! hand costs two words, six multiplications, two table look-ups and four subset look-ups,
 //! with no division on the common path: shorter and, above all, far less sequential than
-//! thirteen dependent bounded draws.
+//! thirteen dependent bounded draws (Floyd's sampling).
 
 use std::num::NonZeroU64;
 
@@ -104,7 +107,7 @@ struct Shape {
 
 /// The uniform hands of `k` cards from a fixed set of free cards.
 #[derive(Clone, Debug)]
-pub(crate) struct FirstHand {
+pub(crate) struct HandSampler {
     /// The shapes with at least one hand.
     shapes: Vec<Shape>,
     /// The alias table: column `c` gives shape `c` below height `keep[c]`, else `alias[c]`.
@@ -122,11 +125,28 @@ pub(crate) struct FirstHand {
     packed: bool,
 }
 
-impl FirstHand {
+impl HandSampler {
     /// The hands of `cards` cards (at most 13, at most the free cards) from the free cards
     /// `free` (a [`Hand`](crate::cards::Hand) bit mask: suit `s` in bits `16 s ..= 16 s + 12`).
-    pub(crate) fn new(free: u64, cards: usize) -> FirstHand {
+    pub(crate) fn new(free: u64, cards: usize) -> HandSampler {
         let counts: [usize; 4] = std::array::from_fn(|s| ((free >> (16 * s)) & 0x1FFF).count_ones() as usize);
+        HandSampler::with_counts(counts, cards, free != 0x1FFF_1FFF_1FFF_1FFF)
+    }
+
+    /// The hands of `cards` cards (at most 13, at most `n`) from `n` cards named by their
+    /// positions `0..n` in any fixed order: [`draw`](Self::draw) gives the positions taken (a
+    /// mask of `n` bits), which a deposit onto the cards turns into the hand. The positions
+    /// are split into blocks of 13 that play the part of suits, so a later seat's hand from
+    /// the cards the earlier seats left is drawn the same way as the first seat's.
+    pub(crate) fn of_positions(n: usize, cards: usize) -> HandSampler {
+        assert!(n <= 52, "at most 52 cards");
+        let counts = std::array::from_fn(|block| n.saturating_sub(SUIT_CARDS * block).min(SUIT_CARDS));
+        HandSampler::with_counts(counts, cards, true)
+    }
+
+    /// The hands of `cards` cards taking `l_s` of the `counts[s]` cards of each suit (block),
+    /// the result packed (positions among the cards) or in suit lanes.
+    fn with_counts(counts: [usize; 4], cards: usize, packed: bool) -> HandSampler {
         assert!(cards <= SUIT_CARDS && cards <= counts.iter().sum(), "a seat takes at most 13 of the free cards");
         let mut shapes = Vec::new();
         for c in 0..=counts[0].min(cards) {
@@ -144,9 +164,8 @@ impl FirstHand {
         debug_assert_eq!(shapes.iter().map(|s| s.hands.get()).sum::<u64>(), count.get());
         let (keep, alias) = alias_table(&shapes, count.get());
         let columns_by_height = NonZeroU64::new(shapes.len() as u64 * count.get()).expect("at least one shape");
-        let packed = free != 0x1FFF_1FFF_1FFF_1FFF;
         let shift = std::array::from_fn(|s| if packed { counts[..s].iter().sum::<usize>() as u32 } else { 16 * s as u32 });
-        FirstHand { shapes, keep, alias, count, columns_by_height, shift, packed }
+        HandSampler { shapes, keep, alias, count, columns_by_height, shift, packed }
     }
 
     /// How many hands there are (at least 1).
@@ -267,14 +286,14 @@ mod tests {
     }
 
     /// The alias table gives shape `i` exactly `m · hands_i` of its `m · count` column-heights.
-    fn assert_alias_exact(first: &FirstHand) {
-        let m = first.shapes.len() as u64;
-        let mut owned = vec![0u64; first.shapes.len()];
-        for column in 0..first.shapes.len() {
-            owned[column] += first.keep[column];
-            owned[usize::from(first.alias[column])] += first.count() - first.keep[column];
+    fn assert_alias_exact(sampler: &HandSampler) {
+        let m = sampler.shapes.len() as u64;
+        let mut owned = vec![0u64; sampler.shapes.len()];
+        for column in 0..sampler.shapes.len() {
+            owned[column] += sampler.keep[column];
+            owned[usize::from(sampler.alias[column])] += sampler.count() - sampler.keep[column];
         }
-        for (shape, owned) in first.shapes.iter().zip(owned) {
+        for (shape, owned) in sampler.shapes.iter().zip(owned) {
             assert_eq!(owned, m * shape.hands.get(), "{:?}", shape.lengths);
         }
     }
@@ -283,15 +302,15 @@ mod tests {
     /// the shapes' hands add up to all `C(n, k)` hands: with the exact alias table, every hand
     /// is equally likely.
     fn assert_uniform(free: u64, cards: usize) {
-        let first = FirstHand::new(free, cards);
-        assert_eq!(first.count(), binomial(free.count_ones() as usize, cards), "{free:#x} {cards}");
-        assert_alias_exact(&first);
+        let sampler = HandSampler::new(free, cards);
+        assert_eq!(sampler.count(), binomial(free.count_ones() as usize, cards), "{free:#x} {cards}");
+        assert_alias_exact(&sampler);
         let mut seen = HashMap::new();
-        for shape in &first.shapes {
+        for shape in &sampler.shapes {
             let [a, b, c, d] = shape.ways;
             for subsets in (0..a).flat_map(|i| (0..b).flat_map(move |j| (0..c).flat_map(move |k| (0..d).map(move |l| [i, j, k, l])))) {
-                let raw = first.hand(shape, subsets);
-                let hand = if first.packed() { deposit(raw, free) } else { raw };
+                let raw = sampler.hand(shape, subsets);
+                let hand = if sampler.packed() { deposit(raw, free) } else { raw };
                 assert_eq!(hand & !free, 0, "{free:#x} {cards}");
                 for s in 0..4 {
                     assert_eq!((hand >> (16 * s) & 0x1FFF).count_ones(), u32::from(shape.lengths[s]), "{free:#x}");
@@ -299,7 +318,7 @@ mod tests {
                 assert!(seen.insert(hand, subsets).is_none(), "{free:#x} {cards}: {hand:#x} twice");
             }
         }
-        assert_eq!(seen.len() as u64, first.count());
+        assert_eq!(seen.len() as u64, sampler.count());
     }
 
     #[test]
@@ -314,16 +333,47 @@ mod tests {
     }
 
     #[test]
+    fn positions_are_taken_uniformly() {
+        // Positions 0..n in blocks of 13: every hand of `cards` positions exactly once.
+        for n in [0usize, 1, 5, 13, 14, 20] {
+            for cards in 0..=n.min(13) {
+                let sampler = HandSampler::of_positions(n, cards);
+                assert!(sampler.packed());
+                assert_eq!(sampler.count(), binomial(n, cards), "{n} {cards}");
+                assert_alias_exact(&sampler);
+                let mut seen = HashMap::new();
+                for shape in &sampler.shapes {
+                    let [a, b, c, d] = shape.ways;
+                    for subsets in (0..a).flat_map(|i| (0..b).flat_map(move |j| (0..c).flat_map(move |k| (0..d).map(move |l| [i, j, k, l])))) {
+                        let hand = sampler.hand(shape, subsets);
+                        assert_eq!(hand.count_ones() as usize, cards);
+                        assert!(hand < 1 << n, "{n} {cards}: {hand:#x}");
+                        assert!(seen.insert(hand, subsets).is_none(), "{n} {cards}: {hand:#x} twice");
+                    }
+                }
+                assert_eq!(seen.len() as u64, sampler.count());
+            }
+        }
+        // South's and East's samplers without predeal: exact alias tables over their blocks.
+        for (n, blocks) in [(39usize, 105usize), (26, 14)] {
+            let sampler = HandSampler::of_positions(n, 13);
+            assert_eq!(sampler.count(), binomial(n, 13));
+            assert_eq!(sampler.shapes.len(), blocks);
+            assert_alias_exact(&sampler);
+        }
+    }
+
+    #[test]
     fn the_full_deck_has_every_shape_with_its_exact_share() {
-        let first = FirstHand::new(0x1FFF_1FFF_1FFF_1FFF, 13);
-        assert!(!first.packed());
-        assert_eq!(first.count(), 635_013_559_600);
-        assert_eq!(first.shapes.len(), 560);
-        assert_alias_exact(&first);
+        let sampler = HandSampler::new(0x1FFF_1FFF_1FFF_1FFF, 13);
+        assert!(!sampler.packed());
+        assert_eq!(sampler.count(), 635_013_559_600);
+        assert_eq!(sampler.shapes.len(), 560);
+        assert_alias_exact(&sampler);
         // Each shape's subsets: the last digit tuple is still a valid hand of that shape.
-        for shape in &first.shapes {
+        for shape in &sampler.shapes {
             for subsets in [[0; 4], shape.ways.map(|w| w - 1)] {
-                let hand = first.hand(shape, subsets);
+                let hand = sampler.hand(shape, subsets);
                 assert_eq!(hand.count_ones(), 13);
                 assert_eq!(hand & !0x1FFF_1FFF_1FFF_1FFF, 0);
             }
@@ -332,18 +382,18 @@ mod tests {
 
     #[test]
     fn draws_take_two_words_and_draw_again_on_rejection() {
-        let first = FirstHand::new(0x1FFF_1FFF_1FFF_1FFF, 13);
+        let sampler = HandSampler::new(0x1FFF_1FFF_1FFF_1FFF, 13);
         // The only hand (here: no card, or every free card) needs no draw.
-        assert_eq!(FirstHand::new(0x1FFF_1FFF_1FFF_1FFF, 0).only(), Some(0));
-        assert_eq!(FirstHand::new(0x0003_0000_0101_0000, 4).only(), Some(0b1111));
-        assert_eq!(first.only(), None);
+        assert_eq!(HandSampler::new(0x1FFF_1FFF_1FFF_1FFF, 0).only(), Some(0));
+        assert_eq!(HandSampler::new(0x0003_0000_0101_0000, 4).only(), Some(0b1111));
+        assert_eq!(sampler.only(), None);
         let words = [u64::MAX / 3, 12_345_678_901_234_567];
-        let hand = first.draw(words, || unreachable!("no rejection"));
+        let hand = sampler.draw(words, || unreachable!("no rejection"));
         assert_eq!(hand.count_ones(), 13);
         // A first word whose product's low part falls below 2^64 mod (shapes × hands) is
         // rejected (word 0 gives low part 0) and the next word takes its place; the second
         // word still picks the cards.
         let mut more = [u64::MAX / 3].into_iter();
-        assert_eq!(first.draw([0, words[1]], || more.next().expect("one more word")), hand);
+        assert_eq!(sampler.draw([0, words[1]], || more.next().expect("one more word")), hand);
     }
 }
