@@ -9,12 +9,12 @@
 # median over the rounds of the ratio measured within one round: on a shared machine whose
 # speed drifts by tens of percent within minutes, both sides of a ratio then see the same
 # conditions.
-# Usage: tests/bench.sh [script ...]   (RUNS=n to change the number of rounds, default 3)
+# Usage: tests/bench.sh [script ...]   (RUNS=n to change the number of rounds, default 5)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cli="$top/target/release/dealer"
 peer=${DEALER_ORACLE:-/usr/games/dealer}
-runs=${RUNS:-3}
+runs=${RUNS:-5}
 scripts=("$@")
 [ ${#scripts[@]} -gt 0 ] || scripts=("$top"/tests/bench/*.dl)
 modes=("chacha 1" "drand48 1" "glibc 1" "chacha 2")
