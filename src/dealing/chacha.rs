@@ -294,7 +294,7 @@ struct Pdep;
 impl Deposit for Pdep {
     #[inline(always)]
     fn deposit(bits: u64, mask: u64) -> u64 {
-        // SAFETY: only reached through `settle_bmi2`, which requires BMI2.
+        // SAFETY: only reached through `deal_seats_bmi2`, which requires BMI2.
         unsafe { core::arch::x86_64::_pdep_u64(bits, mask) }
     }
 }
@@ -619,7 +619,7 @@ mod tests {
     }
 
     #[test]
-    fn batch_rejections_draw_again_from_the_deal_s_own_words() {
+    fn rejections_draw_again_from_the_deal_s_own_words() {
         let mut dealer = ChaChaDealer::new(11, &[], None, 0);
         let mut overflowed = 0;
         for _ in 0..100_000 {

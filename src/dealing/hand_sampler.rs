@@ -105,7 +105,7 @@ struct Shape {
     hands: NonZeroU64,
 }
 
-/// The uniform hands of `k` cards from a fixed set of free cards.
+/// The uniform hands of `k` cards from a set of cards whose make-up is the same on every deal.
 #[derive(Clone, Debug)]
 pub(crate) struct HandSampler {
     /// The shapes with at least one hand.
