@@ -63,10 +63,10 @@ impl Drand48 {
     }
 
     /// `(int)(drand48() * top)` for the state `state` and `1 ≤ top ≤ 52`, in integers: the
-    /// double product is `state · top / 2^48` rounded to 53 significant bits, which for a
-    /// product of 2^53 or more (54 bits) rounds an odd product to the even half-way neighbour;
-    /// only when that is up to a multiple of 2^48 (the product ends in binary 11…1) does the
-    /// truncated quotient change.
+    /// double product is `state · top / 2^48` rounded to 53 significant bits. Below 2^53 the
+    /// integer product is exact; from 2^53 on (54 bits) an odd product lies half-way between two
+    /// doubles and rounds to the one with an even mantissa: up when it ends in binary 11, down
+    /// when it ends in 01 (which never changes the truncated quotient).
     #[inline(always)]
     fn scaled(state: u64, top: u64) -> u64 {
         let product = state * top;

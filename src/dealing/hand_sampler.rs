@@ -75,7 +75,12 @@ fn binomial(n: usize, k: usize) -> u64 {
 /// Draws uniform digits below `bounds` (whose product is `product`, below 2^64) from the word
 /// `word`, or from the words of `more` while Lemire's test rejects the word.
 #[inline(always)]
-fn digits<const N: usize>(word: u64, more: &mut impl FnMut() -> u64, bounds: [u64; N], product: NonZeroU64) -> [u64; N] {
+fn digits<const N: usize>(
+    word: u64,
+    more: &mut impl FnMut() -> u64,
+    bounds: [u64; N],
+    product: NonZeroU64,
+) -> [u64; N] {
     let mut word = word;
     loop {
         let mut r = word;
@@ -164,7 +169,8 @@ impl HandSampler {
         debug_assert_eq!(shapes.iter().map(|s| s.hands.get()).sum::<u64>(), count.get());
         let (keep, alias) = alias_table(&shapes, count.get());
         let columns_by_height = NonZeroU64::new(shapes.len() as u64 * count.get()).expect("at least one shape");
-        let shift = std::array::from_fn(|s| if packed { counts[..s].iter().sum::<usize>() as u32 } else { 16 * s as u32 });
+        let shift =
+            std::array::from_fn(|s| if packed { counts[..s].iter().sum::<usize>() as u32 } else { 16 * s as u32 });
         HandSampler { shapes, keep, alias, count, columns_by_height, shift, packed }
     }
 
@@ -192,7 +198,8 @@ impl HandSampler {
     /// a rejection test fails (rarely: below 2^-15 per hand).
     #[inline(always)]
     pub(crate) fn draw(&self, words: [u64; 2], mut more: impl FnMut() -> u64) -> u64 {
-        let [column, height] = digits(words[0], &mut more, [self.shapes.len() as u64, self.count.get()], self.columns_by_height);
+        let [column, height] =
+            digits(words[0], &mut more, [self.shapes.len() as u64, self.count.get()], self.columns_by_height);
         let shape = self.shape_at(column as usize, height);
         let subsets = digits(words[1], &mut more, shape.ways, shape.hands);
         self.hand(shape, subsets)
@@ -308,7 +315,9 @@ mod tests {
         let mut seen = HashMap::new();
         for shape in &sampler.shapes {
             let [a, b, c, d] = shape.ways;
-            for subsets in (0..a).flat_map(|i| (0..b).flat_map(move |j| (0..c).flat_map(move |k| (0..d).map(move |l| [i, j, k, l])))) {
+            for subsets in (0..a)
+                .flat_map(|i| (0..b).flat_map(move |j| (0..c).flat_map(move |k| (0..d).map(move |l| [i, j, k, l]))))
+            {
                 let raw = sampler.hand(shape, subsets);
                 let hand = if sampler.packed() { deposit(raw, free) } else { raw };
                 assert_eq!(hand & !free, 0, "{free:#x} {cards}");
@@ -344,7 +353,9 @@ mod tests {
                 let mut seen = HashMap::new();
                 for shape in &sampler.shapes {
                     let [a, b, c, d] = shape.ways;
-                    for subsets in (0..a).flat_map(|i| (0..b).flat_map(move |j| (0..c).flat_map(move |k| (0..d).map(move |l| [i, j, k, l])))) {
+                    for subsets in (0..a).flat_map(|i| {
+                        (0..b).flat_map(move |j| (0..c).flat_map(move |k| (0..d).map(move |l| [i, j, k, l])))
+                    }) {
                         let hand = sampler.hand(shape, subsets);
                         assert_eq!(hand.count_ones() as usize, cards);
                         assert!(hand < 1 << n, "{n} {cards}: {hand:#x}");
