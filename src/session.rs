@@ -340,10 +340,11 @@ impl Job {
         while self.generated < self.max_generate && self.produced < self.max_produce {
             // A deal expression judges a deal in nanoseconds; the evaluator may solve double
             // dummy or ask an external program, so an interruption is then looked at every deal.
-            if self.generated % 4096 == 0 || self.fast_condition.is_none() {
+            let checkpoint = self.generated % 4096 == 0;
+            if checkpoint || self.fast_condition.is_none() {
                 self.interrupter.check()?;
             }
-            if self.generated % 4096 == 0 && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+            if checkpoint && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
                 self.timed_out = true;
                 return Ok(None);
             }

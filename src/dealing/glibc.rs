@@ -49,24 +49,18 @@ impl GlibcRand {
             ring[i] = w as u32;
         }
         // glibc starts with its front pointer at word 3 and the rear at word 0: the oldest word
-        // is word 3, the newest word 2.
+        // is word 3, the newest word 2. They go at the end of the buffer, as if just returned,
+        // and the first refill computes the words after them.
         let mut history = [0u32; RING + BLOCK];
-        for (k, word) in history[..RING].iter_mut().enumerate() {
+        for (k, word) in history[BLOCK..].iter_mut().enumerate() {
             *word = ring[(3 + k) % RING];
         }
-        let mut rng = GlibcRand { history, pos: RING };
-        rng.generate();
+        let mut rng = GlibcRand { history, pos: RING + BLOCK };
+        rng.refill();
         for _ in 0..310 {
             rng.next();
         }
         rng
-    }
-
-    /// Fills the block from the 31 words before it.
-    fn generate(&mut self) {
-        for t in 0..BLOCK {
-            self.history[RING + t] = self.history[t].wrapping_add(self.history[RING - 3 + t]);
-        }
     }
 
     /// Moves the words not returned yet (with the 31 before them) to the front and computes
