@@ -43,6 +43,14 @@ const WORKER_STACK: usize = 8 << 20;
 /// How often (in deals) a worker looks whether the run has ended.
 const STOP_CHECK_INTERVAL: u64 = 256;
 
+/// A chunk to judge, with an empty buffer for its accepted deals: the buffer of a chunk already
+/// read when there is one, so that a run reuses a few buffers instead of allocating (and
+/// faulting in) fresh memory for every chunk.
+struct Task {
+    number: u64,
+    buffer: Vec<(u64, Deal)>,
+}
+
 /// What a worker found in one chunk.
 struct Chunk {
     number: u64,
@@ -54,8 +62,9 @@ struct Chunk {
 
 /// A chunk whose verdicts are being reported.
 struct Reading {
-    /// Its accepted deals not reported yet.
-    accepted: std::vec::IntoIter<(u64, Deal)>,
+    /// Its accepted deals, reported from `next` on.
+    accepted: Vec<(u64, Deal)>,
+    next: usize,
     error: Option<(u64, Error)>,
     /// The number after its last deal.
     end: u64,
@@ -74,9 +83,9 @@ pub enum Event {
 
 /// A run's deals, dealt and judged by worker threads and the caller's.
 pub struct ParallelDealing {
-    tasks: Option<mpsc::Sender<u64>>,
+    tasks: Option<mpsc::Sender<Task>>,
     /// The chunk numbers not yet taken, shared with the workers.
-    waiting: Arc<Mutex<mpsc::Receiver<u64>>>,
+    waiting: Arc<Mutex<mpsc::Receiver<Task>>>,
     results: mpsc::Receiver<Chunk>,
     /// The caller's thread's own judge, for chunks it takes while it waits.
     judge: Judge,
@@ -86,6 +95,8 @@ pub struct ParallelDealing {
     early: BTreeMap<u64, Chunk>,
     /// The chunk being read.
     reading: Option<Reading>,
+    /// Buffers of chunks already read, for the next tasks.
+    spare: Vec<Vec<(u64, Deal)>>,
     next_to_read: u64,
     next_to_assign: u64,
     /// Number of deals in the run.
@@ -101,6 +112,8 @@ struct Judge {
     /// reorders its own copy of the clauses).
     fast: Option<StagedCondition>,
     seats: SeatSet,
+    /// The seats an accepted deal is completed to.
+    produced_seats: SeatSet,
     limit: u64,
     stop: Arc<AtomicBool>,
     dealer: Dealer,
@@ -108,17 +121,53 @@ struct Judge {
     external: ExternalMetrics,
 }
 
+/// What every thread's [`Judge`] is made from.
+#[derive(Clone)]
+struct JudgeRecipe {
+    program: Arc<Program>,
+    condition: NodeId,
+    fast: Option<StagedCondition>,
+    seats: SeatSet,
+    produced_seats: SeatSet,
+    limit: u64,
+    stop: Arc<AtomicBool>,
+    dealer: Dealer,
+}
+
+impl JudgeRecipe {
+    /// A judge whose state lives in memory allocated by the calling thread. A worker makes its
+    /// own: what a judge writes at every deal (its dealer's words, its clauses' counts) then
+    /// shares no cache line with what the caller's thread reads and writes (glibc gives each
+    /// thread its own arena); made on the caller's thread and handed over, it did (false
+    /// sharing), and the caller's thread ran a third slower.
+    fn judge(&self) -> Judge {
+        Judge {
+            program: Arc::clone(&self.program),
+            condition: self.condition,
+            fast: self.fast.clone(),
+            seats: self.seats,
+            produced_seats: self.produced_seats,
+            limit: self.limit,
+            stop: Arc::clone(&self.stop),
+            dealer: self.dealer.clone(),
+            dd: DdCache::new(1, false, Vulnerability::None),
+            external: ExternalMetrics::default(),
+        }
+    }
+}
+
 impl ParallelDealing {
     /// Starts judging deals `0..limit` of `dealer` (which must deal independently, fresh from
     /// the job's start) on `threads` threads (`threads − 1` workers and the caller's) with the
-    /// program's condition (`fast`, its staged deal-expression form, when there is one),
-    /// dealing only `seats` before the condition is judged. `None` when the program has no
+    /// program's condition (`fast`, its staged deal-expression form, when there is one).
+    /// `seats`: the seats dealt before the condition is judged, and those an accepted deal is
+    /// completed to (the seats its consumer reads). `None` when the program has no
     /// condition or the system refuses a thread (the caller then deals on its own thread).
     pub fn start(
         program: Arc<Program>,
         fast: Option<StagedCondition>,
         dealer: &Dealer,
-        seats: SeatSet,
+        seats: (SeatSet, SeatSet),
         threads: usize,
         limit: u64,
     ) -> Option<ParallelDealing> {
@@ -127,24 +176,23 @@ impl ParallelDealing {
         let (result_sender, result_receiver) = mpsc::channel();
         let waiting = Arc::new(Mutex::new(task_receiver));
         let stop = Arc::new(AtomicBool::new(false));
-        let judge = || Judge {
+        let recipe = JudgeRecipe {
             program: Arc::clone(&program),
             condition,
-            fast: fast.clone(),
-            seats,
+            fast,
+            seats: seats.0,
+            produced_seats: seats.1,
             limit,
             stop: Arc::clone(&stop),
             dealer: dealer.clone(),
-            dd: DdCache::new(1, false, Vulnerability::None),
-            external: ExternalMetrics::default(),
         };
         let workers = (1..threads.max(2))
             .map(|_| {
-                let (judge, waiting, results) = (judge(), Arc::clone(&waiting), result_sender.clone());
+                let (recipe, waiting, results) = (recipe.clone(), Arc::clone(&waiting), result_sender.clone());
                 std::thread::Builder::new()
                     .name("dealer-worker".into())
                     .stack_size(WORKER_STACK)
-                    .spawn(move || work(judge, &waiting, &results))
+                    .spawn(move || work(recipe.judge(), &waiting, &results))
             })
             .collect::<std::io::Result<Vec<_>>>()
             .ok()?;
@@ -152,11 +200,12 @@ impl ParallelDealing {
             tasks: Some(task_sender),
             waiting,
             results: result_receiver,
-            judge: judge(),
+            judge: recipe.judge(),
             workers,
             stop,
             early: BTreeMap::new(),
             reading: None,
+            spare: Vec::new(),
             next_to_read: 0,
             next_to_assign: 0,
             limit,
@@ -177,7 +226,8 @@ impl ParallelDealing {
         if self.next_to_assign < self.chunks() {
             if let Some(tasks) = &self.tasks {
                 // A send fails only when every worker has gone; `next_event` reports that.
-                let _ = tasks.send(self.next_to_assign);
+                let task = Task { number: self.next_to_assign, buffer: self.spare.pop().unwrap_or_default() };
+                let _ = tasks.send(task);
             }
             self.next_to_assign += 1;
         }
@@ -187,13 +237,17 @@ impl ParallelDealing {
     pub fn next_event(&mut self) -> Event {
         loop {
             if let Some(reading) = &mut self.reading {
-                if let Some((index, deal)) = reading.accepted.next() {
+                if let Some(&(index, deal)) = reading.accepted.get(reading.next) {
+                    reading.next += 1;
                     return Event::Accepted(index, deal);
                 }
                 if let Some((index, e)) = reading.error.take() {
                     return Event::Failed(index, e);
                 }
                 let end = reading.end;
+                let mut buffer = std::mem::take(&mut reading.accepted);
+                buffer.clear();
+                self.spare.push(buffer);
                 self.reading = None;
                 return Event::Judged(end);
             }
@@ -228,7 +282,7 @@ impl ParallelDealing {
             self.next_to_read += 1;
             self.assign_next();
             let end = ((number + 1) * CHUNK).min(self.limit);
-            self.reading = Some(Reading { accepted: chunk.accepted.into_iter(), error: chunk.error, end });
+            self.reading = Some(Reading { accepted: chunk.accepted, next: 0, error: chunk.error, end });
         }
     }
 }
@@ -236,7 +290,7 @@ impl ParallelDealing {
 impl ParallelDealing {
     /// The number of a chunk no thread has taken yet, taking it. `None` also when a worker
     /// holds the queue: it waits there for a chunk to be handed out, or is about to take one.
-    fn take_waiting(&self) -> Option<u64> {
+    fn take_waiting(&self) -> Option<Task> {
         let waiting = match self.waiting.try_lock() {
             Ok(waiting) => waiting,
             Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
@@ -258,25 +312,26 @@ impl Drop for ParallelDealing {
 }
 
 /// A worker: judges the chunks it takes until the task channel closes or the run stops.
-fn work(mut judge: Judge, waiting: &Mutex<mpsc::Receiver<u64>>, results: &mpsc::Sender<Chunk>) {
+fn work(mut judge: Judge, waiting: &Mutex<mpsc::Receiver<Task>>, results: &mpsc::Sender<Chunk>) {
     loop {
-        let number = {
+        let task = {
             let tasks = waiting.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             match tasks.recv() {
-                Ok(number) => number,
+                Ok(task) => task,
                 Err(_) => return,
             }
         };
-        if results.send(judge.chunk(number)).is_err() {
+        if results.send(judge.chunk(task)).is_err() {
             return;
         }
     }
 }
 
 impl Judge {
-    /// Deals and judges chunk `number`; a panic becomes the chunk's error.
-    fn chunk(&mut self, number: u64) -> Chunk {
-        let judged = catch_unwind(AssertUnwindSafe(|| self.judge_chunk(number)));
+    /// Deals and judges a task's chunk; a panic becomes the chunk's error.
+    fn chunk(&mut self, task: Task) -> Chunk {
+        let Task { number, buffer } = task;
+        let judged = catch_unwind(AssertUnwindSafe(|| self.judge_chunk(number, buffer)));
         judged.unwrap_or_else(|_| Chunk {
             number,
             accepted: Vec::new(),
@@ -284,11 +339,11 @@ impl Judge {
         })
     }
 
-    /// Deals and judges chunk `number`.
-    fn judge_chunk(&mut self, number: u64) -> Chunk {
+    /// Deals and judges chunk `number`, collecting its accepted deals in `accepted` (empty).
+    fn judge_chunk(&mut self, number: u64, accepted: Vec<(u64, Deal)>) -> Chunk {
         let first = number * CHUNK;
         let end = (first + CHUNK).min(self.limit);
-        let mut chunk = Chunk { number, accepted: Vec::new(), error: None };
+        let mut chunk = Chunk { number, accepted, error: None };
         let dealer = &mut self.dealer;
         dealer.seek(first);
         for index in first..end {
@@ -298,7 +353,7 @@ impl Judge {
             let Some(mut deal) = dealer.deal_seats(self.seats) else { continue };
             if let Some(fast) = &mut self.fast {
                 if fast.judge(&self.program, dealer, &mut deal) {
-                    dealer.complete(&mut deal);
+                    dealer.extend(&mut deal, self.produced_seats);
                     chunk.accepted.push((index, deal));
                 }
                 continue;
@@ -314,7 +369,7 @@ impl Judge {
             };
             match ev.truth(self.condition) {
                 Ok(true) => {
-                    dealer.complete(&mut deal);
+                    dealer.extend(&mut deal, self.produced_seats);
                     chunk.accepted.push((index, deal));
                 }
                 Ok(false) => {}

@@ -432,8 +432,32 @@ impl Program {
     /// these seats before the condition is judged.
     pub fn condition_seats(&self) -> SeatSet {
         let Some(condition) = self.condition else { return SeatSet::ALL };
+        self.seats_read(vec![condition])
+    }
+
+    /// The seats whose hands the actions may read on a produced deal: those the statistics'
+    /// values read, and all four when an action prints, keeps, exports or solves deals. The
+    /// dealer completes a produced deal only this far.
+    pub fn action_seats(&self) -> SeatSet {
+        let mut values = Vec::new();
+        for action in &self.actions {
+            match action {
+                CompiledAction::Average { value, .. }
+                | CompiledAction::Frequency { value, .. }
+                | CompiledAction::BucketFrequency { value, .. } => values.push(*value),
+                CompiledAction::Frequency2 { rows, cols, .. } => values.extend([rows.0, cols.0]),
+                CompiledAction::BucketFrequency2 { rows, cols, .. } => values.extend([rows.0, cols.0]),
+                _ => return SeatSet::ALL,
+            }
+        }
+        self.seats_read(values)
+    }
+
+    /// The seats whose hands the expressions `roots` may read: all four when they read the
+    /// whole deal (double dummy, external metrics).
+    fn seats_read(&self, roots: Vec<NodeId>) -> SeatSet {
         let mut seats = SeatSet::NONE;
-        self.walk(vec![condition], |node| {
+        self.walk(roots, |node| {
             seats = seats.union(match node {
                 Node::Length(seat, _)
                 | Node::Count { seat, .. }
@@ -1121,5 +1145,31 @@ mod tests {
         let replaced = "action printall\naction average hcp(north)\n";
         assert!(prints(replaced, Dialect::Classic));
         assert!(!prints(replaced, Dialect::V2));
+    }
+
+    #[test]
+    fn seats_read_by_the_condition_and_the_actions() {
+        use crate::cards::SeatSet;
+        let seats = |src: &str| {
+            let program = Program::from_source(src.as_bytes(), Dialect::V2, &NO_VARS).unwrap();
+            (program.condition_seats(), program.action_seats())
+        };
+        let (north, north_south) = (SeatSet(0b0001), SeatSet(0b0101));
+        assert_eq!(
+            seats("fit = hearts(north) + hearts(south)\ncondition hcp(north) > 9\naction average fit, frequency (spades(north), 0, 13)\n"),
+            (north, north_south)
+        );
+        assert_eq!(
+            seats("condition shape(south, 5xxx) && hcp(north) > 9\naction average rnd(3)\n"),
+            (north_south, SeatSet::NONE)
+        );
+        // Printing, solving or reading a whole deal: all four hands.
+        for actions in
+            ["printoneline", "average hcp(north), printpbn", "average tricks(north, spades)", "printes(hcp(west))"]
+        {
+            assert_eq!(seats(&format!("condition hcp(north) > 9\naction {actions}\n")).1, SeatSet::ALL, "{actions}");
+        }
+        assert_eq!(seats("condition dds(north, notrump) > 8\n").0, SeatSet::ALL);
+        assert_eq!(seats("action average hcp(east)\n").0, SeatSet::ALL);
     }
 }

@@ -266,6 +266,9 @@ struct Job {
     external: ExternalMetrics,
     /// The seats the condition reads: the only ones dealt before it is judged.
     condition_seats: SeatSet,
+    /// The seats whoever takes the produced deals reads (all four for `next_deal`; a run's
+    /// actions may read fewer): an accepted deal is completed only that far.
+    produced_seats: SeatSet,
     /// Worker threads dealing and judging the deals, when the run allows it.
     parallel: Option<ParallelDealing>,
     /// The condition compiled as a deal expression judged seat by seat, when it is one.
@@ -359,7 +362,7 @@ impl Job {
             if accepted {
                 self.produced += 1;
                 self.dealer.produced();
-                self.dealer.complete(&mut deal);
+                self.dealer.extend(&mut deal, self.produced_seats);
                 return Ok(Some(deal));
             }
         }
@@ -808,8 +811,9 @@ impl Session {
         self.program.as_ref().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))
     }
 
-    /// Builds the dealer and the limits of a new job from the options and the program.
-    fn start_job(&self) -> Result<Job> {
+    /// Builds the dealer and the limits of a new job from the options and the program, for a
+    /// consumer of the produced deals that reads the hands of `produced_seats`.
+    fn start_job(&self, produced_seats: SeatSet) -> Result<Job> {
         let program = self.program()?;
         let o = &self.options;
         let dialect = o.dialect();
@@ -946,7 +950,8 @@ impl Session {
         .then(|| {
             let program = Arc::new(program.clone());
             let fast = fast_condition.clone();
-            ParallelDealing::start(program, fast, &dealer, program_seats, threads, max_generate.max(0) as u64)
+            let seats = (program_seats, produced_seats);
+            ParallelDealing::start(program, fast, &dealer, seats, threads, max_generate.max(0) as u64)
         })
         .flatten();
         Ok(Job {
@@ -961,6 +966,7 @@ impl Session {
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             external: self.external_metrics(program)?,
             condition_seats: program_seats,
+            produced_seats,
             generated: 0,
             produced: 0,
             max_generate,
@@ -1054,7 +1060,7 @@ impl Session {
     /// the current deal of [`Session::eval`].
     pub fn next_deal(&mut self) -> Result<Option<Deal>> {
         if self.job.is_none() {
-            let mut job = self.start_job()?;
+            let mut job = self.start_job(SeatSet::ALL)?;
             let explicit = self.options.produce.is_some_and(|p| p != 0) || self.program()?.settings.produce.is_some();
             if !explicit {
                 job.max_produce = i64::MAX;
@@ -1196,7 +1202,14 @@ impl Session {
     /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks.
     pub fn run(&mut self) -> Result<RunReport> {
         let started = Instant::now();
-        let mut job = self.start_job()?;
+        let program = self.program()?;
+        // Deal records are written whole; otherwise the actions say what they read.
+        let produced_seats = if self.options.zrd_output.is_some() || self.options.dl52_output.is_some() {
+            SeatSet::ALL
+        } else {
+            program.action_seats()
+        };
+        let mut job = self.start_job(produced_seats)?;
         self.job = None;
         self.current = None;
         let program = self.program.take().expect("start_job checked it");
@@ -2102,6 +2115,29 @@ mod tests {
                 .collect();
             assert_eq!(outputs[0], outputs[1], "{script}");
             assert_eq!(outputs[0], outputs[2], "{script}");
+        }
+    }
+
+    #[test]
+    fn statistics_read_the_hands_the_condition_left_undealt() {
+        // The actions read only some seats, so a produced deal is completed only that far;
+        // an action reading every hand (`printes("")`, which prints nothing) completes it whole.
+        let body = "generate 40000\nproduce 40000\ncondition hcp(north) > 14 || spades(north) > 5\n\
+                    action average hcp(west), frequency(spades(east), 0, 13), average hearts(south) + 0";
+        for rng in ["chacha", "drand48", "glibc"] {
+            for threads in ["1", "2"] {
+                let outputs: Vec<String> = ["\n", ", printes(\"\")\n"]
+                    .iter()
+                    .map(|more| {
+                        let options = [("seed", "11"), ("rng", rng), ("threads", threads)];
+                        let (mut s, out) = captured(&options, &format!("{body}{more}"));
+                        s.run().unwrap();
+                        text(&out).lines().filter(|l| !l.starts_with("Time")).collect::<Vec<_>>().join("\n")
+                    })
+                    .collect();
+                assert!(outputs[0].lines().count() > 15, "{}", outputs[0]);
+                assert_eq!(outputs[0], outputs[1], "{rng} -R {threads}");
+            }
         }
     }
 
