@@ -13,6 +13,12 @@
 //! is the last: while the chunk it must read next is not ready, it judges waiting chunks itself
 //! (so no more threads than asked compete for the cores). Dropping a [`ParallelDealing`] stops
 //! and joins the workers.
+//!
+//! When the run's actions are statistics whose adding up does not depend on the order (a
+//! [`Summary`]), each thread also adds up the accepted deals of its chunks, and the dealing
+//! loop takes a whole chunk's summary at once instead of its deals one by one (unless the
+//! produce limit falls within the chunk): with many accepted deals, adding them up on the
+//! caller's thread alone would bound the speed-up.
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -51,11 +57,22 @@ struct Task {
     buffer: Vec<(u64, Deal)>,
 }
 
+/// Statistics a thread adds up over the accepted deals of a chunk. Adding the summaries of
+/// consecutive chunks, in order, must give what adding their deals one by one gives.
+pub trait Summary: Send + 'static {
+    /// An empty summary of the same statistics.
+    fn empty(&self) -> Self;
+    /// Counts one accepted deal.
+    fn add(&mut self, program: &Program, deal: &Deal);
+}
+
 /// What a worker found in one chunk.
-struct Chunk {
+struct Chunk<S> {
     number: u64,
     /// The accepted deals with their numbers (0-based), in order.
     accepted: Vec<(u64, Deal)>,
+    /// Their summary, when the run asked for one.
+    summary: Option<S>,
     /// The deal whose judgement failed, with the error; the chunk ends there.
     error: Option<(u64, Error)>,
 }
@@ -72,9 +89,19 @@ struct Reading {
 
 /// The verdicts of the deals, in deal order, as the dealing loop reads them.
 #[derive(Debug)]
-pub enum Event {
+pub enum Event<S> {
     /// Deal number `.0` (0-based) satisfies the condition.
     Accepted(u64, Deal),
+    /// The summary of `accepted` deals (at least one), every accepted deal below `end` not
+    /// reported yet.
+    Summarized {
+        /// The number after the chunk's last deal.
+        end: u64,
+        /// How many deals it sums up.
+        accepted: u64,
+        /// Their summary.
+        summary: S,
+    },
     /// Judging deal number `.0` failed.
     Failed(u64, Error),
     /// Every deal below this number has been reported; those not reported were rejected.
@@ -82,17 +109,17 @@ pub enum Event {
 }
 
 /// A run's deals, dealt and judged by worker threads and the caller's.
-pub struct ParallelDealing {
+pub struct ParallelDealing<S: Summary> {
     tasks: Option<mpsc::Sender<Task>>,
     /// The chunk numbers not yet taken, shared with the workers.
     waiting: Arc<Mutex<mpsc::Receiver<Task>>>,
-    results: mpsc::Receiver<Chunk>,
+    results: mpsc::Receiver<Chunk<S>>,
     /// The caller's thread's own judge, for chunks it takes while it waits.
-    judge: Judge,
+    judge: Judge<S>,
     workers: Vec<JoinHandle<()>>,
     stop: Arc<AtomicBool>,
     /// Chunks that arrived before their turn.
-    early: BTreeMap<u64, Chunk>,
+    early: BTreeMap<u64, Chunk<S>>,
     /// The chunk being read.
     reading: Option<Reading>,
     /// Buffers of chunks already read, for the next tasks.
@@ -105,7 +132,7 @@ pub struct ParallelDealing {
 
 /// What a thread needs to deal and judge chunks: the run's condition and its own dealer and
 /// evaluation state.
-struct Judge {
+struct Judge<S> {
     program: Arc<Program>,
     condition: NodeId,
     /// The condition as a deal expression judged seat by seat, when it is one (each thread
@@ -119,11 +146,12 @@ struct Judge {
     dealer: Dealer,
     dd: DdCache,
     external: ExternalMetrics,
+    /// An empty summary, when the run's statistics are added up by chunk.
+    summary: Option<S>,
 }
 
 /// What every thread's [`Judge`] is made from.
-#[derive(Clone)]
-struct JudgeRecipe {
+struct JudgeRecipe<S> {
     program: Arc<Program>,
     condition: NodeId,
     fast: Option<StagedCondition>,
@@ -132,15 +160,32 @@ struct JudgeRecipe {
     limit: u64,
     stop: Arc<AtomicBool>,
     dealer: Dealer,
+    /// An empty summary, when the run's statistics are added up by chunk.
+    summary: Option<S>,
 }
 
-impl JudgeRecipe {
+impl<S: Summary> JudgeRecipe<S> {
+    /// Another recipe for the same judges.
+    fn copy(&self) -> JudgeRecipe<S> {
+        JudgeRecipe {
+            program: Arc::clone(&self.program),
+            condition: self.condition,
+            fast: self.fast.clone(),
+            seats: self.seats,
+            produced_seats: self.produced_seats,
+            limit: self.limit,
+            stop: Arc::clone(&self.stop),
+            dealer: self.dealer.clone(),
+            summary: self.summary.as_ref().map(S::empty),
+        }
+    }
+
     /// A judge whose state lives in memory allocated by the calling thread. A worker makes its
     /// own: what a judge writes at every deal (its dealer's words, its clauses' counts) then
     /// shares no cache line with what the caller's thread reads and writes (glibc gives each
     /// thread its own arena); made on the caller's thread and handed over, it did (false
     /// sharing), and the caller's thread ran a third slower.
-    fn judge(&self) -> Judge {
+    fn judge(&self) -> Judge<S> {
         Judge {
             program: Arc::clone(&self.program),
             condition: self.condition,
@@ -152,16 +197,18 @@ impl JudgeRecipe {
             dealer: self.dealer.clone(),
             dd: DdCache::new(1, false, Vulnerability::None),
             external: ExternalMetrics::default(),
+            summary: self.summary.as_ref().map(S::empty),
         }
     }
 }
 
-impl ParallelDealing {
+impl<S: Summary> ParallelDealing<S> {
     /// Starts judging deals `0..limit` of `dealer` (which must deal independently, fresh from
     /// the job's start) on `threads` threads (`threads − 1` workers and the caller's) with the
     /// program's condition (`fast`, its staged deal-expression form, when there is one).
     /// `seats`: the seats dealt before the condition is judged, and those an accepted deal is
-    /// completed to (the seats its consumer reads). `None` when the program has no
+    /// completed to (the seats its consumer reads). With an empty `summary`, the threads add up
+    /// the accepted deals of each chunk (see [`next_event`](Self::next_event)). `None` when the program has no
     /// condition or the system refuses a thread (the caller then deals on its own thread).
     pub fn start(
         program: Arc<Program>,
@@ -170,7 +217,8 @@ impl ParallelDealing {
         seats: (SeatSet, SeatSet),
         threads: usize,
         limit: u64,
-    ) -> Option<ParallelDealing> {
+        summary: Option<S>,
+    ) -> Option<ParallelDealing<S>> {
         let condition = program.condition?;
         let (task_sender, task_receiver) = mpsc::channel();
         let (result_sender, result_receiver) = mpsc::channel();
@@ -185,10 +233,11 @@ impl ParallelDealing {
             limit,
             stop: Arc::clone(&stop),
             dealer: dealer.clone(),
+            summary,
         };
         let workers = (1..threads.max(2))
             .map(|_| {
-                let (recipe, waiting, results) = (recipe.clone(), Arc::clone(&waiting), result_sender.clone());
+                let (recipe, waiting, results) = (recipe.copy(), Arc::clone(&waiting), result_sender.clone());
                 std::thread::Builder::new()
                     .name("dealer-worker".into())
                     .stack_size(WORKER_STACK)
@@ -233,8 +282,10 @@ impl ParallelDealing {
         }
     }
 
-    /// The next verdict in deal order. After the last deal: `Judged(limit)`.
-    pub fn next_event(&mut self) -> Event {
+    /// The next verdict in deal order. After the last deal: `Judged(limit)`. A chunk with a
+    /// summary and fewer accepted deals than `quota` (the deals the run may still produce)
+    /// comes as one `Summarized` event.
+    pub fn next_event(&mut self, quota: u64) -> Event<S> {
         loop {
             if let Some(reading) = &mut self.reading {
                 if let Some(&(index, deal)) = reading.accepted.get(reading.next) {
@@ -282,12 +333,19 @@ impl ParallelDealing {
             self.next_to_read += 1;
             self.assign_next();
             let end = ((number + 1) * CHUNK).min(self.limit);
+            let accepted = chunk.accepted.len() as u64;
+            if let Some(summary) = chunk.summary.filter(|_| chunk.error.is_none() && (1..quota).contains(&accepted)) {
+                let mut buffer = chunk.accepted;
+                buffer.clear();
+                self.spare.push(buffer);
+                return Event::Summarized { end, accepted, summary };
+            }
             self.reading = Some(Reading { accepted: chunk.accepted, next: 0, error: chunk.error, end });
         }
     }
 }
 
-impl ParallelDealing {
+impl<S: Summary> ParallelDealing<S> {
     /// The number of a chunk no thread has taken yet, taking it. `None` also when a worker
     /// holds the queue: it waits there for a chunk to be handed out, or is about to take one.
     fn take_waiting(&self) -> Option<Task> {
@@ -300,7 +358,7 @@ impl ParallelDealing {
     }
 }
 
-impl Drop for ParallelDealing {
+impl<S: Summary> Drop for ParallelDealing<S> {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         // Closing the task channel ends each worker's loop.
@@ -312,7 +370,7 @@ impl Drop for ParallelDealing {
 }
 
 /// A worker: judges the chunks it takes until the task channel closes or the run stops.
-fn work(mut judge: Judge, waiting: &Mutex<mpsc::Receiver<Task>>, results: &mpsc::Sender<Chunk>) {
+fn work<S: Summary>(mut judge: Judge<S>, waiting: &Mutex<mpsc::Receiver<Task>>, results: &mpsc::Sender<Chunk<S>>) {
     loop {
         let task = {
             let tasks = waiting.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -327,23 +385,25 @@ fn work(mut judge: Judge, waiting: &Mutex<mpsc::Receiver<Task>>, results: &mpsc:
     }
 }
 
-impl Judge {
+impl<S: Summary> Judge<S> {
     /// Deals and judges a task's chunk; a panic becomes the chunk's error.
-    fn chunk(&mut self, task: Task) -> Chunk {
+    fn chunk(&mut self, task: Task) -> Chunk<S> {
         let Task { number, buffer } = task;
         let judged = catch_unwind(AssertUnwindSafe(|| self.judge_chunk(number, buffer)));
         judged.unwrap_or_else(|_| Chunk {
             number,
             accepted: Vec::new(),
+            summary: None,
             error: Some((number * CHUNK, Error::new(ErrorKind::Run, "internal error in a dealing thread"))),
         })
     }
 
     /// Deals and judges chunk `number`, collecting its accepted deals in `accepted` (empty).
-    fn judge_chunk(&mut self, number: u64, accepted: Vec<(u64, Deal)>) -> Chunk {
+    fn judge_chunk(&mut self, number: u64, accepted: Vec<(u64, Deal)>) -> Chunk<S> {
         let first = number * CHUNK;
         let end = (first + CHUNK).min(self.limit);
-        let mut chunk = Chunk { number, accepted, error: None };
+        let summary = self.summary.as_ref().map(S::empty);
+        let mut chunk = Chunk { number, accepted, summary, error: None };
         let dealer = &mut self.dealer;
         dealer.seek(first);
         for index in first..end {
@@ -354,7 +414,7 @@ impl Judge {
             if let Some(fast) = &mut self.fast {
                 if fast.judge(&self.program, dealer, &mut deal) {
                     dealer.extend(&mut deal, self.produced_seats);
-                    chunk.accepted.push((index, deal));
+                    chunk.accept(&self.program, index, deal);
                 }
                 continue;
             }
@@ -370,7 +430,7 @@ impl Judge {
             match ev.truth(self.condition) {
                 Ok(true) => {
                     dealer.extend(&mut deal, self.produced_seats);
-                    chunk.accepted.push((index, deal));
+                    chunk.accept(&self.program, index, deal);
                 }
                 Ok(false) => {}
                 Err(e) => {
@@ -380,5 +440,16 @@ impl Judge {
             }
         }
         chunk
+    }
+}
+
+impl<S: Summary> Chunk<S> {
+    /// Keeps accepted deal number `index` and counts it in the summary.
+    #[inline]
+    fn accept(&mut self, program: &Program, index: u64, deal: Deal) {
+        if let Some(summary) = &mut self.summary {
+            summary.add(program, &deal);
+        }
+        self.accepted.push((index, deal));
     }
 }

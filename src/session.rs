@@ -25,7 +25,7 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
 use crate::opc::{Opc, OpcConfig};
-use crate::parallel::{Event, ParallelDealing};
+use crate::parallel::{Event, ParallelDealing, Summary};
 use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
 use crate::usereval::{ExternalMetrics, Metric, UserEval};
@@ -270,7 +270,7 @@ struct Job {
     /// actions may read fewer): an accepted deal is completed only that far.
     produced_seats: SeatSet,
     /// Worker threads dealing and judging the deals, when the run allows it.
-    parallel: Option<ParallelDealing>,
+    parallel: Option<ParallelDealing<Statistics>>,
     /// The condition compiled as a deal expression judged seat by seat, when it is one.
     fast_condition: Option<StagedCondition>,
     generated: i64,
@@ -281,13 +281,36 @@ struct Job {
     timed_out: bool,
 }
 
+/// What the dealing loop gets next.
+enum Produced {
+    /// A produced deal.
+    Deal(Deal),
+    /// The statistics of several produced deals, added up by the dealing threads.
+    Summary(Statistics),
+}
+
 impl Job {
+    /// [`next_accepted`](Self::next_accepted), or the statistics of several produced deals
+    /// when the dealing threads add them up (a job started with statistics to add up).
+    fn next_produced(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Produced>> {
+        if self.parallel.is_some() {
+            return self.next_from_workers(deadline);
+        }
+        Ok(self.next_accepted(program, deadline)?.map(Produced::Deal))
+    }
+
     /// Deals until a deal satisfies the condition and counts it as produced. `None` when the
     /// generate or produce limit is reached, or when `deadline` passed before anything was
     /// produced (then `timed_out` is set).
     fn next_accepted(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
         if self.parallel.is_some() {
-            return self.next_from_workers(deadline);
+            return match self.next_from_workers(deadline)? {
+                Some(Produced::Deal(deal)) => Ok(Some(deal)),
+                Some(Produced::Summary(_)) => {
+                    Err(Error::new(ErrorKind::Run, "internal error: statistics where deals were asked for"))
+                }
+                None => Ok(None),
+            };
         }
         if self.library.is_none() && self.lookahead.is_none() {
             return self.next_dealt(program, deadline);
@@ -388,17 +411,22 @@ impl Job {
     }
 
     /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.
-    fn next_from_workers(&mut self, deadline: Option<Instant>) -> Result<Option<Deal>> {
+    fn next_from_workers(&mut self, deadline: Option<Instant>) -> Result<Option<Produced>> {
         let parallel = self.parallel.as_mut().expect("called with workers");
         while self.generated < self.max_generate && self.produced < self.max_produce {
             self.interrupter.check()?;
-            match parallel.next_event() {
+            match parallel.next_event((self.max_produce - self.produced) as u64) {
                 Event::Accepted(index, deal) => {
                     self.generated = index as i64 + 1;
                     self.produced += 1;
                     // `rnd()` in the actions reads this deal's stream, as without workers.
                     self.dealer.seek(index + 1);
-                    return Ok(Some(deal));
+                    return Ok(Some(Produced::Deal(deal)));
+                }
+                Event::Summarized { end, accepted, summary } => {
+                    self.generated = end as i64;
+                    self.produced += accepted as i64;
+                    return Ok(Some(Produced::Summary(summary)));
                 }
                 Event::Failed(index, e) => {
                     self.generated = index as i64 + 1;
@@ -812,8 +840,9 @@ impl Session {
     }
 
     /// Builds the dealer and the limits of a new job from the options and the program, for a
-    /// consumer of the produced deals that reads the hands of `produced_seats`.
-    fn start_job(&self, produced_seats: SeatSet) -> Result<Job> {
+    /// consumer of the produced deals that reads the hands of `produced_seats`; dealing
+    /// threads add up `statistics` (empty) by chunk when given.
+    fn start_job(&self, produced_seats: SeatSet, statistics: Option<Statistics>) -> Result<Job> {
         let program = self.program()?;
         let o = &self.options;
         let dialect = o.dialect();
@@ -951,7 +980,7 @@ impl Session {
             let program = Arc::new(program.clone());
             let fast = fast_condition.clone();
             let seats = (program_seats, produced_seats);
-            ParallelDealing::start(program, fast, &dealer, seats, threads, max_generate.max(0) as u64)
+            ParallelDealing::start(program, fast, &dealer, seats, threads, max_generate.max(0) as u64, statistics)
         })
         .flatten();
         Ok(Job {
@@ -1060,7 +1089,7 @@ impl Session {
     /// the current deal of [`Session::eval`].
     pub fn next_deal(&mut self) -> Result<Option<Deal>> {
         if self.job.is_none() {
-            let mut job = self.start_job(SeatSet::ALL)?;
+            let mut job = self.start_job(SeatSet::ALL, None)?;
             let explicit = self.options.produce.is_some_and(|p| p != 0) || self.program()?.settings.produce.is_some();
             if !explicit {
                 job.max_produce = i64::MAX;
@@ -1203,13 +1232,13 @@ impl Session {
     pub fn run(&mut self) -> Result<RunReport> {
         let started = Instant::now();
         let program = self.program()?;
-        // Deal records are written whole; otherwise the actions say what they read.
-        let produced_seats = if self.options.zrd_output.is_some() || self.options.dl52_output.is_some() {
-            SeatSet::ALL
+        // Deal records are written whole, deal by deal; otherwise the actions say what they read.
+        let job = if self.options.zrd_output.is_some() || self.options.dl52_output.is_some() {
+            self.start_job(SeatSet::ALL, None)
         } else {
-            program.action_seats()
+            self.start_job(program.action_seats(), Statistics::for_run(program))
         };
-        let mut job = self.start_job(produced_seats)?;
+        let mut job = job?;
         self.job = None;
         self.current = None;
         let program = self.program.take().expect("start_job checked it");
@@ -1293,6 +1322,7 @@ fn local_date() -> String {
 }
 
 /// Per-action accumulators for the end-of-run statistics.
+#[derive(Clone)]
 enum Tally {
     None,
     Average(Average),
@@ -1335,6 +1365,17 @@ impl Tally {
             Tally::Buckets(f) => f.add(value),
             Tally::Buckets2(f) => f.add(value, second),
             Tally::EvalContract(e) => e.add(value.clamp(0, 13) as u8),
+        }
+    }
+
+    /// Adds what `other`, an accumulator of the same action, counted.
+    fn merge(&mut self, other: &Tally) {
+        match (self, other) {
+            (Tally::Average(a), Tally::Average(b)) => a.merge(b),
+            (Tally::Frequency(a), Tally::Frequency(b)) => a.merge(b),
+            (Tally::Buckets(a), Tally::Buckets(b)) => a.merge(b),
+            // Only the statistics above are added up by chunk (see `Statistics::for_run`).
+            _ => debug_assert!(false, "tallies of other actions are not merged"),
         }
     }
 
@@ -1477,6 +1518,47 @@ fn run_job(
     let report = result?;
     flushed?;
     Ok(report)
+}
+
+/// The statistics of a run whose actions are all `average`, `frequency` or `bucketfrequency`
+/// of values read from the deal alone: dealing threads add them up by chunk, and their sums
+/// do not depend on the order the deals are added in.
+struct Statistics {
+    /// Each action's value.
+    values: Arc<[DealExpr]>,
+    /// Each action's accumulator, empty.
+    empty: Arc<[Tally]>,
+    tallies: Vec<Tally>,
+}
+
+impl Statistics {
+    /// The (empty) statistics of the program's actions, when they are all such statistics.
+    fn for_run(program: &Program) -> Option<Statistics> {
+        let mut values = Vec::new();
+        for action in &program.actions {
+            match action {
+                CompiledAction::Average { value, .. }
+                | CompiledAction::Frequency { value, .. }
+                | CompiledAction::BucketFrequency { value, .. } => values.push(DealExpr::compile(program, *value)?),
+                _ => return None,
+            }
+        }
+        let empty: Arc<[Tally]> = program.actions.iter().map(Tally::for_action).collect();
+        Some(Statistics { values: values.into(), tallies: empty.to_vec(), empty })
+    }
+}
+
+impl Summary for Statistics {
+    fn empty(&self) -> Statistics {
+        Statistics { values: Arc::clone(&self.values), empty: Arc::clone(&self.empty), tallies: self.empty.to_vec() }
+    }
+
+    #[inline]
+    fn add(&mut self, program: &Program, deal: &Deal) {
+        for (value, tally) in self.values.iter().zip(&mut self.tallies) {
+            tally.add(value.value(program, deal), 0);
+        }
+    }
 }
 
 /// The per-run state of the actions: printer flags, statistics, stored deals and the settings
@@ -1634,6 +1716,13 @@ impl<'p> ActionState<'p> {
         Ok(())
     }
 
+    /// Adds statistics the dealing threads added up (for every action: see [`Statistics`]).
+    fn merge(&mut self, statistics: &Statistics) {
+        for (tally, part) in self.tallies.iter_mut().zip(&statistics.tallies) {
+            tally.merge(part);
+        }
+    }
+
     /// Writes the end-of-run actions, in list order, and the statistics footer.
     fn finish(&self, out: &mut Vec<u8>, summary: RunSummary) {
         let dialect = self.program.dialect;
@@ -1714,9 +1803,12 @@ fn deal_loop(
     let deadline = (options.time_limit > 0)
         .then(|| started.checked_add(std::time::Duration::from_secs(options.time_limit)))
         .flatten();
-    while let Some(deal) = job.next_accepted(program, deadline)? {
+    while let Some(produced) = job.next_produced(program, deadline)? {
         job.interrupter.check()?;
-        state.on_deal(&deal, job, outputs)?;
+        match produced {
+            Produced::Deal(deal) => state.on_deal(&deal, job, outputs)?,
+            Produced::Summary(statistics) => state.merge(&statistics),
+        }
         if let Some(m) = &mut meter {
             if m.update(&mut meter_text, job.produced, job.max_produce) {
                 outputs.diagnostics(&std::mem::take(&mut meter_text));
@@ -2100,12 +2192,23 @@ mod tests {
             "generate 30000\npredeal north SAKQ\ncondition hearts(south) >= 6\naction average hcp(south), frequency(hcp(north), 9, 37)\n",
             "generate 100000\ncondition hcp(north) > 40\naction printoneline\n",
             "generate 100000\ncondition clubs(east) == 1 && 100 / (hcp(north) - 3) > 0\naction printoneline\n",
+            // Statistics only: the threads add them up by chunk, the produce limit falling
+            // within a chunk (then deal by deal), or no limit.
+            "generate 300000\nproduce 23456\ncondition hcp(north) > 12 || spades(north) > 6\n\
+             action average hcp(south) - 20, frequency \"s\" (spades(east), 1, 8), bktfreq (hcp(west), 4, 30, 3)\n",
+            "generate 123457\ncondition shape(north, any 4333 + any 4432) && hcp(north) >= 12\n\
+             action average \"h\" hcp(north) * hcp(north) * 100000, frequency (hearts(south), 0, 13)\n",
+            "generate 100000\ncondition hcp(north) > 20\naction average hcp(north), average rnd(10)\n",
         ];
-        for script in scripts {
+        // `bktfreq` is DealerV2's.
+        let runs = scripts.iter().flat_map(|script| [(script, "v2"), (script, "classic")]);
+        for (script, dialect) in runs.filter(|(script, dialect)| !(script.contains("bktfreq") && *dialect == "classic"))
+        {
             let outputs: Vec<(String, String)> = ["1", "2", "3"]
                 .iter()
                 .map(|threads| {
-                    let (mut s, out) = captured(&[("seed", "77"), ("threads", threads)], script);
+                    let options = [("seed", "77"), ("threads", threads), ("rng", "chacha"), ("dialect", dialect)];
+                    let (mut s, out) = captured(&options, script);
                     let result = s.run().map(|r| (r.generated, r.produced)).map_err(|e| e.to_string());
                     let text = text(&out);
                     // The run time differs; everything else must not.
@@ -2113,8 +2216,8 @@ mod tests {
                     (text, format!("{result:?}"))
                 })
                 .collect();
-            assert_eq!(outputs[0], outputs[1], "{script}");
-            assert_eq!(outputs[0], outputs[2], "{script}");
+            assert_eq!(outputs[0], outputs[1], "{script} {dialect}");
+            assert_eq!(outputs[0], outputs[2], "{script} {dialect}");
         }
     }
 
@@ -2139,6 +2242,24 @@ mod tests {
                 assert_eq!(outputs[0], outputs[1], "{rng} -R {threads}");
             }
         }
+    }
+
+    #[test]
+    fn a_produce_limit_reached_on_a_chunk_s_last_accepted_deal() {
+        // Produce exactly the deals accepted among the first 4096 (one chunk of the dealing
+        // threads): the run ends at the last of them, not at the chunk's end.
+        let script = |limits: &str| format!("{limits}condition hcp(north) > 14\naction average hcp(south)\n");
+        let run = |limits: &str, threads: &str| {
+            let (mut s, out) = captured(&[("seed", "3"), ("threads", threads), ("rng", "chacha")], &script(limits));
+            let report = s.run().unwrap();
+            let text: String = text(&out).lines().filter(|l| !l.starts_with("Time")).collect::<Vec<_>>().join("\n");
+            (report.generated, report.produced, text)
+        };
+        let (_, in_first_chunk, _) = run("generate 4096\n", "1");
+        let limits = format!("generate 100000\nproduce {in_first_chunk}\n");
+        let one = run(&limits, "1");
+        assert!(one.0 < 4096 && one.1 == in_first_chunk, "{one:?}");
+        assert_eq!(run(&limits, "2"), one);
     }
 
     #[test]

@@ -83,6 +83,15 @@ impl Average {
         self.count += 1;
     }
 
+    /// Adds the values another accumulator counted: the same as adding them one by one (the
+    /// sums wrap, so the order does not matter).
+    pub fn merge(&mut self, other: &Average) {
+        self.sum = self.sum.wrapping_add(other.sum);
+        self.classic_sum = self.classic_sum.wrapping_add(other.classic_sum);
+        self.square_sum = self.square_sum.wrapping_add(other.square_sum);
+        self.count += other.count;
+    }
+
     /// Number of values added.
     pub fn count(&self) -> i64 {
         self.count
@@ -166,6 +175,16 @@ impl Frequency1D {
         } else if let Some(c) = self.counts.get_mut((v - self.lo) as usize) {
             *c += 1;
         }
+    }
+
+    /// Adds the values another table of the same bounds counted.
+    pub fn merge(&mut self, other: &Frequency1D) {
+        debug_assert_eq!((self.lo, self.hi), (other.lo, other.hi));
+        for (count, more) in self.counts.iter_mut().zip(&other.counts) {
+            *count += more;
+        }
+        self.below += other.below;
+        self.above += other.above;
     }
 
     /// Writes the table: classic `Frequency %s:` with counts only; DealerV2 `Description:` with
@@ -377,6 +396,14 @@ impl BucketFrequency1D {
     pub fn add(&mut self, v: i32) {
         let i = self.buckets.index(v) as usize;
         self.counts[i] += 1;
+    }
+
+    /// Adds the values another table of the same buckets counted.
+    pub fn merge(&mut self, other: &BucketFrequency1D) {
+        debug_assert_eq!(self.counts.len(), other.counts.len());
+        for (count, more) in self.counts.iter_mut().zip(&other.counts) {
+            *count += more;
+        }
     }
 
     /// Writes DealerV2's `show_freq1D` table.
