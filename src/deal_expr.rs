@@ -23,9 +23,10 @@ pub enum DealExpr {
     Const(i32),
     /// A suit length or a count over a hand.
     Stat(Stat),
-    /// A hand statistic compared with a constant.
+    /// A hand statistic compared with a constant by `!=` (the other comparisons are ranges).
     StatCompare(Stat, BinOp, i32),
-    /// Whether a hand statistic lies in `lo..=hi` (two comparisons of one `&&` chain).
+    /// Whether a hand statistic lies in `lo..=hi`: a comparison with a constant, or several
+    /// of one `&&` chain.
     StatRange(Stat, i32, i32),
     /// Whether a hand's shape is in a shape set of the program.
     Shape(Seat, u32),
@@ -281,7 +282,10 @@ impl DealExpr {
             Node::Quality(seat, suit) => DealExpr::Quality(*seat, *suit),
             Node::Not(a) => DealExpr::Not(sub(*a)?),
             Node::CompareConst(op, a, k) => match DealExpr::compile_at(program, *a, depth + 1)? {
-                DealExpr::Stat(stat) => DealExpr::StatCompare(stat, *op, *k),
+                DealExpr::Stat(stat) => match compare_as_range(*op, *k) {
+                    Some((lo, hi)) => DealExpr::StatRange(stat, lo, hi),
+                    None => DealExpr::StatCompare(stat, *op, *k),
+                },
                 a => DealExpr::CompareConst(*op, Box::new(a), *k),
             },
             Node::Binary(op, a, b, _) => match (op, &program.nodes[*b as usize]) {
@@ -323,13 +327,20 @@ impl DealExpr {
     }
 
     /// Whether the expression is true (not 0) on `deal`; the commonest clauses of a condition
-    /// (shapes, statistics against constants) are judged here without a call.
+    /// (shapes, statistics against constants, and `&&`/`||` chains of them) are judged here
+    /// without a call.
     #[inline(always)]
     pub fn truth(&self, program: &Program, deal: &Deal) -> bool {
+        self.leaf_truth(program, deal)
+    }
+
+    /// [`truth`](Self::truth) with shapes and statistics against constants in line.
+    #[inline(always)]
+    fn leaf_truth(&self, program: &Program, deal: &Deal) -> bool {
         match self {
             DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)),
-            DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k) != 0,
             DealExpr::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)),
+            DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k) != 0,
             _ => self.value(program, deal) != 0,
         }
     }
@@ -415,40 +426,38 @@ fn chain(program: &Program, sides: [NodeId; 2], op: BinOp, depth: u32) -> Option
     Some(clauses)
 }
 
-/// Joins a lower and an upper bound of the same statistic in one `&&` chain into a range
-/// (the clauses read only the deal, so judging them in another order changes nothing).
+/// Joins the ranges of the same statistic in one `&&` chain into one, their intersection (the
+/// clauses read only the deal, so judging them in another order changes nothing).
 fn merge_ranges(mut clauses: Vec<DealExpr>) -> Vec<DealExpr> {
-    let lower = |clause: &DealExpr| match clause {
-        DealExpr::StatCompare(stat, BinOp::Ge, k) => Some((*stat, *k)),
-        DealExpr::StatCompare(stat, BinOp::Gt, k) => k.checked_add(1).map(|k| (*stat, k)),
-        _ => None,
-    };
-    let upper = |clause: &DealExpr| match clause {
-        DealExpr::StatCompare(stat, BinOp::Le, k) => Some((*stat, *k)),
-        DealExpr::StatCompare(stat, BinOp::Lt, k) => k.checked_sub(1).map(|k| (*stat, k)),
-        _ => None,
-    };
     let mut i = 0;
     while i < clauses.len() {
-        let merged = lower(&clauses[i]).and_then(|(stat, lo)| {
-            clauses.iter().enumerate().skip(i + 1).find_map(|(j, c)| {
-                upper(c).filter(|(s, _)| *s == stat).map(|(_, hi)| (j, DealExpr::StatRange(stat, lo, hi)))
-            })
-        });
-        let merged = merged.or_else(|| {
-            upper(&clauses[i]).and_then(|(stat, hi)| {
-                clauses.iter().enumerate().skip(i + 1).find_map(|(j, c)| {
-                    lower(c).filter(|(s, _)| *s == stat).map(|(_, lo)| (j, DealExpr::StatRange(stat, lo, hi)))
-                })
-            })
-        });
-        if let Some((j, range)) = merged {
-            clauses.remove(j);
-            clauses[i] = range;
+        if let DealExpr::StatRange(stat, lo, hi) = clauses[i] {
+            let same = (i + 1..clauses.len()).find(|&j| matches!(clauses[j], DealExpr::StatRange(s, ..) if s == stat));
+            if let Some(j) = same {
+                if let DealExpr::StatRange(_, other_lo, other_hi) = clauses.remove(j) {
+                    clauses[i] = DealExpr::StatRange(stat, lo.max(other_lo), hi.min(other_hi));
+                }
+                // Look for another range of the statistic.
+                continue;
+            }
         }
         i += 1;
     }
     clauses
+}
+
+/// A statistic compared with a constant as the range of values that pass (empty when none
+/// does: `lo > hi`); `None` for `!=`, which is no range.
+fn compare_as_range(op: BinOp, k: i32) -> Option<(i32, i32)> {
+    const EMPTY: (i32, i32) = (1, 0);
+    Some(match op {
+        BinOp::Eq => (k, k),
+        BinOp::Le => (i32::MIN, k),
+        BinOp::Lt => k.checked_sub(1).map_or(EMPTY, |hi| (i32::MIN, hi)),
+        BinOp::Ge => (k, i32::MAX),
+        BinOp::Gt => k.checked_add(1).map_or(EMPTY, |lo| (lo, i32::MAX)),
+        _ => return None,
+    })
 }
 
 /// A comparison or arithmetic operator (not `&&`, `||`, `/`, `%`) on two values, in C.
@@ -547,7 +556,7 @@ mod tests {
         let hcp = Stat::Count(crate::analysis::HCP_TABLE as u8, Seat::North, None);
         assert_eq!(clauses.len(), 3);
         assert_eq!(clauses[1], DealExpr::StatRange(hcp, 15, 17));
-        assert_eq!(clauses[2], DealExpr::StatCompare(Stat::Length(Seat::South, Suit::Spades), BinOp::Gt, 1));
+        assert_eq!(clauses[2], DealExpr::StatRange(Stat::Length(Seat::South, Suit::Spades), 2, i32::MAX));
     }
 
     /// Judges 100,000 deals (many reorderings) with the staged condition of `script` and checks

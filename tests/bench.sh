@@ -10,11 +10,11 @@
 # speed drifts by tens of percent within minutes, both sides of a ratio then see the same
 # conditions.
 #
-# The speed-up of two threads compares the best of three alternating runs of each (`-R 1`,
+# The speed-up of two threads compares the best of five alternating runs of each (`-R 1`,
 # `-R 2`, `-R 1`, …) within a round: a slow spell on one of the two cores slows a two-thread
 # run whichever core it hits, a one-thread run only when it hits that run's core, so single
 # runs understate the speed-up by a varying amount. Both sides get the same treatment, and
-# the runs last well under a second, so three of each cost little.
+# the runs last well under a second, so five of each cost little.
 # Usage: tests/bench.sh [script ...]   (RUNS=n to change the number of rounds, default 5)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,7 +61,7 @@ for s in "${scripts[@]}"; do
       [ "$k" = 0 ] && best1=$t
       [ "${modes[$k]}" = "chacha 2" ] && best2=$t
     done
-    for _ in 1 2; do
+    for _ in 1 2 3 4; do
       read -r _ t <<<"$(measure "$cli" --rng=chacha --dialect=v2 -R 1 -s 1 "$s")"
       best1=$(awk -v a="$best1" -v b="$t" 'BEGIN{print (b < a) ? b : a}')
       read -r _ t <<<"$(measure "$cli" --rng=chacha --dialect=v2 -R 2 -s 1 "$s")"
