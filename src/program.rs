@@ -428,10 +428,10 @@ impl Program {
     }
 
     /// The seats whose hands the condition may read: all four when it reads the whole deal
-    /// (double dummy, external metrics) or when there is no condition. The dealer settles only
-    /// these seats before the condition is judged.
+    /// (double dummy, external metrics), none when there is no condition. The dealer settles
+    /// only these seats before the condition is judged.
     pub fn condition_seats(&self) -> SeatSet {
-        let Some(condition) = self.condition else { return SeatSet::ALL };
+        let Some(condition) = self.condition else { return SeatSet::NONE };
         self.seats_read(vec![condition])
     }
 
@@ -1170,6 +1170,6 @@ mod tests {
             assert_eq!(seats(&format!("condition hcp(north) > 9\naction {actions}\n")).1, SeatSet::ALL, "{actions}");
         }
         assert_eq!(seats("condition dds(north, notrump) > 8\n").0, SeatSet::ALL);
-        assert_eq!(seats("action average hcp(east)\n").0, SeatSet::ALL);
+        assert_eq!(seats("action average hcp(east)\n"), (SeatSet::NONE, SeatSet(0b0010)));
     }
 }
