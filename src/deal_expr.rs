@@ -327,16 +327,9 @@ impl DealExpr {
     }
 
     /// Whether the expression is true (not 0) on `deal`; the commonest clauses of a condition
-    /// (shapes, statistics against constants, and `&&`/`||` chains of them) are judged here
-    /// without a call.
+    /// (shapes, statistics against constants) are judged here without a call.
     #[inline(always)]
     pub fn truth(&self, program: &Program, deal: &Deal) -> bool {
-        self.leaf_truth(program, deal)
-    }
-
-    /// [`truth`](Self::truth) with shapes and statistics against constants in line.
-    #[inline(always)]
-    fn leaf_truth(&self, program: &Program, deal: &Deal) -> bool {
         match self {
             DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)),
             DealExpr::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)),

@@ -92,8 +92,8 @@ struct Reading {
 pub enum Event<S> {
     /// Deal number `.0` (0-based) satisfies the condition.
     Accepted(u64, Deal),
-    /// The summary of `accepted` deals (at least one), every accepted deal below `end` not
-    /// reported yet.
+    /// The summary of the deals accepted below `end` and not reported yet, `accepted` of them
+    /// (at least one).
     Summarized {
         /// The number after the chunk's last deal.
         end: u64,
@@ -111,7 +111,7 @@ pub enum Event<S> {
 /// A run's deals, dealt and judged by worker threads and the caller's.
 pub struct ParallelDealing<S: Summary> {
     tasks: Option<mpsc::Sender<Task>>,
-    /// The chunk numbers not yet taken, shared with the workers.
+    /// The chunks not yet taken, shared with the workers.
     waiting: Arc<Mutex<mpsc::Receiver<Task>>>,
     results: mpsc::Receiver<Chunk<S>>,
     /// The caller's thread's own judge, for chunks it takes while it waits.
@@ -207,9 +207,10 @@ impl<S: Summary> ParallelDealing<S> {
     /// the job's start) on `threads` threads (`threads − 1` workers and the caller's) with the
     /// program's condition (`fast`, its staged deal-expression form, when there is one).
     /// `seats`: the seats dealt before the condition is judged, and those an accepted deal is
-    /// completed to (the seats its consumer reads). With an empty `summary`, the threads add up
-    /// the accepted deals of each chunk (see [`next_event`](Self::next_event)). `None` when the program has no
-    /// condition or the system refuses a thread (the caller then deals on its own thread).
+    /// completed to (the seats its consumer reads). With an empty `summary`, the threads add
+    /// up the accepted deals of each chunk (see [`next_event`](Self::next_event)). `None` when
+    /// the program has no condition or the system refuses a thread (the caller then deals on
+    /// its own thread).
     pub fn start(
         program: Arc<Program>,
         fast: Option<StagedCondition>,

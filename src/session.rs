@@ -1520,8 +1520,8 @@ fn run_job(
     Ok(report)
 }
 
-/// The statistics of a run whose actions are all `average`, `frequency` or `bucketfrequency`
-/// of values read from the deal alone: dealing threads add them up by chunk, and their sums
+/// The statistics of a run whose actions are all `average`, `frequency` or `bktfreq` (one
+/// value each) of values read from the deal alone: dealing threads add them up by chunk, and their sums
 /// do not depend on the order the deals are added in.
 struct Statistics {
     /// Each action's value.
