@@ -133,6 +133,13 @@ pub struct ParallelDealing<S: Summary> {
 /// What a thread needs to deal and judge chunks: the run's condition and its own dealer and
 /// evaluation state.
 struct Judge<S> {
+    setup: JudgeSetup<S>,
+    dd: DdCache,
+    external: ExternalMetrics,
+}
+
+/// What a thread deals and judges with, in a copy of its own.
+struct JudgeSetup<S> {
     program: Arc<Program>,
     condition: NodeId,
     /// The condition as a deal expression judged seat by seat, when it is one (each thread
@@ -144,30 +151,14 @@ struct Judge<S> {
     limit: u64,
     stop: Arc<AtomicBool>,
     dealer: Dealer,
-    dd: DdCache,
-    external: ExternalMetrics,
     /// An empty summary, when the run's statistics are added up by chunk.
     summary: Option<S>,
 }
 
-/// What every thread's [`Judge`] is made from.
-struct JudgeRecipe<S> {
-    program: Arc<Program>,
-    condition: NodeId,
-    fast: Option<StagedCondition>,
-    seats: SeatSet,
-    produced_seats: SeatSet,
-    limit: u64,
-    stop: Arc<AtomicBool>,
-    dealer: Dealer,
-    /// An empty summary, when the run's statistics are added up by chunk.
-    summary: Option<S>,
-}
-
-impl<S: Summary> JudgeRecipe<S> {
-    /// Another recipe for the same judges.
-    fn copy(&self) -> JudgeRecipe<S> {
-        JudgeRecipe {
+impl<S: Summary> JudgeSetup<S> {
+    /// A copy in memory allocated by the calling thread.
+    fn copy(&self) -> JudgeSetup<S> {
+        JudgeSetup {
             program: Arc::clone(&self.program),
             condition: self.condition,
             fast: self.fast.clone(),
@@ -187,17 +178,9 @@ impl<S: Summary> JudgeRecipe<S> {
     /// sharing), and the caller's thread ran a third slower.
     fn judge(&self) -> Judge<S> {
         Judge {
-            program: Arc::clone(&self.program),
-            condition: self.condition,
-            fast: self.fast.clone(),
-            seats: self.seats,
-            produced_seats: self.produced_seats,
-            limit: self.limit,
-            stop: Arc::clone(&self.stop),
-            dealer: self.dealer.clone(),
+            setup: self.copy(),
             dd: DdCache::new(1, false, Vulnerability::None),
             external: ExternalMetrics::default(),
-            summary: self.summary.as_ref().map(S::empty),
         }
     }
 }
@@ -225,7 +208,7 @@ impl<S: Summary> ParallelDealing<S> {
         let (result_sender, result_receiver) = mpsc::channel();
         let waiting = Arc::new(Mutex::new(task_receiver));
         let stop = Arc::new(AtomicBool::new(false));
-        let recipe = JudgeRecipe {
+        let setup = JudgeSetup {
             program: Arc::clone(&program),
             condition,
             fast,
@@ -238,11 +221,11 @@ impl<S: Summary> ParallelDealing<S> {
         };
         let workers = (1..threads.max(2))
             .map(|_| {
-                let (recipe, waiting, results) = (recipe.copy(), Arc::clone(&waiting), result_sender.clone());
+                let (setup, waiting, results) = (setup.copy(), Arc::clone(&waiting), result_sender.clone());
                 std::thread::Builder::new()
                     .name("dealer-worker".into())
                     .stack_size(WORKER_STACK)
-                    .spawn(move || work(recipe.judge(), &waiting, &results))
+                    .spawn(move || work(setup.judge(), &waiting, &results))
             })
             .collect::<std::io::Result<Vec<_>>>()
             .ok()?;
@@ -250,7 +233,7 @@ impl<S: Summary> ParallelDealing<S> {
             tasks: Some(task_sender),
             waiting,
             results: result_receiver,
-            judge: recipe.judge(),
+            judge: setup.judge(),
             workers,
             stop,
             early: BTreeMap::new(),
@@ -401,26 +384,27 @@ impl<S: Summary> Judge<S> {
 
     /// Deals and judges chunk `number`, collecting its accepted deals in `accepted` (empty).
     fn judge_chunk(&mut self, number: u64, accepted: Vec<(u64, Deal)>) -> Chunk<S> {
+        let setup = &mut self.setup;
         let first = number * CHUNK;
-        let end = (first + CHUNK).min(self.limit);
-        let summary = self.summary.as_ref().map(S::empty);
+        let end = (first + CHUNK).min(setup.limit);
+        let summary = setup.summary.as_ref().map(S::empty);
         let mut chunk = Chunk { number, accepted, summary, error: None };
-        let dealer = &mut self.dealer;
+        let dealer = &mut setup.dealer;
         dealer.seek(first);
         for index in first..end {
-            if index % STOP_CHECK_INTERVAL == 0 && self.stop.load(Ordering::Relaxed) {
+            if index % STOP_CHECK_INTERVAL == 0 && setup.stop.load(Ordering::Relaxed) {
                 break;
             }
-            let Some(mut deal) = dealer.deal_seats(self.seats) else { continue };
-            if let Some(fast) = &mut self.fast {
-                if fast.judge(&self.program, dealer, &mut deal) {
-                    dealer.extend(&mut deal, self.produced_seats);
-                    chunk.accept(&self.program, index, deal);
+            let Some(mut deal) = dealer.deal_seats(setup.seats) else { continue };
+            if let Some(fast) = &mut setup.fast {
+                if fast.judge(&setup.program, dealer, &mut deal) {
+                    dealer.extend(&mut deal, setup.produced_seats);
+                    chunk.accept(&setup.program, index, deal);
                 }
                 continue;
             }
             let mut ev = Evaluation {
-                program: &self.program,
+                program: &setup.program,
                 deal: &deal,
                 dealer,
                 produced: 0,
@@ -428,10 +412,10 @@ impl<S: Summary> Judge<S> {
                 generated: index as i64 + 1,
                 external: &mut self.external,
             };
-            match ev.truth(self.condition) {
+            match ev.truth(setup.condition) {
                 Ok(true) => {
-                    dealer.extend(&mut deal, self.produced_seats);
-                    chunk.accept(&self.program, index, deal);
+                    dealer.extend(&mut deal, setup.produced_seats);
+                    chunk.accept(&setup.program, index, deal);
                 }
                 Ok(false) => {}
                 Err(e) => {
