@@ -15,6 +15,7 @@ use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
 use crate::program::{Node, NodeId, Program};
 use crate::scoring;
 use crate::script::ast::{BinOp, Contract};
+use crate::shape::ShapeSet;
 
 /// A compiled deal expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +31,9 @@ pub enum DealExpr {
     StatRange(Stat, i32, i32),
     /// Whether a hand's shape is in a shape set of the program.
     Shape(Seat, u32),
+    /// Whether a hand's shape is in a set made when the condition was staged: the clauses of a
+    /// stage that read nothing but the suit lengths of one hand, joined into one look-up.
+    ShapeIn(Seat, Box<ShapeSet>),
     /// Whether a hand holds a card.
     HasCard(Seat, Card),
     /// Controls, losers or LTC of a hand or one suit.
@@ -108,8 +112,8 @@ impl Clause {
 const REORDER_INTERVAL: u32 = 1 << 12;
 
 impl StagedCondition {
-    /// Stages a deal expression.
-    pub fn new(condition: DealExpr) -> StagedCondition {
+    /// Stages a deal expression of `program`.
+    pub fn new(program: &Program, condition: DealExpr) -> StagedCondition {
         let (any, clauses) = match condition {
             DealExpr::All(clauses) => (false, clauses),
             DealExpr::Any(alternatives) => (true, alternatives),
@@ -142,6 +146,7 @@ impl StagedCondition {
                 group = parts;
                 stage_any
             });
+            let group = join_shape_clauses(program, group, stage_any);
             let clauses = group.into_iter().map(|expr| Clause { expr, judged: 0, decided: 0 }).collect();
             stages.push(Stage { seats: dealt, any: stage_any, clauses, judged: 0 });
         }
@@ -312,6 +317,7 @@ impl DealExpr {
                 SeatSet::of(stat.seat())
             }
             DealExpr::Shape(seat, _)
+            | DealExpr::ShapeIn(seat, _)
             | DealExpr::HasCard(seat, _)
             | DealExpr::HandMeasure(_, seat, _)
             | DealExpr::Cccc(seat)
@@ -326,12 +332,42 @@ impl DealExpr {
         }
     }
 
+    /// The hand whose suit lengths (or shape) are all the expression reads, if it reads
+    /// nothing else and one hand only.
+    fn length_seat(&self) -> Option<Seat> {
+        let mut seat = None;
+        self.reads_only_lengths(&mut seat).then_some(seat).flatten()
+    }
+
+    /// Whether the expression reads nothing but suit lengths (or shapes) of one hand, `seat`
+    /// (set as found).
+    fn reads_only_lengths(&self, seat: &mut Option<Seat>) -> bool {
+        match self {
+            DealExpr::Const(_) => true,
+            DealExpr::Stat(Stat::Length(s, _))
+            | DealExpr::StatRange(Stat::Length(s, _), ..)
+            | DealExpr::StatCompare(Stat::Length(s, _), ..)
+            | DealExpr::Shape(s, _)
+            | DealExpr::ShapeIn(s, _) => *seat.get_or_insert(*s) == *s,
+            DealExpr::Not(a) | DealExpr::CompareConst(_, a, _) | DealExpr::DivideConst(_, a, _) => {
+                a.reads_only_lengths(seat)
+            }
+            DealExpr::All(parts) | DealExpr::Any(parts) => parts.iter().all(|part| part.reads_only_lengths(seat)),
+            DealExpr::Binary(_, a, b) => a.reads_only_lengths(seat) && b.reads_only_lengths(seat),
+            DealExpr::Conditional(c, a, b) => {
+                c.reads_only_lengths(seat) && a.reads_only_lengths(seat) && b.reads_only_lengths(seat)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the expression is true (not 0) on `deal`; the commonest clauses of a condition
     /// (shapes, statistics against constants) are judged here without a call.
     #[inline(always)]
     pub fn truth(&self, program: &Program, deal: &Deal) -> bool {
         match self {
             DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)),
+            DealExpr::ShapeIn(seat, set) => set.matches(deal.hand(*seat)),
             DealExpr::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)),
             DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k) != 0,
             _ => self.value(program, deal) != 0,
@@ -362,6 +398,7 @@ impl DealExpr {
                 (*lo <= x && x <= *hi) as i32
             }
             DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
+            DealExpr::ShapeIn(seat, set) => set.matches(deal.hand(*seat)) as i32,
             DealExpr::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
             DealExpr::HandMeasure(measure, seat, suit) => {
                 let hand = deal.hand(*seat);
@@ -437,6 +474,49 @@ fn merge_ranges(mut clauses: Vec<DealExpr>) -> Vec<DealExpr> {
         i += 1;
     }
     clauses
+}
+
+/// The clauses of a stage (alternatives when `any`) with those that read nothing but the suit
+/// lengths of one hand joined into one shape look-up per hand, when that saves work (several
+/// clauses, or one that is more than a single test). Such a clause is a function of the
+/// hand's shape, so judging it on a hand of each shape gives the set.
+fn join_shape_clauses(program: &Program, clauses: Vec<DealExpr>, any: bool) -> Vec<DealExpr> {
+    let mut clauses = clauses;
+    for seat in Seat::ALL {
+        let (mine, rest): (Vec<DealExpr>, Vec<DealExpr>) =
+            clauses.into_iter().partition(|c| c.length_seat() == Some(seat));
+        clauses = rest;
+        let simple =
+            |c: &DealExpr| matches!(c, DealExpr::Shape(..) | DealExpr::StatRange(..) | DealExpr::StatCompare(..));
+        match mine.as_slice() {
+            [] => continue,
+            [one] if simple(one) => clauses.extend(mine),
+            _ => {
+                let joined = if any { DealExpr::Any(mine) } else { DealExpr::All(mine) };
+                let mut set = ShapeSet::new();
+                for pattern in all_patterns() {
+                    let mut deal = Deal::default();
+                    deal.0[seat.index()] = hand_of_shape(pattern);
+                    set.set(pattern, joined.truth(program, &deal));
+                }
+                clauses.push(DealExpr::ShapeIn(seat, Box::new(set)));
+            }
+        }
+    }
+    clauses
+}
+
+/// Every suit-length pattern of a 13-card hand (spades, hearts, diamonds, clubs).
+fn all_patterns() -> impl Iterator<Item = [u8; 4]> {
+    (0..=13u8).flat_map(|s| (0..=13 - s).flat_map(move |h| (0..=13 - s - h).map(move |d| [s, h, d, 13 - s - h - d])))
+}
+
+/// A hand with the suit lengths `pattern` (spades, hearts, diamonds, clubs): the lowest cards.
+fn hand_of_shape(pattern: [u8; 4]) -> crate::cards::Hand {
+    let suits = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+    crate::cards::Hand(
+        suits.iter().zip(pattern).fold(0, |bits, (suit, l)| bits | ((1u64 << l) - 1) << (16 * suit.index())),
+    )
 }
 
 /// A statistic compared with a constant as the range of values that pass (empty when none
@@ -559,7 +639,7 @@ mod tests {
         let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
         let condition = program.condition.unwrap();
-        let mut staged = StagedCondition::new(DealExpr::compile(&program, condition).unwrap());
+        let mut staged = StagedCondition::new(&program, DealExpr::compile(&program, condition).unwrap());
         let stage_seats = staged.stages.iter().map(|stage| stage.seats).collect();
         let setup = DealingSetup { seed: 8, ..Default::default() };
         let (mut lazy, mut full) = (Dealer::new(&setup).unwrap(), Dealer::new(&setup).unwrap());
@@ -612,6 +692,42 @@ mod tests {
         );
         assert_eq!(stages, [SeatSet(0b0001), SeatSet(0b0101), SeatSet::ALL]);
         assert!(accepted > 5_000, "{accepted}");
+    }
+
+    #[test]
+    fn clauses_about_one_hand_s_suit_lengths_become_one_shape_look_up() {
+        // Stayman's North clauses: the two about suit lengths join; `hcp` stays apart. The
+        // verdicts are the evaluator's (`staged_agrees`).
+        let script = "condition hcp(north) >= 8 && (hearts(north) == 4 || spades(north) == 4) \
+                      && shape(north, xxxx - any 5xxx) && clubs(south) * 2 > diamonds(south) + 3\n";
+        let (stages, accepted) = staged_agrees(script);
+        assert_eq!(stages, [SeatSet(0b0001), SeatSet(0b0101)]);
+        assert!(accepted > 1_000, "{accepted}");
+        let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let staged = StagedCondition::new(&program, DealExpr::compile(&program, program.condition.unwrap()).unwrap());
+        let kinds: Vec<Vec<&str>> = staged
+            .stages
+            .iter()
+            .map(|stage| {
+                stage
+                    .clauses
+                    .iter()
+                    .map(|c| match c.expr {
+                        DealExpr::ShapeIn(..) => "shape",
+                        DealExpr::StatRange(..) => "range",
+                        _ => "other",
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(kinds, [vec!["range", "shape"], vec!["shape"]]);
+        // The set holds exactly the shapes that pass: 4 hearts or 4 spades, no five-card suit.
+        let DealExpr::ShapeIn(Seat::North, set) = &staged.stages[0].clauses[1].expr else { panic!("a shape set") };
+        for pattern in all_patterns() {
+            let want = (pattern[0] == 4 || pattern[1] == 4) && !pattern.contains(&5);
+            assert_eq!(set.contains_pattern(pattern), want, "{pattern:?}");
+        }
     }
 
     #[test]

@@ -966,7 +966,10 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
-        let fast_condition = program.condition.and_then(|c| DealExpr::compile(program, c)).map(StagedCondition::new);
+        let fast_condition = program
+            .condition
+            .and_then(|c| DealExpr::compile(program, c))
+            .map(|condition| StagedCondition::new(program, condition));
         // Only the seats the condition reads first are dealt before it is judged.
         let program_seats = fast_condition.as_ref().map_or(program_seats, StagedCondition::first_seats);
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.
