@@ -480,8 +480,7 @@ fn merge_ranges(mut clauses: Vec<DealExpr>) -> Vec<DealExpr> {
 /// lengths of one hand joined into one shape look-up per hand, when that saves work (several
 /// clauses, or one that is more than a single test). Such a clause is a function of the
 /// hand's shape, so judging it on a hand of each shape gives the set.
-fn join_shape_clauses(program: &Program, clauses: Vec<DealExpr>, any: bool) -> Vec<DealExpr> {
-    let mut clauses = clauses;
+fn join_shape_clauses(program: &Program, mut clauses: Vec<DealExpr>, any: bool) -> Vec<DealExpr> {
     for seat in Seat::ALL {
         let (mine, rest): (Vec<DealExpr>, Vec<DealExpr>) =
             clauses.into_iter().partition(|c| c.length_seat() == Some(seat));
