@@ -15,7 +15,7 @@ use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
 use crate::program::{Node, NodeId, Program};
 use crate::scoring;
 use crate::script::ast::{BinOp, Contract};
-use crate::shape::ShapeSet;
+use crate::shape::{all_patterns, ShapeSet};
 
 /// A compiled deal expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -503,11 +503,6 @@ fn join_shape_clauses(program: &Program, mut clauses: Vec<DealExpr>, any: bool) 
         }
     }
     clauses
-}
-
-/// Every suit-length pattern of a 13-card hand (spades, hearts, diamonds, clubs).
-fn all_patterns() -> impl Iterator<Item = [u8; 4]> {
-    (0..=13u8).flat_map(|s| (0..=13 - s).flat_map(move |h| (0..=13 - s - h).map(move |d| [s, h, d, 13 - s - h - d])))
 }
 
 /// A hand with the suit lengths `pattern` (spades, hearts, diamonds, clubs): the lowest cards.

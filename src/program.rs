@@ -215,6 +215,18 @@ pub enum CompiledAction {
     },
 }
 
+impl CompiledAction {
+    /// The value a one-value statistic (`average`, `frequency`, `bktfreq`) tallies.
+    pub fn tallied_value(&self) -> Option<NodeId> {
+        match self {
+            CompiledAction::Average { value, .. }
+            | CompiledAction::Frequency { value, .. }
+            | CompiledAction::BucketFrequency { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+}
+
 /// The double-dummy results a program asks for, found by looking at it before it runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DdUse {
@@ -441,10 +453,11 @@ impl Program {
     pub fn action_seats(&self) -> SeatSet {
         let mut values = Vec::new();
         for action in &self.actions {
+            if let Some(value) = action.tallied_value() {
+                values.push(value);
+                continue;
+            }
             match action {
-                CompiledAction::Average { value, .. }
-                | CompiledAction::Frequency { value, .. }
-                | CompiledAction::BucketFrequency { value, .. } => values.push(*value),
                 CompiledAction::Frequency2 { rows, cols, .. } => values.extend([rows.0, cols.0]),
                 CompiledAction::BucketFrequency2 { rows, cols, .. } => values.extend([rows.0, cols.0]),
                 _ => return SeatSet::ALL,

@@ -1524,8 +1524,8 @@ fn run_job(
 }
 
 /// The statistics of a run whose actions are all `average`, `frequency` or `bktfreq` (one
-/// value each) of values read from the deal alone: dealing threads add them up by chunk, and their sums
-/// do not depend on the order the deals are added in.
+/// value each) of values read from the deal alone: dealing threads add them up by chunk, and
+/// their sums do not depend on the order the deals are added in.
 struct Statistics {
     /// Each action's value.
     values: Arc<[DealExpr]>,
@@ -1537,15 +1537,11 @@ struct Statistics {
 impl Statistics {
     /// The (empty) statistics of the program's actions, when they are all such statistics.
     fn for_run(program: &Program) -> Option<Statistics> {
-        let mut values = Vec::new();
-        for action in &program.actions {
-            match action {
-                CompiledAction::Average { value, .. }
-                | CompiledAction::Frequency { value, .. }
-                | CompiledAction::BucketFrequency { value, .. } => values.push(DealExpr::compile(program, *value)?),
-                _ => return None,
-            }
-        }
+        let values: Vec<DealExpr> = program
+            .actions
+            .iter()
+            .map(|action| DealExpr::compile(program, action.tallied_value()?))
+            .collect::<Option<_>>()?;
         let empty: Arc<[Tally]> = program.actions.iter().map(Tally::for_action).collect();
         Some(Statistics { values: values.into(), tallies: empty.to_vec(), empty })
     }
@@ -1611,12 +1607,7 @@ impl<'p> ActionState<'p> {
             tallied: program
                 .actions
                 .iter()
-                .map(|action| match action {
-                    CompiledAction::Average { value, .. }
-                    | CompiledAction::Frequency { value, .. }
-                    | CompiledAction::BucketFrequency { value, .. } => DealExpr::compile(program, *value),
-                    _ => None,
-                })
+                .map(|action| action.tallied_value().and_then(|value| DealExpr::compile(program, value)))
                 .collect(),
         }
     }

@@ -16,6 +16,19 @@ fn slot(spades: u32, hearts: u32, diamonds: u32) -> usize {
     (spades as usize * 14 + hearts as usize) * 14 + diamonds as usize
 }
 
+/// All 560 patterns [s, h, d, c] summing to 13, in ascending order.
+pub fn all_patterns() -> Vec<[u8; 4]> {
+    let mut patterns = Vec::with_capacity(560);
+    for s in 0..=13u8 {
+        for h in 0..=13 - s {
+            for d in 0..=13 - s - h {
+                patterns.push([s, h, d, 13 - s - h - d]);
+            }
+        }
+    }
+    patterns
+}
+
 /// A set of suit-length patterns (`[spades, hearts, diamonds, clubs]`, summing to 13).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShapeSet {

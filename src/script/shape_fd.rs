@@ -41,6 +41,8 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use crate::shape::all_patterns;
+
 /// Suit letters in pattern order: spades, hearts, diamonds, clubs.
 const SUIT_LETTERS: [u8; 4] = [b's', b'h', b'd', b'c'];
 
@@ -65,19 +67,6 @@ pub fn expand(spec: &str) -> Result<Vec<[u8; 4]>, String> {
         }
     }
     Ok(patterns.into_iter().zip(selected).filter_map(|(pattern, keep)| keep.then_some(pattern)).collect())
-}
-
-/// All 560 patterns [s, h, d, c] summing to 13, in ascending order.
-fn all_patterns() -> Vec<[u8; 4]> {
-    let mut patterns = Vec::with_capacity(560);
-    for s in 0..=13u8 {
-        for h in 0..=13 - s {
-            for d in 0..=13 - s - h {
-                patterns.push([s, h, d, 13 - s - h - d]);
-            }
-        }
-    }
-    patterns
 }
 
 /// Applies one HvS distribution (`5xx5`, `any 0076`) to the selection, as dealer's `shape()`
