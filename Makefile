@@ -6,11 +6,13 @@
 #                   under sanitizers and valgrind, parallel sessions, beside the system's libdds),
 #                   the examples (C, C#, Pascal), the CLI's error behaviour against classic
 #                   dealer, the parity suites, the DDS 2.9 comparison, and the install/consumer
-#                   test (pkg-config and CMake)
+#                   test (pkg-config and CMake); goes on after a failing suite and ends with
+#                   `Suites: N passed, M failed`
 #   make examples   build the embedding examples target/release/{embed,eval}
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
 #                   bin/dealer, include/dealer.h, lib/libdealer.{so*,a}, lib/pkgconfig/dealer.pc,
-#                   lib/cmake/dealer/dealerConfig{,Version}.cmake
+#                   lib/cmake/dealer/dealerConfig{,Version}.cmake, share/doc/libdealer (licenses);
+#                   warns when bin/dealer would come before Debian's /usr/games/dealer on PATH
 #   make uninstall  remove those files again
 #
 # The parity suites need ../shared (and, for classic dealer, the Debian package `dealer`); without
@@ -47,7 +49,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example examples examples-test external-test test rust-test capi-test parity cli-errors limits consumer-test bench install uninstall \
+.PHONY: all lib example examples examples-test external-test test runner-test notices rust-test capi-test parity cli-errors limits consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
@@ -110,7 +112,7 @@ examples-test: all examples
 	tests/ffi_examples.sh
 
 rust-test:
-	$(CARGO) test --release
+	$(CARGO) test --release --no-fail-fast
 
 capi-test: all
 	$(MAKE) -C capi-tests run STATIC_LIBS="$(STATIC_LIBS)"
@@ -149,8 +151,18 @@ check-header: all
 	@git diff --quiet -- include/dealer.h || { echo "include/dealer.h differs from the generated header: commit it"; git diff --stat -- include/dealer.h; exit 1; }
 	@echo "include/dealer.h is up to date"
 
-test: all check-header rust-test capi-test examples-test external-test cli-errors limits parity dd-reference \
-	consumer-test
+# Every suite in turn (tests/run_all.sh): a failing suite does not stop the others, and the run
+# ends with one line `Suites: N passed, M failed` (exit status non-zero when any failed).
+test:
+	tests/run_all.sh
+
+# THIRD-PARTY-NOTICES.md names every crate linked into the library; LICENSE files are there.
+notices:
+	tests/notices_test.sh
+
+# tests/run_all.sh itself, with a stand-in make: every suite runs, one closing line, exit status.
+runner-test:
+	tests/run_all_test.sh
 
 bench: all dds29-tools
 	$(CARGO) build --release --locked --example dds_direct
@@ -173,13 +185,19 @@ install: all
 	$(INSTALL) -m 644 $(LIBDIR)/libdealer.a $(DEST)/lib/libdealer.a
 	$(INSTALL) -m 644 $(GEN)/dealer.pc $(DEST)/lib/pkgconfig/dealer.pc
 	$(INSTALL) -m 644 $(GEN)/dealerConfig.cmake $(GEN)/dealerConfigVersion.cmake $(DEST)/lib/cmake/dealer/
+	$(INSTALL) -d $(DEST)/share/doc/libdealer/LICENSES
+	$(INSTALL) -m 644 LICENSE THIRD-PARTY-NOTICES.md $(DEST)/share/doc/libdealer/
+	$(INSTALL) -m 644 LICENSES/Apache-2.0.txt $(DEST)/share/doc/libdealer/LICENSES/
+	@tools/path_shadow_warning.sh "$(PREFIX)/bin"
 
 uninstall:
 	rm -f $(DEST)/bin/dealer $(DEST)/include/dealer.h $(DEST)/lib/libdealer.so.$(VERSION) \
 	  $(DEST)/lib/libdealer.so.$(SOVERSION) $(DEST)/lib/libdealer.so $(DEST)/lib/libdealer.a \
 	  $(DEST)/lib/pkgconfig/dealer.pc $(DEST)/lib/cmake/dealer/dealerConfig.cmake \
 	  $(DEST)/lib/cmake/dealer/dealerConfigVersion.cmake
-	rmdir $(DEST)/lib/cmake/dealer 2>/dev/null || true
+	rm -f $(DEST)/share/doc/libdealer/LICENSE $(DEST)/share/doc/libdealer/THIRD-PARTY-NOTICES.md \
+	  $(DEST)/share/doc/libdealer/LICENSES/Apache-2.0.txt
+	rmdir $(DEST)/lib/cmake/dealer $(DEST)/share/doc/libdealer/LICENSES $(DEST)/share/doc/libdealer 2>/dev/null || true
 
 # Compares STATIC_LIBS with what rustc reports for the static library (rebuilds the library).
 check-static-libs:

@@ -71,6 +71,24 @@ if command -v readelf >/dev/null 2>&1; then
   if [ "$got" = "$soname" ]; then ok "SONAME $soname"; else fail "SONAME is '$got', not $soname"; fi
 fi
 deal "installed bin/dealer" "$prefix/bin/dealer" --rng=glibc -s 1 "$tmp/one.dlr"
+for f in LICENSE THIRD-PARTY-NOTICES.md LICENSES/Apache-2.0.txt; do
+  [ -s "$prefix/share/doc/libdealer/$f" ] || fail "installed file share/doc/libdealer/$f is missing"
+done
+
+# The PATH warning: only when bin/dealer would come before classic dealer's folder.
+mkdir -p "$tmp/games" && printf '#!/bin/sh\n' > "$tmp/games/dealer" && chmod +x "$tmp/games/dealer"
+warning() { # warning PATH: what `make install` says about that PATH (stderr only)
+  PATH=$1 DEBIAN_DEALER="$tmp/games/dealer" "$top/tools/path_shadow_warning.sh" "$prefix/bin" 2>&1 >/dev/null
+}
+if warning "$prefix/bin:$tmp/games:/usr/bin" | grep -q "^warning: $prefix/bin/dealer comes before"; then
+  ok "install warns when bin/dealer shadows classic dealer"; else fail "no warning when bin/dealer shadows classic dealer"; fi
+if [ -z "$(warning "$tmp/games:$prefix/bin:/usr/bin")" ] && [ -z "$(warning "/usr/bin")" ]; then
+  ok "no warning when classic dealer comes first or the prefix is not on PATH"; else
+  fail "a warning although bin/dealer does not shadow classic dealer"; fi
+out=$(PATH="$prefix/bin:$PATH" DEBIAN_DEALER="$tmp/games/dealer" ${MAKE:-make} -C "$top" --no-print-directory \
+  install PREFIX="$prefix" DESTDIR= 2>&1 >/dev/null)
+if printf '%s\n' "$out" | grep -q "^warning: $prefix/bin/dealer comes before"; then
+  ok "make install prints the warning"; else fail "make install printed no warning: $out"; fi
 
 # pkg-config.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `make test`: runs every test suite in turn, going on after a suite that fails, and ends with one
+# line `Suites: N passed, M failed[, K skipped]` (a suite is skipped when it printed NOT RUN and
+# exited 0, which only happens outside CI). Exits non-zero when any suite failed.
+#
+# Each suite is a make target of its own (`make rust-test`, `make parity`, …), so one suite can
+# be run alone; SUITES="parity limits" tests/run_all.sh runs a chosen few.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+make=${MAKE:-make}
+suites=${SUITES:-runner-test notices check-header rust-test capi-test examples-test external-test cli-errors limits parity \
+dd-reference consumer-test}
+
+passed=0
+failed=0
+skipped=0
+failures=()
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Nothing can be tested without the build: a failed build fails every suite.
+if ! "$make" --no-print-directory all; then
+  echo
+  echo "FAILED: the build; every suite counts as failed"
+  echo "Suites: 0 passed, $(echo $suites | wc -w) failed"
+  exit 1
+fi
+
+for suite in $suites; do
+  echo
+  echo "=== $suite ==="
+  "$make" --no-print-directory "$suite" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  if [ "$status" -ne 0 ]; then
+    failed=$((failed + 1))
+    failures+=("$suite (exit status $status)")
+  elif grep -q '^NOT RUN' "$log"; then
+    skipped=$((skipped + 1))
+    echo "=== $suite: NOT RUN ==="
+  else
+    passed=$((passed + 1))
+    echo "=== $suite: passed ==="
+  fi
+done
+
+echo
+for failure in "${failures[@]}"; do echo "FAILED: $failure"; done
+summary="Suites: $passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then summary="$summary, $skipped skipped"; fi
+echo "$summary"
+[ "$failed" -eq 0 ]
