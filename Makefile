@@ -77,7 +77,11 @@ $(LIBDIR)/libdealer.a: lib
 $(RELEASE)/dealer: examples-c/dealer_cli.c $(LIBDIR)/libdealer.a
 	$(CC) $(CFLAGS) -Iinclude examples-c/dealer_cli.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
 
-example: all
+# Installs the missing Debian packages the build needs first (when run as root; see
+# tools/install_deps.sh), so that on a fresh machine this one command builds and runs.
+example:
+	tools/install_deps.sh build
+	$(MAKE) --no-print-directory all
 	$(RELEASE)/dealer -s 1 examples-c/example.dlr
 
 # The embedding examples: embed.c (a practice-server loop handing out PBN boards), eval.c
@@ -154,6 +158,7 @@ check-header: all
 # Every suite in turn (tests/run_all.sh): a failing suite does not stop the others, and the run
 # ends with one line `Suites: N passed, M failed` (exit status non-zero when any failed).
 test:
+	tools/install_deps.sh test
 	tests/run_all.sh
 
 # THIRD-PARTY-NOTICES.md names every crate linked into the library; LICENSE files are there.

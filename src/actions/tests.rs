@@ -620,6 +620,25 @@ fn v2_frequency_with_no_deals() {
 }
 
 #[test]
+fn v2_evalcontract_slam_level_reports_no_missed_slams() {
+    // DealerV2 prints Missed Slam_pct from a variable it never sets at level 6 and above
+    // (README, deliberate deviations); libdealer reports 0.00, and no missed-slam IMPs.
+    for level in [6, 7] {
+        let contract = Contract { level, strain: Strain::Suit(Suit::Spades), doubled: 0 };
+        let mut tally = EvalContractTally::new(Side::NS, contract, false);
+        for tricks in [11, 12, 12, 13] {
+            tally.add(tricks);
+        }
+        let s = tally.summary();
+        assert_eq!((s.missed_slam_pct, s.missed_slam_imps, s.missed_game_pct), (0.0, 0.0, 0.0), "level {level}");
+        let mut out = Vec::new();
+        write_evalcontract(&mut out, &s);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(", Missed Slam_pct=   0.00,"), "{text}");
+    }
+}
+
+#[test]
 fn v2_evalcontract_summary() {
     // EvalContract_New_s103.ref: figures read off the reference.
     let lines = [

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The Debian packages libdealer needs, installed when missing: `build` (what `make` and
+# `make example` need: the C++ compiler for DDS, libclang for bindgen, binutils for the static
+# library) or `test` (those and what `make test` uses: classic dealer for the parity and error
+# suites, Debian's DDS 2.9 to compare double-dummy results, pkg-config and cmake for the install
+# test, valgrind, mono and Free Pascal for the C# and Pascal examples).
+# As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
+# the missing ones are named with the command that installs them, and the build goes on (a
+# suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
+set -eu
+build="make gcc g++ binutils libclang-dev"
+test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime fp-compiler"
+case ${1:-} in
+  build) wanted=$build ;;
+  test) wanted=$test ;;
+  *) echo "usage: $0 build|test" >&2; exit 2 ;;
+esac
+command -v dpkg-query >/dev/null 2>&1 || exit 0   # not Debian: the README lists what to install
+missing=
+for package in $wanted; do
+  status=$(dpkg-query -W -f '${db:Status-Status}' "$package" 2>/dev/null || true)
+  [ "$status" = installed ] || missing="$missing $package"
+done
+[ -n "$missing" ] || exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing Debian packages:$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086  # one word per package
+  apt-get install -y -qq --no-install-recommends $missing >/dev/null
+else
+  echo "missing Debian packages:$missing (as root: apt-get install -y$missing)" >&2
+fi
