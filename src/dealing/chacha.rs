@@ -192,7 +192,7 @@ impl DealWords {
     #[inline(always)]
     fn next_pair(&mut self) -> [u64; 2] {
         let used = self.used;
-        if used.is_multiple_of(WORDS_PER_LANE) && used < WORDS_PER_DEAL {
+        if used % WORDS_PER_LANE == 0 && used < WORDS_PER_DEAL {
             self.used = used + 2;
             self.lanes[used / WORDS_PER_LANE].pair(self.fresh * WORDS_PER_LANE as u64)
         } else {
