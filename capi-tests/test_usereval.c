@@ -44,6 +44,12 @@
 
 static int passed, failed;
 static const char *server_path;
+/* A fresh folder for this run (mkdtemp in main, removed at the end) with a server path inside
+ * it that nothing creates and a file that is not executable: whatever the machine has at fixed
+ * paths plays no part. */
+static char scratch_dir[] = "/tmp/test_usereval_dir_XXXXXX";
+static char missing_server[64];
+static char not_executable[64];
 
 #define CHECK(cond)                                                                            \
     do {                                                                                       \
@@ -649,7 +655,7 @@ static void test_cache_and_errors(void) {
     s = new_session("5", "produce 2\naction printrpt(usereval(99, EW, 3))\n");
     CHECK(s != NULL);
     if (!s) { buffer_free(&out); return; }
-    CHECK(dealer_set_option(s, "server", "/nonexistent/x") == DEALER_OK);
+    CHECK(dealer_set_option(s, "server", missing_server) == DEALER_OK);
     CHECK(dealer_set_usereval(s, metric_fn, &m) == DEALER_OK);
     CHECK(run_captured(s, &out) == DEALER_OK);
     CHECK(out.data && strcmp(out.data, " 2003\n 2003\n") == 0);
@@ -726,9 +732,9 @@ static void test_failures(void) {
     dealer_session *s = new_session("1", script);
     CHECK(s != NULL);
     if (!s) return;
-    CHECK(dealer_set_option(s, "server", "/nonexistent/x") == DEALER_OK);
+    CHECK(dealer_set_option(s, "server", missing_server) == DEALER_OK);
     CHECK(run_captured(s, &out) == DEALER_ERROR_RUN);
-    CHECKF(start_failed(dealer_last_error(s)) && strstr(dealer_last_error(s), "/nonexistent/x"),
+    CHECKF(start_failed(dealer_last_error(s)) && strstr(dealer_last_error(s), missing_server),
            "message: %s", dealer_last_error(s));
     CHECK(out.len == 0);
     CHECK(dealer_last_error_exit_code(s) == 4);
@@ -738,7 +744,7 @@ static void test_failures(void) {
     s = new_session("1", script);
     CHECK(s != NULL);
     if (!s) return;
-    CHECK(dealer_set_option(s, "server", "/etc/passwd") == DEALER_OK);
+    CHECK(dealer_set_option(s, "server", not_executable) == DEALER_OK);
     CHECK(run_captured(s, &out) == DEALER_ERROR_RUN);
     CHECKF(start_failed(dealer_last_error(s)), "message: %s", dealer_last_error(s));
     check_clean("server not executable");
@@ -853,6 +859,17 @@ int main(int argc, char **argv) {
         return 2;
     }
     server_path = argv[1];
+    if (mkdtemp(scratch_dir) == NULL) {
+        perror("mkdtemp");
+        return 2;
+    }
+    snprintf(missing_server, sizeof missing_server, "%s/DealerServer", scratch_dir);
+    snprintf(not_executable, sizeof not_executable, "%s/not_executable", scratch_dir);
+    FILE *text = fopen(not_executable, "w");
+    if (text == NULL || fputs("not a program\n", text) == EOF || fclose(text) != 0) {
+        perror(not_executable);
+        return 2;
+    }
     remember_page_files();
     baseline_fds = count_open_fds();
 
@@ -863,6 +880,7 @@ int main(int argc, char **argv) {
     test_failures();
     test_session_loop();
     check_clean("the end");
+    CHECK(unlink(not_executable) == 0 && rmdir(scratch_dir) == 0);
 
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

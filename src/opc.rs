@@ -1,12 +1,13 @@
 //! `opc(side[, strain])`: the Optimal Point Count of a side from DealerV2's external `dop`
 //! program, run as `dop -O<opener> -N <hand> -S <hand> -q` (`-E`/`-W` for East–West) with hands
 //! written `AKQJ2/-/T54/Q6542` (spades to clubs, `-` for a void). The program prints eight
-//! numbers, `C D H S NT LONG : QL_SUIT QL_NT`; each is kept ×100. `opc(side)` is the value in
-//! the side's longest fit, `opc(side, suit|notrump)` the value in that strain. Results are
-//! cached per side for the deal being judged.
+//! numbers, `C D H S NT LONG QL_SUIT QL_NT` (the real `dop -q` without the `:` DealerV2's format
+//! puts before the quick losers, and with exit status 1); each is kept ×100. `opc(side)` is the
+//! value in the side's longest fit, `opc(side, suit|notrump)` the value in that strain. Results
+//! are cached per side for the deal being judged.
 
 use std::io::Read;
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -93,10 +94,15 @@ impl Opc {
         if let Some(mut out) = child.stdout.take() {
             out.read_to_string(&mut text).map_err(|e| failed(format!("unreadable output: {e}")))?;
         }
-        if !status.success() {
-            return Err(failed(format!("exited with {status}")));
+        // DealerV2 ignores the exit status (the real `dop -q` always exits with 1): eight numbers
+        // are an answer whatever the status, but a program killed by a signal has failed.
+        if status.signal().is_some() {
+            return Err(failed(format!("killed by {status}")));
         }
-        parse_values(&text).ok_or_else(|| failed(format!("expected 'C D H S NT LONG : QL QL', got '{}'", text.trim())))
+        parse_values(&text).ok_or_else(|| {
+            let status = if status.success() { String::new() } else { format!(" ({status})") };
+            failed(format!("expected eight numbers 'C D H S NT LONG QL_SUIT QL_NT', got '{}'{status}", text.trim()))
+        })
     }
 }
 
@@ -116,17 +122,24 @@ pub fn dop_hand(hand: Hand) -> String {
     String::from_utf8(out).expect("card letters are ASCII")
 }
 
-/// Reads `a b c d e f : g h` (DealerV2's `"%5f %5f %5f %5f %5f %5f :"` then `" %5f %5f"`) and
-/// keeps each as `(int)(value * 100)` in single precision, as DealerV2 does.
+/// Reads `a b c d e f g h` or `a b c d e f : g h` as DealerV2 does (`"%5f %5f %5f %5f %5f %5f :"`
+/// then `" %5f %5f"`: the `:` may be missing, what follows the eighth number is ignored) and
+/// keeps each as `(int)(value * 100)` in single precision. Each number is a whole word (up to
+/// white space or `:`). `None` unless all eight are there.
 pub fn parse_values(text: &str) -> Option<OpcValues> {
-    let (left, right) = text.split_once(':')?;
-    let numbers: Vec<f32> = left
-        .split_whitespace()
-        .chain(right.split_whitespace().take(2))
-        .map(|w| w.parse().ok())
-        .collect::<Option<_>>()?;
-    let values: [f32; 8] = numbers.try_into().ok()?;
-    Some(values.map(|v| (v * 100.0) as i32))
+    let mut values = [0i32; 8];
+    let mut rest = text;
+    for (i, value) in values.iter_mut().enumerate() {
+        rest = rest.trim_start();
+        if i == 6 {
+            rest = rest.strip_prefix(':').unwrap_or(rest).trim_start();
+        }
+        let end = rest.find(|c: char| c.is_whitespace() || c == ':').unwrap_or(rest.len());
+        let number: f32 = rest[..end].parse().ok()?;
+        *value = (number * 100.0) as i32;
+        rest = &rest[end..];
+    }
+    Some(values)
 }
 
 #[cfg(test)]
@@ -135,12 +148,63 @@ mod tests {
 
     #[test]
     fn values_are_read_like_dealerv2() {
-        assert_eq!(
-            parse_values(" 21.30 22.00 23.25 24.75 25.00 26.50 :  1.50  2.00\n"),
-            Some([2130, 2200, 2325, 2475, 2500, 2650, 150, 200])
-        );
+        let values = Some([2130, 2200, 2325, 2475, 2500, 2650, 150, 200]);
+        assert_eq!(parse_values(" 21.30 22.00 23.25 24.75 25.00 26.50 :  1.50  2.00\n"), values);
+        assert_eq!(parse_values("21.30 22.00 23.25 24.75 25.00 26.50: 1.50 2.00"), values);
+        // The real `dop -q`: no ':' before the quick losers.
+        assert_eq!(parse_values("21.30 22.00 23.25 24.75 25.00 26.50  1.50  2.00\n"), values);
+        assert_eq!(parse_values("21.30 22.00 23.25 24.75 25.00 26.50 1.50 2.00 9 x\n"), values, "the rest ignored");
         assert_eq!(parse_values("21 22 23 24 25 :1 2"), None, "five numbers before the colon");
+        assert_eq!(parse_values("21 22 23 24 25 26 1"), None, "seven numbers");
+        assert_eq!(parse_values("21 22 23 24 25 26 : 1"), None, "seven numbers and the colon");
+        assert_eq!(parse_values("21 22 23 24 25 26 1 : 2"), None, "the colon after the seventh");
+        assert_eq!(parse_values("21 22 23 24 25 26 :: 1 2"), None, "two colons");
         assert_eq!(parse_values("nothing"), None);
+        assert_eq!(parse_values(""), None);
+    }
+
+    /// A fresh, empty folder for one test, named after `tag` and this process.
+    fn scratch_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("libdealer-opc-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn answers_and_failures_of_the_program() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch_dir("run");
+        let fake = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/opc/fake_dop.sh");
+        // Every stand-in is written before any runs (a file still open for writing cannot run).
+        let programs = ["real", "colon", "fail", "short", "signal"].map(|mode| {
+            let path = dir.join(mode);
+            std::fs::write(&path, format!("#!/bin/sh\nFAKE_DOP_MODE={mode} exec '{fake}' \"$@\"\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            path
+        });
+        let deal = Deal::from_slots(&std::array::from_fn(crate::cards::Card::from_ordinal));
+        let run = |program: &std::path::Path| {
+            let config = OpcConfig { program: program.into(), opener: 'W', timeout: Duration::from_secs(30) };
+            Opc::new(config).value(Side::NS, Some(Strain::Notrump), &deal, 1).map_err(|e| e.message)
+        };
+        let name = |mode: &str| dir.join(mode).display().to_string();
+        let expected = "expected eight numbers 'C D H S NT LONG QL_SUIT QL_NT'";
+        assert_eq!(run(&programs[0]), Ok(2500), "the real program's answer, exit status 1");
+        assert_eq!(run(&programs[1]), Ok(2500), "the documented answer, exit status 0");
+        assert_eq!(run(&programs[2]), Err(format!("opc: {}: {expected}, got '' (exit status: 1)", name("fail"))));
+        assert_eq!(
+            run(&programs[3]),
+            Err(format!(
+                "opc: {}: {expected}, got '21.30 22.00 23.25 24.75 25.00 26.50  1.50' (exit status: 1)",
+                name("short")
+            ))
+        );
+        assert_eq!(run(&programs[4]), Err(format!("opc: {}: killed by signal: 9 (SIGKILL)", name("signal"))));
+        let missing = dir.join("missing").join("dop");
+        let e = run(&missing).unwrap_err();
+        assert!(e.starts_with(&format!("opc: {}: cannot start: ", missing.display())), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

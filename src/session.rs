@@ -1029,7 +1029,15 @@ impl Session {
             };
             external.usereval = Some(UserEval::new(Box::new(DealerServer::start(config)?)));
         }
-        external.opc = Some(Opc::new(OpcConfig {
+        external.opc = Some(Opc::new(self.opc_config()));
+        Ok(external)
+    }
+
+    /// How `opc()` runs the DOP program under the current options: `opc_program` (default
+    /// DealerV2's path), the opener (`-O`, West unless N, E or S) and `external_timeout`.
+    fn opc_config(&self) -> OpcConfig {
+        let o = &self.options;
+        OpcConfig {
             program: o.extra.get("opc_program").map_or(DEFAULT_OPC_PROGRAM, String::as_str).into(),
             opener: o
                 .extra
@@ -1039,8 +1047,7 @@ impl Session {
                 .filter(|c| matches!(c, 'N' | 'E' | 'S'))
                 .unwrap_or('W'),
             timeout: o.external_timeout,
-        }));
-        Ok(external)
+        }
     }
 
     /// Evaluates `usereval` with a metric of the caller's instead of a DealerServer: `make`
@@ -1947,8 +1954,13 @@ mod tests {
 
     #[test]
     fn next_deal_and_eval() {
+        let dir = std::env::temp_dir().join(format!("libdealer-session-opc-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("dop").to_string_lossy().into_owned();
         let mut s = Session::new();
         s.set_option("seed", "11").unwrap();
+        s.set_option("opc_program", &missing).unwrap();
         s.load_script(b"big = hcp(south) >= 20\ncondition big\n").unwrap();
         assert_eq!(s.eval("hcp(south)").unwrap_err().kind, ErrorKind::Usage);
         for _ in 0..5 {
@@ -1961,14 +1973,29 @@ mod tests {
         let south = s.eval("dds(south, notrump)").unwrap();
         assert!((0..=13).contains(&south));
         assert_eq!(s.eval("dds(south, notrump) == tricks(south, notrump)").unwrap(), 1);
-        // No DOP program at DealerV2's default path on this machine: a clear run error.
+        // No DOP program where the option points (a fresh folder): a clear run error.
         let e = s.eval("opc(NS)").unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(e.kind, ErrorKind::Run);
-        assert!(e.message.starts_with("opc: /usr/local/games/DealerV2_4/bin/dop: cannot start"), "{}", e.message);
+        assert!(e.message.starts_with(&format!("opc: {missing}: cannot start")), "{}", e.message);
         s.set_option("produce", "2").unwrap();
         assert!(s.next_deal().unwrap().is_some());
         assert!(s.next_deal().unwrap().is_some());
         assert!(s.next_deal().unwrap().is_none());
+    }
+
+    #[test]
+    fn opc_runs_dealerv2_dop_unless_told_otherwise() {
+        // Only the configuration: whatever is installed at DealerV2's path is never run here.
+        let mut s = Session::new();
+        let config = s.opc_config();
+        assert_eq!(config.program, std::path::Path::new("/usr/local/games/DealerV2_4/bin/dop"));
+        assert_eq!(config.opener, 'W');
+        s.set_option("opc_program", "/elsewhere/dop").unwrap();
+        s.set_option("opener", "s").unwrap();
+        let config = s.opc_config();
+        assert_eq!(config.program, std::path::Path::new("/elsewhere/dop"));
+        assert_eq!(config.opener, 'S');
     }
 
     #[test]

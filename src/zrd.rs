@@ -728,7 +728,8 @@ mod tests {
         assert!(err.contains("odd.zrd") && err.contains("not a whole number"), "{err}");
         let err = LibraryReader::from_reader(Cursor::new(Vec::new()), "e.zrd", 0).err().unwrap();
         assert!(err.contains("e.zrd"), "{err}");
-        assert!(LibraryReader::open("/nonexistent/dir/lib.zrd", 0).is_err());
+        let missing = temp_path("missing_dir").join("lib.zrd");
+        assert!(LibraryReader::open(missing.to_str().unwrap(), 0).is_err());
 
         let mut bad = [0x55u8; RECORD_LEN];
         bad[13..].fill(0);

@@ -264,7 +264,7 @@ same "binary garbage" garbage.dl
 same "the ELF binary as a script" "$oracle"
 mkdir directory
 same "directory as input file" directory
-same "missing input file" /nonexistent
+same "missing input file" missing/input.dl
 same_script "NUL bytes only" "" -s 1 -p 2
 
 # ----------------------------------------------------------------------- §4: options
@@ -348,8 +348,8 @@ v2 "-h exits 0" 0 "--- HELP" "" -h
 v2 "seed overflow" 255 "" \
   "Seed overflow: seed must be greater than -9223372036854775808 and less than 9223372036854775807" \
   -s 9223372036854775807 v2ok.dli
-v2 "missing -U server is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -U /nonexistent/DealerServer v2ok.dli
-v2 "-C into a missing folder is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -C /nonexistent/x.csv v2ok.dli
+v2 "missing -U server is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -U missing/DealerServer v2ok.dli
+v2 "-C into a missing folder is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -C missing/x.csv v2ok.dli
 v2 "-L with a missing file" 255 "" "cannot open library file x.zrd: No such file or directory (os error 2)" \
   -L x.zrd v2ok.dli
 v2 "-P out of range" 0 "" "Invalid Vulnerability -- Setting to Nobody Vul" -P 7 -s 1 v2ok.dli
@@ -380,8 +380,8 @@ script v2dds.dli $'produce 1\naction printes(par(NS, none) + par(EW, none), \\n)
 v2 "par" 0 $'0\n' "In ParScore:: Using Parscore requires TableMode. Setting Mode and continuing.." -s 1 -v v2dds.dli
 script v2opc.dli $'condition opc(NS) > 8\n'
 v2 "opc without its DOP program" 4 "" \
-  "line 1: opc: /nonexistent/dop: cannot start: No such file or directory (os error 2)" \
-  --opc-program=/nonexistent/dop v2opc.dli
+  "line 1: opc: missing/dop: cannot start: No such file or directory (os error 2)" \
+  --opc-program=missing/dop v2opc.dli
 script v2seed.dli $'seed -5\nproduce 1\naction printoneline\n'
 v2 "seed -5 echoes the sign and seeds with 5" 0 "-n " "" -v v2seed.dli
 

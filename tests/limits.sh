@@ -134,7 +134,7 @@ expect "standard output on a full disk" 255 "cannot write output: No space left 
 printf 'produce 100\naction csvrpt(hcp(north))\n' >csv.dl
 run -s 1 -C /dev/full csv.dl
 expect "csv report on a full disk" 255 "cannot write output: No space left on device (os error 28)"
-run -s 1 -C /nonexistent/dir/x.csv csv.dl
+run -s 1 -C missing/x.csv csv.dl
 expect "csv report in a missing folder" 255 "FATAL Error In GetOpts. Ending Program"
 mkdir readonly && chmod 500 readonly
 if [ "$(id -u)" -ne 0 ]; then
@@ -143,8 +143,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 run -s 1 -Z "w:/dev/full" w.dl
 expect "ZRD output on a full disk" 255 "cannot write output: No space left on device (os error 28)"
-run -s 1 -L /nonexistent.zrd w.dl
-expect "missing ZRD library" 255 "cannot open library file /nonexistent.zrd: No such file or directory (os error 2)"
+run -s 1 -L missing.zrd w.dl
+expect "missing ZRD library" 255 "cannot open library file missing.zrd: No such file or directory (os error 2)"
 random_bytes 9 100 >bad.zrd
 run -s 1 -L bad.zrd w.dl
 expect "ZRD library of 100 random bytes" 255 \

@@ -430,16 +430,21 @@ check "missing server: -U of a missing file is fatal (FATAL Error In GetOpts, st
   "$([ "$RC" = 255 ] && grep -q 'FATAL Error In GetOpts' "$ERR" && [ ! -s "$OUT" ]; echo $?)" \
   "status $RC, stderr: $(head -c 300 "$ERR")"
 
-run "server not executable" -v -s 1 -U /etc/passwd "$f"
-expect_error "server not executable (/etc/passwd)" 4 "^usereval: cannot start DealerServer /etc/passwd: Permission denied"
+# Stand-ins made here, so that no test depends on what the machine has at a fixed path.
+printf 'not a program\n' >"$work/not_executable"
+chmod 644 "$work/not_executable"
+printf '#!/bin/sh\nexit 0\n' >"$work/exits_at_once"
+chmod +x "$work/exits_at_once"
+run "server not executable" -v -s 1 -U "$work/not_executable" "$f"
+expect_error "server not executable" 4 "^usereval: cannot start DealerServer $work/not_executable: Permission denied"
 check "server not executable: no output" "$([ ! -s "$OUT" ]; echo $?)"
 
 run "server is a directory" -v -s 1 -U "$work" "$f"
 expect_error "server is a directory" 4 "^usereval: cannot start DealerServer $work: "
 
-run "server exits at once" -v -s 1 -U /bin/true "$f"
-expect_error "server exits at once (/bin/true)" 4 \
-  "^line 2: usereval: DealerServer /bin/true ended \(exit status: 0\) without answering query tag 99$"
+run "server exits at once" -v -s 1 -U "$work/exits_at_once" "$f"
+expect_error "server exits at once (exit 0)" 4 \
+  "^line 2: usereval: DealerServer $work/exits_at_once ended \(exit status: 0\) without answering query tag 99$"
 
 run "server dies (tag 96)" -v -s 1 -U "$server" "$f"
 expect_error "server dies (tag 96)" 4 \
@@ -489,8 +494,9 @@ run "usereval in an unused variable" -v -s 1 -U "$work/marker_server" "$f_unused
 check "usereval in an unused variable: the server is started, the run succeeds" \
   "$([ -f "$marker" ] && [ "$RC" = 0 ] && [ "$(wc -l <"$OUT")" = 2 ]; echo $?)" \
   "status $RC, marker: $([ -f "$marker" ] && echo yes || echo no), stderr: $(head -c 300 "$ERR")"
-run "usereval in an unused variable, server not executable" -v -s 1 -U /etc/passwd "$f_unused"
-expect_error "usereval in an unused variable, server not executable" 4 "^usereval: cannot start DealerServer /etc/passwd"
+run "usereval in an unused variable, server not executable" -v -s 1 -U "$work/not_executable" "$f_unused"
+expect_error "usereval in an unused variable, server not executable" 4 \
+  "^usereval: cannot start DealerServer $work/not_executable"
 rm -f "$marker"
 run "usereval only in comments" -v -s 1 -U "$work/marker_server" "$f_comment"
 check "usereval only in comments: no server started" \
