@@ -5,7 +5,7 @@
 #   make test       build, then run every test: Rust unit/integration tests, C API tests (also
 #                   under sanitizers and valgrind, parallel sessions, beside the system's libdds),
 #                   the examples (C, C#, Pascal), the CLI's error behaviour against classic
-#                   dealer, the parity suites, the DDS 2.9 comparison, and the install/consumer
+#                   dealer and its long options, the parity suites, the DDS 2.9 comparison, and the install/consumer
 #                   test (pkg-config and CMake)
 #   make examples   build the embedding examples target/release/{embed,eval}
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
@@ -125,8 +125,11 @@ parity: all
 consumer-test: all
 	tests/consumer.sh
 
+# The CLI's errors and options: classic dealer's error table against the real program, then
+# libdealer's long options (--explain, --no-explain and the terminal, --help, --version).
 cli-errors: all
 	tests/cli_errors.sh
+	tests/cli_options.sh
 
 # Limits on hostile input: interruption, nesting depth, memory bounds, output failures.
 limits: all
