@@ -317,7 +317,7 @@ int main(int argc, char **argv) {
         return 0;
     }
 
-    int statistics = 1, quiet = 0, help = 0;
+    int statistics = 1, quiet = 0, help = 0, usage_error = 0;
     const char *not_available = NULL;
     int c;
     const char *optstring = dialect == DIALECT_V2 ? V2_OPTIONS : CLASSIC_OPTIONS;
@@ -345,10 +345,9 @@ int main(int argc, char **argv) {
                        dealer_version());
                 dealer_free_session(session);
                 return 1;
-            default: /* -h, unknown option, missing argument */
-                classic_usage(argv[0]);
-                dealer_free_session(session);
-                return 255;
+            default: /* -h, unknown option, missing argument: the usage after the other switches */
+                usage_error = 1;
+                break;
             }
             continue;
         }
@@ -426,6 +425,11 @@ int main(int argc, char **argv) {
             dealer_free_session(session);
             return 0;
         }
+    }
+    if (usage_error) {
+        classic_usage(argv[0]);
+        dealer_free_session(session);
+        return 255;
     }
     if (help) {
         v2_usage(argv[0]);
