@@ -5,9 +5,9 @@
 #   make test       build, then run every test: Rust unit/integration tests, C API tests (also
 #                   under sanitizers and valgrind, parallel sessions, beside the system's libdds),
 #                   the examples (C, C#, Pascal), the CLI's error behaviour against classic
-#                   dealer, the parity suites, the DDS 2.9 comparison, and the install/consumer
-#                   test (pkg-config and CMake); goes on after a failing suite and ends with
-#                   `Suites: N passed, M failed`
+#                   dealer and its long options, the parity suites, the DDS 2.9 comparison, and
+#                   the install/consumer test (pkg-config and CMake); goes on after a failing
+#                   suite and ends with `Suites: N passed, M failed`
 #   make examples   build the embedding examples target/release/{embed,eval}
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
 #                   bin/dealer, include/dealer.h, lib/libdealer.{so*,a}, lib/pkgconfig/dealer.pc,
@@ -131,8 +131,11 @@ parity: all
 consumer-test: all
 	tests/consumer.sh
 
+# The CLI's errors and options: classic dealer's error table against the real program, then
+# libdealer's long options (--explain, --no-explain and the terminal, --help, --version).
 cli-errors: all
 	tests/cli_errors.sh
+	tests/cli_options.sh
 
 # Limits on hostile input: interruption, nesting depth, memory bounds, output failures.
 limits: all

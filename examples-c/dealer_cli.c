@@ -2,9 +2,10 @@
  * dealer: the libdealer command-line program.
  *
  * Accepts the switches of DealerV2 4.3.3 and, in the classic dialect, those of classic dealer
- * (Debian package `dealer`), plus --rng=chacha|drand48|glibc to choose the random generator and
- * --dialect=classic|v2 to choose the language and output formats (default: classic with glibc,
- * DealerV2 otherwise). Uses only the public header include/dealer.h.
+ * (Debian package `dealer`), plus libdealer's long options (see `long_options`): --rng= to choose
+ * the random generator, --dialect= the language and output formats (default: classic with glibc,
+ * DealerV2 otherwise), --explain/--no-explain the form of error messages, --help, --version.
+ * Uses only the public header include/dealer.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dealer.h"
 
@@ -22,6 +24,120 @@ enum dialect { DIALECT_CLASSIC, DIALECT_V2 };
 
 static const char *V2_OPTIONS = "hmqvVg:p:s:x:C:D:L:M:O:P:R:T:N:E:S:W:X:U:Z:0:1:2:3:4:5:6:7:8:9:l:";
 static const char *CLASSIC_OPTIONS = "023ehuvmqp:g:s:t:l:V";
+
+/* How library errors are printed: the peers' one line (`line N: message`), or the library's full
+ * text (line, column, the script line and a caret). EXPLAIN_AUTO: the full text when standard
+ * error is a terminal. The exit statuses are the same either way. */
+enum explain { EXPLAIN_AUTO, EXPLAIN_ON, EXPLAIN_OFF };
+
+/* What --help / --version ask for. */
+enum request { REQUEST_NONE, REQUEST_HELP, REQUEST_VERSION };
+
+/* The settings made by libdealer's long options. */
+struct cli_options {
+    const char *rng;
+    const char *dialect;
+    const char *external_timeout;
+    const char *opc_program;
+    int explain;
+    int request;
+};
+
+static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, EXPLAIN_AUTO, REQUEST_NONE};
+
+/* The long options' settings. */
+static struct cli_options cli;
+
+/* libdealer's long options; the peers have none. A row is either `--name=VALUE` (`value`
+ * receives VALUE) or `--name` alone (`*flag` is set to `flag_value`); of several, the last wins.
+ * To add an option: a member of struct cli_options (and its default) and a row here. */
+struct long_option {
+    const char *name; /* without the leading "--" */
+    const char **value;
+    int *flag;
+    int flag_value;
+    const char *help;
+};
+
+static const struct long_option long_options[] = {
+    {"rng", &cli.rng, NULL, 0, "--rng=chacha|drand48|glibc   random generator (default chacha)"},
+    {"dialect", &cli.dialect, NULL, 0, "--dialect=classic|v2         language and output dialect"},
+    {"external-timeout", &cli.external_timeout, NULL, 0,
+     "--external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)"},
+    {"opc-program", &cli.opc_program, NULL, 0,
+     "--opc-program=PATH           the DOP program opc() runs (DealerV2's default path)"},
+    {"explain", NULL, &cli.explain, EXPLAIN_ON,
+     "--explain                    full error messages: line, column, the line and a caret"},
+    {"no-explain", NULL, &cli.explain, EXPLAIN_OFF,
+     "--no-explain                 the peers' one-line errors, even on a terminal"},
+    {"help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
+    {"version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version"},
+};
+enum { N_LONG_OPTIONS = sizeof long_options / sizeof long_options[0] };
+
+/* Whether `arg` is one of the long options; records its setting if so. */
+static int take_long_option(const char *arg) {
+    for (int k = 0; k < N_LONG_OPTIONS; k++) {
+        const struct long_option *o = &long_options[k];
+        size_t n = strlen(o->name);
+        if (strncmp(arg, "--", 2) != 0 || strncmp(arg + 2, o->name, n) != 0) continue;
+        const char *rest = arg + 2 + n;
+        if (o->value && *rest == '=') *o->value = rest + 1;
+        else if (o->flag && *rest == '\0') *o->flag = o->flag_value;
+        else continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* Takes libdealer's long options out of argv (into `cli`) before getopt parses the peers' short
+ * switches (`optstring`), so that those parse exactly as in the peers. A long option counts
+ * wherever getopt would see an option: not after "--", not as the argument of a short switch
+ * (`-T --help` is a title), and with POSIXLY_CORRECT not after the first operand. Other "--"
+ * words are left to getopt, as in the peers. Returns the new argc. */
+static int take_long_options(int argc, char **argv, const char *optstring) {
+    int kept = 1, operands_only = 0;
+    int posixly_correct = getenv("POSIXLY_CORRECT") != NULL;
+    cli = CLI_DEFAULTS;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (operands_only) {
+            /* after "--" or (POSIXLY_CORRECT) after an operand, every word is an operand */
+        } else if (strcmp(arg, "--") == 0) {
+            operands_only = 1;
+        } else if (arg[0] != '-' || arg[1] == '\0') {
+            operands_only = posixly_correct;
+        } else if (arg[1] == '-') {
+            if (take_long_option(arg)) continue;
+        } else {
+            /* short switches: the first that takes an argument takes the rest of the word, or
+             * else the next word */
+            for (const char *c = arg + 1; *c; c++) {
+                const char *known = *c == ':' ? NULL : strchr(optstring, *c);
+                if (!known || known[1] != ':') continue;
+                if (c[1] == '\0' && i + 1 < argc) argv[kept++] = argv[i++];
+                break;
+            }
+        }
+        argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    return kept;
+}
+
+/* The dialect the long options choose: --dialect, else classic with glibc and DealerV2
+ * otherwise. Returns 0 for an unknown --dialect value. */
+static int choose_dialect(enum dialect *dialect) {
+    *dialect = strcmp(cli.rng, "glibc") == 0 ? DIALECT_CLASSIC : DIALECT_V2;
+    if (!cli.dialect) return 1;
+    if (strcmp(cli.dialect, "classic") == 0) *dialect = DIALECT_CLASSIC;
+    else if (strcmp(cli.dialect, "v2") == 0) *dialect = DIALECT_V2;
+    else return 0;
+    return 1;
+}
+
+/* Whether library errors are printed in full (set once the options are read). */
+static int full_errors = 0;
 
 /* The run's interrupter, for the signal handler. */
 static dealer_interrupter *interrupter = NULL;
@@ -34,9 +150,11 @@ static void on_interrupt(int signal_number) {
     dealer_interrupt(interrupter);
 }
 
-/* Prints the session's last error and returns the exit status the peers use for it. */
+/* Prints the session's last error (the peers' one line, or the full text: see enum explain) and
+ * returns the exit status the peers use for it. */
 static int fail(dealer_session *session) {
-    fprintf(stderr, "%s\n", dealer_last_error_summary(session));
+    const char *full = dealer_last_error(session);
+    fprintf(stderr, "%s\n", full_errors && full[0] ? full : dealer_last_error_summary(session));
     int code = dealer_last_error_exit_code(session);
     return code == 0 ? 1 : code;
 }
@@ -48,6 +166,11 @@ static void set(dealer_session *session, const char *key, const char *value) {
         dealer_free_session(session);
         exit(code);
     }
+}
+
+/* The long options' lines of the help texts. */
+static void print_long_options(void) {
+    for (int k = 0; k < N_LONG_OPTIONS; k++) printf("  %s\n", long_options[k].help);
 }
 
 static void v2_usage(const char *argv0) {
@@ -75,16 +198,32 @@ static void v2_usage(const char *argv0) {
            "  -L file|=     library mode: deals and double-dummy results from a ZRD file\n"
            "  -Z [w][N]:file  append (w: write) each produced deal to a ZRD file (N: no tricks)\n"
            "  -l [w]:file   append (w: write) each produced deal as 52 bytes\n"
-           "  -0 .. -9 text script variables $0 .. $9\n"
-           "  --rng=chacha|drand48|glibc   random generator (default chacha)\n"
-           "  --dialect=classic|v2         language and output dialect\n"
-           "  --external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)\n"
-           "  --opc-program=PATH           the DOP program opc() runs (DealerV2's default path)\n");
+           "  -0 .. -9 text script variables $0 .. $9\n");
+    print_long_options();
     printf("--- HELP %s DONE --- \n", dealer_version());
 }
 
 static void classic_usage(const char *argv0) {
     fprintf(stderr, "Usage: %s [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]\n", argv0);
+}
+
+/* --help in the classic dialect (classic dealer's -h prints only the usage line, on stderr). */
+static void classic_help(const char *argv0) {
+    printf("Usage: %s [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]\n", argv0);
+    printf("  -0, -2, -3    swapping mode 0, 2 or 3\n"
+           "  -e            exhaust mode (not available)\n"
+           "  -h            usage\n"
+           "  -u            no effect (as in classic dealer)\n"
+           "  -v            toggle the end-of-run statistics\n"
+           "  -m            progress meter on stderr\n"
+           "  -q            suppress printpbn output\n"
+           "  -p N          maximum number of deals produced\n"
+           "  -g N          maximum number of deals generated\n"
+           "  -s N          seed\n"
+           "  -t N          time limit in seconds\n"
+           "  -l N          library mode (not available)\n"
+           "  -V            version\n");
+    print_long_options();
 }
 
 /* Reads a whole stream into memory. Returns NULL on a read error. */
@@ -136,40 +275,49 @@ static void check_seed(const char *text, enum dialect dialect) {
 }
 
 int main(int argc, char **argv) {
-    const char *rng = "chacha";
-    const char *dialect_name = NULL;
-    const char *external_timeout = NULL, *opc_program = NULL;
-
-    /* Long options are taken out before getopt sees the peers' short switches. */
-    int kept = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--rng=", 6) == 0) rng = argv[i] + 6;
-        else if (strncmp(argv[i], "--dialect=", 10) == 0) dialect_name = argv[i] + 10;
-        else if (strncmp(argv[i], "--external-timeout=", 19) == 0) external_timeout = argv[i] + 19;
-        else if (strncmp(argv[i], "--opc-program=", 14) == 0) opc_program = argv[i] + 14;
-        else argv[kept++] = argv[i];
+    /* Long options are taken out before getopt sees the peers' short switches. Which short
+     * switches take an argument depends on the dialect, which long options choose: a look at a
+     * copy of argv (with DealerV2's switches) finds the dialect, then its switches are used. */
+    enum dialect dialect;
+    char **look = malloc(((size_t)argc + 1) * sizeof *look);
+    if (!look) {
+        fprintf(stderr, "out of memory\n");
+        return 2;
     }
-    argc = kept;
-    argv[argc] = NULL;
-
-    enum dialect dialect = strcmp(rng, "glibc") == 0 ? DIALECT_CLASSIC : DIALECT_V2;
-    if (dialect_name) {
-        if (strcmp(dialect_name, "classic") == 0) dialect = DIALECT_CLASSIC;
-        else if (strcmp(dialect_name, "v2") == 0) dialect = DIALECT_V2;
-        else { fprintf(stderr, "unknown dialect '%s' (classic or v2)\n", dialect_name); return 2; }
+    memcpy(look, argv, ((size_t)argc + 1) * sizeof *look);
+    take_long_options(argc, look, V2_OPTIONS);
+    free(look);
+    if (choose_dialect(&dialect)) argc = take_long_options(argc, argv, dialect == DIALECT_V2 ? V2_OPTIONS : CLASSIC_OPTIONS);
+    if (!choose_dialect(&dialect)) {
+        fprintf(stderr, "unknown dialect '%s' (classic or v2)\n", cli.dialect);
+        return 2;
     }
+    full_errors = cli.explain == EXPLAIN_ON || (cli.explain == EXPLAIN_AUTO && isatty(STDERR_FILENO));
 
     dealer_session *session = NULL;
     if (dealer_create_session(&session) != DEALER_OK) {
         fprintf(stderr, "cannot create a libdealer session\n");
         return 2;
     }
-    set(session, "rng", rng);
-    if (external_timeout) set(session, "external_timeout", external_timeout);
-    if (opc_program) set(session, "opc_program", opc_program);
+    set(session, "rng", cli.rng);
+    if (cli.external_timeout) set(session, "external_timeout", cli.external_timeout);
+    if (cli.opc_program) set(session, "opc_program", cli.opc_program);
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
+    if (cli.request == REQUEST_HELP) {
+        if (dialect == DIALECT_CLASSIC) classic_help(argv[0]);
+        else v2_usage(argv[0]);
+        dealer_free_session(session);
+        return 0;
+    }
+    if (cli.request == REQUEST_VERSION) {
+        printf("dealer (libdealer) %s\n", dealer_version());
+        printf("dialect: %s, random generator: %s\n",
+               dialect == DIALECT_CLASSIC ? "classic dealer" : "DealerV2 4.3.3", cli.rng);
+        dealer_free_session(session);
+        return 0;
+    }
 
-    int statistics = 1, quiet = 0, help = 0;
+    int statistics = 1, quiet = 0, help = 0, usage_error = 0;
     const char *not_available = NULL;
     int c;
     const char *optstring = dialect == DIALECT_V2 ? V2_OPTIONS : CLASSIC_OPTIONS;
@@ -197,10 +345,9 @@ int main(int argc, char **argv) {
                        dealer_version());
                 dealer_free_session(session);
                 return 1;
-            default: /* -h, unknown option, missing argument */
-                classic_usage(argv[0]);
-                dealer_free_session(session);
-                return 255;
+            default: /* -h, unknown option, missing argument: the usage after the other switches */
+                usage_error = 1;
+                break;
             }
             continue;
         }
@@ -278,6 +425,11 @@ int main(int argc, char **argv) {
             dealer_free_session(session);
             return 0;
         }
+    }
+    if (usage_error) {
+        classic_usage(argv[0]);
+        dealer_free_session(session);
+        return 255;
     }
     if (help) {
         v2_usage(argv[0]);

@@ -1650,6 +1650,7 @@ impl<'p> ActionState<'p> {
                             dealer: program.settings.dealer,
                             vulnerability: program.settings.vulnerable,
                             date: &self.date,
+                            names_libdealer: self.options.generator == GeneratorKind::ChaCha,
                         };
                         if actions::print_pbn(&mut outputs.out, deal, &info) {
                             self.statistics = !self.statistics;
@@ -1925,6 +1926,24 @@ mod tests {
         let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1")], "produce 2\naction printpbn\n");
         s.run().unwrap();
         assert!(text(&out).contains("Generated 2 hands"));
+    }
+
+    #[test]
+    fn printpbn_generator_tag_names_libdealer_in_chacha_mode() {
+        let generator = |options: &[(&str, &str)]| {
+            let (mut s, out) = captured(options, "produce 1\naction printpbn\n");
+            s.run().unwrap();
+            text(&out).lines().filter(|l| l.starts_with("[Generator ")).map(str::to_string).collect::<Vec<_>>()
+        };
+        let libdealer = format!("[Generator \"libdealer {}\"]", env!("CARGO_PKG_VERSION"));
+        assert_eq!(generator(&[("seed", "1")]), [libdealer.as_str()]);
+        assert_eq!(generator(&[("rng", "chacha"), ("dialect", "v2"), ("seed", "1")]), [libdealer.as_str()]);
+        // The compatibility modes keep DealerV2's text; classic dealer prints no such tag.
+        let peer = "[Generator \"Dealer Version 2.4 by Hans, Henk, and JGM\"]";
+        assert_eq!(generator(&[("rng", "drand48"), ("seed", "1")]), [peer]);
+        assert_eq!(generator(&[("rng", "glibc"), ("dialect", "v2"), ("seed", "1")]), [peer]);
+        assert!(generator(&[("rng", "glibc"), ("seed", "1")]).is_empty());
+        assert!(generator(&[("rng", "chacha"), ("dialect", "classic"), ("seed", "1")]).is_empty());
     }
 
     #[test]

@@ -272,6 +272,11 @@ script ok.dl $'produce 3\ncondition hcp(north) > 10\n'
 script pbn.dl $'action printpbn, printoneline\n'
 same "-h" -h
 same "unknown option" -x ok.dl
+same "two unknown options in one word" -xy ok.dl
+same "unknown long option" --bogus ok.dl
+same "unknown option, then -e" -x -e ok.dl
+same "-h, then seed overflow" -h -s 99999999999999999999 ok.dl
+same "unknown option, missing argument" -x ok.dl -p
 same "missing option argument" ok.dl -p
 same "three positional arguments" ok.dl ok.dl ok.dl
 same "two positional arguments" -s 1 ok.dl ok.dl
@@ -290,16 +295,24 @@ same "-m progress meter on stderr" -m -s 1 ok.dl
 same "-q -m with printpbn" -q -m -s 3 -p 4 pbn.dl
 same "-t with deals produced runs on" -t 1 -s 1 ok.dl
 POSIXLY_CORRECT=1 same "POSIXLY_CORRECT turns permutation off" ok.dl -s 2 -p 1
-invoke want "$oracle" -V
-invoke got "$cli" --rng=glibc -V
-# The version text itself names libdealer; its shape and status are classic dealer's.
-if cmp -s results/want.rc results/got.rc && cmp -s results/want.err results/got.err &&
-  [ "$(head -n 1 results/got.out)" = "$(head -n 1 results/want.out)" ] &&
-  [ "$(wc -l <results/got.out)" = "$(wc -l <results/want.out)" ]; then
-  ok "-V"
-else
-  ko "-V" "exit $(cat results/got.rc), classic $(cat results/want.rc)"
-fi
+# same_version NAME ARGS...: like `same` where -V prints its version text, which names libdealer;
+# its shape (first line, number of lines), standard error and status are classic dealer's.
+same_version() {
+  local name=$1
+  shift
+  invoke want "$oracle" "$@"
+  invoke got "$cli" --rng=glibc "$@"
+  if cmp -s results/want.rc results/got.rc && cmp -s results/want.err results/got.err &&
+    [ "$(head -n 1 results/got.out)" = "$(head -n 1 results/want.out)" ] &&
+    [ "$(wc -l <results/got.out)" = "$(wc -l <results/want.out)" ]; then
+    ok "$name"
+  else
+    ko "$name" "exit $(cat results/got.rc), classic $(cat results/want.rc), stderr '$(head -c 100 results/got.err | tr '\n' '|')'"
+  fi
+}
+same_version "-V" -V
+same_version "unknown option, then -V" -x -V
+same_version "-h, then -V" -h -V ok.dl
 
 # ----------------------------------------------- where classic dealer crashes: libdealer's behaviour
 ours_script "division by zero (classic: SIGFPE)" 4 "line 1: division by zero" 'condition hcp(north)/0 > 1' -s 1

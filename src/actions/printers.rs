@@ -178,7 +178,17 @@ pub struct PbnInfo<'a> {
     pub vulnerability: Option<Vulnerability>,
     /// Today's date as `YYYY.MM.DD`.
     pub date: &'a str,
+    /// The DealerV2 `[Generator]` tag names libdealer and its version ([`LIBDEALER_GENERATOR`])
+    /// instead of DealerV2's text: set in ChaCha mode, where the deals are libdealer's own; the
+    /// compatibility generators (drand48, glibc) keep the peer's bytes.
+    pub names_libdealer: bool,
 }
+
+/// DealerV2's `[Generator]` tag value.
+pub const PEER_GENERATOR: &str = "Dealer Version 2.4 by Hans, Henk, and JGM";
+
+/// The `[Generator]` tag value in ChaCha mode: libdealer and the crate version.
+pub const LIBDEALER_GENERATOR: &str = concat!("libdealer ", env!("CARGO_PKG_VERSION"));
 
 /// The PBN tag text of a vulnerability.
 fn vulnerability_tag(v: Vulnerability) -> &'static str {
@@ -224,7 +234,8 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
             if let Some(t) = info.title.filter(|t| !t.is_empty()) {
                 let _ = writeln!(out, "[Description \"{}\"]", t);
             }
-            out.extend_from_slice(b"[Generator \"Dealer Version 2.4 by Hans, Henk, and JGM\"]\n");
+            let generator = if info.names_libdealer { LIBDEALER_GENERATOR } else { PEER_GENERATOR };
+            let _ = writeln!(out, "[Generator \"{}\"]", generator);
         }
     }
     let dealer = info.dealer.unwrap_or_else(|| board_dealer(info.board));

@@ -277,6 +277,7 @@ fn v2_pbn_info<'a>(input: &'a str, seed: u64, title: &'a str, board: i64) -> Pbn
         dealer: None,
         vulnerability: None,
         date: "2025.06.29",
+        names_libdealer: false,
     }
 }
 
@@ -289,6 +290,22 @@ fn v2_printpbn_rotates_dealer_and_vulnerability() {
         assert!(!flips);
     }
     assert_same(&out, V2_PBN);
+}
+
+#[test]
+fn v2_printpbn_names_libdealer_when_asked() {
+    // ChaCha mode: only the [Generator] tag changes; every other byte is DealerV2's.
+    let title = "Regression Test PBN output; Both Vul; Dealer Rotates";
+    let mut out = Vec::new();
+    for (i, d) in pbn_deals(V2_PBN).iter().enumerate() {
+        let info = PbnInfo { names_libdealer: true, ..v2_pbn_info("pbn_s179.dli", 179, title, i as i64 + 1) };
+        print_pbn(&mut out, d, &info);
+    }
+    let peer = "[Generator \"Dealer Version 2.4 by Hans, Henk, and JGM\"]";
+    let ours = format!("[Generator \"libdealer {}\"]", env!("CARGO_PKG_VERSION"));
+    assert_eq!(printers::LIBDEALER_GENERATOR, format!("libdealer {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(text(&out).matches(ours.as_str()).count(), pbn_deals(V2_PBN).len());
+    assert_same(text(&out).replace(ours.as_str(), peer).as_bytes(), V2_PBN);
 }
 
 #[test]
@@ -773,6 +790,7 @@ fn classic_printpbn_and_verbose_flip() {
                 dealer,
                 vulnerability: vul,
                 date: "2026.11.21",
+                names_libdealer: false,
             };
             if print_pbn(&mut out, d, &info) {
                 verbose = !verbose;
@@ -797,6 +815,7 @@ fn classic_pbn_from_stdin() {
         dealer: None,
         vulnerability: None,
         date: "2026.11.21",
+        names_libdealer: false,
     };
     let mut out = Vec::new();
     print_pbn(&mut out, &deal, &info);

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# libdealer's own long options of the CLI (target/release/dealer), in both dialects:
+#   - errors: the peers' one line by default (`line N: message`), the library's full text (line,
+#     column, the script line and a caret) with --explain or when standard error is a terminal,
+#     the one line again with --no-explain; exit statuses the same in every form;
+#   - --help and --version (standard output, status 0) beside the peers' -h and -V (unchanged);
+#   - long options do not change how the peers' short switches parse (`-T --help` is a title,
+#     `--` ends the options, POSIXLY_CORRECT stops at the first operand);
+#   - printpbn's [Generator] tag: libdealer and its version with ChaCha, DealerV2's text otherwise.
+# No peer is needed. The terminal rows run the CLI under `script` (util-linux) so that standard
+# error is a pseudo-terminal; without it they are NOT RUN (a failure when CI=true).
+#
+# Prints PASS/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
+# Environment: DEALER_CLI (default target/release/dealer).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cli=${DEALER_CLI:-$top/target/release/dealer}
+version=$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' "$top/Cargo.toml" | head -n 1)
+
+if [ ! -x "$cli" ]; then
+  echo "FAIL: $cli not found (run make first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0
+fail=0
+status=0
+
+# run ARGS...: the CLI with argv[0] "dealer" and no standard input; leaves out, err and rc.
+run() {
+  bash -c 'exec -a dealer "$@"' dealer "$cli" "$@" >out 2>err </dev/null
+  echo $? >rc
+}
+
+# check NAME STATUS STDOUT STDERR: the last run's exit status, standard output and standard
+# error; STDOUT/STDERR are exact texts (a newline added), or '*' for "anything", '-' for empty,
+# '^TEXT' for "starts with TEXT", '~TEXT' for "has a line TEXT".
+matches() { # matches FILE PATTERN
+  case $2 in
+  '*') return 0 ;;
+  '-') [ ! -s "$1" ] ;;
+  '^'*) [ "$(head -c $((${#2} - 1)) "$1"; echo .)" = "${2#^}." ] ;;
+  '~'*) grep -qxF -- "${2#\~}" "$1" ;;
+  *) [ "$(cat "$1"; echo .)" = "$2"$'\n'. ] ;;
+  esac
+}
+check() {
+  local why=""
+  if [ "$(cat rc)" != "$2" ]; then
+    why="exit $(cat rc), expected $2"
+  elif ! matches out "$3"; then
+    why="stdout '$(head -c 120 out | tr '\n' '|')'"
+  elif ! matches err "$4"; then
+    why="stderr '$(head -c 160 err | tr '\n' '|')'"
+  fi
+  if [ -z "$why" ]; then
+    echo "PASS $1"
+    pass=$((pass + 1))
+  else
+    echo "FAIL $1 ($why)"
+    fail=$((fail + 1))
+  fi
+}
+
+# has NAME WORD...: the last run's standard output holds every WORD.
+has() {
+  local name=$1 word missing=""
+  shift
+  for word in "$@"; do grep -qF -- "$word" out || missing+=" $word"; done
+  if [ -z "$missing" ]; then
+    echo "PASS $name"
+    pass=$((pass + 1))
+  else
+    echo "FAIL $name (missing:$missing)"
+    fail=$((fail + 1))
+  fi
+}
+
+printf 'condition hcp(north) > \naction printall\n' >syntax.dl
+printf 'produce 1\ncondition hcp(north)/0 > 1\n' >div.dl
+printf 'produce 1\naction printpbn\n' >pbn.dl
+short='line 2: syntax error'
+full=$'line 2, column 1: syntax error near \'action\'\n    action printall\n    ^'
+
+# ------------------------------------------------------------------------- error messages
+for rng in glibc drand48 chacha; do
+  run --rng=$rng -s 1 syntax.dl
+  check "$rng: one-line error by default" 255 - "$short"
+  run --rng=$rng --explain -s 1 syntax.dl
+  check "$rng: --explain prints line, column, text and caret" 255 - "$full"
+  run --rng=$rng -s 1 syntax.dl --explain
+  check "$rng: --explain after the file name" 255 - "$full"
+  run --rng=$rng --explain --no-explain -s 1 syntax.dl
+  check "$rng: the last of --explain/--no-explain wins" 255 - "$short"
+  run --rng=$rng -s 1 div.dl
+  check "$rng: run error, one line" 4 - 'line 2: division by zero'
+  run --rng=$rng --explain -s 1 div.dl
+  check "$rng: run error with --explain, same status" 4 - '^line 2, column '
+done
+
+# ----------------------------------------------- stderr on a terminal: full errors unless --no-explain
+# on_tty NAME STATUS STDERR ARGS...: the CLI with standard error on a pseudo-terminal (standard
+# output to a file); STDERR as in check, read from the terminal with its CRs removed.
+on_tty() {
+  local name=$1 want_rc=$2 want_err=$3
+  shift 3
+  SHELL=/bin/bash script -qec "$(printf '%q ' "$cli" "$@") >out" /dev/null </dev/null >tty
+  echo $? >rc
+  tr -d '\r' <tty >err
+  check "$name" "$want_rc" - "$want_err"
+}
+if command -v script >/dev/null && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+  on_tty "terminal: full error by default" 255 "$full" -s 1 syntax.dl
+  on_tty "terminal, classic dialect: full error by default" 255 "$full" --rng=glibc -s 1 syntax.dl
+  on_tty "terminal: --no-explain prints the peers' line" 255 "$short" --no-explain -s 1 syntax.dl
+  on_tty "terminal: --no-explain, classic dialect" 255 "$short" --rng=glibc -s 1 syntax.dl --no-explain
+  on_tty "terminal: run error, same status" 4 '^line 2, column ' -s 1 div.dl
+  on_tty "terminal: run error with --no-explain" 4 'line 2: division by zero' --no-explain -s 1 div.dl
+else
+  echo "NOT RUN: terminal rows (script from util-linux is not installed)"
+  if [ "${CI:-}" = true ]; then status=1; fi
+fi
+
+# ----------------------------------------------------------------------- --help and --version
+run --help
+check "v2: --help" 0 '^--- HELP' -
+has "v2: --help lists the long options" --rng= --dialect= --explain --no-explain --help --version
+run --rng=glibc --help
+check "classic: --help on stdout" 0 '^Usage: dealer [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]' -
+has "classic: --help lists the long options" --rng= --dialect= --explain --no-explain --help --version
+run --dialect=classic --help
+check "classic dialect with ChaCha: --help" 0 '^Usage: dealer [-023ehuvmqV]' -
+run --version
+check "v2: --version" 0 "^dealer (libdealer) $version"$'\n' -
+run --rng=glibc --version
+check "classic: --version" 0 "^dealer (libdealer) $version"$'\n' -
+run --rng=drand48 -s 1 --help syntax.dl
+check "--help wins over the script" 0 '^--- HELP' -
+run --rng=glibc --version -x
+check "--version wins over an invalid switch" 0 "^dealer (libdealer) $version" -
+# The peers' switches are unchanged.
+run --rng=glibc -h
+check "classic: -h prints the usage line on stderr, 255" 255 - \
+  'Usage: dealer [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]'
+run --rng=glibc -V
+check "classic: -V exits 1" 1 '^Version info....' -
+run -h
+check "v2: -h" 0 '^--- HELP' -
+run -V
+check "v2: -V" 0 '^Version info....' -
+
+# ------------------------------------------------- long options and the peers' short switches
+run -s 1 -T --help pbn.dl
+check "v2: -T --help is a title" 0 '~[Description "--help"]' -
+run -s1 -T--version pbn.dl
+check "v2: -T--version is a title" 0 '~[Description "--version"]' -
+run -s 1 -0 --explain syntax.dl
+check "v2: -0 takes --explain as \$0" 255 - "$short"
+run --rng=glibc -0 --version
+check "classic: -0 is a switch, --version an option" 0 "^dealer (libdealer) $version" -
+run --rng=glibc -s 1 -0 --explain syntax.dl
+check "classic: -0 then --explain" 255 - "$full"
+run -s 1 -- --help
+check "-- ends the options: --help is the file" 255 - '--help: No such file or directory'
+POSIXLY_CORRECT=1 run --rng=glibc -s 1 -p 1 pbn.dl --help
+check "POSIXLY_CORRECT: --help after the file is an operand" 0 '^[Event ' -
+run --rng=glibc --bogus pbn.dl
+check "classic: an unknown long option goes to getopt" 255 - '~dealer: invalid option -- '"'-'"
+run --dialect=other pbn.dl
+check "unknown --dialect" 2 - "unknown dialect 'other' (classic or v2)"
+
+# ----------------------------------------------------------------------- printpbn [Generator]
+run -s 1 pbn.dl
+check "chacha: [Generator] names libdealer" 0 "~[Generator \"libdealer $version\"]" -
+run --rng=drand48 -s 1 pbn.dl
+check "drand48: DealerV2's [Generator]" 0 '~[Generator "Dealer Version 2.4 by Hans, Henk, and JGM"]' -
+run --rng=glibc --dialect=v2 -s 1 pbn.dl
+check "glibc, v2 dialect: DealerV2's [Generator]" 0 '~[Generator "Dealer Version 2.4 by Hans, Henk, and JGM"]' -
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$status" -eq 0 ]
