@@ -2402,4 +2402,42 @@ mod tests {
         s.run().unwrap();
         assert!(text(&out).contains("North hands:"), "{}", text(&out));
     }
+
+    /// The output of a one-deal `printall` run of `title{gap}"T"`, up to the time line.
+    fn titled_run(dialect: &str, gap: &str) -> Result<String> {
+        let mut s = Session::new();
+        for (k, v) in [("dialect", dialect), ("rng", "drand48"), ("seed", "1")] {
+            s.set_option(k, v).unwrap();
+        }
+        s.load_script(format!("title{gap}\"T\"\ngenerate 1\nproduce 1\naction printall\n").as_bytes())?;
+        let out = capture(&mut s, Stream::Output);
+        s.run()?;
+        let text = text(&out);
+        Ok(text[..text.find("Time needed").expect("a time line")].to_string())
+    }
+
+    #[test]
+    fn v2_title_keyword_takes_every_blank_after_it() {
+        // Flex's `title({ws}|{nl})`, `ws=[ \t]+`: blanks and tabs after `title` are never echoed.
+        let expected =
+            "                  [T]\n   1. North              East                South               West \n";
+        let plain = titled_run("v2", " ").unwrap();
+        assert!(plain.starts_with(expected), "{plain:?}");
+        assert!(plain.ends_with("\nT\nGenerated 1 hands\nProduced  1 hands\nInitial random seed 1\n"), "{plain:?}");
+        for gap in ["   ", "\t", " \t \t", "\t\t  "] {
+            assert_eq!(titled_run("v2", gap).unwrap(), plain, "gap {gap:?}");
+        }
+        // One newline is taken instead; what follows the blanks (here a newline) is echoed.
+        assert_eq!(titled_run("v2", "\n").unwrap(), plain);
+        assert_eq!(titled_run("v2", "  \n").unwrap(), format!("\n{plain}"));
+    }
+
+    #[test]
+    fn classic_title_is_a_variable_whatever_the_blanks() {
+        // Classic dealer has no `title` statement: /usr/games/dealer says "line 1: unknown variable".
+        for gap in [" ", "   ", "\t"] {
+            let e = titled_run("classic", gap).unwrap_err();
+            assert_eq!((e.kind, e.to_string()), (ErrorKind::Script, "line 1: unknown variable".to_string()), "{gap:?}");
+        }
+    }
 }

@@ -989,6 +989,11 @@ impl<'a> Lexer<'a> {
                             return Some(Ok((pos, ident(), pos)));
                         };
                         match tok {
+                            // Flex's `title({ws}|{nl})` with `ws=[ \t]+` takes every blank and tab
+                            // after the keyword, or one newline; nothing of them is echoed.
+                            Token::Title if after != b'\n' => {
+                                self.bump(rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count());
+                            }
                             Token::Seed | Token::Title | Token::Vulnerable => {
                                 self.bump(1);
                                 if after == b'\n' {
@@ -1283,10 +1288,30 @@ mod tests {
                 Token::LParen
             ]
         );
-        assert_eq!(lx.echo(), "- x");
+        // `seed` echoes the `-`; `title` takes both blanks after it, so only the `x` is echoed.
+        assert_eq!(lx.echo(), "-x");
         assert_eq!(classic("seed 5"), vec![ident("seed"), Token::Number(5)]);
         assert_eq!(v2("generate 5"), vec![Token::Generate, Token::Number(5)]);
         assert_eq!(v2("generate(5"), vec![ident("generate"), Token::LParen, Token::Number(5)]);
+    }
+
+    #[test]
+    fn v2_title_takes_all_blanks_or_one_newline() {
+        let title = |src: &[u8]| {
+            let mut lx = Lexer::new(src, Dialect::V2, &NO_VARS);
+            let toks: Vec<_> = lx.by_ref().map(|r| r.unwrap().1).collect();
+            (toks, lx.echo().to_string())
+        };
+        let t = || vec![Token::TitleStmt("T".to_string())];
+        for src in [&b"title \"T\""[..], b"title   \"T\"", b"title\t\"T\"", b"title \t\t \"T\"", b"title\n\"T\""] {
+            assert_eq!(title(src), (t(), String::new()), "{:?}", String::from_utf8_lossy(src));
+        }
+        // Blanks, then a newline: the newline is not part of the keyword's match and is echoed.
+        assert_eq!(title(b"title  \n\"T\""), (t(), "\n".to_string()));
+        // A newline first: only that one is taken.
+        assert_eq!(title(b"title\n \"T\""), (t(), " ".to_string()));
+        // Classic dealer has no `title` statement.
+        assert_eq!(classic("title   \"T\""), vec![ident("title"), Token::Str("T".to_string())]);
     }
 
     #[test]

@@ -1,25 +1,34 @@
-//! François Dellacherie (FD) compact shape syntax: `shape{compass, spec}`.
+//! François Dellacherie (FD) compact shape syntax: `shape{compass, spec}` (DealerV2).
 //!
 //! This module owns the native expansion of an FD spec (the text after `shape{compass,` and before
-//! `}`) into the exact set of concrete hand patterns it matches. Classic dealer's preprocessor
-//! (`dealer.dpp` + `Dealer::Dist`) and DealerV2's `fdp` rewrite the spec into an HvS clause
-//! `shape(compass, …)`; [`expand`] returns the set that rewritten clause matches. It works the
-//! same way: each term is turned into the list of HvS distributions the expander would write
-//! (`5xx5`, `any 0076`, …), and that list is then applied like an HvS clause.
+//! `}`) into the exact set of concrete hand patterns it matches. DealerV2 hands the clause to its
+//! preprocessor `fdp` (a Perl filter built on François Dellacherie's `Dist.pm`), which rewrites the
+//! spec into an HvS clause `shape(compass, …)`; [`expand`] returns the set that rewritten clause
+//! matches. It works the same way: each term is turned into the list of HvS distributions `fdp`
+//! would write (`5xx5`, `any 0076`, …), and that list is then applied like an HvS clause.
 //!
-//! Behaviour (dealerv2-behaviour.md §1.6/§1.7, dealer-v1-behaviour.md §2.5/§2.11, and black-box
-//! observation of `dealer.dpp`):
+//! Classic dealer has no `shape{…}` clause (its separate preprocessor `dealer.dpp` is not part of
+//! dealer), so only `fdp`'s rules are modelled. Where `fdp` and `dealer.dpp` part ways this is
+//! noted below.
 //!
+//! Behaviour (dealerv2-behaviour.md §1.6/§1.7, and black-box comparison with `fdp` run from
+//! DealerV2's source):
+//!
+//! * DealerV2 passes the spec to `fdp` with one blank added after it; [`expand`] does the same,
+//!   which matters for the last term's condition (see below).
 //! * The spec is split into terms on whitespace-sign-whitespace (` + `, ` - `). A spec that starts
 //!   with whitespace and a sign is rejected (the preprocessor dies on it).
-//! * Each term's distributions are sorted (as text) and de-duplicated, and joined with ` + `; the
-//!   term's own sign only precedes the first one. So in `xxxx - 5+xx5+` only `5008`, the first
-//!   distribution of the second term, is excluded; `5xx5 + …` are included again.
+//! * Each term's distributions are sorted (as text) and de-duplicated, and every one of them
+//!   carries the term's sign: a ` - ` term removes **every** distribution it expands to
+//!   (`4xxx - xx5+x` is `4xxx - xx5x - xx6x - … - xx9x`). The list is applied in order, so a later
+//!   ` + ` term can add patterns back. (`dealer.dpp` differs: there only the first distribution of a
+//!   minus term is removed and the others are added.)
 //! * A term is `SHAPE[:CONDITION]`, split at its last `:`. In the shape part whitespace is
 //!   ignored and the suit letters `s h d c` are collected in textual order; they label the first
 //!   length items before the group, in that order; the other items, then the items of a trailing
-//!   `(…)` group (which is permuted), fill the remaining suits in S H D C order. An item list
-//!   stops early when what is left of it is exactly `0` (so `4630` has three items and fails).
+//!   `(…)` group (which is permuted), fill the remaining suits in S H D C order. Every item is
+//!   read, a trailing `0` included (`4630`, `xxx0` and `463(0)` are fine; `dealer.dpp` stops at a
+//!   trailing `0`).
 //! * Length items: a digit, a digit with a `+`/`-` suffix (`N+` = N..9, `N-` = 0..N), a `[…]`
 //!   digit class (Perl character-class rules, digits 0..9) or `x` (left to the HvS `x`, so it can
 //!   be 10–13).
@@ -34,7 +43,8 @@
 //!   `+ - * / ** x !`, `<=>`); suits it names that are `x` in the shape range over 0..9. A lone
 //!   `=` is a Perl assignment that changes the distribution (`s=4` turns every distribution into
 //!   one with four spades; one pushed over 13 cards is an error). A condition that does not compile
-//!   is false; the condition text `0` is ignored.
+//!   is false. A condition that is exactly `0` is ignored, as Perl finds the text false; the last
+//!   term's condition carries the added blank, so there `:0` is a condition that is never true.
 //! * A term that yields no distribution writes nothing: harmless as the first of several terms,
 //!   an error anywhere else (the HvS list would end in, or contain two, signs).
 
@@ -52,18 +62,22 @@ const MAX_REPEAT_LEN: usize = 400;
 
 /// Expands an FD spec (the text after `shape{compass,` and before `}`) into the exact set of concrete
 /// hand patterns it matches, each as [spades, hearts, diamonds, clubs] lengths summing to 13, sorted ascending, no duplicates.
+///
+/// Every distribution of a ` - ` term is removed, as DealerV2's `fdp` does: `4xxx - xx5+x` is
+/// `4xxx` without `xx5x`, `xx6x`, … `xx9x`.
 pub fn expand(spec: &str) -> Result<Vec<[u8; 4]>, String> {
     let patterns = all_patterns();
-    let terms = split_terms(spec)?;
+    // DealerV2 runs `fdp 'shape{ compass,SPEC }'`: the spec reaches fdp with a blank after it.
+    let spec = format!("{spec} ");
+    let terms = split_terms(&spec)?;
     let mut selected = vec![false; patterns.len()];
     for (index, term) in terms.iter().enumerate() {
         let dists = term_dists(term.text)?;
         if dists.is_empty() && (index > 0 || terms.len() == 1) {
             return Err(format!("FD shape term \"{}\" matches no distribution", term.text.trim()));
         }
-        for (position, dist) in dists.iter().enumerate() {
-            let include = !(term.exclude && position == 0);
-            apply_hvs(dist, include, &patterns, &mut selected)?;
+        for dist in &dists {
+            apply_hvs(dist, !term.exclude, &patterns, &mut selected)?;
         }
     }
     Ok(patterns.into_iter().zip(selected).filter_map(|(pattern, keep)| keep.then_some(pattern)).collect())
@@ -237,9 +251,6 @@ struct ShapeSpec {
     items: Vec<Length>,
     group: Vec<Length>,
     letters: Vec<usize>,
-    /// The reference writes nothing for this shape (a bare `0` before a group, or a group that
-    /// holds only `0`).
-    matches_nothing: bool,
 }
 
 /// A distribution as the reference holds it: a length per suit, `None` for `x`.
@@ -253,9 +264,6 @@ fn variant_dists(
     dists: &mut BTreeSet<String>,
 ) -> Result<(), String> {
     let shape = parse_shape(shape_text).map_err(|why| bad_term(text, &why))?;
-    if shape.matches_nothing {
-        return Ok(());
-    }
     for (i, letter) in shape.letters.iter().enumerate() {
         if shape.letters[..i].contains(letter) {
             return Err(bad_term(text, "a suit letter is used twice"));
@@ -302,19 +310,11 @@ fn variant_dists(
     expr.mark_suits(&mut named);
     for lengths in arrangements(&shape) {
         let choices: Vec<_> = (0..4).map(|suit| lengths[suit].choices(named[suit])).collect();
-        // When a named suit was `x`, the reference rewrites the distribution as text and parses
-        // it again, which (without a group) loses a club length 0 that came from a digit or
-        // class item.
-        let reparsed = shape.group.is_empty() && (0..4).any(|suit| named[suit] && lengths[suit] == Length::Any);
-        let loses_clubs = |partial: &Partial| reparsed && matches!(lengths[3], Length::Set(_)) && partial[3] == Some(0);
         for_each_combination(&choices, &mut |partial| {
             let Some(partial) = settle(partial) else {
                 return Ok(());
             };
             if let Some(dist) = run_condition(text, &expr, partial)? {
-                if loses_clubs(&partial) {
-                    return Err(bad_term(text, "the reference drops its trailing 0 of clubs"));
-                }
                 dists.insert(dist);
             }
             Ok(())
@@ -411,10 +411,6 @@ fn can_total_13<'a>(lengths: impl Iterator<Item = &'a Length>) -> bool {
 }
 
 /// Parses the shape part of a term (letters already `s h d c` only).
-///
-/// Like the reference, the item list before the group and the list inside it each stop early
-/// when what is left of them is exactly `0` (so `4630` has only three items); a bare `0` before a
-/// group makes the whole term match nothing.
 fn parse_shape(text: &str) -> Result<ShapeSpec, String> {
     let mut letters = Vec::new();
     let mut body = Vec::new();
@@ -443,15 +439,14 @@ fn parse_shape(text: &str) -> Result<ShapeSpec, String> {
         }
         None => Vec::new(),
     };
-    let matches_nothing = group_text.is_some() && (prefix == b"0" || group.is_empty());
-    Ok(ShapeSpec { items, group, letters, matches_nothing })
+    Ok(ShapeSpec { items, group, letters })
 }
 
-/// Parses a run of length items, stopping when exactly `0` is left.
+/// Parses a run of length items, to its end (a trailing `0` is an item too).
 fn parse_lengths(text: &[u8]) -> Result<Vec<Length>, String> {
     let mut items = Vec::new();
     let mut pos = 0;
-    while pos < text.len() && &text[pos..] != b"0" {
+    while pos < text.len() {
         items.push(parse_length(text, &mut pos)?);
     }
     Ok(items)
@@ -737,22 +732,7 @@ fn numeric_prefix(text: &str) -> f64 {
 
 /// Parses a condition; `Err` when Perl would fail to compile it.
 fn parse_condition(source: &str) -> Result<Expr, ()> {
-    // The reference never finds a condition true that has a `,` both inside and outside
-    // parentheses, e.g. `(s>4,h>4),d>4` (`(s>4,h>4)` alone and `(s>4 or h>4),d>4` work).
-    let mut depth = 0i32;
-    let (mut inner_comma, mut outer_comma) = (false, false);
-    for byte in source.bytes() {
-        match byte {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            b',' if depth > 0 => inner_comma = true,
-            b',' => outer_comma = true,
-            _ => {}
-        }
-    }
-    if inner_comma && outer_comma {
-        return Err(());
-    }
+    // Every `,` is Perl's `and` (fdp replaces them all; dealer.dpp only the first).
     let tokens = tokenize(source)?;
     let mut parser = Parser { tokens: &tokens, pos: 0 };
     let expr = parser.or_expr()?;
@@ -1060,7 +1040,7 @@ mod tests {
         Some(patterns.into_iter().zip(bits).filter_map(|(p, b)| b.then_some(p)).collect())
     }
 
-    /// Compares `expand(spec)` with the preprocessor's output (`None`: the preprocessor died).
+    /// Compares `expand(spec)` with fdp's output (`None`: fdp died).
     fn check_table(table: &[(&str, Option<&str>)]) {
         for &(spec, oracle) in table {
             let expected = oracle.and_then(hvs_set);
@@ -1072,9 +1052,9 @@ mod tests {
         }
     }
 
-    /// Every `shape{…}` of the DealerV2 parity cases, with dealer.dpp's output.
+    /// Every `shape{…}` of the DealerV2 parity cases, with fdp's output.
     #[test]
-    fn parity_case_specs_match_preprocessor() {
+    fn parity_case_specs_match_fdp() {
         check_table(&[
         (" 4+m5-Mxx ", Some("0409 + 0490 + 0508 + 0580 + 0x4x + 0x5x + 0x6x + 0x7x + 0x8x + 0x9x + 0xx4 + 0xx5 + 0xx6 + 0xx7 + 0xx8 + 0xx9 + 1x4x + 1x5x + 1x6x + 1x7x + 1x8x + 1x9x + 1xx4 + 1xx5 + 1xx6 + 1xx7 + 1xx8 + 1xx9 + 2x4x + 2x5x + 2x6x + 2x7x + 2x8x + 2x9x + 2xx4 + 2xx5 + 2xx6 + 2xx7 + 2xx8 + 2xx9 + 3x4x + 3x5x + 3x6x + 3x7x + 3x8x + 3x9x + 3xx4 + 3xx5 + 3xx6 + 3xx7 + 3xx8 + 3xx9 + 4009 + 4090 + 4x4x + 4x5x + 4x6x + 4x7x + 4x8x + 4xx4 + 4xx5 + 4xx6 + 4xx7 + 4xx8 + 5008 + 5080 + 5x4x + 5x5x + 5x6x + 5x7x + 5xx4 + 5xx5 + 5xx6 + 5xx7 + x04x + x05x + x06x + x07x + x08x + x09x + x0x4 + x0x5 + x0x6 + x0x7 + x0x8 + x0x9 + x14x + x15x + x16x + x17x + x18x + x19x + x1x4 + x1x5 + x1x6 + x1x7 + x1x8 + x1x9 + x24x + x25x + x26x + x27x + x28x + x29x + x2x4 + x2x5 + x2x6 + x2x7 + x2x8 + x2x9 + x34x + x35x + x36x + x37x + x38x + x39x + x3x4 + x3x5 + x3x6 + x3x7 + x3x8 + x3x9 + x44x + x45x + x46x + x47x + x48x + x4x4 + x4x5 + x4x6 + x4x7 + x4x8 + x54x + x55x + x56x + x57x + x5x4 + x5x5 + x5x6 + x5x7")),
         (" 4+s4+h(xx):d>c,h+s==10", Some("4621 + 4630 + 5521 + 5530 + 6421 + 6430")),
@@ -1092,7 +1072,7 @@ mod tests {
     ]);
     }
 
-    /// The seven examples of dealer-v1-behaviour.md §2.11.
+    /// The seven examples of dealer-v1-behaviour.md §2.11 (fdp writes the same).
     #[test]
     fn reference_examples() {
         check_table(&[
@@ -1108,13 +1088,13 @@ mod tests {
         assert_eq!(expand(" 5s(431)").unwrap()[0], [5, 1, 3, 4]);
     }
 
-    /// Further specs covering every feature, with dealer.dpp's output.
+    /// Further specs covering every feature, with fdp's output.
     #[test]
-    fn features_match_preprocessor() {
+    fn features_match_fdp() {
         check_table(&[
         (" 5xxx - 55xx", Some("5xxx - 55xx")),
-        (" xxxx - 5+xx5+", Some("xxxx - 5008 + 5xx5 + 5xx6 + 5xx7 + 6007 + 6xx5 + 6xx6 + 7006 + 7xx5 + 8005")),
-        (" xxxx - (5+5+xx)", Some("xxxx - any 0076 + any 0085 + any xx55 + any xx65 + any xx66 + any xx75")),
+        (" xxxx - 5+xx5+", Some("xxxx - 5008 - 5xx5 - 5xx6 - 5xx7 - 6007 - 6xx5 - 6xx6 - 7006 - 7xx5 - 8005")),
+        (" xxxx - (5+5+xx)", Some("xxxx - any 0076 - any 0085 - any xx55 - any xx65 - any xx66 - any xx75")),
         (" 4333 + 4333 - 4333", Some("4333 + 4333 - 4333")),
         (" 5555 + 4333", Some(" + 4333")),
         (" 4333 - 43(33)", Some("4333 - 4333")),
@@ -1140,7 +1120,6 @@ mod tests {
         (" (x[2-3]x5+)", Some("any xx52 + any xx53 + any xx62 + any xx63 + any xx72 + any xx73 + any xx82 + any xx83 + any xx92 + any xx93")),
         (" 5s(431)", Some("5134 + 5143 + 5314 + 5341 + 5413 + 5431")),
         (" 5x(xx)", Some("5xxx")),
-        (" 433(30)", Some("4333")),
         (" 5Mxxx", Some("5xxx + x5xx")),
         (" M5xxx", Some("5xxx + x5xx")),
         (" 5M4mxx", Some("5x4x + 5xx4 + x54x + x5x4")),
@@ -1168,8 +1147,6 @@ mod tests {
         (" xxxx:sor h", Some("01xx + 02xx + 03xx + 04xx + 05xx + 06xx + 07xx + 08xx + 09xx + 10xx + 11xx + 12xx + 13xx + 14xx + 15xx + 16xx + 17xx + 18xx + 19xx + 20xx + 21xx + 22xx + 23xx + 24xx + 25xx + 26xx + 27xx + 28xx + 29xx + 30xx + 31xx + 32xx + 33xx + 34xx + 35xx + 36xx + 37xx + 38xx + 39xx + 40xx + 41xx + 42xx + 43xx + 44xx + 45xx + 46xx + 47xx + 48xx + 4900 + 50xx + 51xx + 52xx + 53xx + 54xx + 55xx + 56xx + 57xx + 5800 + 60xx + 61xx + 62xx + 63xx + 64xx + 65xx + 66xx + 6700 + 70xx + 71xx + 72xx + 73xx + 74xx + 75xx + 7600 + 80xx + 81xx + 82xx + 83xx + 84xx + 8500 + 90xx + 91xx + 92xx + 93xx + 9400")),
         (" xxxx:s>4or h>4", Some("05xx + 06xx + 07xx + 08xx + 09xx + 15xx + 16xx + 17xx + 18xx + 19xx + 25xx + 26xx + 27xx + 28xx + 29xx + 35xx + 36xx + 37xx + 38xx + 39xx + 45xx + 46xx + 47xx + 48xx + 4900 + 50xx + 51xx + 52xx + 53xx + 54xx + 55xx + 56xx + 57xx + 5800 + 60xx + 61xx + 62xx + 63xx + 64xx + 65xx + 66xx + 6700 + 70xx + 71xx + 72xx + 73xx + 74xx + 75xx + 7600 + 80xx + 81xx + 82xx + 83xx + 84xx + 8500 + 90xx + 91xx + 92xx + 93xx + 9400")),
         (" xxxx:12", Some("xxxx")),
-        (" xxxx:0", Some("xxxx")),
-        (" 4333:0", Some("4333")),
         (" xxxx:s=4", Some("4xxx")),
         (" 5+xxx:s=5", Some("5xxx")),
         (" xxxx:s!=4", Some("0xxx + 1xxx + 2xxx + 3xxx + 5xxx + 6xxx + 7xxx + 8xxx + 9xxx")),
@@ -1184,130 +1161,149 @@ mod tests {
         ]);
     }
 
-    /// Specs dealer.dpp dies on, or whose output dealer rejects.
+    /// Specs fdp dies on, or whose output dealer rejects.
+    const ERROR_SPECS: &[(&str, Option<&str>)] = &[
+        (" 5q", None),
+        (" - 5xxx + 5431", None),
+        (" +5xxx", Some("")),
+        (" 5xxx +4333", None),
+        (" 5xxx + ", Some("5xxx + ")),
+        (" 4333 + 5555", Some("4333 + ")),
+        (" 4333 + 5555 + 5332", Some("4333 +  + 5332")),
+        (" 5555", Some("")),
+        (" 5xx", Some("5xx")),
+        (" 5xxxx", Some("5xxxx")),
+        (" 10xxx", Some("10xxx")),
+        (" 10+xxx", Some("10xxx + 11xxx + 12xxx + 13xxx + 14xxx + 15xxx + 16xxx + 17xxx + 18xxx + 19xxx")),
+        (" x", Some("x")),
+        (" x+xxx", None),
+        (" [9-2]xxx", None),
+        (" []xxx", None),
+        (" [x]xxx", None),
+        (" [0-9]+xxx", None),
+        (" (5)xxx", None),
+        (" 5(xx)x", None),
+        (" 5()", None),
+        (" ((43)33)", None),
+        (" 5Mx5Mx", None),
+        (" 5M5Mxx", None),
+        (" 5m4mxx", None),
+        (" 5s5Mxx", None),
+        (" xxxx:M>h", None),
+        (" xxxx:m>d", None),
+        (" 5Mxxx:M>3", None),
+        (" 5s4sxx", Some("5xx ")),
+        (" xxxx:s>4:h>4", None),
+        (" xxxx:s>9", Some("")),
+        (" xxxx:", Some("")),
+        (" xxxx:1>2", Some("")),
+        (" xxxx:s>4 and h>4", Some("")),
+        (" xxxx:s>4 orh>4", Some("")),
+        (" xxxx:sh==53", Some("")),
+        (" xxxx:s==09", Some("")),
+        (" xxxx:s==--4", Some("")),
+        (" xxxx:0+d=4", Some("")),
+        (" 4333:s=5", None),
+        (" 4333:s=3", Some("3333")),
+        (" (4432):s=4", None),
+        (" xxxx:s=h", None),
+        (" 5xxx:h=4", Some("5400 + 54xx")),
+        (" xxxx:s=10", Some("10xxx")),
+        (
+            " 0(4432)",
+            Some("02344 + 02434 + 02443 + 03244 + 03424 + 03442 + 04234 + 04243 + 04324 + 04342 + 04423 + 04432"),
+        ),
+        (" 433(30)", Some("43303 + 43330")),
+        (" xxxx:0", Some("")),
+        (" 4333:0", Some("")),
+        (" 4333 + xxxx:0", Some("4333 + ")),
+        (" 4333 - 4xxx:0", Some("4333 - ")),
+        (" ", Some("")),
+    ];
+
     #[test]
-    fn errors_match_preprocessor() {
-        check_table(&[
-            (" 5q", None),
-            (" - 5xxx + 5431", None),
-            (" +5xxx", Some("")),
-            (" 5xxx +4333", None),
-            (" 5xxx + ", Some("5xxx + ")),
-            (" 4333 + 5555", Some("4333 + ")),
-            (" 4333 + 5555 + 5332", Some("4333 +  + 5332")),
-            (" 5555", Some("")),
-            (" 4630", Some("463")),
-            (" xxx0", Some("xxx")),
-            (" 5xx", Some("5xx")),
-            (" 5xxxx", Some("5xxxx")),
-            (" 10xxx", Some("10xxx")),
-            (" 10+xxx", Some("10xxx + 11xxx + 12xxx + 13xxx + 14xxx + 15xxx + 16xxx + 17xxx + 18xxx + 19xxx")),
-            (" x", Some("x")),
-            (" x+xxx", None),
-            (" [9-2]xxx", None),
-            (" []xxx", None),
-            (" [x]xxx", None),
-            (" [0-9]+xxx", None),
-            (" (5)xxx", None),
-            (" 5(xx)x", None),
-            (" 5()", None),
-            (" ((43)33)", None),
-            (" 5Mx5Mx", None),
-            (" 5M5Mxx", None),
-            (" 5m4mxx", None),
-            (" 5s5Mxx", None),
-            (" xxxx:M>h", None),
-            (" xxxx:m>d", None),
-            (" 5Mxxx:M>3", None),
-            (" 5s4sxx", Some("5xx ")),
-            (" xxxx:s>4:h>4", None),
-            (" xxxx:s>9", Some("")),
-            (" xxxx:", Some("")),
-            (" xxxx:1>2", Some("")),
-            (" xxxx:s>4 and h>4", Some("")),
-            (" xxxx:s>4 orh>4", Some("")),
-            (" xxxx:sh==53", Some("")),
-            (" xxxx:s==09", Some("")),
-            (" xxxx:s==--4", Some("")),
-            (" xxxx:0+d=4", Some("")),
-            (" xxxx:(s<4,s<5),h==0", Some("")),
-            (" 4333:s=5", None),
-            (" 4333:s=3", Some("3333")),
-            (" (4432):s=4", None),
-            (" xxxx:s=h", None),
-            (" 5xxx:h=4", Some("5400 + 54xx")),
-            (" xxxx:s=10", Some("10xxx")),
-            (" xx9[04]:s>=0", Some("0094 + 049 + 139 + 229 + 319 + 409")),
-            (" 0(4432)", Some("")),
-            (" 463(0)", Some("")),
-            (" ", Some("")),
-        ]);
-        for (spec, _) in [
-            (" 5q", None),
-            (" - 5xxx + 5431", None),
-            (" +5xxx", Some("")),
-            (" 5xxx +4333", None),
-            (" 5xxx + ", Some("5xxx + ")),
-            (" 4333 + 5555", Some("4333 + ")),
-            (" 4333 + 5555 + 5332", Some("4333 +  + 5332")),
-            (" 5555", Some("")),
-            (" 4630", Some("463")),
-            (" xxx0", Some("xxx")),
-            (" 5xx", Some("5xx")),
-            (" 5xxxx", Some("5xxxx")),
-            (" 10xxx", Some("10xxx")),
-            (" 10+xxx", Some("10xxx + 11xxx + 12xxx + 13xxx + 14xxx + 15xxx + 16xxx + 17xxx + 18xxx + 19xxx")),
-            (" x", Some("x")),
-            (" x+xxx", None),
-            (" [9-2]xxx", None),
-            (" []xxx", None),
-            (" [x]xxx", None),
-            (" [0-9]+xxx", None),
-            (" (5)xxx", None),
-            (" 5(xx)x", None),
-            (" 5()", None),
-            (" ((43)33)", None),
-            (" 5Mx5Mx", None),
-            (" 5M5Mxx", None),
-            (" 5m4mxx", None),
-            (" 5s5Mxx", None),
-            (" xxxx:M>h", None),
-            (" xxxx:m>d", None),
-            (" 5Mxxx:M>3", None),
-            (" 5s4sxx", Some("5xx ")),
-            (" xxxx:s>4:h>4", None),
-            (" xxxx:s>9", Some("")),
-            (" xxxx:", Some("")),
-            (" xxxx:1>2", Some("")),
-            (" xxxx:s>4 and h>4", Some("")),
-            (" xxxx:s>4 orh>4", Some("")),
-            (" xxxx:sh==53", Some("")),
-            (" xxxx:s==09", Some("")),
-            (" xxxx:s==--4", Some("")),
-            (" xxxx:0+d=4", Some("")),
-            (" xxxx:(s<4,s<5),h==0", Some("")),
-            (" 4333:s=5", None),
-            (" 4333:s=3", Some("3333")),
-            (" (4432):s=4", None),
-            (" xxxx:s=h", None),
-            (" 5xxx:h=4", Some("5400 + 54xx")),
-            (" xxxx:s=10", Some("10xxx")),
-            (" xx9[04]:s>=0", Some("0094 + 049 + 139 + 229 + 319 + 409")),
-            (" 0(4432)", Some("")),
-            (" 463(0)", Some("")),
-            (" ", Some("")),
-        ] {
+    fn errors_match_fdp() {
+        check_table(ERROR_SPECS);
+        for &(spec, _) in ERROR_SPECS {
             assert!(expand(spec).is_err(), "spec {spec:?} should fail");
         }
     }
 
+    /// The patterns of the 560 for which `keep` holds.
+    fn patterns_where(keep: impl Fn(&[u8; 4]) -> bool) -> Vec<[u8; 4]> {
+        all_patterns().into_iter().filter(|p| keep(p)).collect()
+    }
+
+    /// A ` - ` term removes every pattern it expands to, not just its first (fdp writes
+    /// `4xxx - xx5x - xx6x - … - xx9x`; dealer.dpp's `4xxx - xx5x + xx6x + …` would add the others).
     #[test]
-    fn exclusion_only_removes_first_distribution_of_a_term() {
-        // `xxxx - 5+xx5+` is written `xxxx - 5008 + 5xx5 + …`: only 5008 is removed.
-        let all = expand(" xxxx - 5+xx5+").unwrap();
-        assert_eq!(all.len(), 559);
-        assert!(!all.contains(&[5, 0, 0, 8]));
+    fn minus_term_removes_all_its_patterns() {
+        let (s, h, d, c) = (0, 1, 2, 3);
+        // 4xxx - xx5+x: four spades and at most four diamonds.
+        assert_eq!(expand(" 4xxx - xx5+x").unwrap(), patterns_where(|p| p[s] == 4 && p[d] < 5));
+        // (4432) - 4s(432): the 4432 hands without four spades.
+        let is_4432 = |p: &[u8; 4]| {
+            let mut sorted = *p;
+            sorted.sort_unstable();
+            sorted == [2, 3, 4, 4]
+        };
+        let got = expand(" (4432) - 4s(432)").unwrap();
+        assert_eq!(got, patterns_where(|p| is_4432(p) && p[s] != 4));
+        assert_eq!(got.len(), 6);
+        // 5+h(xxx) - 6+h(xxx): exactly five hearts.
+        assert_eq!(expand(" 5+h(xxx) - 6+h(xxx)").unwrap(), patterns_where(|p| p[h] == 5));
+        // 6+m4+M(xx) - 7+mxxx: a six-card minor with a four-card major, and no seven-card minor.
+        let six_four = |p: &[u8; 4]| [d, c].iter().any(|&m| p[m] >= 6) && [s, h].iter().any(|&m| p[m] >= 4);
+        let got = expand(" 6+m4+M(xx) - 7+mxxx").unwrap();
+        assert_eq!(got, patterns_where(|p| six_four(p) && p[d] < 7 && p[c] < 7));
+        assert!(got.contains(&[4, 0, 6, 3]) && !got.contains(&[4, 0, 7, 2]) && !got.contains(&[4, 0, 2, 7]));
+        // The list is applied in order: a later ` + ` term adds patterns back.
+        let got = expand(" xxxx - 5+xx5+ + 5xx5").unwrap();
+        assert_eq!(got, patterns_where(|p| p[s] < 5 || p[c] < 5 || (p[s] == 5 && p[c] == 5)));
         assert_eq!(expand(" 5xxx - 55xx").unwrap().len(), 45 - 4);
+        // The same specs against fdp's own output.
+        check_table(&[
+            (" 4xxx - xx5+x", Some("4xxx - xx5x - xx6x - xx7x - xx8x - xx9x")),
+            (" (4432) - 4s(432)", Some("any 4432 - 4234 - 4243 - 4324 - 4342 - 4423 - 4432")),
+            (" 5+h(xxx) - 6+h(xxx)", Some("x5xx + x6xx + x7xx + x8xx + x9xx - x6xx - x7xx - x8xx - x9xx")),
+            (" 6+m4+M(xx) - 7+mxxx", Some("0409 + 0490 + 0508 + 0580 + 0607 + 0670 + 0706 + 0760 + 4009 + 4090 + 4x6x + 4x7x + 4x8x + 4xx6 + 4xx7 + 4xx8 + 5008 + 5080 + 5x6x + 5x7x + 5xx6 + 5xx7 + 6007 + 6070 + 6x6x + 6xx6 + 7006 + 7060 + x46x + x47x + x48x + x4x6 + x4x7 + x4x8 + x56x + x57x + x5x6 + x5x7 + x66x + x6x6 - xx7x - xx8x - xx9x - xxx7 - xxx8 - xxx9")),
+            (" xxxx - 5+xx5+ + 5xx5", Some("xxxx - 5008 - 5xx5 - 5xx6 - 5xx7 - 6007 - 6xx5 - 6xx6 - 7006 - 7xx5 - 8005 + 5xx5")),
+        ]);
+    }
+
+    /// fdp reads every length item, a trailing `0` included (dealer.dpp stops at it).
+    #[test]
+    fn trailing_zero_is_a_length() {
+        assert_eq!(expand(" 4630").unwrap(), vec![[4, 6, 3, 0]]);
+        assert_eq!(expand(" 463(0)").unwrap(), vec![[4, 6, 3, 0]]);
+        assert_eq!(expand(" xxx0").unwrap(), patterns_where(|p| p[3] == 0));
+        assert_eq!(expand(" xx9[04]:s>=0").unwrap(), patterns_where(|p| p[2] == 9 && (p[3] == 0 || p[3] == 4)));
+        check_table(&[
+            (" xx(x0)", Some("xx0x + xxx0")),
+            (" 5s(4x0)", Some("5044 + 5404 + 5440")),
+            (" 433(30)", Some("43303 + 43330")),
+        ]);
+    }
+
+    /// The condition text `0` is false to Perl and ignored; the last term's condition carries the
+    /// blank DealerV2 adds after the spec, and `0 ` is a condition that never holds.
+    #[test]
+    fn zero_condition_is_ignored_except_in_the_last_term() {
+        assert_eq!(expand(" xxxx:0 + 4333").unwrap().len(), 560);
+        assert!(expand(" xxxx:0").is_err());
+        assert!(expand(" 4333 + xxxx:0").is_err());
+        check_table(&[(" xxxx:0 + 4333", Some("xxxx + 4333")), (" 4333:0 + 5xxx:0", Some("4333 + "))]);
+    }
+
+    /// fdp turns every `,` of a condition into `and`.
+    #[test]
+    fn every_comma_is_and() {
+        let got = expand(" xxxx:s>1,h>1,d>1,c>1").unwrap();
+        assert_eq!(got, patterns_where(|p| p.iter().all(|&l| l > 1)));
+        check_table(&[
+            (" xxxx:(s<4,s<5),h==0", Some("00xx + 10xx + 20xx + 30xx")),
+            (" xxxx:(s>3,h>3),d>3 or c>6", Some("0049 + 0058 + 0067 + 0139 + 0148 + 0157 + 0229 + 0238 + 0247 + 0319 + 0328 + 0337 + 0409 + 0418 + 0427 + 0508 + 0517 + 0607 + 1039 + 1048 + 1057 + 1129 + 1138 + 1147 + 1219 + 1228 + 1237 + 1309 + 1318 + 1327 + 1408 + 1417 + 1507 + 2029 + 2038 + 2047 + 2119 + 2128 + 2137 + 2209 + 2218 + 2227 + 2308 + 2317 + 2407 + 3019 + 3028 + 3037 + 3109 + 3118 + 3127 + 3208 + 3217 + 3307 + 4009 + 4018 + 4027 + 4108 + 4117 + 4207 + 4441 + 4450 + 4540 + 5008 + 5017 + 5107 + 5440 + 6007")),
+        ]);
     }
 
     #[test]
