@@ -139,6 +139,35 @@ static void test_reproducible(void) {
     dealer_free_session(b);
 }
 
+/* Whole-number options take a whole number and nothing else: no silent 0 for "abc", no 12 for
+ * "12abc". A refused value leaves the option as it was. */
+static void test_whole_number_options(void) {
+    dealer_session *s = session_with("chacha", "7", "produce 3\n");
+    CHECK(s != NULL);
+    static const char *const keys[] = {"seed", "generate", "produce", "time_limit"};
+    static const char *const bad[] = {"abc", "12abc", "", " 12", "1.5", "99999999999999999999"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        for (size_t v = 0; v < sizeof bad / sizeof *bad; v++) {
+            char quoted[64];
+            snprintf(quoted, sizeof quoted, "'%s'", bad[v]);
+            CHECK(dealer_set_option(s, keys[k], bad[v]) == DEALER_ERROR_OPTION);
+            CHECK(strstr(dealer_last_error(s), keys[k]) != NULL && strstr(dealer_last_error(s), quoted) != NULL);
+        }
+    }
+    CHECK(dealer_set_option(s, "seed", "12abc") == DEALER_ERROR_OPTION);
+    CHECK(strcmp(dealer_last_error_summary(s),
+                 "option seed: expected a whole number from -9223372036854775808 to 9223372036854775807, got '12abc'") == 0);
+    /* The seed is still 7: the same deals as a session seeded with 7. */
+    dealer_session *seven = session_with("chacha", "7", "produce 3\n");
+    dealer_deal a, b;
+    CHECK(dealer_next_deal(s, &a) == DEALER_OK && dealer_next_deal(seven, &b) == DEALER_OK);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(dealer_set_option(s, "seed", "-12") == DEALER_OK && dealer_set_option(s, "seed", "+12") == DEALER_OK);
+    CHECK(dealer_set_option(s, "time_limit", "-1") == DEALER_ERROR_OPTION);
+    dealer_free_session(seven);
+    dealer_free_session(s);
+}
+
 static void test_run_with_callback(void) {
     /* glibc mode reproduces classic dealer: seed 1's first deal is known. */
     dealer_session *s = session_with("glibc", "1", "produce 2\naction printoneline\n");
@@ -1162,6 +1191,7 @@ int main(void) {
     test_script_error_location();
     test_next_deal_and_eval();
     test_reproducible();
+    test_whole_number_options();
     test_run_with_callback();
     test_not_available();
     test_pbn();

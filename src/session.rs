@@ -631,6 +631,18 @@ pub fn atol(text: &str) -> i64 {
     }
 }
 
+/// Parses the value of a whole-number option: an optional sign and decimal digits, nothing else
+/// (no blanks, no trailing text), within the range of a 64-bit integer. Unlike [`atol`], text
+/// such as `abc` or `12abc` is an error, not 0 or 12.
+fn parse_whole(key: &str, value: &str) -> Result<i64> {
+    value.parse::<i64>().map_err(|_| {
+        Error::new(
+            ErrorKind::Option,
+            format!("option {key}: expected a whole number from {} to {}, got '{value}'", i64::MIN, i64::MAX),
+        )
+    })
+}
+
 fn parse_bool(key: &str, value: &str) -> Result<bool> {
     match value {
         "1" | "true" | "yes" | "on" => Ok(true),
@@ -725,9 +737,9 @@ impl Session {
                     _ => return Err(bad("expected classic or v2, got")),
                 }
             }
-            "seed" => o.seed = Some(atol(value)),
-            "generate" => o.generate = Some(atol(value)),
-            "produce" => o.produce = Some(atol(value)),
+            "seed" => o.seed = Some(parse_whole(key, value)?),
+            "generate" => o.generate = Some(parse_whole(key, value)?),
+            "produce" => o.produce = Some(parse_whole(key, value)?),
             "title" => o.title = Some(value.to_string()),
             "swap" => {
                 o.swap = match value {
@@ -758,7 +770,11 @@ impl Session {
                 o.predeal[seat] = (!value.is_empty()).then(|| value.to_string());
             }
             "input_name" => o.input_name = Some(value.to_string()),
-            "time_limit" => o.time_limit = atol(value).max(0) as u64,
+            "time_limit" => {
+                o.time_limit = value
+                    .parse::<u64>()
+                    .map_err(|_| bad("expected a whole number of seconds, 0 (no limit) or more, got"))?
+            }
             "dds_mode" => {
                 o.dds_mode = match value {
                     "1" => 1,
@@ -1888,6 +1904,33 @@ mod tests {
         assert_eq!(atol("abc"), 0);
         assert_eq!(atol("99999999999999999999"), i64::MAX);
         assert_eq!(atol("-99999999999999999999"), i64::MIN);
+    }
+
+    #[test]
+    fn whole_number_options_are_strict() {
+        let mut s = Session::new();
+        for key in ["seed", "generate", "produce", "time_limit"] {
+            for value in ["abc", "12abc", "", " 12", "12 ", "1.5", "0x10", "99999999999999999999", "--1"] {
+                let e = s.set_option(key, value).expect_err(&format!("{key}={value:?} must be refused"));
+                assert_eq!(e.kind, ErrorKind::Option, "{key}={value:?}");
+                let message = e.to_string();
+                assert!(message.contains(key) && message.contains(&format!("'{value}'")), "{message}");
+            }
+            for value in ["12", "+7", "0"] {
+                s.set_option(key, value).unwrap();
+            }
+        }
+        s.set_option("seed", "-5").unwrap();
+        assert_eq!(s.options().seed, Some(-5));
+        s.set_option("seed", "12").unwrap();
+        assert_eq!(s.options().seed, Some(12));
+        assert!(s.set_option("seed", "12abc").is_err());
+        assert_eq!(s.options().seed, Some(12), "a refused value leaves the option as it was");
+        s.set_option("generate", "-3").unwrap();
+        s.set_option("time_limit", "18446744073709551615").unwrap();
+        assert_eq!(s.options().time_limit, u64::MAX);
+        let e = s.set_option("time_limit", "-1").unwrap_err();
+        assert!(e.to_string().contains("time_limit") && e.to_string().contains("'-1'"), "{e}");
     }
 
     #[test]
