@@ -342,12 +342,38 @@ pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_
     })
 }
 
-/// Sets the seed of the random generator (the `seed` option; classic `-s`). With the same seed,
-/// generator and script, a session deals the same deals on every machine. Without a seed each
-/// run is seeded from the system. Returns `DEALER_OK`.
+/// Sets the seed of the random generator (the `seed` option; `-s`). With the same seed,
+/// generator, options and script, a session deals the same deals on every machine.
+///
+/// Seed 0, like no seed at all, means a random seed: each job (a `dealer_run`, or a loop of
+/// `dealer_next_deal`) chooses its own, and `dealer_get_seed` reads it back. Seed 0 also
+/// overrides the script's `seed` statement, as DealerV2's `-s 0` does. Two exceptions follow
+/// the peers: the glibc generator takes 0 as a seed like any other, as classic dealer does
+/// (without a seed it uses the current time); and in library mode (the `library_file` option)
+/// the seed is the block offset into the file, 0 its start. Returns `DEALER_OK`.
 #[no_mangle]
 pub extern "C" fn dealer_set_seed(session: *mut dealer_session, seed: i64) -> i32 {
     set_typed(session, "seed", seed.to_string())
+}
+
+/// Stores in `*seed` the seed of the session's last job (the last `dealer_run`, or the current
+/// loop of `dealer_next_deal`) as long as no option has been set and no script loaded since:
+/// given back to `dealer_set_seed` with the same generator, options and script, it deals the
+/// same deals, also when the job chose a random seed. Otherwise it stores the seed the next job
+/// will use: the `seed` option, else the script's `seed` statement (DealerV2 dialect), or 0
+/// when the job will choose one (at random; from the clock for the glibc generator). In
+/// library mode it is the block offset. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when
+/// `session` or `seed` is NULL.
+#[no_mangle]
+pub extern "C" fn dealer_get_seed(session: *mut dealer_session, seed: *mut i64) -> i32 {
+    with_session(session, |h| {
+        if seed.is_null() {
+            return Err(Failure::null("seed"));
+        }
+        // SAFETY: `seed` is non-NULL and points to writable storage for one int64_t.
+        unsafe { *seed = h.session.seed() };
+        Ok(DEALER_OK)
+    })
 }
 
 /// Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or

@@ -277,6 +277,8 @@ struct Job {
     produced: i64,
     max_generate: i64,
     max_produce: i64,
+    /// The seed the job deals with (its block offset in library mode).
+    seed: i64,
     seed_printed: u64,
     timed_out: bool,
 }
@@ -591,6 +593,8 @@ pub struct Session {
     in_process_metric: Option<MetricMaker>,
     /// Stops runs from outside (see [`Session::interrupter`]).
     interrupter: Interrupter,
+    /// The seed of the last job, until an option or the script is set (see [`Session::seed`]).
+    last_seed: Option<i64>,
 }
 
 /// Builds a `usereval` metric for a job.
@@ -696,6 +700,7 @@ impl Session {
             own_dd: None,
             in_process_metric: None,
             interrupter: Interrupter::default(),
+            last_seed: None,
         }
     }
 
@@ -819,6 +824,7 @@ impl Session {
         }
         self.job = None;
         self.current = None;
+        self.last_seed = None;
         Ok(())
     }
 
@@ -838,6 +844,7 @@ impl Session {
         self.program = Some(program);
         self.job = None;
         self.current = None;
+        self.last_seed = None;
         self.expressions.forget_script();
         Ok(())
     }
@@ -887,25 +894,17 @@ impl Session {
             ));
         }
 
-        let seed = o.seed.or(if dialect == Dialect::V2 { s.seed } else { None }).filter(|&v| {
-            // DealerV2 treats seed 0 as "seed from the kernel".
-            !(v == 0 && dialect == Dialect::V2 && o.generator != GeneratorKind::Glibc)
-        });
-        let (seed_value, drand48_state, seed_printed) = match (seed, o.generator) {
-            (Some(v), _) => (v, None, v as u64),
-            (None, GeneratorKind::Drand48) => {
-                let state = random_u64() & 0xFFFF_FFFF_FFFF;
-                (0, Some(state), state)
-            }
-            (None, GeneratorKind::Glibc) => {
-                // SAFETY: time(NULL) has no preconditions.
-                let now = unsafe { libc::time(std::ptr::null_mut()) } as i64;
-                (now, None, now as u64)
-            }
-            (None, GeneratorKind::ChaCha) => {
-                let v = random_u64() as i64;
-                (v, None, v as u64)
-            }
+        // A seed the job chooses itself is one that, given back as the `seed` option, deals the
+        // same deals (never 0, which would ask for a random seed again).
+        let seed_value = match (self.fixed_seed(), o.generator) {
+            (Some(v), _) => v,
+            // srand48 reads the low 32 bits of its seed (DealerV2 seeds a random start with
+            // seed48 instead, which no `-s` value repeats).
+            (None, GeneratorKind::Drand48) => (random_u64() % 0xFFFF_FFFF + 1) as i64,
+            // Classic dealer seeds with the time.
+            // SAFETY: time(NULL) has no preconditions.
+            (None, GeneratorKind::Glibc) => (unsafe { libc::time(std::ptr::null_mut()) }) as i64,
+            (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
         };
 
         let predeal = match self.command_line_predeal()? {
@@ -915,12 +914,12 @@ impl Session {
         let setup = DealingSetup {
             generator: o.generator,
             seed: seed_value,
-            drand48_state,
+            drand48_state: None,
             predeal,
             bias: s.bias,
             swap: o.swap,
         };
-        let mut seed_printed = seed_printed;
+        let mut seed_printed = seed_value as u64;
         let mut max_generate = max_generate;
         let mut library = None;
         let mut library_discards = Vec::new();
@@ -930,7 +929,7 @@ impl Session {
                 // Library mode beats every other dealing mode: the seed is a block offset into
                 // the file, and the dealer only serves `rnd()`, from an unseeded drand48 as in
                 // DealerV2.
-                let offset = o.seed.or(s.seed).unwrap_or(0).max(0) as u64;
+                let offset = seed_value as u64;
                 let reader = LibraryReader::open(path, offset).map_err(|m| Error::new(ErrorKind::Io, m))?;
                 max_generate = max_generate.min(reader.records() as i64);
                 max_produce = max_produce.min(max_generate);
@@ -1019,9 +1018,33 @@ impl Session {
             produced: 0,
             max_generate,
             max_produce,
+            seed: seed_value,
             seed_printed,
             timed_out: false,
         })
+    }
+
+    /// The seed the next job will use when the options or the script fix it: the `seed` option,
+    /// else the script's `seed` statement (DealerV2 dialect; in library mode either dialect);
+    /// `None` when the job will choose its seed. Seed 0 asks for a chosen seed, except with the
+    /// glibc generator, which takes 0 as classic dealer does, and in library mode, where the
+    /// seed is a block offset into the file.
+    fn fixed_seed(&self) -> Option<i64> {
+        let o = &self.options;
+        let script_seed = self.program.as_ref().and_then(|p| p.settings.seed);
+        if o.library_file.is_some() {
+            return Some(o.seed.or(script_seed).unwrap_or(0).max(0));
+        }
+        let seed = o.seed.or(if o.dialect() == Dialect::V2 { script_seed } else { None });
+        seed.filter(|&v| v != 0 || o.generator == GeneratorKind::Glibc)
+    }
+
+    /// The seed of the last job (started by [`Session::run`] or the first
+    /// [`Session::next_deal`]) while neither an option nor the script has been set since:
+    /// given back as the `seed` option, it deals the same deals. Otherwise the seed the next
+    /// job will use when the options or the script fix it, else 0 (the job will choose one).
+    pub fn seed(&self) -> i64 {
+        self.last_seed.or_else(|| self.fixed_seed()).unwrap_or(0)
     }
 
     /// Sets up `usereval` (the in-process metric if one is set, else the DealerServer, started
@@ -1120,6 +1143,7 @@ impl Session {
                     job.lookahead = None;
                 }
             }
+            self.last_seed = Some(job.seed);
             self.job = Some(job);
         }
         let program = self.program.as_ref().expect("job implies program");
@@ -1260,6 +1284,7 @@ impl Session {
         let mut job = job?;
         self.job = None;
         self.current = None;
+        self.last_seed = Some(job.seed);
         let program = self.program.take().expect("start_job checked it");
         let mut sinks = std::mem::take(&mut self.sinks);
         let result = run_job(&program, &self.options, &mut job, &mut sinks, started);
@@ -1931,6 +1956,98 @@ mod tests {
         assert_eq!(s.options().time_limit, u64::MAX);
         let e = s.set_option("time_limit", "-1").unwrap_err();
         assert!(e.to_string().contains("time_limit") && e.to_string().contains("'-1'"), "{e}");
+    }
+
+    /// The first `n` deals a session with these options deals for a script with no condition.
+    fn first_deals(options: &[(&str, &str)], n: usize) -> (Session, Vec<Deal>) {
+        let (mut s, _) = captured(options, "generate 100\n");
+        let deals = (0..n).map(|_| s.next_deal().unwrap().unwrap()).collect();
+        (s, deals)
+    }
+
+    #[test]
+    fn seed_zero_means_a_seed_the_job_chooses() {
+        for rng in ["chacha", "drand48"] {
+            for dialect in ["v2", "classic"] {
+                for unset in [Some("0"), None] {
+                    let mut options = vec![("rng", rng), ("dialect", dialect)];
+                    options.extend(unset.map(|zero| ("seed", zero)));
+                    let (mut s, _) = captured(&options, "generate 100\n");
+                    assert_eq!(s.seed(), 0, "{options:?}: not chosen before the job starts");
+                    let first = s.next_deal().unwrap().unwrap();
+                    let chosen = s.seed();
+                    assert_ne!(chosen, 0, "{options:?}");
+                    if rng == "drand48" {
+                        assert!(
+                            (1..=0xFFFF_FFFF).contains(&chosen),
+                            "{options:?}: srand48 reads 32 bits, got {chosen}"
+                        );
+                    }
+                    let (_, again) =
+                        first_deals(&[("rng", rng), ("dialect", dialect), ("seed", &chosen.to_string())], 1);
+                    assert_eq!(again[0], first, "{options:?}: the seed read back repeats the deals");
+                    let (other, _) = first_deals(&options, 1);
+                    assert_ne!(other.seed(), chosen, "{options:?}: each job chooses its own seed");
+                    // A run chooses too, and reports the seed it chose.
+                    let (mut s, out) = captured(&options, "generate 10\nproduce 1\naction printoneline\n");
+                    let report = s.run().unwrap();
+                    assert_eq!(report.seed, s.seed() as u64);
+                    assert!(text(&out).contains(&format!("Initial random seed {}\n", s.seed() as u64)), "{options:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn glibc_takes_seed_zero_as_classic_dealer_does() {
+        for dialect in ["classic", "v2"] {
+            let (s, zero) = first_deals(&[("rng", "glibc"), ("dialect", dialect), ("seed", "0")], 3);
+            assert_eq!(s.seed(), 0);
+            // glibc's srandom(0) is srandom(1).
+            assert_eq!(zero, first_deals(&[("rng", "glibc"), ("dialect", dialect), ("seed", "1")], 3).1);
+            // Without a seed, classic dealer seeds with the time.
+            let (s, deals) = first_deals(&[("rng", "glibc"), ("dialect", dialect)], 3);
+            let now = unsafe { libc::time(std::ptr::null_mut()) } as i64;
+            assert!((now - 5..=now).contains(&s.seed()), "{dialect}: {}", s.seed());
+            let (_, again) = first_deals(&[("rng", "glibc"), ("dialect", dialect), ("seed", &s.seed().to_string())], 3);
+            assert_eq!(again, deals);
+        }
+    }
+
+    #[test]
+    fn seed_reads_back_the_seed_of_the_last_or_next_job() {
+        let mut s = Session::new();
+        assert_eq!(s.seed(), 0);
+        s.set_option("seed", "42").unwrap();
+        assert_eq!(s.seed(), 42, "the next job's seed, before any script");
+        s.load_script(b"generate 100\nseed 9\n").unwrap();
+        assert_eq!(s.seed(), 42, "the option beats the script");
+        s.set_option("seed", "0").unwrap();
+        assert_eq!(s.seed(), 0, "0 beats the script's seed too, as DealerV2's -s 0 does");
+        let mut v2 = Session::new();
+        v2.load_script(b"generate 100\nseed 9\n").unwrap();
+        assert_eq!(v2.seed(), 9, "DealerV2 dialect: the script's seed");
+        v2.next_deal().unwrap().unwrap();
+        assert_eq!(v2.seed(), 9);
+        s.set_option("dialect", "classic").unwrap();
+        s.load_script(b"generate 100\n").unwrap();
+        assert_eq!(s.seed(), 0);
+        s.next_deal().unwrap().unwrap();
+        let chosen = s.seed();
+        assert_ne!(chosen, 0);
+        s.next_deal().unwrap().unwrap();
+        assert_eq!(s.seed(), chosen, "the same job");
+        s.set_option("title", "x").unwrap();
+        assert_eq!(s.seed(), 0, "an option set since: the next job will choose again");
+        s.set_option("seed", "-7").unwrap();
+        s.run().unwrap();
+        assert_eq!(s.seed(), -7);
+        // Library mode: the seed is the block offset.
+        let mut s = Session::new();
+        s.set_option("library_file", "/nonexistent.zrd").unwrap();
+        assert_eq!(s.seed(), 0);
+        s.set_option("seed", "3").unwrap();
+        assert_eq!(s.seed(), 3);
     }
 
     #[test]
