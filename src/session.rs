@@ -612,6 +612,53 @@ impl Default for Session {
     }
 }
 
+/// Every key [`Session::set_option`] accepts, and nothing else. The `dealer_set_option` comment
+/// in src/capi.rs (and so include/dealer.h) and the README's function table list the same keys:
+/// tests compare them, so a new key needs an arm in `set_option`, an entry here and a line in
+/// both documents.
+pub const OPTION_KEYS: &[&str] = &[
+    "rng",
+    "generator",
+    "dialect",
+    "seed",
+    "generate",
+    "produce",
+    "time_limit",
+    "threads",
+    "title",
+    "input_name",
+    "swap",
+    "quiet",
+    "statistics",
+    "progress",
+    "csv_file",
+    "export_file",
+    "predeal_north",
+    "predeal_east",
+    "predeal_south",
+    "predeal_west",
+    "var0",
+    "var1",
+    "var2",
+    "var3",
+    "var4",
+    "var5",
+    "var6",
+    "var7",
+    "var8",
+    "var9",
+    "dds_mode",
+    "par_vulnerability",
+    "library_file",
+    "zrd_file",
+    "dl52_file",
+    "server",
+    "external_timeout",
+    "opc_program",
+    "opener",
+    "debug",
+];
+
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
 /// trailing text ignored; no digits gives 0; overflow saturates.
 pub fn atol(text: &str) -> i64 {
@@ -715,15 +762,13 @@ impl Session {
         &self.options
     }
 
-    /// Sets an option by key and value. Keys: `rng` (`chacha`, `drand48`, `glibc`), `dialect`
-    /// (`classic`, `v2`), `seed`, `generate`, `produce`, `title`, `swap` (0, 2, 3), `quiet`,
-    /// `statistics`, `progress`, `csv_file` (`[w:]path`), `export_file`, `predeal_north` …
-    /// `predeal_west`, `var0` … `var9`, `input_name`, `time_limit` (seconds), `dds_mode` (1, 2),
-    /// `threads` (0 = one per core, at most 64), `par_vulnerability` (0 none, 1 NS, 2 EW, 3 both,
-    /// or `none`, `ns`, `ew`, `both`), `library_file` (a ZRD file to read deals from),
-    /// `zrd_file` and `dl52_file` (`[w][N]:path`: write produced deals; `w` truncates, `N` writes
-    /// no double-dummy results); and, kept for later features, `opener`, `debug`, `server`.
+    /// Sets an option by key and value. The keys are those of [`OPTION_KEYS`]; what each one
+    /// takes is documented with `dealer_set_option` in src/capi.rs (the C header). A refused
+    /// key or value leaves the options as they were.
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
+        if !OPTION_KEYS.contains(&key) {
+            return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
+        }
         let o = &mut self.options;
         let bad = |what: &str| Error::new(ErrorKind::Option, format!("option {key}: {what} '{value}'"));
         match key {
@@ -818,7 +863,8 @@ impl Session {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
                 } else {
-                    return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
+                    // A key of OPTION_KEYS without an arm above (a test checks there is none).
+                    return Err(Error::new(ErrorKind::Option, format!("option '{key}' is listed but not handled")));
                 }
             }
         }
@@ -1929,6 +1975,28 @@ mod tests {
         assert_eq!(atol("abc"), 0);
         assert_eq!(atol("99999999999999999999"), i64::MAX);
         assert_eq!(atol("-99999999999999999999"), i64::MIN);
+    }
+
+    #[test]
+    fn every_listed_option_key_is_handled() {
+        let mut seen = std::collections::HashSet::new();
+        for key in OPTION_KEYS {
+            assert!(seen.insert(key), "{key} is listed twice");
+            for value in ["", "1", "x"] {
+                if let Err(e) = Session::new().set_option(key, value) {
+                    assert_eq!(e.kind, ErrorKind::Option);
+                    let message = e.to_string();
+                    assert!(
+                        !message.contains("unknown option") && !message.contains("not handled"),
+                        "{key}: {message}"
+                    );
+                }
+            }
+        }
+        for key in ["bogus", "var10", "var", "varx", "Seed", "seed ", "", "predeal_", "extra"] {
+            let e = Session::new().set_option(key, "1").unwrap_err();
+            assert_eq!(e.to_string(), format!("unknown option '{key}'"));
+        }
     }
 
     #[test]
