@@ -151,6 +151,91 @@ static void test_reproducible(void) {
     dealer_free_session(b);
 }
 
+/* Whole-number options take a whole number and nothing else: no silent 0 for "abc", no 12 for
+ * "12abc". A refused value leaves the option as it was. */
+static void test_whole_number_options(void) {
+    dealer_session *s = session_with("chacha", "7", "produce 3\n");
+    CHECK(s != NULL);
+    static const char *const keys[] = {"seed", "generate", "produce", "time_limit"};
+    static const char *const bad[] = {"abc", "12abc", "", " 12", "1.5", "99999999999999999999"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        for (size_t v = 0; v < sizeof bad / sizeof *bad; v++) {
+            char quoted[64];
+            snprintf(quoted, sizeof quoted, "'%s'", bad[v]);
+            CHECK(dealer_set_option(s, keys[k], bad[v]) == DEALER_ERROR_OPTION);
+            CHECK(strstr(dealer_last_error(s), keys[k]) != NULL && strstr(dealer_last_error(s), quoted) != NULL);
+        }
+    }
+    CHECK(dealer_set_option(s, "seed", "12abc") == DEALER_ERROR_OPTION);
+    CHECK(strcmp(dealer_last_error_summary(s),
+                 "option seed: expected a whole number from -9223372036854775808 to 9223372036854775807, got '12abc'") == 0);
+    /* The seed is still 7: the same deals as a session seeded with 7. */
+    dealer_session *seven = session_with("chacha", "7", "produce 3\n");
+    dealer_deal a, b;
+    CHECK(dealer_next_deal(s, &a) == DEALER_OK && dealer_next_deal(seven, &b) == DEALER_OK);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(dealer_set_option(s, "seed", "-12") == DEALER_OK && dealer_set_option(s, "seed", "+12") == DEALER_OK);
+    CHECK(dealer_set_option(s, "time_limit", "-1") == DEALER_ERROR_OPTION);
+    dealer_free_session(seven);
+    dealer_free_session(s);
+}
+
+/* Seed 0 (or none) means a random seed chosen by each job; dealer_get_seed reads it back, and
+ * giving it back deals the same deals. The glibc generator takes 0 as classic dealer does. */
+static void test_seed_read_back(void) {
+    static const char script[] = "generate 100\n";
+    static const char *const generators[] = {"chacha", "drand48"};
+    for (size_t g = 0; g < 2; g++) {
+        for (int explicit_zero = 0; explicit_zero <= 1; explicit_zero++) {
+            dealer_session *s = session_with(generators[g], explicit_zero ? "0" : NULL, script);
+            CHECK(s != NULL);
+            int64_t seed = -1;
+            CHECK(dealer_get_seed(s, &seed) == DEALER_OK && seed == 0); /* not chosen yet */
+            dealer_deal first, again;
+            CHECK(dealer_next_deal(s, &first) == DEALER_OK);
+            CHECK(dealer_get_seed(s, &seed) == DEALER_OK && seed != 0);
+            char text[24];
+            snprintf(text, sizeof text, "%lld", (long long)seed);
+            dealer_session *t = session_with(generators[g], text, script);
+            int64_t same = 0;
+            CHECK(dealer_get_seed(t, &same) == DEALER_OK && same == seed);
+            CHECK(dealer_next_deal(t, &again) == DEALER_OK && memcmp(&first, &again, sizeof first) == 0);
+            dealer_session *u = session_with(generators[g], explicit_zero ? "0" : NULL, script);
+            int64_t other = 0;
+            CHECK(dealer_next_deal(u, &again) == DEALER_OK && dealer_get_seed(u, &other) == DEALER_OK);
+            CHECK(other != 0 && other != seed); /* each job chooses its own */
+            /* A run reports the seed it chose; after it, dealer_get_seed gives that seed. */
+            dealer_run_report report;
+            memset(&report, 0, sizeof report);
+            report.size = sizeof report;
+            struct buffer out = {{0}, 0};
+            CHECK(dealer_set_output(u, DEALER_STREAM_OUTPUT, capture, &out) == DEALER_OK);
+            CHECK(dealer_run(u, &report) == DEALER_OK);
+            CHECK(dealer_get_seed(u, &other) == DEALER_OK && other != 0 && report.seed == (uint64_t)other);
+            /* Setting an option forgets the last job's seed: the next job chooses again. */
+            CHECK(dealer_set_option(u, "title", "t") == DEALER_OK);
+            CHECK(dealer_get_seed(u, &other) == DEALER_OK && other == 0);
+            CHECK(dealer_set_seed(u, -42) == DEALER_OK);
+            CHECK(dealer_get_seed(u, &other) == DEALER_OK && other == -42);
+            dealer_free_session(s);
+            dealer_free_session(t);
+            dealer_free_session(u);
+        }
+    }
+    /* glibc: seed 0 is classic dealer's seed 0 (srandom(0), which deals as srandom(1)). */
+    dealer_session *zero = session_with("glibc", "0", script);
+    dealer_session *one = session_with("glibc", "1", script);
+    dealer_deal a, b;
+    int64_t seed = -1;
+    CHECK(dealer_next_deal(zero, &a) == DEALER_OK && dealer_next_deal(one, &b) == DEALER_OK);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(dealer_get_seed(zero, &seed) == DEALER_OK && seed == 0);
+    CHECK(dealer_get_seed(zero, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_get_seed(NULL, &seed) == DEALER_ERROR_NULL);
+    dealer_free_session(zero);
+    dealer_free_session(one);
+}
+
 static void test_run_with_callback(void) {
     /* glibc mode reproduces classic dealer: seed 1's first deal is known. */
     dealer_session *s = session_with("glibc", "1", "produce 2\naction printoneline\n");
@@ -1181,6 +1266,8 @@ int main(void) {
     test_script_error_location();
     test_next_deal_and_eval();
     test_reproducible();
+    test_whole_number_options();
+    test_seed_read_back();
     test_run_with_callback();
     test_not_available();
     test_pbn();

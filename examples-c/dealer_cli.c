@@ -261,17 +261,33 @@ static void v2_check_option_file(dealer_session *session, const char *what, cons
     }
 }
 
-/* Checks a -s value as the peers do: a value at or beyond the limits of a long is refused. */
-static void check_seed(const char *text, enum dialect dialect) {
-    errno = 0;
-    long v = strtol(text, NULL, 10);
+/* Reads a number switch (-s, -g, -p, -t) as the peers do, with atol: leading blanks, a sign and
+ * digits; text after the digits is ignored, no digits gives 0, overflow gives LONG_MAX/LONG_MIN.
+ * The library's options take whole numbers only, so the CLI passes the number it read. */
+static long peer_number(const char *text) {
+    return strtol(text, NULL, 10);
+}
+
+/* Sets a whole-number option to `value`. */
+static void set_number(dealer_session *session, const char *key, long value) {
+    char text[24];
+    snprintf(text, sizeof text, "%ld", value);
+    set(session, key, text);
+}
+
+/* Sets the seed from a -s value as the peers read it: a value at or beyond the limits of a long
+ * is refused. */
+static void set_seed(dealer_session *session, const char *text, enum dialect dialect) {
+    long v = peer_number(text);
     if (v == LONG_MAX || v == LONG_MIN) {
         if (dialect == DIALECT_V2)
             fprintf(stderr, "Seed overflow: seed must be greater than -9223372036854775808 and less than 9223372036854775807\n");
         else
             fprintf(stderr, "Seed overflow: seed must be between -9223372036854775808 and 9223372036854775807\n");
+        dealer_free_session(session);
         exit(255);
     }
+    set_number(session, "seed", v);
 }
 
 int main(int argc, char **argv) {
@@ -335,10 +351,14 @@ int main(int argc, char **argv) {
             case 'v': statistics = !statistics; break;
             case 'm': set(session, "progress", "true"); break;
             case 'q': quiet = !quiet; break;
-            case 'p': set(session, "produce", optarg); break;
-            case 'g': set(session, "generate", optarg); break;
-            case 's': check_seed(optarg, dialect); set(session, "seed", optarg); break;
-            case 't': set(session, "time_limit", optarg); break;
+            case 'p': set_number(session, "produce", peer_number(optarg)); break;
+            case 'g': set_number(session, "generate", peer_number(optarg)); break;
+            case 's': set_seed(session, optarg, dialect); break;
+            case 't': { /* alarm(N) only for N > 0 */
+                long seconds = peer_number(optarg);
+                set_number(session, "time_limit", seconds > 0 ? seconds : 0);
+                break;
+            }
             case 'l': not_available = "-l (library mode)"; break;
             case 'V':
                 printf("Version info....\n$Revision: libdealer %s $\n$Dialect: classic dealer $\n$Author: libdealer $\n",
@@ -360,9 +380,9 @@ int main(int argc, char **argv) {
         case 'm': set(session, "progress", "true"); break;
         case 'q': quiet = !quiet; break;
         case 'v': statistics = !statistics; break;
-        case 'g': set(session, "generate", optarg); break;
-        case 'p': set(session, "produce", optarg); break;
-        case 's': check_seed(optarg, dialect); set(session, "seed", optarg); break;
+        case 'g': set_number(session, "generate", peer_number(optarg)); break;
+        case 'p': set_number(session, "produce", peer_number(optarg)); break;
+        case 's': set_seed(session, optarg, dialect); break;
         case 'x':
             if (strcmp(optarg, "2") == 0 || strcmp(optarg, "3") == 0) set(session, "swap", optarg);
             break;

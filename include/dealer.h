@@ -197,7 +197,7 @@ typedef struct {
   uint64_t seed;
 } dealer_run_report;
 
-// All double-dummy results of a deal, filled in by [`dealer_dds_table`]. Set `size` to
+// All double-dummy results of a deal, filled in by `dealer_dds_table`. Set `size` to
 // `sizeof(dealer_dds_results)` and `par_vulnerability` before the call.
 typedef struct {
   // In: the size of this struct in bytes (`sizeof(dealer_dds_results)`), so that later versions
@@ -244,18 +244,82 @@ void dealer_interrupt(const dealer_interrupter *interrupter);
 // Frees an interrupter. NULL is ignored.
 void dealer_free_interrupter(dealer_interrupter *interrupter);
 
-// Sets an option by key and value (both NUL-terminated UTF-8). Keys: `rng` (`chacha`,
-// `drand48`, `glibc`), `dialect` (`classic`, `v2`), `seed`, `generate`, `produce`, `title`,
-// `swap` (0, 2, 3), `quiet`, `statistics`, `progress` (`true`/`false`), `csv_file`
-// (`[w:]path`), `export_file`, `predeal_north` … `predeal_west` (e.g. `SAK,HQ`), `var0` …
-// `var9` (script variables `$0`..`$9`), `input_name`. Set `rng`, `dialect` and `var*` before
-// loading the script.
+// Sets an option by key and value (both NUL-terminated UTF-8). Returns `DEALER_OK`, or
+// `DEALER_ERROR_OPTION` for an unknown key or a value the key does not take (the message names
+// both, and the option keeps its value). Setting an option ends the job in progress: the next
+// `dealer_run` or `dealer_next_deal` starts a new one. Whole numbers are an optional sign and
+// decimal digits, nothing else. The keys (the CLI's switch in parentheses):
+//
+// - `rng`: the random generator and its dealing algorithm: `chacha` (the default), `drand48`
+//   (DealerV2's deals) or `glibc` (classic dealer's deals); see `dealer_set_generator`. Set it
+//   before loading the script.
+// - `generator`: the same as `rng`.
+// - `dialect`: the script language and output formats: `v2` (or `dealerv2`) or `classic`; by
+//   default classic with the glibc generator, else DealerV2's. Set it before loading the
+//   script.
+// - `seed`: a whole number (`-s`); 0 means a random seed: see `dealer_set_seed`, and
+//   `dealer_get_seed` to read back the seed used.
+// - `generate`: a whole number, the most deals a run generates (`-g`); 0 restores the
+//   script's `generate` (default 10,000,000).
+// - `produce`: a whole number, the most deals a run produces (`-p`); 0 restores the script's
+//   `produce`.
+// - `time_limit`: whole seconds, 0 (the default) for none: a `dealer_run` that has produced
+//   nothing by then stops with `DEALER_TIMED_OUT`; one that has goes on (classic `-t`).
+// - `threads`: 0 (one per core, the default) to 64, the threads for dealing and double dummy
+//   (`-R`); see `dealer_set_threads`.
+// - `title`: the title, instead of the script's `title` (`-T`).
+// - `input_name`: the input name `printpbn` shows (default: the path given to
+//   `dealer_load_script_file`).
+// - `swap`: the swapping mode `0`, `2` or `3` (`-x`; classic `-2`, `-3`).
+// - `quiet`, `statistics`, `progress`: `true` or `false` (or `1`/`0`, `yes`/`no`, `on`/`off`):
+//   no `printpbn` output (`-q`); the end-of-run statistics (default true; `-v`); a progress
+//   meter on the diagnostics stream (`-m`).
+// - `csv_file`: `[w:]path`, the file `csvrpt` appends to (`w:` empties it first; `-C`);
+//   without it the records go to `DEALER_STREAM_CSV`.
+// - `export_file`: the file `export` writes to (`-X`); without it, `DEALER_STREAM_EXPORT`.
+// - `predeal_north`, `predeal_east`, `predeal_south`, `predeal_west`: cards for the seat such
+//   as `SAK,HQ` (`-N`, `-E`, `-S`, `-W`); see `dealer_set_predeal`. Empty removes them.
+// - `var0`, `var1`, `var2`, `var3`, `var4`, `var5`, `var6`, `var7`, `var8`, `var9`: script
+//   variables `$0` to `$9` (`-0` to `-9`); see `dealer_set_variable`. Set them before loading
+//   the script.
+// - `dds_mode`: `1` (solve each result asked for, the default) or `2` (whole tables; `-M`).
+// - `par_vulnerability`: the vulnerability for `par` and `parcontract` when the script names
+//   none (`-P`): `0` or `none` (the default), `1` or `ns`, `2` or `ew`, `3`, `both` or `all`.
+// - `library_file`: a ZRD file to read the deals and their double-dummy results from
+//   (DealerV2's library mode, `-L`); the seed is then a block offset into it.
+// - `zrd_file`: `[w][N]:path`, a ZRD file each produced deal is appended to with its 20
+//   double-dummy results (`w` empties it first, `N` leaves the results out; `-Z`).
+// - `dl52_file`: `[w]:path`, a file each produced deal is appended to as 52 card bytes
+//   (`w` empties it first; `-l`).
+// - `server`: the DealerServer program that answers `usereval` (`-U`; default DealerV2's
+//   path), unless `dealer_set_usereval` set a callback.
+// - `external_timeout`: the seconds (above 0, at most 86400, fractions allowed; default 30) a
+//   DealerServer answer or an `opc` run may take before the run fails.
+// - `opc_program`: the DOP program `opc` runs (default DealerV2's path).
+// - `opener`: the opener `opc` assumes, `N`, `E`, `S` or `W` (`-O`; default West).
+// - `debug`: DealerV2's debug levels `n[.m]` (`-D`), passed on to the DealerServer.
 int32_t dealer_set_option(dealer_session *session, const char *key, const char *value);
 
-// Sets the seed of the random generator (the `seed` option; classic `-s`). With the same seed,
-// generator and script, a session deals the same deals on every machine. Without a seed each
-// run is seeded from the system. Returns `DEALER_OK`.
+// Sets the seed of the random generator (the `seed` option; `-s`). With the same seed,
+// generator, options and script, a session deals the same deals on every machine.
+//
+// Seed 0, like no seed at all, means a random seed: each job (a `dealer_run`, or a loop of
+// `dealer_next_deal`) chooses its own, and `dealer_get_seed` reads it back. Seed 0 also
+// overrides the script's `seed` statement, as DealerV2's `-s 0` does. Two exceptions follow
+// the peers: the glibc generator takes 0 as a seed like any other, as classic dealer does
+// (without a seed it uses the current time); and in library mode (the `library_file` option)
+// the seed is the block offset into the file, 0 its start. Returns `DEALER_OK`.
 int32_t dealer_set_seed(dealer_session *session, int64_t seed);
+
+// Stores in `*seed` the seed of the session's last job (the last `dealer_run`, or the current
+// loop of `dealer_next_deal`) as long as no option has been set and no script loaded since:
+// given back to `dealer_set_seed` with the same generator, options and script, it deals the
+// same deals, also when the job chose a random seed. Otherwise it stores the seed the next job
+// will use: the `seed` option, else the script's `seed` statement (DealerV2 dialect), or 0
+// when the job will choose one (at random; from the clock for the glibc generator). In
+// library mode it is the block offset. Returns `DEALER_OK`, or `DEALER_ERROR_NULL` when
+// `session` or `seed` is NULL.
+int32_t dealer_get_seed(dealer_session *session, int64_t *seed);
 
 // Chooses the random generator: `DEALER_GENERATOR_CHACHA`, `DEALER_GENERATOR_DRAND48` or
 // `DEALER_GENERATOR_GLIBC`. Unless `dealer_set_dialect` says otherwise, the glibc generator also
@@ -279,8 +343,10 @@ int32_t dealer_set_generate(dealer_session *session, int64_t limit);
 // `DEALER_DONE`. Returns `DEALER_OK`.
 int32_t dealer_set_produce(dealer_session *session, int64_t limit);
 
-// Sets how many threads solve double-dummy problems (DealerV2 `-R`): 0 (default) one per
-// core, at most 64. Output does not depend on it. Returns `DEALER_OK` or
+// Sets how many threads a run uses (the `threads` option, DealerV2 `-R`), both for dealing
+// (worker threads deal and judge deals when the script allows it) and for double dummy
+// (solved in batches across the threads): 0 (the default) one per core, at most 64. The
+// deals, output and statistics do not depend on it, only the speed. Returns `DEALER_OK` or
 // `DEALER_ERROR_OPTION`.
 int32_t dealer_set_threads(dealer_session *session, uint32_t threads);
 
@@ -346,9 +412,9 @@ int32_t dealer_next_deal(dealer_session *session, dealer_deal *deal);
 // Fills `table` with the 20 double-dummy results of `deal`, or of the session's current deal
 // (the last one `dealer_next_deal` returned) when `deal` is NULL, and with the par result for
 // `table->par_vulnerability` unless it is -1. Results of the current deal are shared with the
-// script's `dds()` and `par()`. Returns [`DEALER_OK`]; [`DEALER_ERROR_USAGE`] without a current
+// script's `dds()` and `par()`. Returns `DEALER_OK`; `DEALER_ERROR_USAGE` without a current
 // deal, for a deal that is not a complete deal, or for a wrong `size`;
-// [`DEALER_ERROR_OPTION`] for a vulnerability outside -1..3; [`DEALER_ERROR_RUN`] when the
+// `DEALER_ERROR_OPTION` for a vulnerability outside -1..3; `DEALER_ERROR_RUN` when the
 // solver fails (the message names the deal).
 int32_t dealer_dds_table(dealer_session *session, const dealer_deal *deal, dealer_dds_results *table);
 

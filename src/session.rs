@@ -277,6 +277,8 @@ struct Job {
     produced: i64,
     max_generate: i64,
     max_produce: i64,
+    /// The seed the job deals with (its block offset in library mode).
+    seed: i64,
     seed_printed: u64,
     timed_out: bool,
 }
@@ -591,6 +593,8 @@ pub struct Session {
     in_process_metric: Option<MetricMaker>,
     /// Stops runs from outside (see [`Session::interrupter`]).
     interrupter: Interrupter,
+    /// The seed of the last job, until an option or the script is set (see [`Session::seed`]).
+    last_seed: Option<i64>,
 }
 
 /// Builds a `usereval` metric for a job.
@@ -607,6 +611,53 @@ impl Default for Session {
         Session::new()
     }
 }
+
+/// Every key [`Session::set_option`] accepts, and nothing else. The `dealer_set_option` comment
+/// in src/capi.rs (and so include/dealer.h) and the README's function table list the same keys:
+/// tests compare them, so a new key needs an arm in `set_option`, an entry here and a line in
+/// both documents.
+pub const OPTION_KEYS: &[&str] = &[
+    "rng",
+    "generator",
+    "dialect",
+    "seed",
+    "generate",
+    "produce",
+    "time_limit",
+    "threads",
+    "title",
+    "input_name",
+    "swap",
+    "quiet",
+    "statistics",
+    "progress",
+    "csv_file",
+    "export_file",
+    "predeal_north",
+    "predeal_east",
+    "predeal_south",
+    "predeal_west",
+    "var0",
+    "var1",
+    "var2",
+    "var3",
+    "var4",
+    "var5",
+    "var6",
+    "var7",
+    "var8",
+    "var9",
+    "dds_mode",
+    "par_vulnerability",
+    "library_file",
+    "zrd_file",
+    "dl52_file",
+    "server",
+    "external_timeout",
+    "opc_program",
+    "opener",
+    "debug",
+];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
 /// trailing text ignored; no digits gives 0; overflow saturates.
@@ -629,6 +680,18 @@ pub fn atol(text: &str) -> i64 {
     } else {
         v
     }
+}
+
+/// Parses the value of a whole-number option: an optional sign and decimal digits, nothing else
+/// (no blanks, no trailing text), within the range of a 64-bit integer. Unlike [`atol`], text
+/// such as `abc` or `12abc` is an error, not 0 or 12.
+fn parse_whole(key: &str, value: &str) -> Result<i64> {
+    value.parse::<i64>().map_err(|_| {
+        Error::new(
+            ErrorKind::Option,
+            format!("option {key}: expected a whole number from {} to {}, got '{value}'", i64::MIN, i64::MAX),
+        )
+    })
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool> {
@@ -684,6 +747,7 @@ impl Session {
             own_dd: None,
             in_process_metric: None,
             interrupter: Interrupter::default(),
+            last_seed: None,
         }
     }
 
@@ -698,15 +762,13 @@ impl Session {
         &self.options
     }
 
-    /// Sets an option by key and value. Keys: `rng` (`chacha`, `drand48`, `glibc`), `dialect`
-    /// (`classic`, `v2`), `seed`, `generate`, `produce`, `title`, `swap` (0, 2, 3), `quiet`,
-    /// `statistics`, `progress`, `csv_file` (`[w:]path`), `export_file`, `predeal_north` …
-    /// `predeal_west`, `var0` … `var9`, `input_name`, `time_limit` (seconds), `dds_mode` (1, 2),
-    /// `threads` (0 = one per core, at most 64), `par_vulnerability` (0 none, 1 NS, 2 EW, 3 both,
-    /// or `none`, `ns`, `ew`, `both`), `library_file` (a ZRD file to read deals from),
-    /// `zrd_file` and `dl52_file` (`[w][N]:path`: write produced deals; `w` truncates, `N` writes
-    /// no double-dummy results); and, kept for later features, `opener`, `debug`, `server`.
+    /// Sets an option by key and value. The keys are those of [`OPTION_KEYS`]; what each one
+    /// takes is documented with `dealer_set_option` in src/capi.rs (the C header). A refused
+    /// key or value leaves the options as they were.
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
+        if !OPTION_KEYS.contains(&key) {
+            return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
+        }
         let o = &mut self.options;
         let bad = |what: &str| Error::new(ErrorKind::Option, format!("option {key}: {what} '{value}'"));
         match key {
@@ -725,9 +787,9 @@ impl Session {
                     _ => return Err(bad("expected classic or v2, got")),
                 }
             }
-            "seed" => o.seed = Some(atol(value)),
-            "generate" => o.generate = Some(atol(value)),
-            "produce" => o.produce = Some(atol(value)),
+            "seed" => o.seed = Some(parse_whole(key, value)?),
+            "generate" => o.generate = Some(parse_whole(key, value)?),
+            "produce" => o.produce = Some(parse_whole(key, value)?),
             "title" => o.title = Some(value.to_string()),
             "swap" => {
                 o.swap = match value {
@@ -758,7 +820,11 @@ impl Session {
                 o.predeal[seat] = (!value.is_empty()).then(|| value.to_string());
             }
             "input_name" => o.input_name = Some(value.to_string()),
-            "time_limit" => o.time_limit = atol(value).max(0) as u64,
+            "time_limit" => {
+                o.time_limit = value
+                    .parse::<u64>()
+                    .map_err(|_| bad("expected a whole number of seconds, 0 (no limit) or more, got"))?
+            }
             "dds_mode" => {
                 o.dds_mode = match value {
                     "1" => 1,
@@ -797,12 +863,14 @@ impl Session {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
                 } else {
-                    return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
+                    // A key of OPTION_KEYS without an arm above (a test checks there is none).
+                    return Err(Error::new(ErrorKind::Option, format!("option '{key}' is listed but not handled")));
                 }
             }
         }
         self.job = None;
         self.current = None;
+        self.last_seed = None;
         Ok(())
     }
 
@@ -822,6 +890,7 @@ impl Session {
         self.program = Some(program);
         self.job = None;
         self.current = None;
+        self.last_seed = None;
         self.expressions.forget_script();
         Ok(())
     }
@@ -871,25 +940,17 @@ impl Session {
             ));
         }
 
-        let seed = o.seed.or(if dialect == Dialect::V2 { s.seed } else { None }).filter(|&v| {
-            // DealerV2 treats seed 0 as "seed from the kernel".
-            !(v == 0 && dialect == Dialect::V2 && o.generator != GeneratorKind::Glibc)
-        });
-        let (seed_value, drand48_state, seed_printed) = match (seed, o.generator) {
-            (Some(v), _) => (v, None, v as u64),
-            (None, GeneratorKind::Drand48) => {
-                let state = random_u64() & 0xFFFF_FFFF_FFFF;
-                (0, Some(state), state)
-            }
-            (None, GeneratorKind::Glibc) => {
-                // SAFETY: time(NULL) has no preconditions.
-                let now = unsafe { libc::time(std::ptr::null_mut()) } as i64;
-                (now, None, now as u64)
-            }
-            (None, GeneratorKind::ChaCha) => {
-                let v = random_u64() as i64;
-                (v, None, v as u64)
-            }
+        // A seed the job chooses itself is one that, given back as the `seed` option, deals the
+        // same deals (never 0, which would ask for a random seed again).
+        let seed_value = match (self.fixed_seed(), o.generator) {
+            (Some(v), _) => v,
+            // srand48 reads the low 32 bits of its seed (DealerV2 seeds a random start with
+            // seed48 instead, which no `-s` value repeats).
+            (None, GeneratorKind::Drand48) => (random_u64() % 0xFFFF_FFFF + 1) as i64,
+            // Classic dealer seeds with the time.
+            // SAFETY: time(NULL) has no preconditions.
+            (None, GeneratorKind::Glibc) => (unsafe { libc::time(std::ptr::null_mut()) }) as i64,
+            (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
         };
 
         let predeal = match self.command_line_predeal()? {
@@ -899,12 +960,12 @@ impl Session {
         let setup = DealingSetup {
             generator: o.generator,
             seed: seed_value,
-            drand48_state,
+            drand48_state: None,
             predeal,
             bias: s.bias,
             swap: o.swap,
         };
-        let mut seed_printed = seed_printed;
+        let mut seed_printed = seed_value as u64;
         let mut max_generate = max_generate;
         let mut library = None;
         let mut library_discards = Vec::new();
@@ -914,7 +975,7 @@ impl Session {
                 // Library mode beats every other dealing mode: the seed is a block offset into
                 // the file, and the dealer only serves `rnd()`, from an unseeded drand48 as in
                 // DealerV2.
-                let offset = o.seed.or(s.seed).unwrap_or(0).max(0) as u64;
+                let offset = seed_value as u64;
                 let reader = LibraryReader::open(path, offset).map_err(|m| Error::new(ErrorKind::Io, m))?;
                 max_generate = max_generate.min(reader.records() as i64);
                 max_produce = max_produce.min(max_generate);
@@ -1003,9 +1064,33 @@ impl Session {
             produced: 0,
             max_generate,
             max_produce,
+            seed: seed_value,
             seed_printed,
             timed_out: false,
         })
+    }
+
+    /// The seed the next job will use when the options or the script fix it: the `seed` option,
+    /// else the script's `seed` statement (DealerV2 dialect; in library mode either dialect);
+    /// `None` when the job will choose its seed. Seed 0 asks for a chosen seed, except with the
+    /// glibc generator, which takes 0 as classic dealer does, and in library mode, where the
+    /// seed is a block offset into the file.
+    fn fixed_seed(&self) -> Option<i64> {
+        let o = &self.options;
+        let script_seed = self.program.as_ref().and_then(|p| p.settings.seed);
+        if o.library_file.is_some() {
+            return Some(o.seed.or(script_seed).unwrap_or(0).max(0));
+        }
+        let seed = o.seed.or(if o.dialect() == Dialect::V2 { script_seed } else { None });
+        seed.filter(|&v| v != 0 || o.generator == GeneratorKind::Glibc)
+    }
+
+    /// The seed of the last job (started by [`Session::run`] or the first
+    /// [`Session::next_deal`]) while neither an option nor the script has been set since:
+    /// given back as the `seed` option, it deals the same deals. Otherwise the seed the next
+    /// job will use when the options or the script fix it, else 0 (the job will choose one).
+    pub fn seed(&self) -> i64 {
+        self.last_seed.or_else(|| self.fixed_seed()).unwrap_or(0)
     }
 
     /// Sets up `usereval` (the in-process metric if one is set, else the DealerServer, started
@@ -1111,6 +1196,7 @@ impl Session {
                     job.lookahead = None;
                 }
             }
+            self.last_seed = Some(job.seed);
             self.job = Some(job);
         }
         let program = self.program.as_ref().expect("job implies program");
@@ -1251,6 +1337,7 @@ impl Session {
         let mut job = job?;
         self.job = None;
         self.current = None;
+        self.last_seed = Some(job.seed);
         let program = self.program.take().expect("start_job checked it");
         let mut sinks = std::mem::take(&mut self.sinks);
         let result = run_job(&program, &self.options, &mut job, &mut sinks, started);
@@ -1896,6 +1983,147 @@ mod tests {
         assert_eq!(atol("abc"), 0);
         assert_eq!(atol("99999999999999999999"), i64::MAX);
         assert_eq!(atol("-99999999999999999999"), i64::MIN);
+    }
+
+    #[test]
+    fn every_listed_option_key_is_handled() {
+        let mut seen = std::collections::HashSet::new();
+        for key in OPTION_KEYS {
+            assert!(seen.insert(key), "{key} is listed twice");
+            for value in ["", "1", "x"] {
+                if let Err(e) = Session::new().set_option(key, value) {
+                    assert_eq!(e.kind, ErrorKind::Option);
+                    let message = e.to_string();
+                    assert!(
+                        !message.contains("unknown option") && !message.contains("not handled"),
+                        "{key}: {message}"
+                    );
+                }
+            }
+        }
+        for key in ["bogus", "var10", "var", "varx", "Seed", "seed ", "", "predeal_", "extra"] {
+            let e = Session::new().set_option(key, "1").unwrap_err();
+            assert_eq!(e.to_string(), format!("unknown option '{key}'"));
+        }
+    }
+
+    #[test]
+    fn whole_number_options_are_strict() {
+        let mut s = Session::new();
+        for key in ["seed", "generate", "produce", "time_limit"] {
+            for value in ["abc", "12abc", "", " 12", "12 ", "1.5", "0x10", "99999999999999999999", "--1"] {
+                let e = s.set_option(key, value).expect_err(&format!("{key}={value:?} must be refused"));
+                assert_eq!(e.kind, ErrorKind::Option, "{key}={value:?}");
+                let message = e.to_string();
+                assert!(message.contains(key) && message.contains(&format!("'{value}'")), "{message}");
+            }
+            for value in ["12", "+7", "0"] {
+                s.set_option(key, value).unwrap();
+            }
+        }
+        s.set_option("seed", "-5").unwrap();
+        assert_eq!(s.options().seed, Some(-5));
+        s.set_option("seed", "12").unwrap();
+        assert_eq!(s.options().seed, Some(12));
+        assert!(s.set_option("seed", "12abc").is_err());
+        assert_eq!(s.options().seed, Some(12), "a refused value leaves the option as it was");
+        s.set_option("generate", "-3").unwrap();
+        s.set_option("time_limit", "18446744073709551615").unwrap();
+        assert_eq!(s.options().time_limit, u64::MAX);
+        let e = s.set_option("time_limit", "-1").unwrap_err();
+        assert!(e.to_string().contains("time_limit") && e.to_string().contains("'-1'"), "{e}");
+    }
+
+    /// The first `n` deals a session with these options deals for a script with no condition.
+    fn first_deals(options: &[(&str, &str)], n: usize) -> (Session, Vec<Deal>) {
+        let (mut s, _) = captured(options, "generate 100\n");
+        let deals = (0..n).map(|_| s.next_deal().unwrap().unwrap()).collect();
+        (s, deals)
+    }
+
+    #[test]
+    fn seed_zero_means_a_seed_the_job_chooses() {
+        for rng in ["chacha", "drand48"] {
+            for dialect in ["v2", "classic"] {
+                for unset in [Some("0"), None] {
+                    let mut options = vec![("rng", rng), ("dialect", dialect)];
+                    options.extend(unset.map(|zero| ("seed", zero)));
+                    let (mut s, _) = captured(&options, "generate 100\n");
+                    assert_eq!(s.seed(), 0, "{options:?}: not chosen before the job starts");
+                    let first = s.next_deal().unwrap().unwrap();
+                    let chosen = s.seed();
+                    assert_ne!(chosen, 0, "{options:?}");
+                    if rng == "drand48" {
+                        assert!(
+                            (1..=0xFFFF_FFFF).contains(&chosen),
+                            "{options:?}: srand48 reads 32 bits, got {chosen}"
+                        );
+                    }
+                    let (_, again) =
+                        first_deals(&[("rng", rng), ("dialect", dialect), ("seed", &chosen.to_string())], 1);
+                    assert_eq!(again[0], first, "{options:?}: the seed read back repeats the deals");
+                    let (other, _) = first_deals(&options, 1);
+                    assert_ne!(other.seed(), chosen, "{options:?}: each job chooses its own seed");
+                    // A run chooses too, and reports the seed it chose.
+                    let (mut s, out) = captured(&options, "generate 10\nproduce 1\naction printoneline\n");
+                    let report = s.run().unwrap();
+                    assert_eq!(report.seed, s.seed() as u64);
+                    assert!(text(&out).contains(&format!("Initial random seed {}\n", s.seed() as u64)), "{options:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn glibc_takes_seed_zero_as_classic_dealer_does() {
+        for dialect in ["classic", "v2"] {
+            let (s, zero) = first_deals(&[("rng", "glibc"), ("dialect", dialect), ("seed", "0")], 3);
+            assert_eq!(s.seed(), 0);
+            // glibc's srandom(0) is srandom(1).
+            assert_eq!(zero, first_deals(&[("rng", "glibc"), ("dialect", dialect), ("seed", "1")], 3).1);
+            // Without a seed, classic dealer seeds with the time.
+            let (s, deals) = first_deals(&[("rng", "glibc"), ("dialect", dialect)], 3);
+            let now = unsafe { libc::time(std::ptr::null_mut()) } as i64;
+            assert!((now - 5..=now).contains(&s.seed()), "{dialect}: {}", s.seed());
+            let (_, again) = first_deals(&[("rng", "glibc"), ("dialect", dialect), ("seed", &s.seed().to_string())], 3);
+            assert_eq!(again, deals);
+        }
+    }
+
+    #[test]
+    fn seed_reads_back_the_seed_of_the_last_or_next_job() {
+        let mut s = Session::new();
+        assert_eq!(s.seed(), 0);
+        s.set_option("seed", "42").unwrap();
+        assert_eq!(s.seed(), 42, "the next job's seed, before any script");
+        s.load_script(b"generate 100\nseed 9\n").unwrap();
+        assert_eq!(s.seed(), 42, "the option beats the script");
+        s.set_option("seed", "0").unwrap();
+        assert_eq!(s.seed(), 0, "0 beats the script's seed too, as DealerV2's -s 0 does");
+        let mut v2 = Session::new();
+        v2.load_script(b"generate 100\nseed 9\n").unwrap();
+        assert_eq!(v2.seed(), 9, "DealerV2 dialect: the script's seed");
+        v2.next_deal().unwrap().unwrap();
+        assert_eq!(v2.seed(), 9);
+        s.set_option("dialect", "classic").unwrap();
+        s.load_script(b"generate 100\n").unwrap();
+        assert_eq!(s.seed(), 0);
+        s.next_deal().unwrap().unwrap();
+        let chosen = s.seed();
+        assert_ne!(chosen, 0);
+        s.next_deal().unwrap().unwrap();
+        assert_eq!(s.seed(), chosen, "the same job");
+        s.set_option("title", "x").unwrap();
+        assert_eq!(s.seed(), 0, "an option set since: the next job will choose again");
+        s.set_option("seed", "-7").unwrap();
+        s.run().unwrap();
+        assert_eq!(s.seed(), -7);
+        // Library mode: the seed is the block offset.
+        let mut s = Session::new();
+        s.set_option("library_file", "/nonexistent.zrd").unwrap();
+        assert_eq!(s.seed(), 0);
+        s.set_option("seed", "3").unwrap();
+        assert_eq!(s.seed(), 3);
     }
 
     #[test]

@@ -289,6 +289,12 @@ same "-v -v" -s 1 -v -v ok.dl
 same "-p 0" -s 1 -p 0 ok.dl
 same "negative -p" -s 1 -p -3 ok.dl
 same "-s abc" -s abc -p 2 ok.dl
+# The library's options take whole numbers only; the CLI reads its switches with atol as the peers.
+same "-s 0 (srandom(0), printed as 0)" -s 0 -p 2 ok.dl
+same "-s 12abc" -s 12abc -p 2 ok.dl
+same "-s with leading blanks" -s "  12" -p 2 ok.dl
+same "-p 2x and -g 50y" -s 1 -p 2x -g 50y ok.dl
+same "-t abc" -t abc -s 1 -p 2 ok.dl
 same "options after the file name" ok.dl -s 2 -p 1
 same "combined flags" -vs2 -p1 ok.dl
 same "-m progress meter on stderr" -m -s 1 ok.dl

@@ -55,7 +55,8 @@ pub struct DealingSetup {
     /// 32 bits through `srand48`; glibc: truncated to `u32`, 0 becomes 1; ChaCha: all 64 bits).
     pub seed: i64,
     /// `Some(48-bit state)`: drand48 starts from `seed48` of this raw state instead of
-    /// `srand48(seed)` (DealerV2's kernel-entropy start). Ignored by the other generators.
+    /// `srand48(seed)` (library mode's unseeded glibc state for `rnd()`). Ignored by the other
+    /// generators.
     pub drand48_state: Option<u64>,
     /// Card predeal in textual order; each card goes to its seat's lowest free slot.
     pub predeal: Vec<(Seat, Card)>,
