@@ -4,7 +4,8 @@
  * Accepts the switches of DealerV2 4.3.3 and, in the classic dialect, those of classic dealer
  * (Debian package `dealer`), plus --rng=chacha|drand48|glibc to choose the random generator and
  * --dialect=classic|v2 to choose the language and output formats (default: classic with glibc,
- * DealerV2 otherwise). Uses only the public header include/dealer.h.
+ * DealerV2 otherwise), and --untrusted for scripts typed by users. Uses only the public header
+ * include/dealer.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -79,7 +80,8 @@ static void v2_usage(const char *argv0) {
            "  --rng=chacha|drand48|glibc   random generator (default chacha)\n"
            "  --dialect=classic|v2         language and output dialect\n"
            "  --external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)\n"
-           "  --opc-program=PATH           the DOP program opc() runs (DealerV2's default path)\n");
+           "  --opc-program=PATH           the DOP program opc() runs (DealerV2's default path)\n"
+           "  --untrusted                  a user's script: no opc/usereval programs; 10 s, 10^7 deals, 1 MiB\n");
     printf("--- HELP %s DONE --- \n", dealer_version());
 }
 
@@ -139,6 +141,7 @@ int main(int argc, char **argv) {
     const char *rng = "chacha";
     const char *dialect_name = NULL;
     const char *external_timeout = NULL, *opc_program = NULL;
+    int untrusted = 0;
 
     /* Long options are taken out before getopt sees the peers' short switches. */
     int kept = 1;
@@ -147,6 +150,7 @@ int main(int argc, char **argv) {
         else if (strncmp(argv[i], "--dialect=", 10) == 0) dialect_name = argv[i] + 10;
         else if (strncmp(argv[i], "--external-timeout=", 19) == 0) external_timeout = argv[i] + 19;
         else if (strncmp(argv[i], "--opc-program=", 14) == 0) opc_program = argv[i] + 14;
+        else if (strcmp(argv[i], "--untrusted") == 0) untrusted = 1;
         else argv[kept++] = argv[i];
     }
     argc = kept;
@@ -167,6 +171,9 @@ int main(int argc, char **argv) {
     set(session, "rng", rng);
     if (external_timeout) set(session, "external_timeout", external_timeout);
     if (opc_program) set(session, "opc_program", opc_program);
+    /* --untrusted: the script may start no program, and the run ceilings apply (README "Limits
+     * and errors"). */
+    if (untrusted) set(session, "untrusted", "true");
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
 
     int statistics = 1, quiet = 0, help = 0;
@@ -335,13 +342,25 @@ int main(int argc, char **argv) {
         sigaction(SIGINT, &action, NULL);
         sigaction(SIGTERM, &action, NULL);
     }
-    status = dealer_run(session, NULL);
+    dealer_run_report report;
+    memset(&report, 0, sizeof report);
+    report.size = sizeof report;
+    status = dealer_run(session, &report);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     dealer_free_interrupter(interrupter);
     interrupter = NULL;
     if (status == DEALER_TIMED_OUT) {
         /* classic dealer: the -t alarm fired before any deal was produced */
+        dealer_free_session(session);
+        return 1;
+    }
+    if (status == DEALER_CEILING_REACHED) {
+        /* The output written is whole; say why it stops there (exit 1, as classic -t). */
+        const char *which = report.ceiling == DEALER_CEILING_TIME       ? "time ceiling (max_seconds)"
+                            : report.ceiling == DEALER_CEILING_GENERATE ? "generate ceiling (max_generate)"
+                                                                        : "output ceiling (max_output_bytes)";
+        fprintf(stderr, "the run stopped early at the %s\n", which);
         dealer_free_session(session);
         return 1;
     }
