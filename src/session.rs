@@ -835,6 +835,10 @@ impl Session {
     /// or `none`, `ns`, `ew`, `both`), `library_file` (a ZRD file to read deals from),
     /// `zrd_file` and `dl52_file` (`[w][N]:path`: write produced deals; `w` truncates, `N` writes
     /// no double-dummy results); and, kept for later features, `opener`, `debug`, `server`.
+    ///
+    /// Scripts typed by users: `untrusted` (`true`/`false`) and the ceilings `max_seconds`,
+    /// `max_generate`, `max_output_bytes` (a number, 0 for none, or `default`; see
+    /// [`Options::ceilings`]).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         let o = &mut self.options;
         let bad = |what: &str| Error::new(ErrorKind::Option, format!("option {key}: {what} '{value}'"));
