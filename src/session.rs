@@ -2118,7 +2118,14 @@ fn deal_loop(
             Produced::Deal(deal) => {
                 let mark = outputs.mark();
                 let statistics = state.statistics;
-                state.on_deal(&deal, job, outputs)?;
+                if let Err(e) = state.on_deal(&deal, job, outputs) {
+                    // What the failed deal printed stays (whole lines), unless it passes the
+                    // output ceiling.
+                    if outputs.max_bytes.is_some_and(|max| outputs.total() > max) {
+                        outputs.rewind(mark);
+                    }
+                    return Err(e);
+                }
                 if let Some(max) = outputs.max_bytes {
                     if outputs.total() + state.bytes_to_come(&deal, outputs) > max {
                         // The deal would go past the output ceiling: none of it is written.
@@ -2949,6 +2956,21 @@ mod tests {
         assert!(limited.len() + csv.len() <= 3000);
         if limited.contains("Sample Size") {
             assert!(limited.contains(&format!("Sample Size={n} ")), "{limited}");
+        }
+    }
+
+    #[test]
+    fn a_failing_deal_keeps_to_the_output_ceiling() {
+        // The first deal prints 81 bytes; the second prints its line (77 bytes), then fails:
+        // the line stays only within the ceiling.
+        let script = "produce 5\naction printoneline, printes(10 / (rnd(0) - 2), \\n)\n";
+        for (max, lines) in [("0", 3), ("200", 3), ("100", 2)] {
+            let (mut s, out) = captured(&[("seed", "1"), ("max_output_bytes", max)], script);
+            let e = s.run().unwrap_err();
+            assert_eq!(e.message, "division by zero");
+            let text = text(&out);
+            assert_eq!(text.lines().count(), lines, "{max}: {text}");
+            assert_eq!(text.lines().nth(1), Some("-10"));
         }
     }
 
