@@ -9,7 +9,10 @@ STATIC_CHECK(status_values, DEALER_OK == 0 && DEALER_DONE == 1 && DEALER_TIMED_O
 STATIC_CHECK(error_values, DEALER_ERROR_SCRIPT == -1 && DEALER_ERROR_OPTION == -2 && DEALER_ERROR_IO == -3 &&
                            DEALER_ERROR_NOT_AVAILABLE == -4 && DEALER_ERROR_RUN == -5 &&
                            DEALER_ERROR_USAGE == -6 && DEALER_ERROR_NULL == -7 && DEALER_ERROR_UTF8 == -8 &&
-                           DEALER_ERROR_INTERNAL == -9);
+                           DEALER_ERROR_INTERNAL == -9 && DEALER_INTERRUPTED == -10 &&
+                           DEALER_ERROR_NOT_ALLOWED == -11);
+STATIC_CHECK(ceilings, DEALER_CEILING_REACHED == 3 && DEALER_CEILING_NONE == 0 && DEALER_CEILING_TIME == 1 &&
+                       DEALER_CEILING_GENERATE == 2 && DEALER_CEILING_OUTPUT == 3);
 STATIC_CHECK(streams, DEALER_STREAM_OUTPUT == 0 && DEALER_STREAM_DIAGNOSTICS == 1 && DEALER_STREAM_CSV == 2 &&
                       DEALER_STREAM_EXPORT == 3);
 STATIC_CHECK(seats, DEALER_NORTH == 0 && DEALER_EAST == 1 && DEALER_SOUTH == 2 && DEALER_WEST == 3);
@@ -27,7 +30,7 @@ static int32_t ignore_output(const uint8_t *data, uintptr_t len, void *userdata)
 int main(void) {
     dealer_session *session = NULL;
     dealer_write_fn write_fn = ignore_output;
-    dealer_run_report report = {sizeof(dealer_run_report), 0, 0, 0};
+    dealer_run_report report = {sizeof(dealer_run_report), 0, 0, 0, 0};
     dealer_dds_results results;
     dealer_deal deal = {{0, 0, 0, 0}};
     int ok;
@@ -37,6 +40,7 @@ int main(void) {
     ok = dealer_set_output(session, DEALER_STREAM_OUTPUT, write_fn, NULL) == DEALER_OK &&
          dealer_dds_table(session, NULL, &results) == DEALER_ERROR_USAGE && /* no current deal */
          dealer_run(session, &report) == DEALER_ERROR_USAGE &&             /* no script */
+         dealer_set_untrusted(session, 1) == DEALER_OK &&
          dealer_deal_to_pbn(&deal, NULL, 0) > 0 &&
          dealer_version_number() == DEALER_VERSION_MAJOR * 10000 + DEALER_VERSION_MINOR * 100 + DEALER_VERSION_PATCH;
     dealer_free_session(session);

@@ -4,7 +4,8 @@
  * Accepts the switches of DealerV2 4.3.3 and, in the classic dialect, those of classic dealer
  * (Debian package `dealer`), plus libdealer's long options (see `long_options`): --rng= to choose
  * the random generator, --dialect= the language and output formats (default: classic with glibc,
- * DealerV2 otherwise), --explain/--no-explain the form of error messages, --help, --version.
+ * DealerV2 otherwise), --explain/--no-explain the form of error messages, --untrusted for
+ * scripts typed by users, --help, --version.
  * Uses only the public header include/dealer.h.
  */
 #define _GNU_SOURCE
@@ -41,9 +42,10 @@ struct cli_options {
     const char *opc_program;
     int explain;
     int request;
+    int untrusted;
 };
 
-static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, EXPLAIN_AUTO, REQUEST_NONE};
+static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, EXPLAIN_AUTO, REQUEST_NONE, 0};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -70,6 +72,8 @@ static const struct long_option long_options[] = {
      "--explain                    full error messages: line, column, the line and a caret"},
     {"no-explain", NULL, &cli.explain, EXPLAIN_OFF,
      "--no-explain                 the peers' one-line errors, even on a terminal"},
+    {"untrusted", NULL, &cli.untrusted, 1,
+     "--untrusted                  a user's script: no opc/usereval programs; 10 s, 10^7 deals, 1 MiB"},
     {"help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
     {"version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version"},
 };
@@ -318,6 +322,9 @@ int main(int argc, char **argv) {
     set(session, "rng", cli.rng);
     if (cli.external_timeout) set(session, "external_timeout", cli.external_timeout);
     if (cli.opc_program) set(session, "opc_program", cli.opc_program);
+    /* --untrusted: the script may start no program, and the run ceilings apply (README "Limits
+     * and errors"). */
+    if (cli.untrusted) set(session, "untrusted", "true");
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
     if (cli.request == REQUEST_HELP) {
         if (dialect == DIALECT_CLASSIC) classic_help(argv[0]);
@@ -507,13 +514,25 @@ int main(int argc, char **argv) {
         sigaction(SIGINT, &action, NULL);
         sigaction(SIGTERM, &action, NULL);
     }
-    status = dealer_run(session, NULL);
+    dealer_run_report report;
+    memset(&report, 0, sizeof report);
+    report.size = sizeof report;
+    status = dealer_run(session, &report);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     dealer_free_interrupter(interrupter);
     interrupter = NULL;
     if (status == DEALER_TIMED_OUT) {
         /* classic dealer: the -t alarm fired before any deal was produced */
+        dealer_free_session(session);
+        return 1;
+    }
+    if (status == DEALER_CEILING_REACHED) {
+        /* The output written is whole; say why it stops there (exit 1, as classic -t). */
+        const char *which = report.ceiling == DEALER_CEILING_TIME       ? "time ceiling (max_seconds)"
+                            : report.ceiling == DEALER_CEILING_GENERATE ? "generate ceiling (max_generate)"
+                                                                        : "output ceiling (max_output_bytes)";
+        fprintf(stderr, "the run stopped early at the %s\n", which);
         dealer_free_session(session);
         return 1;
     }

@@ -48,6 +48,31 @@
 // The run was stopped by `dealer_interrupt`; the output written before is complete.
 #define DEALER_INTERRUPTED -10
 
+// The script asks for something the session does not allow: with the `untrusted` option, a
+// call that would start an external program (`opc`, `usereval` without `dealer_set_usereval`).
+// `dealer_last_error_location` gives the call's line and column; nothing was dealt.
+#define DEALER_ERROR_NOT_ALLOWED -11
+
+// `dealer_run`: a ceiling (`max_seconds`, `max_generate`, `max_output_bytes`, or their
+// `untrusted` defaults) stopped the run early; `dealer_run_report.ceiling` says which. The output
+// written is whole: complete deals and lines, then the end-of-run report (ended after its last
+// whole line that fits, under the output ceiling).
+#define DEALER_CEILING_REACHED 3
+
+// `dealer_run_report.ceiling`: no ceiling stopped the run.
+#define DEALER_CEILING_NONE 0
+
+// `dealer_run_report.ceiling`: the wall-time ceiling (`max_seconds`) passed.
+#define DEALER_CEILING_TIME 1
+
+// `dealer_run_report.ceiling`: the run generated as many deals as `max_generate` allows, fewer
+// than its `generate` asked for.
+#define DEALER_CEILING_GENERATE 2
+
+// `dealer_run_report.ceiling`: the next deal's output would have passed `max_output_bytes`, so
+// it was not written (an end-of-run report that does not fit ends with its last whole line).
+#define DEALER_CEILING_OUTPUT 3
+
 // Output stream: deals, reports and statistics (standard output by default).
 #define DEALER_STREAM_OUTPUT 0
 
@@ -195,6 +220,10 @@ typedef struct {
   int64_t produced;
   // The seed, as the end-of-run statistics print it.
   uint64_t seed;
+  // The ceiling that stopped the run early (`DEALER_CEILING_*`), `DEALER_CEILING_NONE` if
+  // none did. A caller built with an older header, whose struct ends before this field (its
+  // `size` says so), gets the fields before it.
+  int32_t ceiling;
 } dealer_run_report;
 
 // All double-dummy results of a deal, filled in by `dealer_dds_table`. Set `size` to
@@ -298,7 +327,29 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 // - `opc_program`: the DOP program `opc` runs (default DealerV2's path).
 // - `opener`: the opener `opc` assumes, `N`, `E`, `S` or `W` (`-O`; default West).
 // - `debug`: DealerV2's debug levels `n[.m]` (`-D`), passed on to the DealerServer.
+// - `untrusted`: `true` or `false` (the default; `--untrusted`): a script typed by a user may
+//   start no external program and runs within the ceilings below; see `dealer_set_untrusted`.
+// - `max_seconds`: the wall-time ceiling of a run, and of each `dealer_next_deal` call, in
+//   seconds (fractions allowed); 0 for none, `default` for the default (10 under `untrusted`,
+//   else none). A run it stops returns `DEALER_CEILING_REACHED`.
+// - `max_generate`: the ceiling on deals generated (the script's `generate` and `produce`
+//   above it are capped); 0 for none, `default` for the default (10,000,000 under `untrusted`,
+//   else none).
+// - `max_output_bytes`: the ceiling on bytes written to the output, csv and export streams and
+//   ZRD/DL52 files (never half a deal or line); 0 for none, `default` for the default (1 MiB
+//   under `untrusted`, else none).
 int32_t dealer_set_option(dealer_session *session, const char *key, const char *value);
+
+// Turns the `untrusted` option on (`enabled` non-zero) or off, for scripts typed by users (a
+// practice server). Under it a script cannot start any program: `opc` and `usereval` (unless
+// `dealer_set_usereval` set an in-process metric) fail with `DEALER_ERROR_NOT_ALLOWED` at the
+// call's line and column before anything is dealt (`opc` already when the script is loaded).
+// Files are opened only through the embedder's options (`csv_file`, `export_file`,
+// `zrd_file`, `dl52_file`, `library_file`): the script language names none. And the run
+// ceilings default to 10 seconds of wall time, 10,000,000 generated deals and 1 MiB of output
+// (options `max_seconds`, `max_generate`, `max_output_bytes` override them); `dealer_run`
+// returns `DEALER_CEILING_REACHED` when one stops a run. Returns `DEALER_OK`.
+int32_t dealer_set_untrusted(dealer_session *session, int32_t enabled);
 
 // Sets the seed of the random generator (the `seed` option; `-s`). With the same seed,
 // generator, options and script, a session deals the same deals on every machine.
@@ -401,7 +452,8 @@ int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd
 // counters. Output written before an error stays written and is complete up to the deal that
 // failed. Returns
 // `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
-// produced nothing, or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
+// produced nothing, `DEALER_CEILING_REACHED` when a ceiling stopped it (`report->ceiling` says
+// which), or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
 int32_t dealer_run(dealer_session *session, dealer_run_report *report);
 
 // Deals until a deal satisfies the condition and stores it in `*deal`: returns `DEALER_OK`,
@@ -459,7 +511,7 @@ int32_t dealer_last_error_location(const dealer_session *session, uint32_t *line
 // The process exit status the peers use for the session's last error: 0 when there is none;
 // otherwise the status of the peer's own exit for that error where it has one (255 for script,
 // option and I/O errors: the peers' `exit(-1)`), else 3 for a feature not available, 4 for a
-// failed run, 2 for wrong use (and for a NULL session). Used by the CLI to
+// failed run, 5 for a call not allowed (`untrusted`), 2 for wrong use (and for a NULL session). Used by the CLI to
 // mirror the peers.
 int32_t dealer_last_error_exit_code(const dealer_session *session);
 

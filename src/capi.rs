@@ -18,7 +18,7 @@ use std::sync::Once;
 
 use crate::cards::{Deal, Hand};
 use crate::error::{Error, ErrorKind};
-use crate::session::{MetricMaker, Session, Sink, Stream};
+use crate::session::{Ceiling, MetricMaker, Session, Sink, Stream};
 use crate::usereval::{Metric, Query, QueryContext, SLOTS};
 
 /// Success.
@@ -48,6 +48,26 @@ pub const DEALER_ERROR_UTF8: i32 = -8;
 pub const DEALER_ERROR_INTERNAL: i32 = -9;
 /// The run was stopped by `dealer_interrupt`; the output written before is complete.
 pub const DEALER_INTERRUPTED: i32 = -10;
+/// The script asks for something the session does not allow: with the `untrusted` option, a
+/// call that would start an external program (`opc`, `usereval` without `dealer_set_usereval`).
+/// `dealer_last_error_location` gives the call's line and column; nothing was dealt.
+pub const DEALER_ERROR_NOT_ALLOWED: i32 = -11;
+/// `dealer_run`: a ceiling (`max_seconds`, `max_generate`, `max_output_bytes`, or their
+/// `untrusted` defaults) stopped the run early; `dealer_run_report.ceiling` says which. The output
+/// written is whole: complete deals and lines, then the end-of-run report (ended after its last
+/// whole line that fits, under the output ceiling).
+pub const DEALER_CEILING_REACHED: i32 = 3;
+
+/// `dealer_run_report.ceiling`: no ceiling stopped the run.
+pub const DEALER_CEILING_NONE: i32 = 0;
+/// `dealer_run_report.ceiling`: the wall-time ceiling (`max_seconds`) passed.
+pub const DEALER_CEILING_TIME: i32 = 1;
+/// `dealer_run_report.ceiling`: the run generated as many deals as `max_generate` allows, fewer
+/// than its `generate` asked for.
+pub const DEALER_CEILING_GENERATE: i32 = 2;
+/// `dealer_run_report.ceiling`: the next deal's output would have passed `max_output_bytes`, so
+/// it was not written (an end-of-run report that does not fit ends with its last whole line).
+pub const DEALER_CEILING_OUTPUT: i32 = 3;
 
 /// Output stream: deals, reports and statistics (standard output by default).
 pub const DEALER_STREAM_OUTPUT: i32 = 0;
@@ -104,7 +124,15 @@ pub struct dealer_run_report {
     pub produced: i64,
     /// The seed, as the end-of-run statistics print it.
     pub seed: u64,
+    /// The ceiling that stopped the run early (`DEALER_CEILING_*`), `DEALER_CEILING_NONE` if
+    /// none did. A caller built with an older header, whose struct ends before this field (its
+    /// `size` says so), gets the fields before it.
+    pub ceiling: i32,
 }
+
+/// The size of `dealer_run_report` before the `ceiling` field was added, which `dealer_run`
+/// still accepts.
+const RUN_REPORT_V1_SIZE: usize = std::mem::offset_of!(dealer_run_report, ceiling);
 
 /// Receives a piece of output: `len` bytes at `data` (not NUL-terminated). Return 0 to go on,
 /// anything else to stop the run with `DEALER_ERROR_IO`.
@@ -139,6 +167,7 @@ impl From<Error> for Failure {
             ErrorKind::Run => DEALER_ERROR_RUN,
             ErrorKind::Usage => DEALER_ERROR_USAGE,
             ErrorKind::Interrupted => DEALER_INTERRUPTED,
+            ErrorKind::NotAllowed => DEALER_ERROR_NOT_ALLOWED,
         };
         Failure { status, error }
     }
@@ -380,6 +409,17 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 /// - `opc_program`: the DOP program `opc` runs (default DealerV2's path).
 /// - `opener`: the opener `opc` assumes, `N`, `E`, `S` or `W` (`-O`; default West).
 /// - `debug`: DealerV2's debug levels `n[.m]` (`-D`), passed on to the DealerServer.
+/// - `untrusted`: `true` or `false` (the default; `--untrusted`): a script typed by a user may
+///   start no external program and runs within the ceilings below; see `dealer_set_untrusted`.
+/// - `max_seconds`: the wall-time ceiling of a run, and of each `dealer_next_deal` call, in
+///   seconds (fractions allowed); 0 for none, `default` for the default (10 under `untrusted`,
+///   else none). A run it stops returns `DEALER_CEILING_REACHED`.
+/// - `max_generate`: the ceiling on deals generated (the script's `generate` and `produce`
+///   above it are capped); 0 for none, `default` for the default (10,000,000 under `untrusted`,
+///   else none).
+/// - `max_output_bytes`: the ceiling on bytes written to the output, csv and export streams and
+///   ZRD/DL52 files (never half a deal or line); 0 for none, `default` for the default (1 MiB
+///   under `untrusted`, else none).
 #[no_mangle]
 pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_char, value: *const c_char) -> i32 {
     with_session(session, |h| {
@@ -388,6 +428,20 @@ pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_
         h.session.set_option(key, value)?;
         Ok(DEALER_OK)
     })
+}
+
+/// Turns the `untrusted` option on (`enabled` non-zero) or off, for scripts typed by users (a
+/// practice server). Under it a script cannot start any program: `opc` and `usereval` (unless
+/// `dealer_set_usereval` set an in-process metric) fail with `DEALER_ERROR_NOT_ALLOWED` at the
+/// call's line and column before anything is dealt (`opc` already when the script is loaded).
+/// Files are opened only through the embedder's options (`csv_file`, `export_file`,
+/// `zrd_file`, `dl52_file`, `library_file`): the script language names none. And the run
+/// ceilings default to 10 seconds of wall time, 10,000,000 generated deals and 1 MiB of output
+/// (options `max_seconds`, `max_generate`, `max_output_bytes` override them); `dealer_run`
+/// returns `DEALER_CEILING_REACHED` when one stops a run. Returns `DEALER_OK`.
+#[no_mangle]
+pub extern "C" fn dealer_set_untrusted(session: *mut dealer_session, enabled: i32) -> i32 {
+    set_typed(session, "untrusted", (if enabled != 0 { "true" } else { "false" }).to_string())
 }
 
 /// Sets the seed of the random generator (the `seed` option; `-s`). With the same seed,
@@ -785,21 +839,44 @@ fn stream_of(stream: i32) -> Result<Stream, Failure> {
 /// counters. Output written before an error stays written and is complete up to the deal that
 /// failed. Returns
 /// `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
-/// produced nothing, or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
+/// produced nothing, `DEALER_CEILING_REACHED` when a ceiling stopped it (`report->ceiling` says
+/// which), or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
 #[no_mangle]
 pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_run_report) -> i32 {
     with_session(session, |h| {
-        // SAFETY: a non-NULL `report` points to a dealer_run_report the caller owns.
-        if !report.is_null() && (unsafe { (*report).size } as usize) < std::mem::size_of::<dealer_run_report>() {
+        // SAFETY: a non-NULL `report` points to a dealer_run_report the caller owns, at least
+        // as large as its `size` field says (an older caller's struct may end before `ceiling`).
+        let size = if report.is_null() { 0 } else { unsafe { std::ptr::addr_of!((*report).size).read() as usize } };
+        // The struct as this header declares it, or as headers before `ceiling` declared it.
+        if !report.is_null() && size != RUN_REPORT_V1_SIZE && size < std::mem::size_of::<dealer_run_report>() {
             return Err(Error::new(ErrorKind::Usage, "report->size must be sizeof(dealer_run_report)").into());
         }
         let r = h.session.run()?;
+        let ceiling = match r.ceiling {
+            None => DEALER_CEILING_NONE,
+            Some(Ceiling::Time) => DEALER_CEILING_TIME,
+            Some(Ceiling::Generate) => DEALER_CEILING_GENERATE,
+            Some(Ceiling::Output) => DEALER_CEILING_OUTPUT,
+        };
         if !report.is_null() {
-            let size = std::mem::size_of::<dealer_run_report>() as u32;
-            // SAFETY: non-NULL `report` points to a writable dealer_run_report.
-            unsafe { *report = dealer_run_report { size, generated: r.generated, produced: r.produced, seed: r.seed } };
+            // SAFETY: non-NULL `report` points to a writable struct of `size` bytes, which holds
+            // the fields up to `seed` (checked above); `ceiling` only when `size` covers it.
+            unsafe {
+                std::ptr::addr_of_mut!((*report).generated).write(r.generated);
+                std::ptr::addr_of_mut!((*report).produced).write(r.produced);
+                std::ptr::addr_of_mut!((*report).seed).write(r.seed);
+                if size >= std::mem::size_of::<dealer_run_report>() {
+                    std::ptr::addr_of_mut!((*report).ceiling).write(ceiling);
+                }
+            }
         }
-        Ok(if r.timed_out { DEALER_TIMED_OUT } else { DEALER_OK })
+        Ok(if r.timed_out {
+            DEALER_TIMED_OUT
+        } else if r.ceiling.is_some() {
+            DEALER_CEILING_REACHED
+        } else {
+            DEALER_OK
+        })
     })
 }
 
@@ -1003,7 +1080,7 @@ pub extern "C" fn dealer_last_error_location(session: *const dealer_session, lin
 /// The process exit status the peers use for the session's last error: 0 when there is none;
 /// otherwise the status of the peer's own exit for that error where it has one (255 for script,
 /// option and I/O errors: the peers' `exit(-1)`), else 3 for a feature not available, 4 for a
-/// failed run, 2 for wrong use (and for a NULL session). Used by the CLI to
+/// failed run, 5 for a call not allowed (`untrusted`), 2 for wrong use (and for a NULL session). Used by the CLI to
 /// mirror the peers.
 #[no_mangle]
 pub extern "C" fn dealer_last_error_exit_code(session: *const dealer_session) -> i32 {

@@ -21,6 +21,9 @@ pub enum ErrorKind {
     /// The run was interrupted (an [`Interrupter`](crate::session::Interrupter), the CLI's
     /// SIGINT); the output written before is complete.
     Interrupted,
+    /// The script asks for something the session does not allow: under the `untrusted` option,
+    /// anything that would start an external program (`opc`, `usereval` through a DealerServer).
+    NotAllowed,
 }
 
 /// An error with its message, optional script location and peer-compatible exit status.
@@ -62,6 +65,7 @@ impl Error {
             ErrorKind::Usage => 2,
             // What a shell reports for a program ended by SIGINT.
             ErrorKind::Interrupted => 130,
+            ErrorKind::NotAllowed => 5,
         };
         Error { kind, message: message.into(), line: None, col: None, exit_code, source_line: None }
     }

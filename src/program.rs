@@ -104,6 +104,25 @@ pub enum Node {
     },
 }
 
+/// A script function that runs an external program (see [`Program::first_external_call`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExternalCall {
+    /// `opc(side[, strain])`: runs DealerV2's DOP program.
+    Opc,
+    /// `usereval(…)`: asks a DealerServer program (unless a metric is set in process).
+    UserEval,
+}
+
+impl ExternalCall {
+    /// The function's name in the script.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExternalCall::Opc => "opc",
+            ExternalCall::UserEval => "usereval",
+        }
+    }
+}
+
 /// A `printes` item after compilation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EsPart {
@@ -519,6 +538,29 @@ impl Program {
     /// external programs in the order the deals are judged, so deals are not dealt ahead.
     pub fn uses_external_metrics(&self) -> bool {
         self.reaches(|node| matches!(node, Node::Opc(..) | Node::UserEval { .. }))
+    }
+
+    /// How many of [`nodes`](Self::nodes) the script itself compiled to (the rest came from
+    /// `dealer_eval` and `dealer_compile_expression`).
+    pub fn script_node_count(&self) -> usize {
+        self.script_size.0
+    }
+
+    /// The first call among `nodes` (compiled from the script, or later for `dealer_eval`)
+    /// that would start an external program unless the embedder serves it in process: `opc()`,
+    /// and `usereval()` when `usereval` is set; with its position. "First" is by position, so the
+    /// error points at the call the reader meets first.
+    pub fn first_external_call(&self, nodes: std::ops::Range<usize>, usereval: bool) -> Option<(ExternalCall, Pos)> {
+        self.nodes
+            .get(nodes)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|node| match node {
+                Node::Opc(_, _, pos) => Some((ExternalCall::Opc, *pos)),
+                Node::UserEval { pos, .. } if usereval => Some((ExternalCall::UserEval, *pos)),
+                _ => None,
+            })
+            .min_by_key(|(_, pos)| (pos.line, pos.col))
     }
 
     /// Whether a node for which `wanted` holds is reachable from the condition or the actions.

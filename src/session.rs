@@ -26,7 +26,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::eval::Evaluation;
 use crate::opc::{Opc, OpcConfig};
 use crate::parallel::{Event, ParallelDealing, Summary};
-use crate::program::{CompiledAction, EsPart, NodeId, Program, ReportPart};
+use crate::program::{CompiledAction, EsPart, ExternalCall, NodeId, Program, ReportPart};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
 use crate::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::zrd::{LibraryReader, OutputSpec};
@@ -139,6 +139,20 @@ pub struct Options {
     pub extra: HashMap<String, String>,
     /// How long a DealerServer query or an `opc` run may take before the run stops.
     pub external_timeout: std::time::Duration,
+    /// Untrusted scripts (`untrusted`): the script may not start external programs (`opc`,
+    /// `usereval` through a DealerServer; an in-process metric is fine), and the ceilings below
+    /// default to [`UNTRUSTED_MAX_SECONDS`], [`UNTRUSTED_MAX_GENERATE`] and
+    /// [`UNTRUSTED_MAX_OUTPUT_BYTES`]. See [`Options::ceilings`].
+    pub untrusted: bool,
+    /// Wall-time ceiling of a run, and of each `next_deal` call (`max_seconds`): `None` follows
+    /// `untrusted`, zero is no ceiling.
+    pub max_seconds: Option<std::time::Duration>,
+    /// Ceiling on the deals a run generates, over the script's `generate` and the `generate`
+    /// option (`max_generate`): `None` follows `untrusted`, 0 is no ceiling.
+    pub max_generate: Option<i64>,
+    /// Ceiling on the bytes a run writes, diagnostics aside (`max_output_bytes`): `None` follows
+    /// `untrusted`, 0 is no ceiling.
+    pub max_output_bytes: Option<u64>,
 }
 
 impl Default for Options {
@@ -168,6 +182,10 @@ impl Default for Options {
             dl52_output: None,
             extra: HashMap::new(),
             external_timeout: std::time::Duration::from_secs(30),
+            untrusted: false,
+            max_seconds: None,
+            max_generate: None,
+            max_output_bytes: None,
         }
     }
 }
@@ -188,6 +206,64 @@ impl Options {
             _ => Dialect::V2,
         })
     }
+
+    /// The ceilings in force: each one set by its option, else the untrusted default when
+    /// `untrusted` is on, else none.
+    pub fn ceilings(&self) -> Ceilings {
+        let untrusted = self.untrusted;
+        Ceilings {
+            time: match self.max_seconds {
+                Some(t) => Some(t).filter(|t| !t.is_zero()),
+                None => untrusted.then_some(UNTRUSTED_MAX_SECONDS),
+            },
+            generate: match self.max_generate {
+                Some(n) => Some(n).filter(|&n| n > 0),
+                None => untrusted.then_some(UNTRUSTED_MAX_GENERATE),
+            },
+            output_bytes: match self.max_output_bytes {
+                Some(n) => Some(n).filter(|&n| n > 0),
+                None => untrusted.then_some(UNTRUSTED_MAX_OUTPUT_BYTES),
+            },
+        }
+    }
+}
+
+/// The wall-time ceiling of a run under `untrusted` unless `max_seconds` says otherwise: ten
+/// seconds are far more than a practice script needs (a typical script finds its deals in well
+/// under a second) and short enough that a server stays responsive.
+pub const UNTRUSTED_MAX_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The ceiling on generated deals under `untrusted` unless `max_generate` says otherwise: the
+/// peers' own default `generate`, so a script can ask for no more than a default run deals.
+pub const UNTRUSTED_MAX_GENERATE: i64 = 10_000_000;
+
+/// The ceiling on output bytes under `untrusted` unless `max_output_bytes` says otherwise: 1 MiB
+/// holds about 13,000 `printoneline` deals or 3,000 `printall` deals, more than anyone reads,
+/// and stays small for a server to hold and send.
+pub const UNTRUSTED_MAX_OUTPUT_BYTES: u64 = 1 << 20;
+
+/// The ceilings of a run (see [`Options::ceilings`]); `None` is no ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ceilings {
+    /// Wall time of a run (of each `next_deal` call).
+    pub time: Option<std::time::Duration>,
+    /// Deals generated; the script's `generate` and `produce` above it are capped.
+    pub generate: Option<i64>,
+    /// Bytes written to the output, csv and export streams and the ZRD/DL52 record files.
+    pub output_bytes: Option<u64>,
+}
+
+/// The ceiling that stopped a run early (see [`RunReport::ceiling`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ceiling {
+    /// The wall-time ceiling (`max_seconds`) passed.
+    Time,
+    /// The run generated as many deals as the ceiling (`max_generate`) allows, fewer than its
+    /// `generate` asked for.
+    Generate,
+    /// The next output would have gone past the ceiling (`max_output_bytes`): the deal was not
+    /// written (the end-of-run report is cut after its last whole line that fits).
+    Output,
 }
 
 /// What a finished run reports.
@@ -201,6 +277,9 @@ pub struct RunReport {
     pub seed: u64,
     /// Whether the time limit stopped the run before any deal was produced (classic `-t`).
     pub timed_out: bool,
+    /// The ceiling that stopped the run early, if one did; the output written is whole (see
+    /// [`Ceiling`]).
+    pub ceiling: Option<Ceiling>,
 }
 
 /// glibc's drand48 state before any seeding (`rnd()` in DealerV2's library mode).
@@ -281,6 +360,12 @@ struct Job {
     seed: i64,
     seed_printed: u64,
     timed_out: bool,
+    /// The wall-time ceiling: past it the job stops at the next deal (see [`Ceiling::Time`]).
+    hard_deadline: Option<Instant>,
+    /// Whether the generate ceiling lowered `max_generate`.
+    generate_capped: bool,
+    /// The ceiling that stopped the job, once one has.
+    ceiling: Option<Ceiling>,
 }
 
 /// What the dealing loop gets next.
@@ -292,6 +377,15 @@ enum Produced {
 }
 
 impl Job {
+    /// Whether the wall-time ceiling has passed; records it as the reason the job stops.
+    fn past_hard_deadline(&mut self) -> bool {
+        let past = self.hard_deadline.is_some_and(|d| Instant::now() >= d);
+        if past {
+            self.ceiling = Some(Ceiling::Time);
+        }
+        past
+    }
+
     /// [`next_accepted`](Self::next_accepted), or the statistics of several produced deals
     /// when the dealing threads add them up (a job started with statistics to add up).
     fn next_produced(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Produced>> {
@@ -320,6 +414,9 @@ impl Job {
         while self.generated < self.max_generate && self.produced < self.max_produce {
             // Deals here may wait for double dummy: an interruption is looked at every deal.
             self.interrupter.check()?;
+            if self.past_hard_deadline() {
+                return Ok(None);
+            }
             if self.generated % 4096 == 0 && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
                 self.timed_out = true;
                 return Ok(None);
@@ -371,6 +468,9 @@ impl Job {
             let checkpoint = self.generated % 4096 == 0;
             if checkpoint || self.fast_condition.is_none() {
                 self.interrupter.check()?;
+                if self.past_hard_deadline() {
+                    return Ok(None);
+                }
             }
             if checkpoint && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
                 self.timed_out = true;
@@ -417,6 +517,10 @@ impl Job {
         let parallel = self.parallel.as_mut().expect("called with workers");
         while self.generated < self.max_generate && self.produced < self.max_produce {
             self.interrupter.check()?;
+            if self.hard_deadline.is_some_and(|d| Instant::now() >= d) {
+                self.ceiling = Some(Ceiling::Time);
+                return Ok(None);
+            }
             match parallel.next_event((self.max_produce - self.produced) as u64) {
                 Event::Accepted(index, deal) => {
                     self.generated = index as i64 + 1;
@@ -595,6 +699,8 @@ pub struct Session {
     interrupter: Interrupter,
     /// The seed of the last job, until an option or the script is set (see [`Session::seed`]).
     last_seed: Option<i64>,
+    /// The loaded script's text, for the excerpt of errors found after loading.
+    script_text: Vec<u8>,
 }
 
 /// Builds a `usereval` metric for a job.
@@ -657,6 +763,10 @@ pub const OPTION_KEYS: &[&str] = &[
     "opc_program",
     "opener",
     "debug",
+    "untrusted",
+    "max_seconds",
+    "max_generate",
+    "max_output_bytes",
 ];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
@@ -692,6 +802,28 @@ fn parse_whole(key: &str, value: &str) -> Result<i64> {
             format!("option {key}: expected a whole number from {} to {}, got '{value}'", i64::MIN, i64::MAX),
         )
     })
+}
+
+/// The largest `max_seconds` accepted (a year): beyond it a deadline is no longer a point in time
+/// for every clock.
+const MAX_CEILING_SECONDS: f64 = 365.0 * 86_400.0;
+
+/// Refuses, for an untrusted script, the first call among `nodes` that would start an external
+/// program: `opc()`, and `usereval()` when `usereval` is set (no in-process metric). The error
+/// points at the call in `source`, the text the nodes were compiled from.
+fn refuse_external_calls(
+    program: &Program,
+    nodes: std::ops::Range<usize>,
+    usereval: bool,
+    source: &[u8],
+) -> Result<()> {
+    let Some((call, pos)) = program.first_external_call(nodes, usereval) else { return Ok(()) };
+    let why = match call {
+        ExternalCall::Opc => "it runs an external program",
+        ExternalCall::UserEval => "it runs an external DealerServer and no in-process metric is set",
+    };
+    let message = format!("{}() is not allowed in an untrusted script: {why}", call.name());
+    Err(Error::new(ErrorKind::NotAllowed, message).at(pos.line, pos.col).with_source(source))
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool> {
@@ -748,6 +880,7 @@ impl Session {
             in_process_metric: None,
             interrupter: Interrupter::default(),
             last_seed: None,
+            script_text: Vec::new(),
         }
     }
 
@@ -765,6 +898,10 @@ impl Session {
     /// Sets an option by key and value. The keys are those of [`OPTION_KEYS`]; what each one
     /// takes is documented with `dealer_set_option` in src/capi.rs (the C header). A refused
     /// key or value leaves the options as they were.
+    ///
+    /// Scripts typed by users: `untrusted` (`true`/`false`) and the ceilings `max_seconds`,
+    /// `max_generate`, `max_output_bytes` (a number, 0 for none, or `default`; see
+    /// [`Options::ceilings`]).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         if !OPTION_KEYS.contains(&key) {
             return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
@@ -859,6 +996,41 @@ impl Session {
                     _ => return Err(bad("expected a number of seconds above 0, got")),
                 }
             }
+            "untrusted" => o.untrusted = parse_bool(key, value)?,
+            // The ceilings: `default` follows `untrusted`, 0 is no ceiling.
+            "max_seconds" => {
+                o.max_seconds = match value {
+                    "default" => None,
+                    _ => match value.parse::<f64>() {
+                        Ok(seconds) if (0.0..=MAX_CEILING_SECONDS).contains(&seconds) => {
+                            Some(std::time::Duration::from_secs_f64(seconds))
+                        }
+                        _ => return Err(bad("expected a number of seconds (0: no ceiling) or default, got")),
+                    },
+                }
+            }
+            "max_generate" => {
+                o.max_generate = match value {
+                    "default" => None,
+                    _ => Some(
+                        value
+                            .parse::<i64>()
+                            .ok()
+                            .filter(|&n| n >= 0)
+                            .ok_or_else(|| bad("expected a number of deals (0: no ceiling) or default, got"))?,
+                    ),
+                }
+            }
+            "max_output_bytes" => {
+                o.max_output_bytes = match value {
+                    "default" => None,
+                    _ => Some(
+                        value
+                            .parse::<u64>()
+                            .map_err(|_| bad("expected a number of bytes (0: no ceiling) or default, got"))?,
+                    ),
+                }
+            }
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
@@ -887,7 +1059,13 @@ impl Session {
         let dialect = self.options.dialect();
         let program = Program::from_source(text, dialect, &self.options.script_vars);
         let program = program.map_err(|e| e.with_source(text))?;
+        if self.options.untrusted {
+            // `opc` is never allowed; `usereval` is checked when the job starts, since the
+            // embedder may set an in-process metric after loading.
+            refuse_external_calls(&program, 0..program.nodes.len(), false, text)?;
+        }
         self.program = Some(program);
+        self.script_text = text.to_vec();
         self.job = None;
         self.current = None;
         self.last_seed = None;
@@ -914,16 +1092,30 @@ impl Session {
     fn start_job(&self, produced_seats: SeatSet, statistics: Option<Statistics>) -> Result<Job> {
         let program = self.program()?;
         let o = &self.options;
+        if o.untrusted {
+            let usereval = self.in_process_metric.is_none();
+            refuse_external_calls(program, 0..program.script_node_count(), usereval, &self.script_text)?;
+        }
         let dialect = o.dialect();
         let s = &program.settings;
         let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
-        let max_generate = o.generate.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000);
+        let mut max_generate = o.generate.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000);
+        let ceilings = o.ceilings();
+        let mut generate_capped = false;
+        if let Some(ceiling) = ceilings.generate {
+            generate_capped = max_generate > ceiling;
+            max_generate = max_generate.min(ceiling);
+        }
         let mut max_produce = o
             .produce
             .filter(|&p| p != 0)
             .or(s.produce)
             .map(narrow)
             .unwrap_or(if program.prints_deals { 40 } else { max_generate });
+        if let Some(ceiling) = ceilings.generate {
+            // No run produces more than it generates.
+            max_produce = max_produce.min(ceiling);
+        }
         if dialect == Dialect::V2 {
             max_produce = max_produce.min(max_generate);
         }
@@ -966,7 +1158,6 @@ impl Session {
             swap: o.swap,
         };
         let mut seed_printed = seed_value as u64;
-        let mut max_generate = max_generate;
         let mut library = None;
         let mut library_discards = Vec::new();
         let dealer = match &o.library_file {
@@ -977,6 +1168,10 @@ impl Session {
                 // DealerV2.
                 let offset = seed_value as u64;
                 let reader = LibraryReader::open(path, offset).map_err(|m| Error::new(ErrorKind::Io, m))?;
+                if reader.records() as i64 <= max_generate {
+                    // The library ends the run, not the ceiling.
+                    generate_capped = false;
+                }
                 max_generate = max_generate.min(reader.records() as i64);
                 max_produce = max_produce.min(max_generate);
                 seed_printed = reader.start_seed();
@@ -1067,6 +1262,9 @@ impl Session {
             seed: seed_value,
             seed_printed,
             timed_out: false,
+            hard_deadline: None,
+            generate_capped,
+            ceiling: None,
         })
     }
 
@@ -1094,13 +1292,14 @@ impl Session {
     }
 
     /// Sets up `usereval` (the in-process metric if one is set, else the DealerServer, started
-    /// whenever the script mentions `usereval`, as DealerV2 does) and `opc` for a job.
+    /// whenever the script mentions `usereval`, as DealerV2 does) and `opc` for a job. Under
+    /// `untrusted` only the in-process metric is set up: no program is ever started.
     fn external_metrics(&self, program: &Program) -> Result<ExternalMetrics> {
         let o = &self.options;
         let mut external = ExternalMetrics::default();
         if let Some(make) = &self.in_process_metric {
             external.usereval = Some(UserEval::new(make()));
-        } else if program.mentions_usereval {
+        } else if program.mentions_usereval && !o.untrusted {
             let config = ServerConfig {
                 path: o.extra.get("server").map_or(DEFAULT_SERVER, String::as_str).into(),
                 timeout: o.external_timeout,
@@ -1113,6 +1312,10 @@ impl Session {
                     .map_or(0, |(_, m)| atol(m).clamp(0, 9999) as i32),
             };
             external.usereval = Some(UserEval::new(Box::new(DealerServer::start(config)?)));
+        }
+        if o.untrusted {
+            // No external program for an untrusted script (its calls were refused already).
+            return Ok(external);
         }
         external.opc = Some(Opc::new(self.opc_config()));
         Ok(external)
@@ -1181,7 +1384,9 @@ impl Session {
 
     /// Returns the next deal that satisfies the condition (no actions run), or `None` when the
     /// generate limit (or an explicitly set produce limit) is reached; the deal returned becomes
-    /// the current deal of [`Session::eval`].
+    /// the current deal of [`Session::eval`]. The generate ceiling lowers the generate limit; the
+    /// wall-time ceiling applies to each call, which fails with an [`ErrorKind::Run`] error when
+    /// it passes before a deal is found (the next call goes on from there).
     pub fn next_deal(&mut self) -> Result<Option<Deal>> {
         if self.job.is_none() {
             let mut job = self.start_job(SeatSet::ALL, None)?;
@@ -1201,7 +1406,18 @@ impl Session {
         }
         let program = self.program.as_ref().expect("job implies program");
         let job = self.job.as_mut().expect("just set");
+        let time = self.options.ceilings().time;
+        job.hard_deadline = time.and_then(|t| Instant::now().checked_add(t));
+        job.ceiling = None;
         let deal = job.next_accepted(program, None)?;
+        if job.ceiling == Some(Ceiling::Time) {
+            job.ceiling = None;
+            let seconds = time.map_or(0.0, |t| t.as_secs_f64());
+            return Err(Error::new(
+                ErrorKind::Run,
+                format!("no deal found within the time ceiling of {seconds} s (option max_seconds)"),
+            ));
+        }
         if deal.is_some() {
             // After the last deal, the last one stays current for `eval`.
             self.current = deal;
@@ -1221,7 +1437,9 @@ impl Session {
                 if self.expressions.by_text.len() >= MAX_CACHED_EXPRESSIONS {
                     self.expressions.start_afresh(program)?;
                 }
+                let before = program.nodes.len();
                 let id = program.compile_extra_expression(&expr).map_err(|e| e.with_source(expression.as_bytes()))?;
+                self.refuse_external_expression(before, expression)?;
                 self.expressions.by_text.insert(expression.to_string(), id);
                 id
             }
@@ -1246,9 +1464,24 @@ impl Session {
             .first_id
             .checked_add(pinned.len() as u32)
             .ok_or_else(|| Error::new(ErrorKind::Usage, "expression ids are exhausted: create a new session"))?;
+        let before = program.nodes.len();
         let node = program.compile_extra_expression(&expr).map_err(|e| e.with_source(expression.as_bytes()))?;
-        pinned.push((expr, node));
+        self.refuse_external_expression(before, expression)?;
+        self.expressions.pinned.push((expr, node));
         Ok(id)
+    }
+
+    /// Under `untrusted`, refuses an expression just compiled (nodes `from..`) that calls an
+    /// external program, and drops the extra expressions' nodes (the pinned ones are compiled
+    /// again) so that refused expressions take no memory.
+    fn refuse_external_expression(&mut self, from: usize, expression: &str) -> Result<()> {
+        let Some(program) = self.program.as_mut().filter(|_| self.options.untrusted) else { return Ok(()) };
+        let usereval = self.in_process_metric.is_none();
+        let refused = refuse_external_calls(program, from..program.nodes.len(), usereval, expression.as_bytes());
+        if refused.is_err() {
+            self.expressions.start_afresh(program)?;
+        }
+        refused
     }
 
     /// Evaluates an expression compiled by [`Session::compile_expression`] on the current deal.
@@ -1324,7 +1557,8 @@ impl Session {
         }
     }
 
-    /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks.
+    /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks. A
+    /// ceiling (see [`Options::ceilings`]) stops it early and cleanly: [`RunReport::ceiling`].
     pub fn run(&mut self) -> Result<RunReport> {
         let started = Instant::now();
         let program = self.program()?;
@@ -1335,6 +1569,7 @@ impl Session {
             self.start_job(program.action_seats(), Statistics::for_run(program))
         };
         let mut job = job?;
+        job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
         self.job = None;
         self.current = None;
         self.last_seed = Some(job.seed);
@@ -1514,13 +1749,45 @@ struct Outputs<'a> {
     zrd: Option<(std::io::BufWriter<std::fs::File>, bool)>,
     /// `-l`: 52-byte records of the produced deals.
     dl52: Option<std::io::BufWriter<std::fs::File>>,
+    /// Bytes handed on so far: the output, csv and export buffers flushed, the records written.
+    written: u64,
+    /// The output ceiling on `written` and what is buffered (see [`Ceiling::Output`]).
+    max_bytes: Option<u64>,
 }
 
 const FLUSH_AT: usize = 1 << 16;
 
 impl Outputs<'_> {
+    /// Bytes written and buffered so far.
+    fn total(&self) -> u64 {
+        self.written + (self.out.len() + self.csv.len() + self.export.len()) as u64
+    }
+
+    /// The lengths of the buffers, to drop later what came after (see [`Outputs::rewind`]).
+    fn mark(&self) -> [usize; 3] {
+        [self.out.len(), self.csv.len(), self.export.len()]
+    }
+
+    /// Drops what the buffers got since `mark` (nothing was flushed in between).
+    fn rewind(&mut self, mark: [usize; 3]) {
+        self.out.truncate(mark[0]);
+        self.csv.truncate(mark[1]);
+        self.export.truncate(mark[2]);
+    }
+
+    /// Writes one ZRD or DL52 record (or title record) and counts it.
+    fn write_record(&mut self, zrd: bool, record: &[u8]) -> Result<()> {
+        let file = if zrd { self.zrd.as_mut().map(|(f, _)| f) } else { self.dl52.as_mut() };
+        if let Some(file) = file {
+            file.write_all(record).map_err(write_error)?;
+            self.written += record.len() as u64;
+        }
+        Ok(())
+    }
+
     fn flush(&mut self) -> Result<()> {
         let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("cannot write output: {e}"));
+        self.written += (self.out.len() + self.csv.len() + self.export.len()) as u64;
         // csv and export buffers are separate only when they go to their own sinks.
         let out = std::mem::take(&mut self.out);
         self.sinks[Stream::Output as usize].get_or_insert(Sink::Stdout).write_all(&out).map_err(io)?;
@@ -1609,6 +1876,8 @@ fn run_job(
         export_file,
         zrd,
         dl52,
+        written: 0,
+        max_bytes: options.ceilings().output_bytes,
     };
     let result = deal_loop(program, options, job, &mut outputs, started);
     let flushed = outputs.flush();
@@ -1673,6 +1942,11 @@ struct ActionState<'p> {
     /// Per action: the value a statistic (`average`, `frequency`, `bucketfrequency`) tallies,
     /// compiled as a deal expression when it is one.
     tallied: Vec<Option<DealExpr>>,
+    /// The values the deal in hand adds to the statistics: (action, value, column value), added
+    /// when the deal is committed (see [`ActionState::commit`]).
+    pending: Vec<(usize, i32, i32)>,
+    /// Under an output ceiling: the length of each `print(compass…)` action's pages so far.
+    pages: Vec<actions::HandPagesLength>,
 }
 
 impl<'p> ActionState<'p> {
@@ -1686,6 +1960,18 @@ impl<'p> ActionState<'p> {
         let board_offset = match program.dialect {
             Dialect::V2 => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
             Dialect::Classic => 0,
+        };
+        let pages = if options.ceilings().output_bytes.is_some() {
+            let measure = |seats: &[Seat]| {
+                actions::HandPagesLength::new(program.dialect, seats, title.as_deref(), board_offset + 1)
+            };
+            let pages = program.actions.iter().filter_map(|action| match action {
+                CompiledAction::PrintPages(seats) => Some(measure(seats)),
+                _ => None,
+            });
+            pages.collect()
+        } else {
+            Vec::new()
         };
         ActionState {
             program,
@@ -1703,15 +1989,20 @@ impl<'p> ActionState<'p> {
                 .iter()
                 .map(|action| action.tallied_value().and_then(|value| DealExpr::compile(program, value)))
                 .collect(),
+            pending: Vec::new(),
+            pages,
         }
     }
 
     /// Runs every action on a produced deal.
+    /// Runs every action on a produced deal: what they print goes into the output buffers, what
+    /// they tally waits in `pending` until [`commit`](Self::commit).
     fn on_deal(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
         let program = self.program;
         let produced = job.produced;
         let board = produced + self.board_offset;
-        for ((action, tally), tallied) in program.actions.iter().zip(self.tallies.iter_mut()).zip(&self.tallied) {
+        self.pending.clear();
+        for (index, (action, tallied)) in program.actions.iter().zip(&self.tallied).enumerate() {
             // The general evaluator (`job.evaluation`) is set up only by the actions that need it.
             match action {
                 CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
@@ -1763,17 +2054,17 @@ impl<'p> ActionState<'p> {
                         Some(expr) => expr.value(program, deal),
                         None => job.evaluation(program, deal).value(*value)?,
                     };
-                    tally.add(v, 0)
+                    self.pending.push((index, v, 0))
                 }
                 CompiledAction::Frequency2 { rows, cols, .. } => {
                     let mut ev = job.evaluation(program, deal);
                     let row = ev.value(rows.0)?;
-                    tally.add(row, ev.value(cols.0)?)
+                    self.pending.push((index, row, ev.value(cols.0)?))
                 }
                 CompiledAction::BucketFrequency2 { rows, cols, .. } => {
                     let mut ev = job.evaluation(program, deal);
                     let row = ev.value(rows.0)?;
-                    tally.add(row, ev.value(cols.0)?)
+                    self.pending.push((index, row, ev.value(cols.0)?))
                 }
                 CompiledAction::Report { parts, to_csv } => {
                     let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
@@ -1787,20 +2078,42 @@ impl<'p> ActionState<'p> {
                 CompiledAction::EvalContract { side, contract, .. } => {
                     let declarer = crate::program::evalcontract_declarer(*side);
                     let tricks = job.dd.tricks(deal, declarer, contract.strain)?;
-                    tally.add(i32::from(tricks), 0);
+                    self.pending.push((index, i32::from(tricks), 0));
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
             }
         }
-        if let Some((zrd, no_tricks)) = &mut outputs.zrd {
-            let tricks = if *no_tricks { DdTable::default() } else { job.dd.table(deal)? };
-            zrd.write_all(&crate::zrd::encode_record(deal, &tricks.0)).map_err(write_error)?;
+        Ok(())
+    }
+
+    /// The bytes a deal whose actions have run will still add when committed: its ZRD and DL52
+    /// records, and what the `print(compass…)` pages grow by (all of their bytes are counted).
+    fn bytes_to_come(&mut self, deal: &Deal, outputs: &Outputs) -> u64 {
+        let records = if outputs.zrd.is_some() { crate::zrd::RECORD_LEN } else { 0 }
+            + if outputs.dl52.is_some() { 52 } else { 0 };
+        let pages: usize = self.pages.iter_mut().map(|p| p.bytes_with(Some(deal))).sum();
+        (records + pages) as u64
+    }
+
+    /// Completes a produced deal whose actions have run: adds its statistics, writes its ZRD
+    /// and DL52 records and keeps it for `print(compass…)`.
+    fn commit(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
+        for &(index, value, second) in &self.pending {
+            self.tallies[index].add(value, second);
         }
-        if let Some(dl52) = &mut outputs.dl52 {
-            dl52.write_all(&crate::zrd::encode_dl52(deal)).map_err(write_error)?;
+        self.pending.clear();
+        if let Some(&(_, no_tricks)) = outputs.zrd.as_ref() {
+            let tricks = if no_tricks { DdTable::default() } else { job.dd.table(deal)? };
+            outputs.write_record(true, &crate::zrd::encode_record(deal, &tricks.0))?;
+        }
+        if outputs.dl52.is_some() {
+            outputs.write_record(false, &crate::zrd::encode_dl52(deal))?;
         }
         if let Some(kept) = &mut self.kept {
             kept.push(*deal);
+        }
+        for pages in &mut self.pages {
+            pages.add(deal);
         }
         Ok(())
     }
@@ -1812,10 +2125,16 @@ impl<'p> ActionState<'p> {
         }
     }
 
-    /// Writes the end-of-run actions, in list order, and the statistics footer.
-    fn finish(&self, out: &mut Vec<u8>, summary: RunSummary) {
+    /// Writes the end-of-run actions, in list order, and the statistics footer; stops after the
+    /// action that writes more than `room` bytes, if given.
+    fn finish(&self, out: &mut Vec<u8>, summary: RunSummary, room: Option<u64>) {
         let dialect = self.program.dialect;
+        let start = out.len();
+        let full = |out: &Vec<u8>| room.is_some_and(|room| (out.len() - start) as u64 > room);
         for (action, tally) in self.program.actions.iter().zip(self.tallies.iter()) {
+            if full(out) {
+                return;
+            }
             match action {
                 CompiledAction::PrintPages(seats) => actions::print_hand_pages(
                     out,
@@ -1828,7 +2147,7 @@ impl<'p> ActionState<'p> {
                 _ => tally.write(out, dialect, label(action)),
             }
         }
-        if self.statistics {
+        if self.statistics && !full(out) {
             actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });
         }
     }
@@ -1863,9 +2182,9 @@ fn deal_loop(
     started: Instant,
 ) -> Result<RunReport> {
     let mut state = ActionState::new(program, options, job.library.as_ref().map(|l| l.title()));
-    if let (Some((zrd, _)), Some(title)) = (&mut outputs.zrd, &state.title) {
+    if let (true, Some(title)) = (outputs.zrd.is_some(), &state.title) {
         for record in crate::zrd::title_records(title) {
-            zrd.write_all(&record).map_err(write_error)?;
+            outputs.write_record(true, &record)?;
         }
     }
     let mut meter = options.progress.then(ProgressMeter::new);
@@ -1895,7 +2214,29 @@ fn deal_loop(
     while let Some(produced) = job.next_produced(program, deadline)? {
         job.interrupter.check()?;
         match produced {
-            Produced::Deal(deal) => state.on_deal(&deal, job, outputs)?,
+            Produced::Deal(deal) => {
+                let mark = outputs.mark();
+                let statistics = state.statistics;
+                if let Err(e) = state.on_deal(&deal, job, outputs) {
+                    // What the failed deal printed stays (whole lines), unless it passes the
+                    // output ceiling.
+                    if outputs.max_bytes.is_some_and(|max| outputs.total() > max) {
+                        outputs.rewind(mark);
+                    }
+                    return Err(e);
+                }
+                if let Some(max) = outputs.max_bytes {
+                    if outputs.total() + state.bytes_to_come(&deal, outputs) > max {
+                        // The deal would go past the output ceiling: none of it is written.
+                        outputs.rewind(mark);
+                        state.statistics = statistics;
+                        job.produced -= 1;
+                        job.ceiling = Some(Ceiling::Output);
+                        break;
+                    }
+                }
+                state.commit(&deal, job, outputs)?;
+            }
             Produced::Summary(statistics) => state.merge(&statistics),
         }
         if let Some(m) = &mut meter {
@@ -1906,6 +2247,12 @@ fn deal_loop(
         if outputs.out.len() >= FLUSH_AT || outputs.csv.len() >= FLUSH_AT || outputs.export.len() >= FLUSH_AT {
             outputs.flush()?;
         }
+        if job.past_hard_deadline() {
+            break;
+        }
+    }
+    if job.generate_capped && job.ceiling.is_none() && job.generated >= job.max_generate {
+        job.ceiling = Some(Ceiling::Generate);
     }
     if let Some(m) = &meter {
         m.finish(&mut meter_text);
@@ -1924,8 +2271,25 @@ fn deal_loop(
             wrap_arounds: i64::from(l.wrap_arounds()),
         }),
     };
-    state.finish(&mut outputs.out, summary);
-    Ok(RunReport { generated, produced: job.produced, seed: job.seed_printed, timed_out: job.timed_out })
+    let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
+    let end = outputs.out.len();
+    state.finish(&mut outputs.out, summary, room);
+    if let Some(room) = room {
+        if (outputs.out.len() - end) as u64 > room {
+            // The end-of-run report does not fit: it ends with its last whole line that does.
+            let fits = &outputs.out[..end + room as usize];
+            let cut = fits.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1).max(end);
+            outputs.out.truncate(cut);
+            job.ceiling = Some(Ceiling::Output);
+        }
+    }
+    Ok(RunReport {
+        generated,
+        produced: job.produced,
+        seed: job.seed_printed,
+        timed_out: job.timed_out,
+        ceiling: job.ceiling,
+    })
 }
 
 #[cfg(test)]
@@ -2130,7 +2494,7 @@ mod tests {
     fn classic_run_reproduces_classic_dealer() {
         let (mut s, out) = captured(&[("rng", "glibc"), ("seed", "1")], "produce 2\naction printoneline\n");
         let report = s.run().unwrap();
-        assert_eq!(report, RunReport { generated: 2, produced: 2, seed: 1, timed_out: false });
+        assert_eq!(report, RunReport { generated: 2, produced: 2, seed: 1, timed_out: false, ceiling: None });
         let text = text(&out);
         assert!(text.starts_with("n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. \n"));
         assert!(text.contains("Generated 2 hands\nProduced 2 hands\nInitial random seed 1\nTime needed"));
@@ -2666,6 +3030,308 @@ mod tests {
         for gap in [" ", "   ", "\t"] {
             let e = titled_run("classic", gap).unwrap_err();
             assert_eq!((e.kind, e.to_string()), (ErrorKind::Script, "line 1: unknown variable".to_string()), "{gap:?}");
+        }
+    }
+
+    /// A session with `untrusted` on and the options given, whose output stream is captured.
+    fn untrusted(options: &[(&str, &str)], script: &str) -> (Session, Arc<Mutex<Vec<u8>>>) {
+        let mut all = vec![("untrusted", "true")];
+        all.extend_from_slice(options);
+        captured(&all, script)
+    }
+
+    #[test]
+    fn untrusted_refuses_opc_at_its_line_and_column() {
+        let script = "produce 1\ncondition hcp(north) > 10 && opc(NS) > 100\n";
+        let mut s = Session::new();
+        s.set_option("untrusted", "true").unwrap();
+        let e = s.load_script(script.as_bytes()).unwrap_err();
+        assert_eq!((e.kind, e.line, e.col, e.exit_code), (ErrorKind::NotAllowed, Some(2), Some(30), 5));
+        assert_eq!(e.message, "opc() is not allowed in an untrusted script: it runs an external program");
+        assert!(e.describe().contains("near 'opc(NS)'"), "{}", e.describe());
+        // Loaded before `untrusted` was set: refused when the run starts, before any deal.
+        let (mut s, out) = captured(&[("opc_program", "/bin/true")], script);
+        s.set_option("untrusted", "true").unwrap();
+        let e = s.run().unwrap_err();
+        assert_eq!((e.kind, e.line, e.col), (ErrorKind::NotAllowed, Some(2), Some(30)));
+        assert_eq!(e.source_line.as_deref(), Some("condition hcp(north) > 10 && opc(NS) > 100"));
+        assert!(text(&out).is_empty(), "nothing was dealt: {}", text(&out));
+        assert_eq!(s.next_deal().unwrap_err().kind, ErrorKind::NotAllowed);
+        // An expression for eval is refused too, and leaves nothing behind.
+        let mut s = Session::new();
+        s.set_option("untrusted", "true").unwrap();
+        s.set_option("seed", "1").unwrap();
+        s.load_script(b"produce 1\n").unwrap();
+        s.next_deal().unwrap().unwrap();
+        let nodes = s.program.as_ref().unwrap().nodes.len();
+        for _ in 0..3 {
+            let e = s.eval("hcp(north) + opc(EW, spades)").unwrap_err();
+            assert_eq!((e.kind, e.line, e.col), (ErrorKind::NotAllowed, Some(1), Some(14)));
+            assert_eq!(s.compile_expression("opc(NS)").unwrap_err().kind, ErrorKind::NotAllowed);
+        }
+        assert_eq!(s.program.as_ref().unwrap().nodes.len(), nodes);
+        assert!(s.eval("hcp(north)").is_ok());
+    }
+
+    #[test]
+    fn untrusted_refuses_usereval_through_a_dealer_server() {
+        let script = "produce 1\nx = hcp(south)\ncondition x > 3 || usereval(1, NS, 2) > 0\naction printoneline\n";
+        // Trusted, the DealerServer is started (and fails here: there is no such program).
+        let (mut s, _) = captured(&[("server", "/nonexistent/DealerServer")], script);
+        assert_eq!(s.run().unwrap_err().kind, ErrorKind::Run);
+        // Untrusted, nothing is started: the call is refused at its place before any deal.
+        let (mut s, out) = untrusted(&[("server", "/nonexistent/DealerServer")], script);
+        let e = s.run().unwrap_err();
+        assert_eq!((e.kind, e.line, e.col), (ErrorKind::NotAllowed, Some(3), Some(20)), "{e:?}");
+        assert!(e.message.starts_with("usereval() is not allowed in an untrusted script"), "{}", e.message);
+        assert!(text(&out).is_empty());
+        assert_eq!(s.next_deal().unwrap_err().kind, ErrorKind::NotAllowed);
+        s.next_deal().unwrap_err();
+        assert_eq!(s.compile_expression("usereval(2, EW, 0)").unwrap_err().kind, ErrorKind::NotAllowed);
+        // Set back to trusted, the same session starts the server again.
+        s.set_option("untrusted", "false").unwrap();
+        assert_eq!(s.run().unwrap_err().kind, ErrorKind::Run);
+    }
+
+    /// A `usereval` metric that answers 7 in every slot.
+    struct Sevens;
+
+    impl Metric for Sevens {
+        fn evaluate(
+            &mut self,
+            _: &crate::usereval::Query,
+            _: &crate::usereval::QueryContext,
+            slots: &mut [i32; crate::usereval::SLOTS],
+        ) -> Result<()> {
+            slots.fill(7);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn untrusted_allows_an_in_process_usereval_metric() {
+        let script =
+            "produce 2\ncondition usereval(1, NS, 2) == 7\naction printes(usereval(3, west, spades, 1), \\n)\n";
+        let (mut s, out) = untrusted(&[("seed", "1"), ("server", "/nonexistent/DealerServer")], script);
+        s.set_in_process_metric(Some(Box::new(|| Box::new(Sevens) as Box<dyn Metric>)));
+        let report = s.run().unwrap();
+        assert_eq!((report.produced, report.ceiling), (2, None));
+        assert!(text(&out).starts_with("7\n7\n"), "{}", text(&out));
+        s.next_deal().unwrap().unwrap();
+        assert_eq!(s.eval("usereval(4, south, 0)").unwrap(), 7);
+        // opc stays refused.
+        assert_eq!(s.eval("opc(NS)").unwrap_err().kind, ErrorKind::NotAllowed);
+        // Without the metric, the same script is refused.
+        s.set_in_process_metric(None);
+        assert_eq!(s.run().unwrap_err().kind, ErrorKind::NotAllowed);
+    }
+
+    #[test]
+    fn ceilings_default_under_untrusted_and_follow_their_options() {
+        let mut s = Session::new();
+        let none = Ceilings { time: None, generate: None, output_bytes: None };
+        assert_eq!(s.options().ceilings(), none);
+        s.set_option("untrusted", "true").unwrap();
+        let defaults = Ceilings {
+            time: Some(std::time::Duration::from_secs(10)),
+            generate: Some(10_000_000),
+            output_bytes: Some(1 << 20),
+        };
+        assert_eq!(s.options().ceilings(), defaults);
+        s.set_option("max_seconds", "2.5").unwrap();
+        s.set_option("max_generate", "1000").unwrap();
+        s.set_option("max_output_bytes", "0").unwrap();
+        let c = s.options().ceilings();
+        assert_eq!(
+            (c.time, c.generate, c.output_bytes),
+            (Some(std::time::Duration::from_millis(2500)), Some(1000), None)
+        );
+        for key in ["max_seconds", "max_generate", "max_output_bytes"] {
+            s.set_option(key, "default").unwrap();
+            assert_eq!(s.set_option(key, "-1").unwrap_err().kind, ErrorKind::Option);
+            assert_eq!(s.set_option(key, "lots").unwrap_err().kind, ErrorKind::Option);
+        }
+        assert_eq!(s.options().ceilings(), defaults);
+        assert_eq!(s.set_option("untrusted", "perhaps").unwrap_err().kind, ErrorKind::Option);
+        // Trusted, a ceiling applies when its option sets one.
+        s.set_option("untrusted", "false").unwrap();
+        s.set_option("max_generate", "5").unwrap();
+        assert_eq!(s.options().ceilings(), Ceilings { generate: Some(5), ..none });
+    }
+
+    /// The generate and produce limits a job of `script` gets with these options.
+    fn job_limits(options: &[(&str, &str)], script: &str) -> (i64, i64) {
+        let (s, _) = captured(options, script);
+        let job = s.start_job(SeatSet::ALL, None).unwrap();
+        (job.max_generate, job.max_produce)
+    }
+
+    #[test]
+    fn the_generate_ceiling_caps_generate_and_produce() {
+        let script = "generate 50000000\nproduce 20000000\ncondition hcp(north) > 10\n";
+        assert_eq!(job_limits(&[], script), (50_000_000, 20_000_000));
+        assert_eq!(job_limits(&[("untrusted", "true")], script), (10_000_000, 10_000_000));
+        assert_eq!(job_limits(&[("untrusted", "true"), ("generate", "60000000")], script), (10_000_000, 10_000_000));
+        assert_eq!(
+            job_limits(&[("untrusted", "true"), ("max_generate", "30000000")], script),
+            (30_000_000, 20_000_000)
+        );
+        assert_eq!(job_limits(&[("untrusted", "true"), ("max_generate", "0")], script), (50_000_000, 20_000_000));
+        assert_eq!(job_limits(&[("max_generate", "77")], script), (77, 77));
+        // Below the ceiling nothing changes.
+        assert_eq!(job_limits(&[("untrusted", "true")], "generate 1000\n"), (1000, 40));
+        // A run stopped by the ceiling says so, whatever the thread count; one that ends
+        // within it does not.
+        for threads in ["1", "2"] {
+            let options = [("seed", "3"), ("threads", threads), ("max_generate", "5000")];
+            let (mut s, out) = untrusted(&options, "generate 100000\ncondition hcp(north) > 37\naction printoneline\n");
+            let report = s.run().unwrap();
+            assert_eq!((report.generated, report.produced, report.ceiling), (5000, 0, Some(Ceiling::Generate)));
+            assert!(text(&out).contains("Generated 5000 hands\nProduced  0 hands\n"), "{}", text(&out));
+            let (mut s, _) = untrusted(&options, "generate 5000\ncondition hcp(north) > 37\n");
+            assert_eq!(s.run().unwrap().ceiling, None);
+        }
+    }
+
+    #[test]
+    fn the_time_ceiling_stops_runs_and_next_deal() {
+        // A run that produces nothing, one that prints without end, and one that solves double
+        // dummy for every deal (looked at every deal): each stops within the ceiling, cleanly.
+        let scripts = [
+            ("generate 1000000000\ncondition hcp(north) > 37\n", "2"),
+            ("generate 1000000000\nproduce 1000000000\naction printoneline\n", "1"),
+            ("generate 1000000000\ncondition dds(north, notrump) > 13\n", "1"),
+        ];
+        for (script, threads) in scripts {
+            let options = [("seed", "1"), ("threads", threads), ("max_seconds", "0.3"), ("max_output_bytes", "0")];
+            let (mut s, out) = untrusted(&options, script);
+            let started = Instant::now();
+            let report = s.run().unwrap();
+            let elapsed = started.elapsed().as_secs_f64();
+            assert_eq!(report.ceiling, Some(Ceiling::Time), "{script}");
+            assert!((0.3..3.0).contains(&elapsed), "{elapsed} s: {script}");
+            let text = text(&out);
+            assert!(text.contains(&format!("Produced  {} hands\n", report.produced)), "{script}");
+            let deals = text.lines().filter(|l| l.starts_with("n ")).count() as i64;
+            assert!(text.lines().filter(|l| l.starts_with("n ")).all(|l| l.len() == 76), "{script}");
+            assert_eq!(deals, if script.contains("printoneline") { report.produced } else { 0 });
+        }
+        // next_deal: each call gets the ceiling; a call that finds nothing in time fails.
+        let (mut s, _) =
+            untrusted(&[("seed", "1"), ("max_seconds", "0.2"), ("max_generate", "0")], "condition hcp(north) > 37\n");
+        let e = s.next_deal().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Run);
+        assert_eq!(e.message, "no deal found within the time ceiling of 0.2 s (option max_seconds)");
+        let (mut s, _) = untrusted(&[("seed", "1"), ("max_seconds", "0.2")], "condition hcp(north) > 20\n");
+        for _ in 0..3 {
+            assert!(s.next_deal().unwrap().is_some());
+        }
+    }
+
+    #[test]
+    fn the_output_ceiling_keeps_whole_deals_and_lines() {
+        // 12 one-line deals of 77 bytes fit in 1000: the 13th is not written at all.
+        let script = "produce 100\naction printoneline\n";
+        let (mut s, out) = untrusted(&[("seed", "1"), ("statistics", "false"), ("max_output_bytes", "1000")], script);
+        let report = s.run().unwrap();
+        assert_eq!((report.produced, report.ceiling), (12, Some(Ceiling::Output)));
+        let written = text(&out);
+        assert_eq!(written.len(), 12 * 77);
+        assert!(written.lines().all(|l| l.len() == 76 && l.starts_with("n ")));
+        // The default (1 MiB), with the statistics footer: cut after its last line that fits.
+        let (mut s, out) = untrusted(&[("seed", "1")], "produce 100000\naction printoneline\n");
+        let report = s.run().unwrap();
+        assert_eq!(report.ceiling, Some(Ceiling::Output));
+        let written = text(&out);
+        assert!(written.len() <= 1 << 20 && written.len() > (1 << 20) - 77, "{}", written.len());
+        assert_eq!(report.produced as usize, (1 << 20) / 77);
+        let deal_lines = written.lines().take_while(|l| l.len() == 76 && l.starts_with("n ")).count();
+        assert_eq!(deal_lines as i64, report.produced);
+        // Then the footer's lines that fit, whole.
+        assert!(written.ends_with('\n') && written[deal_lines * 77..].starts_with("Generated "), "{written}");
+        // Several lines per deal, csv records and statistics: every stream counts, a deal is
+        // written whole or not at all, and the statistics count the deals written.
+        let script =
+            "produce 1000\naction printes(hcp(north), \\n, hcp(south), \\n), csvrpt(hcp(east)), average hcp(west)\n";
+        let unlimited = |max: &str| {
+            let (mut s, out) = captured(&[("seed", "4"), ("max_output_bytes", max)], script);
+            let csv = capture(&mut s, Stream::Csv);
+            let report = s.run().unwrap();
+            (report, text(&out), text(&csv))
+        };
+        let (full_report, full, full_csv) = unlimited("0");
+        assert_eq!(full_report.ceiling, None);
+        let (report, limited, csv) = unlimited("3000");
+        assert_eq!(report.ceiling, Some(Ceiling::Output));
+        let n = report.produced as usize;
+        assert!(n > 100 && n < 1000);
+        let deal_lines: Vec<&str> = limited.lines().take(2 * n).collect();
+        assert_eq!(deal_lines, full.lines().take(2 * n).collect::<Vec<_>>());
+        assert_eq!(csv.lines().count(), n);
+        assert!(full_csv.starts_with(&csv));
+        assert!(limited.len() + csv.len() <= 3000);
+        if limited.contains("Sample Size") {
+            assert!(limited.contains(&format!("Sample Size={n} ")), "{limited}");
+        }
+    }
+
+    #[test]
+    fn a_failing_deal_keeps_to_the_output_ceiling() {
+        // The first deal prints 81 bytes; the second prints its line (77 bytes), then fails:
+        // the line stays only within the ceiling.
+        let script = "produce 5\naction printoneline, printes(10 / (rnd(0) - 2), \\n)\n";
+        for (max, lines) in [("0", 3), ("200", 3), ("100", 2)] {
+            let (mut s, out) = captured(&[("seed", "1"), ("max_output_bytes", max)], script);
+            let e = s.run().unwrap_err();
+            assert_eq!(e.message, "division by zero");
+            let text = text(&out);
+            assert_eq!(text.lines().count(), lines, "{max}: {text}");
+            assert_eq!(text.lines().nth(1), Some("-10"));
+        }
+    }
+
+    #[test]
+    fn the_output_ceiling_counts_print_pages_before_they_are_printed() {
+        for dialect in ["v2", "classic"] {
+            let script = "title \"pages\"\nproduce 500\naction print(north, west)\n";
+            let script = if dialect == "classic" { script.split_once('\n').unwrap().1 } else { script };
+            let options = [("seed", "2"), ("statistics", "false"), ("dialect", dialect), ("max_output_bytes", "5000")];
+            let (mut s, out) = untrusted(&options, script);
+            let report = s.run().unwrap();
+            assert_eq!(report.ceiling, Some(Ceiling::Output));
+            let limited = text(&out);
+            assert!(limited.len() <= 5000, "{}", limited.len());
+            // The pages of exactly the deals produced.
+            let (mut s, out) = captured(&[("seed", "2"), ("statistics", "false"), ("dialect", dialect)], script);
+            s.set_option("produce", &report.produced.to_string()).unwrap();
+            s.run().unwrap();
+            assert_eq!(limited, text(&out), "{dialect}");
+            assert!(limited.ends_with('\x0c') && limited.len() > 4000, "{}", limited.len());
+        }
+    }
+
+    #[test]
+    fn hand_pages_length_is_what_the_pages_print() {
+        let mut s = Session::new();
+        s.set_option("seed", "8").unwrap();
+        s.load_script(b"condition spades(north) > 7 || hearts(west) == 0\n").unwrap();
+        let deals: Vec<Deal> = (0..11).map(|_| s.next_deal().unwrap().unwrap()).collect();
+        for (dialect, title, first) in
+            [(Dialect::V2, Some("t"), 9_998), (Dialect::Classic, None, 1), (Dialect::V2, None, 1)]
+        {
+            let seats = [Seat::West, Seat::North, Seat::West];
+            let mut length = actions::HandPagesLength::new(dialect, &seats, title, first);
+            for n in 0..=deals.len() {
+                let mut printed = Vec::new();
+                actions::print_hand_pages(&mut printed, dialect, &deals[..n], &seats, title, first);
+                assert_eq!(length.bytes_with(None), printed.len(), "{n} deals");
+                if let Some(deal) = deals.get(n) {
+                    let mut more = Vec::new();
+                    actions::print_hand_pages(&mut more, dialect, &deals[..=n], &seats, title, first);
+                    assert_eq!(length.bytes_with(Some(deal)), more.len());
+                    length.add(deal);
+                }
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Limits of the CLI (target/release/dealer) on inputs a server may be fed: each row asserts a
 # clear message, an exit status that is not a signal, and that output already written is
-# complete. The rows mirror README "Limits and errors".
+# complete. The rows mirror README "Limits and errors" (untrusted scripts at the end).
 #
 # Prints PASS/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
 # Environment: DEALER_CLI (default target/release/dealer).
@@ -160,6 +160,38 @@ for seed in 1 2 3; do
     ko "ZRD library of random records ($seed)" "exit $rc, stderr '$(head -c 100 err)'"
   fi
 done
+
+# ------------------------------------------------------------------ untrusted scripts
+# --untrusted: no program is started for the script, and the run ceilings apply (10 s, 10^7
+# generated deals, 1 MiB of output); a run stopped by one has whole output and exit status 1.
+printf 'produce 1\ncondition hcp(north) > 10 && opc(NS) > 100\n' >opc.dl
+run --untrusted --opc-program=/bin/true -s 1 opc.dl
+expect "--untrusted refuses opc" 5 "line 2: opc() is not allowed in an untrusted script: it runs an external program"
+printf '#!/bin/sh\ntouch started\n' >server.sh && chmod +x server.sh
+printf 'produce 1\nx = usereval(1, NS, 2)\ncondition x > 0\n' >usereval.dl
+run --untrusted -U ./server.sh -s 1 usereval.dl
+expect "--untrusted refuses usereval through a DealerServer" 5 \
+  "line 2: usereval() is not allowed in an untrusted script: it runs an external DealerServer and no in-process metric is set"
+if [ -e started ] || [ -s out ]; then ko "--untrusted starts no DealerServer and deals nothing" "$(ls)"; else ok "--untrusted starts no DealerServer and deals nothing"; fi
+printf 'produce 100000\naction printoneline\n' >many.dl
+run --untrusted -s 1 many.dl
+expect "--untrusted: the output ceiling (1 MiB)" 1 "the run stopped early at the output ceiling (max_output_bytes)"
+grep '^n ' out >deals
+if [ "$(wc -c <out)" -le 1048576 ] && [ "$(wc -l <deals)" -eq 13617 ] && complete_lines deals 76; then
+  ok "--untrusted: 1 MiB of whole lines"
+else
+  ko "--untrusted: 1 MiB of whole lines" "$(wc -c <out) bytes, $(wc -l <deals) deals"
+fi
+printf 'generate 100000000\ncondition hcp(north) > 37\n' >never.dl
+run --untrusted -s 1 never.dl
+expect "--untrusted: the generate ceiling (10,000,000)" 1 "the run stopped early at the generate ceiling (max_generate)"
+grep -qx 'Generated 10000000 hands' out || ko "--untrusted: 10,000,000 deals generated" "$(head -c 100 out)"
+printf 'generate 100000000\ncondition dds(north, notrump) > 13\n' >slow.dl
+start=$(date +%s)
+run --untrusted -R 1 -s 1 slow.dl
+expect "--untrusted: the time ceiling (10 s)" 1 "the run stopped early at the time ceiling (max_seconds)"
+took=$(($(date +%s) - start))
+if [ "$took" -ge 10 ] && [ "$took" -le 20 ]; then ok "--untrusted: stopped after ${took} s"; else ko "--untrusted: time ceiling" "took ${took} s"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -211,7 +211,7 @@ fn last_error(handle: *const dealer_session) -> String {
 
 /// Checks a status against the API's contract.
 fn check(handle: *mut dealer_session, status: i32, call: &str) -> i32 {
-    assert!((-10..=2).contains(&status), "{call}: undocumented status {status}");
+    assert!((-11..=3).contains(&status), "{call}: undocumented status {status}");
     if handle.is_null() {
         return status;
     }

@@ -18,7 +18,7 @@ pub mod stats;
 pub use footer::{write_footer, LibraryCounts, ProgressMeter, RunSummary};
 pub use printers::{
     board_dealer, board_vulnerability, print_compact, print_es, print_hand_pages, print_oneline, print_pbn, EsItem,
-    PbnInfo, PrintState,
+    HandPagesLength, PbnInfo, PrintState,
 };
 pub use report::{export, report_cell, report_line, ReportCell};
 pub use stats::{

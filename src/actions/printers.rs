@@ -291,32 +291,101 @@ pub fn print_hand_pages(
     title: Option<&str>,
     first_board: i64,
 ) {
-    for seat in Seat::ALL.into_iter().filter(|s| seats.contains(s)) {
-        match dialect {
-            Dialect::Classic => {
-                let _ = write!(out, "\n\n{} hands:\n\n\n\n", seat.name());
-            }
-            Dialect::V2 => {
-                if let Some(t) = title.filter(|t| !t.is_empty()) {
-                    let _ = writeln!(out, "{}", t);
-                }
-                let _ = write!(out, "\n{} hands:\n\n", seat.name());
-            }
-        }
+    for seat in page_seats(seats) {
+        write_page_header(out, dialect, seat, title);
         let mut board = first_board;
         for group in deals.chunks(PAGE_DEALS_PER_ROW) {
-            for _ in group {
-                let _ = write!(out, "{:4}.{:15}", board, "");
-                board += 1;
-            }
-            out.push(b'\n');
-            let mut hands = [Hand::EMPTY; PAGE_DEALS_PER_ROW];
-            for (slot, deal) in hands.iter_mut().zip(group) {
-                *slot = deal.hand(seat);
-            }
-            write_column_block(out, &hands[..group.len()], b"");
-            out.push(b'\n');
+            write_page_row(out, seat, group, board);
+            board += group.len() as i64;
         }
         out.push(b'\x0c');
+    }
+}
+
+/// The seats `print(seats…)` prints, in N, E, S, W order, each once.
+fn page_seats(seats: &[Seat]) -> impl Iterator<Item = Seat> + '_ {
+    Seat::ALL.into_iter().filter(|s| seats.contains(s))
+}
+
+/// The heading of one seat's page.
+fn write_page_header(out: &mut Vec<u8>, dialect: Dialect, seat: Seat, title: Option<&str>) {
+    match dialect {
+        Dialect::Classic => {
+            let _ = write!(out, "\n\n{} hands:\n\n\n\n", seat.name());
+        }
+        Dialect::V2 => {
+            if let Some(t) = title.filter(|t| !t.is_empty()) {
+                let _ = writeln!(out, "{}", t);
+            }
+            let _ = write!(out, "\n{} hands:\n\n", seat.name());
+        }
+    }
+}
+
+/// One row of a seat's page: the board numbers of up to [`PAGE_DEALS_PER_ROW`] deals, then the
+/// seat's hands side by side, from board `board` on.
+fn write_page_row(out: &mut Vec<u8>, seat: Seat, group: &[Deal], board: i64) {
+    for (i, _) in group.iter().enumerate() {
+        let _ = write!(out, "{:4}.{:15}", board + i as i64, "");
+    }
+    out.push(b'\n');
+    let mut hands = [Hand::EMPTY; PAGE_DEALS_PER_ROW];
+    for (slot, deal) in hands.iter_mut().zip(group) {
+        *slot = deal.hand(seat);
+    }
+    write_column_block(out, &hands[..group.len()], b"");
+    out.push(b'\n');
+}
+
+/// The length of what [`print_hand_pages`] will print, kept up to date deal by deal without the
+/// text (an output ceiling must count the pages before they are printed at the end of the run).
+#[derive(Clone, Debug)]
+pub struct HandPagesLength {
+    seats: Vec<Seat>,
+    /// The bytes of the headings, form feeds and complete rows.
+    settled: usize,
+    /// The deals of the row being filled (fewer than a row).
+    row: Vec<Deal>,
+    /// The board number of the row's first deal.
+    row_board: i64,
+    /// Where rows are printed to be measured.
+    scratch: Vec<u8>,
+}
+
+impl HandPagesLength {
+    /// The length of `print_hand_pages` with these arguments and no deals yet.
+    pub fn new(dialect: Dialect, seats: &[Seat], title: Option<&str>, first_board: i64) -> HandPagesLength {
+        let seats: Vec<Seat> = page_seats(seats).collect();
+        let mut scratch = Vec::new();
+        for &seat in &seats {
+            write_page_header(&mut scratch, dialect, seat, title);
+            scratch.push(b'\x0c');
+        }
+        HandPagesLength { seats, settled: scratch.len(), row: Vec::new(), row_board: first_board, scratch }
+    }
+
+    /// The length of the pages of the deals counted so far and `extra` after them.
+    pub fn bytes_with(&mut self, extra: Option<&Deal>) -> usize {
+        self.row.extend(extra);
+        self.scratch.clear();
+        if !self.row.is_empty() {
+            for &seat in &self.seats {
+                write_page_row(&mut self.scratch, seat, &self.row, self.row_board);
+            }
+        }
+        if extra.is_some() {
+            self.row.pop();
+        }
+        self.settled + self.scratch.len()
+    }
+
+    /// Counts one more deal.
+    pub fn add(&mut self, deal: &Deal) {
+        self.row.push(*deal);
+        if self.row.len() == PAGE_DEALS_PER_ROW {
+            self.settled = self.bytes_with(None);
+            self.row.clear();
+            self.row_board += PAGE_DEALS_PER_ROW as i64;
+        }
     }
 }
