@@ -897,11 +897,9 @@ impl Session {
 
     /// Sets an option by key and value. The keys are those of [`OPTION_KEYS`]; what each one
     /// takes is documented with `dealer_set_option` in src/capi.rs (the C header). A refused
-    /// key or value leaves the options as they were.
-    ///
-    /// Scripts typed by users: `untrusted` (`true`/`false`) and the ceilings `max_seconds`,
-    /// `max_generate`, `max_output_bytes` (a number, 0 for none, or `default`; see
-    /// [`Options::ceilings`]).
+    /// key or value leaves the options as they were. The run ceilings of scripts typed by users
+    /// (`untrusted`, `max_seconds`, `max_generate`, `max_output_bytes`) are read through
+    /// [`Options::ceilings`].
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         if !OPTION_KEYS.contains(&key) {
             return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
