@@ -2551,7 +2551,10 @@ mod tests {
     fn time_limit_stops_a_run_that_produces_nothing() {
         let (mut s, out) = captured(
             &[("rng", "glibc"), ("seed", "1"), ("time_limit", "1")],
-            "condition hcp(north) > 37
+            // Far more deals than a second deals: 10,000,000 (the default) can take under a
+            // second when only North is dealt.
+            "generate 1000000000
+condition hcp(north) > 37
 ",
         );
         let started = Instant::now();
