@@ -116,7 +116,11 @@ impl Evaluation<'_> {
                 if !opc.is_cached(*side, self.generated) {
                     self.dealer.sort_seats(&side.seats());
                 }
-                opc.value(*side, *strain, deal, self.generated).map_err(|e| e.at(pos.line, pos.col))?
+                // An interruption while the program runs is not an error of this call.
+                opc.value(*side, *strain, deal, self.generated).map_err(|e| match e.kind {
+                    ErrorKind::Interrupted => e,
+                    _ => e.at(pos.line, pos.col),
+                })?
             }
             _ => unreachable!("nodes with operands are evaluated by `value`"),
         })

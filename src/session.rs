@@ -318,7 +318,7 @@ impl Interrupter {
     }
 
     /// An error if an interruption is pending, which it consumes.
-    fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         if self.0.load(Ordering::Relaxed) && self.0.swap(false, Ordering::Relaxed) {
             return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
         }
@@ -1320,7 +1320,8 @@ impl Session {
     }
 
     /// How `opc()` runs the DOP program under the current options: `opc_program` (default
-    /// DealerV2's path), the opener (`-O`, West unless N, E or S) and `external_timeout`.
+    /// DealerV2's path), the opener (`-O`, West unless N, E or S) and `external_timeout`; the
+    /// session's interrupter ends a wait for the program.
     fn opc_config(&self) -> OpcConfig {
         let o = &self.options;
         OpcConfig {
@@ -1333,6 +1334,7 @@ impl Session {
                 .filter(|c| matches!(c, 'N' | 'E' | 'S'))
                 .unwrap_or('W'),
             timeout: o.external_timeout,
+            interrupter: Some(self.interrupter.clone()),
         }
     }
 
