@@ -193,7 +193,7 @@ impl Opc {
 
 /// Whether the child `pid` has exited, without reaping it (so that its pid, and its process
 /// group's number, stay taken until it is reaped).
-fn has_exited(pid: libc::id_t) -> bool {
+pub(crate) fn has_exited(pid: libc::id_t) -> bool {
     // SAFETY: an all-zero siginfo_t is valid; waitid writes it.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     // SAFETY: waitid on our own child with WNOWAIT only reports its state.
