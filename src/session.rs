@@ -1309,7 +1309,12 @@ impl Session {
                     .and_then(|d| d.split_once(['.', ':']))
                     .map_or(0, |(_, m)| atol(m).clamp(0, 9999) as i32),
             };
-            external.usereval = Some(UserEval::new(Box::new(DealerServer::start(config)?)));
+            // A server that cannot be started is an error of the script's first usereval call.
+            let server = DealerServer::start(config).map_err(|e| match program.first_usereval_call() {
+                Some(pos) if e.line.is_none() => e.at(pos.line, pos.col),
+                _ => e,
+            })?;
+            external.usereval = Some(UserEval::new(Box::new(server)));
         }
         if o.untrusted {
             // No external program for an untrusted script (its calls were refused already).

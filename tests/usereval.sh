@@ -437,11 +437,11 @@ chmod 644 "$work/not_executable"
 printf '#!/bin/sh\nexit 0\n' >"$work/exits_at_once"
 chmod +x "$work/exits_at_once"
 run "server not executable" -v -s 1 -U "$work/not_executable" "$f"
-expect_error "server not executable" 4 "^usereval: cannot start DealerServer $work/not_executable: Permission denied"
+expect_error "server not executable" 4 "^line 2: usereval: cannot start DealerServer $work/not_executable: Permission denied"
 check "server not executable: no output" "$([ ! -s "$OUT" ]; echo $?)"
 
 run "server is a directory" -v -s 1 -U "$work" "$f"
-expect_error "server is a directory" 4 "^usereval: cannot start DealerServer $work: "
+expect_error "server is a directory" 4 "^line 2: usereval: cannot start DealerServer $work: "
 
 run "server exits at once" -v -s 1 -U "$work/exits_at_once" "$f"
 expect_error "server exits at once (exit 0)" 4 \
@@ -541,7 +541,7 @@ check "usereval in an unused variable: the server is started, the run succeeds" 
   "status $RC, marker: $([ -f "$marker" ] && echo yes || echo no), stderr: $(head -c 300 "$ERR")"
 run "usereval in an unused variable, server not executable" -v -s 1 -U "$work/not_executable" "$f_unused"
 expect_error "usereval in an unused variable, server not executable" 4 \
-  "^usereval: cannot start DealerServer $work/not_executable"
+  "^line 1: usereval: cannot start DealerServer $work/not_executable"
 rm -f "$marker"
 run "usereval only in comments" -v -s 1 -U "$work/marker_server" "$f_comment"
 check "usereval only in comments: no server started" \
