@@ -31,6 +31,7 @@ use memmap2::MmapMut;
 use crate::cards::{Seat, Suit};
 use crate::error::{Error, ErrorKind, Result};
 use crate::opc::has_exited;
+use crate::session::Interrupter;
 use crate::usereval::{HandStats, Metric, Query, QueryContext, SLOTS};
 
 /// The page size DealerV2 maps.
@@ -68,6 +69,9 @@ pub struct ServerConfig {
     pub path: PathBuf,
     /// How long one query may take before the run stops.
     pub timeout: Duration,
+    /// The session's interrupter: an interruption ends the wait for an answer at once (and the
+    /// server, which may still be working on it, is killed at the end of the job).
+    pub interrupter: Option<Interrupter>,
     /// The dealer's own debug level, written into the page for the server to read (`-D n`).
     pub dealer_debug: i32,
     /// The server's debug level, its second argument (`-D n.m`); above 0 the server's stderr
@@ -373,6 +377,10 @@ impl DealerServer {
                         self.config.path.display()
                     ),
                 ));
+            }
+            if let Some(Err(e)) = self.config.interrupter.as_ref().map(Interrupter::check) {
+                self.failed = true;
+                return Err(e);
             }
             if started.elapsed() >= self.config.timeout {
                 self.failed = true;

@@ -131,7 +131,8 @@ impl Evaluation<'_> {
     fn user_eval(&mut self, node: &Node, tag: i32, index: i32) -> Result<i32> {
         let Node::UserEval { form, pos, .. } = node else { unreachable!("called for usereval nodes") };
         let (program, deal) = (self.program, self.deal);
-        let located = |e: Error| e.at(pos.line, pos.col);
+        // An interruption while the metric works is not an error of this call.
+        let located = |e: Error| if e.kind == ErrorKind::Interrupted { e } else { e.at(pos.line, pos.col) };
         let external = &mut *self.external;
         let Some(user) = external.usereval.as_mut() else {
             return Err(located(Error::new(

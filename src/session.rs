@@ -1301,6 +1301,7 @@ impl Session {
             let config = ServerConfig {
                 path: o.extra.get("server").map_or(DEFAULT_SERVER, String::as_str).into(),
                 timeout: o.external_timeout,
+                interrupter: Some(self.interrupter.clone()),
                 // `-D n[.m]`: n for the dealer, m for the server (`.` or `:` between them).
                 dealer_debug: o.extra.get("debug").map_or(0, |d| atol(d).clamp(0, 99) as i32),
                 server_debug: o

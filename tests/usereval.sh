@@ -479,6 +479,21 @@ generate 100000000
 produce 100000000
 condition hcp(north) > 40
 ")
+# An interruption (SIGINT to the CLI) ends the wait for an answer at once.
+"$dealer" -s 1 -U "$server" "$work/hang.dli" >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 0.5
+t0=$(date +%s.%N)
+kill -INT "$pid"
+wait "$pid"
+RC=$?
+ELAPSED=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+expect_error "server hangs (tag 95), SIGINT" 130 "^interrupted$"
+check "server hangs (tag 95), SIGINT: ends within 0.5 s (took $ELAPSED s)" \
+  "$(awk -v t="$ELAPSED" 'BEGIN { exit !(t <= 0.5) }'; echo $?)"
+sleep 0.2
+check "server hangs (tag 95), SIGINT: no server left" "$([ -z "$(pgrep -f -- "^$server ")" ]; echo $?)"
+
 # A time-out ends the server's process group: here the shell and the server behind it.
 run "server behind a shell hangs (tag 95)" -v -s 1 --external-timeout=1 -U "$blocking" "$(script hang "produce 3
 
