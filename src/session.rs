@@ -305,7 +305,8 @@ const MAX_COMPILED_EXPRESSIONS: usize = 65_536;
 const MAX_KEPT_DEALS: i64 = 1_000_000;
 
 /// Stops a session's runs from another thread or from a signal handler (it only stores to an
-/// atomic flag). An interruption stops the run in progress, or the next one, at the next deal:
+/// atomic flag). An interruption stops the run in progress, or the next one, at the next deal
+/// (or at once while the run waits for the DealerServer or the DOP program):
 /// the run ends with an [`ErrorKind::Interrupted`] error after writing out the output of the
 /// deals before, so every line written is complete. Each interruption stops one run.
 #[derive(Clone, Debug, Default)]
