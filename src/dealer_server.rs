@@ -7,22 +7,31 @@
 //! and the debug level as its arguments and an empty environment. Each query writes the query
 //! fields, the deal, the four hands' statistics and the deal numbers, posts the query semaphore
 //! and waits for the reply, checking that the server is still alive and answers in time. The
-//! end of the job sends the quit query; whatever happens, the semaphores are unlinked, the page
-//! file removed (as soon as the server has started: it maps the descriptor it inherited) and the
-//! child reaped (killed first if it does not stop).
+//! end of the job sends the quit query; whatever happens, the semaphores are unlinked (as soon as
+//! the server has answered once: both sides have them open then), the page file removed (as soon
+//! as the server has started: it maps the descriptor it inherited) and the server's process group
+//! killed and the server reaped (at once after a failed query, else if it does not quit).
+//!
+//! The server runs in its own process group, and a watcher (a `/bin/sh` waiting on a pipe only
+//! this process writes to) ends that group and removes the names when this process dies without
+//! ending the job (SIGKILL, a second signal to the CLI): the server, which would wait for a query
+//! forever, dies with its host and leaves nothing in `/dev/shm` or `/tmp`.
 
 use std::ffi::CString;
 use std::fs::File;
+use std::io::Write;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use memmap2::MmapMut;
 
 use crate::cards::{Seat, Suit};
 use crate::error::{Error, ErrorKind, Result};
+use crate::opc::has_exited;
+use crate::session::Interrupter;
 use crate::usereval::{HandStats, Metric, Query, QueryContext, SLOTS};
 
 /// The page size DealerV2 maps.
@@ -60,6 +69,9 @@ pub struct ServerConfig {
     pub path: PathBuf,
     /// How long one query may take before the run stops.
     pub timeout: Duration,
+    /// The session's interrupter: an interruption ends the wait for an answer at once (and the
+    /// server, which may still be working on it, is killed at the end of the job).
+    pub interrupter: Option<Interrupter>,
     /// The dealer's own debug level, written into the page for the server to read (`-D n`).
     pub dealer_debug: i32,
     /// The server's debug level, its second argument (`-D n.m`); above 0 the server's stderr
@@ -71,6 +83,8 @@ pub struct ServerConfig {
 struct Semaphore {
     name: CString,
     handle: *mut libc::sem_t,
+    /// Whether the name has been removed already.
+    unlinked: bool,
 }
 
 // SAFETY: a sem_t handle may be used from any thread; the session uses it from one at a time.
@@ -84,7 +98,16 @@ impl Semaphore {
         if handle == libc::SEM_FAILED {
             return Err(io_error(&format!("cannot create semaphore {}", name.to_string_lossy())));
         }
-        Ok(Semaphore { name, handle })
+        Ok(Semaphore { name, handle, unlinked: false })
+    }
+
+    /// Removes the name (the semaphore lives on while it is open).
+    fn unlink(&mut self) {
+        if !self.unlinked {
+            // SAFETY: the name is a valid C string; the server may have unlinked it already.
+            unsafe { libc::sem_unlink(self.name.as_ptr()) };
+            self.unlinked = true;
+        }
     }
 
     fn post(&self) -> Result<()> {
@@ -130,12 +153,74 @@ impl Semaphore {
 
 impl Drop for Semaphore {
     fn drop(&mut self) {
-        // SAFETY: the handle is open; the name was created by this client (the server may have
-        // unlinked it already, which is harmless).
-        unsafe {
-            libc::sem_close(self.handle);
-            libc::sem_unlink(self.name.as_ptr());
+        // SAFETY: the handle is open until here.
+        unsafe { libc::sem_close(self.handle) };
+        self.unlink();
+    }
+}
+
+/// Where glibc keeps a named semaphore (`/dev/shm/sem.` and the name without its `/`).
+fn semaphore_file(name: &str) -> String {
+    format!("/dev/shm/sem.{}", name.trim_start_matches('/'))
+}
+
+/// The watcher's script: `$1`…`$3` are the files to remove; a line on its input is the server's
+/// process group, or `done`, which dismisses it. At the end of its input without `done` (this
+/// process died) it removes the files and kills the group. Terminal signals are
+/// ignored (it is in a process group of its own anyway), so that it outlives a host ended by one.
+const WATCHER_SCRIPT: &str = r#"trap '' HUP INT QUIT TERM PIPE
+group=
+while IFS= read -r line; do
+  [ "$line" = done ] && exit 0
+  group=$line
+done
+rm -f -- "$1" "$2" "$3"
+[ -n "$group" ] && kill -s KILL -- "-$group" 2>/dev/null
+exit 0
+"#;
+
+/// A process that cleans up after the server if this process dies first: it waits for the end
+/// of a pipe whose writing end only this process holds (close-on-exec, so no child inherits it).
+struct Watcher {
+    child: Child,
+    input: Option<ChildStdin>,
+}
+
+impl Watcher {
+    /// Starts a watcher that, unless dismissed, removes `files` when this process dies.
+    fn start(files: [&str; 3]) -> Result<Watcher> {
+        let child = Command::new("/bin/sh")
+            .args(["-c", WATCHER_SCRIPT, "libdealer-watcher"])
+            .args(files)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| Error::new(ErrorKind::Run, format!("usereval: cannot start the watcher /bin/sh: {e}")))?;
+        let mut watcher = Watcher { child, input: None };
+        watcher.input = watcher.child.stdin.take();
+        Ok(watcher)
+    }
+
+    /// Tells the watcher the server's process group, which it kills if this process dies.
+    fn watch_group(&mut self, group: u32) {
+        if let Some(input) = &mut self.input {
+            // One write: a line the watcher reads whole or not at all.
+            let _ = input.write_all(format!("{group}\n").as_bytes());
         }
+    }
+}
+
+impl Drop for Watcher {
+    /// Dismisses the watcher (the job ended normally) and reaps it.
+    fn drop(&mut self) {
+        if let Some(mut input) = self.input.take() {
+            let _ = input.write_all(b"done\n");
+        }
+        let _ = self.child.wait();
     }
 }
 
@@ -160,8 +245,12 @@ pub struct DealerServer {
     query: Semaphore,
     reply: Semaphore,
     child: Option<Child>,
+    /// Set when a query failed (no answer in time): the server is killed without the quit query.
+    failed: bool,
     _stderr_copy: OwnedFd,
     _page_file: PageFile,
+    /// Dismissed once the server is reaped and the names are gone.
+    _watcher: Watcher,
 }
 
 /// A run error for a failed system call, with the system's reason.
@@ -190,8 +279,12 @@ impl DealerServer {
         // must not share semaphores).
         let suffix = page_file.path.to_string_lossy().rsplit('_').next().unwrap_or("").to_string();
         let pid = std::process::id();
-        let query = Semaphore::create(&format!("/q_sem_{pid:06}_{suffix}"))?;
-        let reply = Semaphore::create(&format!("/r_sem_{pid:06}_{suffix}"))?;
+        let names = [format!("/q_sem_{pid:06}_{suffix}"), format!("/r_sem_{pid:06}_{suffix}")];
+        // The watcher comes first, so that no name is ever left without one.
+        let page_path = page_file.path.to_string_lossy().into_owned();
+        let mut watcher = Watcher::start([&page_path, &semaphore_file(&names[0]), &semaphore_file(&names[1])])?;
+        let query = Semaphore::create(&names[0])?;
+        let reply = Semaphore::create(&names[1])?;
 
         put_text(&mut page, offset::MAP_NAME, &page_file.path.to_string_lossy());
         put_text(&mut page, offset::Q_SEMA_NAME, &query.name.to_string_lossy());
@@ -222,7 +315,10 @@ impl DealerServer {
             .arg(format!("{:4}", config.server_debug))
             .env_clear()
             .stdin(Stdio::null())
-            .stdout(Stdio::null());
+            .stdout(Stdio::null())
+            // Its own process group: ending it ends whatever the server started too, and the
+            // terminal's signals go to the host alone (which then ends the job).
+            .process_group(0);
         if config.server_debug > 0 {
             command.stderr(debug_log()?);
         }
@@ -238,6 +334,7 @@ impl DealerServer {
         let child = command.spawn().map_err(|e| {
             Error::new(ErrorKind::Run, format!("usereval: cannot start DealerServer {}: {e}", config.path.display()))
         })?;
+        watcher.watch_group(child.id());
         // The server maps the descriptor it inherited: the file's name is no longer needed, and
         // removing it now leaves nothing behind even if this process dies.
         let _ = std::fs::remove_file(&page_file.path);
@@ -247,8 +344,10 @@ impl DealerServer {
             query,
             reply,
             child: Some(child),
+            failed: false,
             _stderr_copy: stderr_copy,
             _page_file: page_file,
+            _watcher: watcher,
         })
     }
 
@@ -267,19 +366,24 @@ impl DealerServer {
             if self.reply.wait_for(Duration::from_millis(20))? {
                 return Ok(());
             }
-            if let Some(child) = &mut self.child {
-                if let Ok(Some(status)) = child.try_wait() {
-                    self.child = None;
-                    return Err(Error::new(
-                        ErrorKind::Run,
-                        format!(
-                            "usereval: DealerServer {} ended ({status}) without answering {what}",
-                            self.config.path.display()
-                        ),
-                    ));
-                }
+            if let Some(mut child) = self.child.take_if(|child| has_exited(child.id())) {
+                // Whatever it started goes with it (its unreaped pid still holds the group).
+                kill_group(&child);
+                let status = child.wait().map_err(|e| Error::new(ErrorKind::Run, format!("usereval: {e}")))?;
+                return Err(Error::new(
+                    ErrorKind::Run,
+                    format!(
+                        "usereval: DealerServer {} ended ({status}) without answering {what}",
+                        self.config.path.display()
+                    ),
+                ));
+            }
+            if let Some(Err(e)) = self.config.interrupter.as_ref().map(Interrupter::check) {
+                self.failed = true;
+                return Err(e);
             }
             if started.elapsed() >= self.config.timeout {
+                self.failed = true;
                 return Err(Error::new(
                     ErrorKind::Run,
                     format!(
@@ -292,24 +396,22 @@ impl DealerServer {
         }
     }
 
-    /// Sends the quit query and waits (up to the time-out) for the server to exit.
+    /// Sends the quit query and waits (up to the time-out, at most 5 s) for the server to exit,
+    /// unless a query failed; then kills the server's process group and reaps the server.
     fn quit(&mut self) {
         let Some(mut child) = self.child.take() else { return };
-        if let Ok(None) = child.try_wait() {
+        if !self.failed && !has_exited(child.id()) {
             put_i32(&mut self.page, offset::QUERY, -1);
             put_text(&mut self.page, offset::QUERY_DESCR, "NORMAL EOJ For Server");
             let _ = self.page.flush();
             if self.query.post().is_ok() {
                 let deadline = Instant::now() + self.config.timeout.min(Duration::from_secs(5));
-                while Instant::now() < deadline {
-                    if let Ok(Some(_)) = child.try_wait() {
-                        return;
-                    }
+                while Instant::now() < deadline && !has_exited(child.id()) {
                     std::thread::sleep(Duration::from_millis(2));
                 }
             }
-            let _ = child.kill();
         }
+        kill_group(&child);
         let _ = child.wait();
     }
 }
@@ -352,6 +454,9 @@ impl Metric for DealerServer {
         }
         self.query.post()?;
         self.await_reply(&format!("query tag {}", query.tag))?;
+        // The server has both semaphores open now: their names can go.
+        self.query.unlink();
+        self.reply.unlink();
         let base = if query.side == 0 { offset::NS_RESULTS } else { offset::EW_RESULTS };
         for (i, slot) in slots.iter_mut().enumerate() {
             *slot = get_i32(&self.page, base + 4 * i);
@@ -362,6 +467,13 @@ impl Metric for DealerServer {
         put_i32(page, offset::CACHE + 16 + 4 * query.side, 1);
         Ok(())
     }
+}
+
+/// Kills `child`'s process group (the child leads it; while it is unreaped, its number is not
+/// reused).
+fn kill_group(child: &Child) {
+    // SAFETY: kill(2) on the child's own process group has no memory effects.
+    unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
 }
 
 /// Writes one seat's `HANDSTAT` (292 bytes of `short`s) at `at`.

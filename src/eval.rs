@@ -116,7 +116,11 @@ impl Evaluation<'_> {
                 if !opc.is_cached(*side, self.generated) {
                     self.dealer.sort_seats(&side.seats());
                 }
-                opc.value(*side, *strain, deal, self.generated).map_err(|e| e.at(pos.line, pos.col))?
+                // An interruption while the program runs is not an error of this call.
+                opc.value(*side, *strain, deal, self.generated).map_err(|e| match e.kind {
+                    ErrorKind::Interrupted => e,
+                    _ => e.at(pos.line, pos.col),
+                })?
             }
             _ => unreachable!("nodes with operands are evaluated by `value`"),
         })
@@ -127,7 +131,8 @@ impl Evaluation<'_> {
     fn user_eval(&mut self, node: &Node, tag: i32, index: i32) -> Result<i32> {
         let Node::UserEval { form, pos, .. } = node else { unreachable!("called for usereval nodes") };
         let (program, deal) = (self.program, self.deal);
-        let located = |e: Error| e.at(pos.line, pos.col);
+        // An interruption while the metric works is not an error of this call.
+        let located = |e: Error| if e.kind == ErrorKind::Interrupted { e } else { e.at(pos.line, pos.col) };
         let external = &mut *self.external;
         let Some(user) = external.usereval.as_mut() else {
             return Err(located(Error::new(

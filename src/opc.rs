@@ -7,6 +7,7 @@
 //! are cached per side for the deal being judged.
 
 use std::io::Read;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::cards::{Deal, Hand, Seat, Side, Strain, Suit};
 use crate::error::{Error, ErrorKind, Result};
+use crate::session::Interrupter;
 
 /// How to run the DOP program.
 #[derive(Clone, Debug)]
@@ -22,8 +24,10 @@ pub struct OpcConfig {
     pub program: PathBuf,
     /// The opener's letter passed as `-O<letter>` (`N`, `E`, `S` or `W`).
     pub opener: char,
-    /// How long one run may take.
+    /// How long one run may take, from its start to its answer.
     pub timeout: Duration,
+    /// The session's interrupter: an interruption ends the wait for the program at once.
+    pub interrupter: Option<Interrupter>,
 }
 
 /// The eight values one run of the program gives, ×100: C, D, H, S, NT, longest fit, and the
@@ -73,27 +77,26 @@ impl Opc {
             .args([first.0, &dop_hand(deal.hand(first.1)), second.0, &dop_hand(deal.hand(second.1)), "-q"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            // Its own process group, so that a time-out ends whatever it started too.
+            // Its own process group, so that ending it ends whatever it started too.
             .process_group(0)
             .spawn()
             .map_err(|e| failed(format!("cannot start: {e}")))?;
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().map_err(|e| failed(e.to_string()))? {
-                break status;
+        let mut out = child.stdout.take().expect("stdout is piped");
+        let ended = self.exchange(&child, &mut out);
+        // Whatever the program left behind (a child still holding the pipe …) goes with it: the
+        // unreaped program keeps its process group's number from being reused until then.
+        // SAFETY: kill(2) on the child's own process group has no memory effects.
+        unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+        let status = child.wait().map_err(|e| failed(e.to_string()))?;
+        let text = match ended {
+            Exchange::Answer(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Exchange::TimedOut => {
+                return Err(failed(format!("no answer within {:.1} s", self.config.timeout.as_secs_f64())))
             }
-            if started.elapsed() >= self.config.timeout {
-                // SAFETY: kill(2) on the child's own process group has no memory effects.
-                unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
-                let _ = child.wait();
-                return Err(failed(format!("no answer within {:.1} s", self.config.timeout.as_secs_f64())));
-            }
-            std::thread::sleep(Duration::from_millis(1));
+            Exchange::TooLong => return Err(failed(format!("answer too long (more than {ANSWER_CAP} bytes)"))),
+            Exchange::Interrupted => return Err(Error::new(ErrorKind::Interrupted, "interrupted")),
+            Exchange::Failed(e) => return Err(failed(format!("unreadable output: {e}"))),
         };
-        let mut text = String::new();
-        if let Some(mut out) = child.stdout.take() {
-            out.read_to_string(&mut text).map_err(|e| failed(format!("unreadable output: {e}")))?;
-        }
         // DealerV2 ignores the exit status (the real `dop -q` always exits with 1): eight numbers
         // are an answer whatever the status, but a program killed by a signal has failed.
         if status.signal().is_some() {
@@ -104,6 +107,99 @@ impl Opc {
             failed(format!("expected eight numbers 'C D H S NT LONG QL_SUIT QL_NT', got '{}'{status}", text.trim()))
         })
     }
+}
+
+/// How the exchange with a running program ended.
+enum Exchange {
+    /// The program exited; what it wrote (up to [`ANSWER_CAP`] bytes).
+    Answer(Vec<u8>),
+    /// The time limit passed first.
+    TimedOut,
+    /// The program wrote more than [`ANSWER_CAP`] bytes.
+    TooLong,
+    /// The session was interrupted (the interruption is consumed).
+    Interrupted,
+    /// Reading its output failed.
+    Failed(std::io::Error),
+}
+
+/// The most bytes an answer may have (the real one is one line of about 50).
+pub const ANSWER_CAP: usize = 65_536;
+
+/// How long one wait lasts between looks at the clock, the program and the interrupter.
+const SLICE: Duration = Duration::from_millis(10);
+
+impl Opc {
+    /// Reads the program's output while it runs, until it has exited and its output is drained
+    /// (output still held open by something it left behind is not waited for), within the time
+    /// limit and the size cap, and as long as the session is not interrupted. The program is
+    /// left unreaped: the caller ends its process group, then reaps it.
+    fn exchange(&self, child: &std::process::Child, out: &mut std::process::ChildStdout) -> Exchange {
+        let deadline = Instant::now() + self.config.timeout;
+        let pid = child.id() as libc::id_t;
+        let mut text = Vec::new();
+        let mut eof = false;
+        let mut buffer = [0u8; 8192];
+        loop {
+            let exited = has_exited(pid);
+            if eof && exited {
+                return Exchange::Answer(text);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Exchange::TimedOut;
+            }
+            if self.config.interrupter.as_ref().is_some_and(|i| i.check().is_err()) {
+                return Exchange::Interrupted;
+            }
+            if eof {
+                // The pipe is closed but the program still runs: wait for it to end.
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            }
+            // Once the program has exited, everything it wrote is in the pipe already: read what
+            // is there without waiting.
+            let wait = if exited { Duration::ZERO } else { SLICE.min(deadline - now) };
+            let mut poll = libc::pollfd { fd: out.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+            // SAFETY: one valid pollfd.
+            let ready = unsafe { libc::poll(&mut poll, 1, wait.as_millis() as libc::c_int) };
+            if ready < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Exchange::Failed(e);
+            }
+            if ready == 0 {
+                if exited {
+                    return Exchange::Answer(text);
+                }
+                continue;
+            }
+            match out.read(&mut buffer) {
+                Ok(0) => eof = true,
+                Ok(n) => {
+                    text.extend_from_slice(&buffer[..n]);
+                    if text.len() > ANSWER_CAP {
+                        return Exchange::TooLong;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Exchange::Failed(e),
+            }
+        }
+    }
+}
+
+/// Whether the child `pid` has exited, without reaping it (so that its pid, and its process
+/// group's number, stay taken until it is reaped).
+pub(crate) fn has_exited(pid: libc::id_t) -> bool {
+    // SAFETY: an all-zero siginfo_t is valid; waitid writes it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid on our own child with WNOWAIT only reports its state.
+    let r = unsafe { libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT) };
+    // SAFETY: waitid filled in the siginfo_t (si_pid stays 0 while the child runs).
+    r == 0 && unsafe { info.si_pid() } != 0
 }
 
 /// A hand as DOP reads it: spades to clubs separated by `/`, `-` for a void.
@@ -185,7 +281,8 @@ mod tests {
         });
         let deal = Deal::from_slots(&std::array::from_fn(crate::cards::Card::from_ordinal));
         let run = |program: &std::path::Path| {
-            let config = OpcConfig { program: program.into(), opener: 'W', timeout: Duration::from_secs(30) };
+            let config =
+                OpcConfig { program: program.into(), opener: 'W', timeout: Duration::from_secs(30), interrupter: None };
             Opc::new(config).value(Side::NS, Some(Strain::Notrump), &deal, 1).map_err(|e| e.message)
         };
         let name = |mode: &str| dir.join(mode).display().to_string();
@@ -204,6 +301,77 @@ mod tests {
         let missing = dir.join("missing").join("dop");
         let e = run(&missing).unwrap_err();
         assert!(e.starts_with(&format!("opc: {}: cannot start: ", missing.display())), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Writes an executable stand-in `dir/name` running tests/opc/fake_dop.sh in `mode`, with
+    /// `FAKE_DOP_PIDFILE` set to `dir/name.pid`.
+    fn stand_in(dir: &std::path::Path, name: &str, mode: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let fake = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/opc/fake_dop.sh");
+        let path = dir.join(name);
+        let pidfile = dir.join(format!("{name}.pid"));
+        let text =
+            format!("#!/bin/sh\nFAKE_DOP_MODE={mode} FAKE_DOP_PIDFILE='{}' exec '{fake}' \"$@\"\n", pidfile.display());
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// Whether process `pid` is gone (or only a zombie waiting for its new parent).
+    fn process_gone(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn the_time_limit_bounds_the_whole_exchange() {
+        let dir = scratch_dir("bounds");
+        let programs =
+            [("orphan", "orphan"), ("long", "long"), ("hang", "hang")].map(|(name, mode)| stand_in(&dir, name, mode));
+        let deal = Deal::from_slots(&std::array::from_fn(crate::cards::Card::from_ordinal));
+        let run = |program: &std::path::Path, timeout: f64, interrupter: Option<Interrupter>| {
+            let timeout = Duration::from_secs_f64(timeout);
+            let config = OpcConfig { program: program.into(), opener: 'W', timeout, interrupter };
+            let started = Instant::now();
+            let result = Opc::new(config).value(Side::NS, None, &deal, 1).map_err(|e| (e.kind, e.message));
+            (result, started.elapsed())
+        };
+        // A child left holding the pipe: the answer counts once the program has exited, and the
+        // child is ended with it.
+        let (result, took) = run(&programs[0], 20.0, None);
+        assert_eq!(result, Ok(2650));
+        assert!(took < Duration::from_secs(5), "took {took:?}");
+        let pid = std::fs::read_to_string(dir.join("orphan.pid")).unwrap();
+        let started = Instant::now();
+        while !process_gone(pid.trim()) && started.elapsed() < Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(process_gone(pid.trim()), "the program's child {} still runs", pid.trim());
+        // More than fits in a pipe, and more than the cap: a clear error, not a time-out.
+        let (result, took) = run(&programs[1], 20.0, None);
+        let message = format!("opc: {}: answer too long (more than {ANSWER_CAP} bytes)", programs[1].display());
+        assert_eq!(result, Err((ErrorKind::Run, message)));
+        assert!(took < Duration::from_secs(5), "took {took:?}");
+        // A program that hangs: the time limit, within 0.3 s.
+        let (result, took) = run(&programs[2], 0.5, None);
+        let message = format!("opc: {}: no answer within 0.5 s", programs[2].display());
+        assert_eq!(result, Err((ErrorKind::Run, message)));
+        assert!(took < Duration::from_millis(800), "took {took:?}");
+        // ... or an interruption, at once.
+        let interrupter = Interrupter::default();
+        let trigger = interrupter.clone();
+        let thread = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            trigger.interrupt();
+        });
+        let (result, took) = run(&programs[2], 20.0, Some(interrupter.clone()));
+        thread.join().unwrap();
+        assert_eq!(result, Err((ErrorKind::Interrupted, "interrupted".to_string())));
+        assert!(took < Duration::from_secs(2), "took {took:?}");
+        assert!(interrupter.check().is_ok(), "the interruption was used up");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -563,6 +563,17 @@ impl Program {
             .min_by_key(|(_, pos)| (pos.line, pos.col))
     }
 
+    /// The position of the script's first `usereval()` call (by position), if one was compiled.
+    pub fn first_usereval_call(&self) -> Option<Pos> {
+        self.nodes[..self.script_node_count().min(self.nodes.len())]
+            .iter()
+            .filter_map(|node| match node {
+                Node::UserEval { pos, .. } => Some(*pos),
+                _ => None,
+            })
+            .min_by_key(|pos| (pos.line, pos.col))
+    }
+
     /// Whether a node for which `wanted` holds is reachable from the condition or the actions.
     fn reaches(&self, wanted: impl Fn(&Node) -> bool) -> bool {
         let mut roots: Vec<NodeId> = self.condition.into_iter().collect();

@@ -305,7 +305,8 @@ const MAX_COMPILED_EXPRESSIONS: usize = 65_536;
 const MAX_KEPT_DEALS: i64 = 1_000_000;
 
 /// Stops a session's runs from another thread or from a signal handler (it only stores to an
-/// atomic flag). An interruption stops the run in progress, or the next one, at the next deal:
+/// atomic flag). An interruption stops the run in progress, or the next one, at the next deal
+/// (or at once while the run waits for the DealerServer or the DOP program):
 /// the run ends with an [`ErrorKind::Interrupted`] error after writing out the output of the
 /// deals before, so every line written is complete. Each interruption stops one run.
 #[derive(Clone, Debug, Default)]
@@ -318,7 +319,7 @@ impl Interrupter {
     }
 
     /// An error if an interruption is pending, which it consumes.
-    fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         if self.0.load(Ordering::Relaxed) && self.0.swap(false, Ordering::Relaxed) {
             return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
         }
@@ -1301,6 +1302,7 @@ impl Session {
             let config = ServerConfig {
                 path: o.extra.get("server").map_or(DEFAULT_SERVER, String::as_str).into(),
                 timeout: o.external_timeout,
+                interrupter: Some(self.interrupter.clone()),
                 // `-D n[.m]`: n for the dealer, m for the server (`.` or `:` between them).
                 dealer_debug: o.extra.get("debug").map_or(0, |d| atol(d).clamp(0, 99) as i32),
                 server_debug: o
@@ -1309,7 +1311,12 @@ impl Session {
                     .and_then(|d| d.split_once(['.', ':']))
                     .map_or(0, |(_, m)| atol(m).clamp(0, 9999) as i32),
             };
-            external.usereval = Some(UserEval::new(Box::new(DealerServer::start(config)?)));
+            // A server that cannot be started is an error of the script's first usereval call.
+            let server = DealerServer::start(config).map_err(|e| match program.first_usereval_call() {
+                Some(pos) if e.line.is_none() => e.at(pos.line, pos.col),
+                _ => e,
+            })?;
+            external.usereval = Some(UserEval::new(Box::new(server)));
         }
         if o.untrusted {
             // No external program for an untrusted script (its calls were refused already).
@@ -1320,7 +1327,8 @@ impl Session {
     }
 
     /// How `opc()` runs the DOP program under the current options: `opc_program` (default
-    /// DealerV2's path), the opener (`-O`, West unless N, E or S) and `external_timeout`.
+    /// DealerV2's path), the opener (`-O`, West unless N, E or S) and `external_timeout`; the
+    /// session's interrupter ends a wait for the program.
     fn opc_config(&self) -> OpcConfig {
         let o = &self.options;
         OpcConfig {
@@ -1333,6 +1341,7 @@ impl Session {
                 .filter(|c| matches!(c, 'N' | 'E' | 'S'))
                 .unwrap_or('W'),
             timeout: o.external_timeout,
+            interrupter: Some(self.interrupter.clone()),
         }
     }
 

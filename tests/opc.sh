@@ -4,7 +4,8 @@
 # status 1) and from the documented form (with ':', exit status 0), the command line DealerV2
 # builds (-O<opener>, -N/-S or -E/-W, hands spades to clubs with '/' and '-' for a void, -q), one
 # run per side per deal (the cache), and clear errors when the program prints no answer,
-# nonsense or too few numbers, is killed by a signal, hangs, is missing or cannot be run.
+# nonsense, too few numbers or too much, is killed by a signal, hangs, leaves a child holding its
+# output (answered, the child ended), is missing or cannot be run.
 # Prints "N passed, M failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +53,15 @@ start=$(date +%s)
 err=$(FAKE_DOP_MODE=hang "$cli" --opc-program="$dop" --external-timeout=1 -s 1 "$tmp/cond.dli" 2>&1 >/dev/null)
 check "hanging program: message" "$err" "line 2: opc: $dop: no answer within 1.0 s"
 check "hanging program: stopped in time" "$(( $(date +%s) - start < 5 ))" "1"
+start=$(date +%s)
+out=$(FAKE_DOP_MODE=orphan FAKE_DOP_PIDFILE="$tmp/orphan.pid" timeout 20 "$cli" --opc-program="$dop" -s 1 "$tmp/cond.dli" 2>&1); status=$?
+check "program that leaves a child holding its output: answered" "$status:$(printf '%s\n' "$out" | grep -c '^Produced  1 hands')" "0:1"
+check "program that leaves a child holding its output: in time" "$(( $(date +%s) - start < 5 ))" "1"
+sleep 0.2
+check "program that leaves a child holding its output: the child is ended" \
+  "$(ps -o stat= -p "$(cat "$tmp/orphan.pid")" 2>/dev/null | grep -v '^Z')" ""
+err=$(FAKE_DOP_MODE=long timeout 20 "$cli" --opc-program="$dop" -s 1 "$tmp/cond.dli" 2>&1 >/dev/null)
+check "program whose answer is too long" "$err" "line 2: opc: $dop: answer too long (more than 65536 bytes)"
 err=$("$cli" --opc-program="$tmp/missing/dop" -s 1 "$tmp/cond.dli" 2>&1 >/dev/null)
 check "missing program" "$err" "line 2: opc: $tmp/missing/dop: cannot start: No such file or directory (os error 2)"
 cp "$dop" "$tmp/not_executable"

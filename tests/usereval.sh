@@ -9,9 +9,10 @@
 # Checks: every form's slot mapping for both sides, all suits and compasses; out-of-range slots;
 # the hand statistics sent to the server against the script's own functions; the Goren metric;
 # the per-side (deal, tag) cache, curr_gen/curr_prod and rnd(0); failing servers (missing, not
-# executable, exits early, dies, hangs); the server started whenever the script mentions
-# usereval. After every run: no semaphore (/dev/shm/sem.[qr]_sem_<pid>*), no new
-# /tmp/dealer_mmap_* file nobody holds open, and no server process left.
+# executable, exits early, dies, hangs); the server dying with its host (SIGKILL), names and all;
+# the server started whenever the script mentions usereval. After every run: no semaphore
+# (/dev/shm/sem.[qr]_sem_<pid>*), no new /tmp/dealer_mmap_* file nobody holds open, and no
+# server process left.
 #
 # Prints "ok: NAME" / "FAIL: NAME" per check and finally "N passed, M failed"; exit status 1 when
 # a check failed. Environment: DEALER_CLI (default target/release/dealer), CC (default cc).
@@ -436,11 +437,11 @@ chmod 644 "$work/not_executable"
 printf '#!/bin/sh\nexit 0\n' >"$work/exits_at_once"
 chmod +x "$work/exits_at_once"
 run "server not executable" -v -s 1 -U "$work/not_executable" "$f"
-expect_error "server not executable" 4 "^usereval: cannot start DealerServer $work/not_executable: Permission denied"
+expect_error "server not executable" 4 "^line 2: usereval: cannot start DealerServer $work/not_executable: Permission denied"
 check "server not executable: no output" "$([ ! -s "$OUT" ]; echo $?)"
 
 run "server is a directory" -v -s 1 -U "$work" "$f"
-expect_error "server is a directory" 4 "^usereval: cannot start DealerServer $work: "
+expect_error "server is a directory" 4 "^line 2: usereval: cannot start DealerServer $work: "
 
 run "server exits at once" -v -s 1 -U "$work/exits_at_once" "$f"
 expect_error "server exits at once (exit 0)" 4 \
@@ -459,8 +460,67 @@ condition usereval(95, EW, 0) > 0
 run "server hangs (tag 95)" -v -s 1 --external-timeout=1 -U "$server" "$f"
 expect_error "server hangs (tag 95), --external-timeout=1" 4 \
   "^line 3: usereval: DealerServer $server did not answer query tag 95 within 1\.0 s$"
-check "server hangs (tag 95): the run stops after 1 to 4 s (took $ELAPSED s)" \
-  "$(awk -v t="$ELAPSED" 'BEGIN { exit !(t >= 1 && t <= 4) }'; echo $?)"
+check "server hangs (tag 95): the run stops after 1 to 1.5 s (took $ELAPSED s)" \
+  "$(awk -v t="$ELAPSED" 'BEGIN { exit !(t >= 1 && t <= 1.5) }'; echo $?)"
+
+# The host killed (SIGKILL, as by a second signal to the CLI or timeout -s KILL): the server, in
+# the middle of a run or still waiting for its first query, dies with it within 1 s, and no
+# semaphore stays behind. The test server ends itself when its parent goes away; the real one
+# waits for a query forever, as the test server does behind a shell that stays its parent.
+blocking=$work/blocking_server
+printf '#!/bin/sh\n"%s" "$@"\n' "$server" >"$blocking"
+chmod +x "$blocking"
+f_busy=$(script busy "generate 100000000
+produce 100000000
+condition usereval(99, NS, 0) < 0
+")
+f_idle=$(script idle "x = usereval(98, NS, 0)
+generate 100000000
+produce 100000000
+condition hcp(north) > 40
+")
+# An interruption (SIGINT to the CLI) ends the wait for an answer at once.
+"$dealer" -s 1 -U "$server" "$work/hang.dli" >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 0.5
+t0=$(date +%s.%N)
+kill -INT "$pid"
+wait "$pid"
+RC=$?
+ELAPSED=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+expect_error "server hangs (tag 95), SIGINT" 130 "^interrupted$"
+check "server hangs (tag 95), SIGINT: ends within 0.5 s (took $ELAPSED s)" \
+  "$(awk -v t="$ELAPSED" 'BEGIN { exit !(t <= 0.5) }'; echo $?)"
+sleep 0.2
+check "server hangs (tag 95), SIGINT: no server left" "$([ -z "$(pgrep -f -- "^$server ")" ]; echo $?)"
+
+# A time-out ends the server's process group: here the shell and the server behind it.
+run "server behind a shell hangs (tag 95)" -v -s 1 --external-timeout=1 -U "$blocking" "$(script hang "produce 3
+
+condition usereval(95, EW, 0) > 0
+")"
+expect_error "server behind a shell hangs (tag 95)" 4 \
+  "^line 3: usereval: DealerServer $blocking did not answer query tag 95 within 1\.0 s$"
+check "server behind a shell hangs (tag 95): stops after 1 to 1.5 s (took $ELAPSED s)" \
+  "$(awk -v t="$ELAPSED" 'BEGIN { exit !(t >= 1 && t <= 1.5) }'; echo $?)"
+for spec in "in a run|$f_busy" "before its first query|$f_idle"; do
+  IFS='|' read -r name f <<<"$spec"
+  "$dealer" -s 1 -U "$blocking" "$f" >/dev/null 2>&1 &
+  pid=$!
+  sleep 0.5
+  up=$(pgrep -f -- "^$server" | wc -l)
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  sleep 1
+  pid6=$(printf '%06d' "$pid")
+  left=$(pgrep -f -- "^(/bin/sh )?($server|$blocking) " | tr '\n' ' ')
+  names=$(ls -1 /dev/shm 2>/dev/null | grep -E "^sem\.[qr]_sem_${pid6}_" | tr '\n' ' ')
+  check "host killed $name: the server ran ($up), then none is left, no names in /dev/shm" \
+    "$([ "$up" = 1 ] && [ -z "$left" ] && [ -z "$names" ]; echo $?)" "processes: $left; names: $names"
+  # shellcheck disable=SC2086
+  [ -n "$left" ] && kill -KILL $left 2>/dev/null
+  rm -f /dev/shm/sem.[qr]_sem_"${pid6}"_*
+done
 
 # A server is started for every run, one after another: nothing accumulates.
 f=$(script repeat "produce 2
@@ -496,7 +556,7 @@ check "usereval in an unused variable: the server is started, the run succeeds" 
   "status $RC, marker: $([ -f "$marker" ] && echo yes || echo no), stderr: $(head -c 300 "$ERR")"
 run "usereval in an unused variable, server not executable" -v -s 1 -U "$work/not_executable" "$f_unused"
 expect_error "usereval in an unused variable, server not executable" 4 \
-  "^usereval: cannot start DealerServer $work/not_executable"
+  "^line 1: usereval: cannot start DealerServer $work/not_executable"
 rm -f "$marker"
 run "usereval only in comments" -v -s 1 -U "$work/marker_server" "$f_comment"
 check "usereval only in comments: no server started" \
