@@ -442,9 +442,12 @@ int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_
 // Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 // e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 // so keep it open while it is set (or set another output). A negative `fd` restores the
-// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`,
-// `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO` when `fd` is not an open
-// descriptor.
+// default, as a NULL callback does for `dealer_set_output`. A pipe or socket whose reader has
+// gone stops the run with `DEALER_ERROR_IO` (`cannot write output: Broken pipe …`), never with
+// SIGPIPE: the session blocks SIGPIPE in the writing thread around each write and consumes one
+// its write raised, leaving the program's signal dispositions, mask and pending signals as they
+// were. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO`
+// when `fd` is not an open descriptor.
 int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd);
 
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to

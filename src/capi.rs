@@ -802,9 +802,12 @@ pub extern "C" fn dealer_set_output(
 /// Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 /// e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 /// so keep it open while it is set (or set another output). A negative `fd` restores the
-/// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`,
-/// `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO` when `fd` is not an open
-/// descriptor.
+/// default, as a NULL callback does for `dealer_set_output`. A pipe or socket whose reader has
+/// gone stops the run with `DEALER_ERROR_IO` (`cannot write output: Broken pipe …`), never with
+/// SIGPIPE: the session blocks SIGPIPE in the writing thread around each write and consumes one
+/// its write raised, leaving the program's signal dispositions, mask and pending signals as they
+/// were. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO`
+/// when `fd` is not an open descriptor.
 #[no_mangle]
 pub extern "C" fn dealer_set_output_fd(session: *mut dealer_session, stream: i32, fd: i32) -> i32 {
     with_session(session, |h| {

@@ -62,14 +62,62 @@ impl Sink {
             Sink::Stderr => std::io::stderr().lock().write_all(bytes),
             Sink::File(f) => f.write_all(bytes),
             Sink::Callback(cb) => cb(bytes),
-            Sink::Descriptor(fd) => {
-                use std::os::fd::FromRawFd;
-                // SAFETY: the caller keeps the descriptor open while it is set (checked open when
-                // set); ManuallyDrop leaves it open after the write.
-                let mut file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(*fd) });
-                file.write_all(bytes)
-            }
+            Sink::Descriptor(fd) => write_fd_without_sigpipe(*fd, bytes),
         }
+    }
+}
+
+/// Writes all of `bytes` to the caller's descriptor `fd` (a file, pipe or socket) such that a
+/// pipe or socket whose reading end is closed gives an `EPIPE` error instead of killing the
+/// host with SIGPIPE, leaving the host's signal dispositions and mask as they were: SIGPIPE is
+/// blocked in this thread around the write, and one raised by the write (not pending before)
+/// is consumed before the mask is restored.
+fn write_fd_without_sigpipe(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Result<()> {
+    // SAFETY: the sigset_t values are initialised by sigemptyset/pthread_sigmask/sigpending
+    // before they are read; the caller keeps `fd` open while it is set (checked open when set)
+    // and `bytes` is a valid slice for the writes.
+    unsafe {
+        let mut pipe_only: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pipe_only);
+        libc::sigaddset(&mut pipe_only, libc::SIGPIPE);
+        let mut old_mask: libc::sigset_t = std::mem::zeroed();
+        let blocked = libc::pthread_sigmask(libc::SIG_BLOCK, &pipe_only, &mut old_mask) == 0;
+        let pending_before = blocked && sigpipe_pending();
+        let mut rest = bytes;
+        let mut result = Ok(());
+        while !rest.is_empty() {
+            let n = libc::write(fd, rest.as_ptr().cast(), rest.len());
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                result = Err(e);
+                break;
+            }
+            if n == 0 {
+                result = Err(std::io::Error::from(std::io::ErrorKind::WriteZero));
+                break;
+            }
+            rest = &rest[n as usize..];
+        }
+        if blocked {
+            if !pending_before && sigpipe_pending() {
+                let no_wait = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+                libc::sigtimedwait(&pipe_only, std::ptr::null_mut(), &no_wait);
+            }
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old_mask, std::ptr::null_mut());
+        }
+        result
+    }
+}
+
+/// Whether a SIGPIPE is pending for this thread or the process.
+fn sigpipe_pending() -> bool {
+    // SAFETY: sigpending fills the set before sigismember reads it.
+    unsafe {
+        let mut pending: libc::sigset_t = std::mem::zeroed();
+        libc::sigpending(&mut pending) == 0 && libc::sigismember(&pending, libc::SIGPIPE) == 1
     }
 }
 
