@@ -760,9 +760,11 @@ impl Program {
                 let a = self.expr(a)?;
                 Node::Not(a)
             }
-            Expr::Binary(op, a, b) => {
-                // Division by zero is located at the divisor, else at the dividend.
-                let pos = Some(expr_pos(b)).filter(|p| *p != Pos::default()).unwrap_or_else(|| expr_pos(a));
+            Expr::Binary(op, a, b, op_pos) => {
+                // Division by zero is located at the divisor, else at the dividend, else (when
+                // neither has a position of its own, e.g. `hcp(north)`) at the operator.
+                let pos =
+                    [expr_pos(b), expr_pos(a), *op_pos].into_iter().find(|p| *p != Pos::default()).unwrap_or_default();
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
                 match (op, &self.nodes[b as usize]) {
@@ -1037,7 +1039,7 @@ fn expr_pos(mut e: &Expr) -> Pos {
         e = match e {
             Expr::Number(_, p) | Expr::Variable(_, p) => return *p,
             Expr::Not(a) | Expr::Imps(a) | Expr::Rnd(a) => a,
-            Expr::Binary(_, a, _) | Expr::Conditional(a, _, _) => a,
+            Expr::Binary(_, a, _, _) | Expr::Conditional(a, _, _) => a,
             Expr::Shape { pos, .. } | Expr::ShapeFd { pos, .. } => return *pos,
             Expr::Tricks(_, _, p) | Expr::Dds(_, _, p) | Expr::Par(_, _, p) | Expr::Opc(_, _, p) => return *p,
             Expr::UserEval { pos, .. } => return *pos,

@@ -2596,6 +2596,43 @@ mod tests {
     }
 
     #[test]
+    fn run_time_errors_in_every_action_name_line_and_column() {
+        // Neither operand of the `/` has a position of its own (`hcp(north)`): the error is
+        // located at the operator, in every action kind, the condition and a definition.
+        let d = "hcp(north)/(hcp(north)-hcp(north))";
+        let cases = [
+            format!("average {d}"),
+            format!("average \"label\" {d}"),
+            format!("frequency ({d}, 0, 10)"),
+            format!("frequency \"f\" ({d}, 0, 10, hcp(south), 0, 10)"),
+            format!("frequency \"f\" (hcp(south), 0, 10, {d}, 0, 10)"),
+            format!("bktfreq ({d}, 0, 10, 2)"),
+            format!("bktfreq \"b\" (hcp(south), 0, 10, 2, {d}, 0, 10, 2)"),
+            format!("printes({d}, \"\\n\")"),
+            format!("printrpt({d})"),
+            format!("csvrpt({d})"),
+            format!("printcompact ({d})"),
+            format!("printoneline ({d})"),
+        ];
+        for action in &cases {
+            let line = format!("  {action}");
+            let script = format!("produce 1\ncondition 1\naction\n{line}\n");
+            let (mut s, _out) = captured(&[("seed", "1"), ("dialect", "v2")], &script);
+            let e = s.run().unwrap_err();
+            assert_eq!(e.to_string(), "line 4: division by zero", "{action}");
+            let col = line.find(")/(").unwrap() as u32 + 2;
+            assert_eq!((e.line, e.col), (Some(4), Some(col)), "{action}");
+        }
+        for (script, line) in
+            [(format!("produce 1\n\ncondition {d} > 0\n"), 3), (format!("produce 1\nx = {d}\ncondition x > 0\n"), 2)]
+        {
+            let (mut s, _out) = captured(&[("seed", "1")], &script);
+            let e = s.run().unwrap_err();
+            assert_eq!(e.to_string(), format!("line {line}: division by zero"), "{script}");
+        }
+    }
+
+    #[test]
     fn time_limit_stops_a_run_that_produces_nothing() {
         let (mut s, out) = captured(
             &[("rng", "glibc"), ("seed", "1"), ("time_limit", "1")],
