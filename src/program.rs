@@ -281,6 +281,9 @@ pub struct ScriptSettings {
     pub predeal: Vec<(Seat, Card)>,
     /// Bias predeal suit lengths, `[seat][suit]`, -1 unset.
     pub bias: [[i8; 4]; 4],
+    /// Where the card predeal and the bias predeal items stand, in textual order: where a
+    /// combination that no deal can satisfy is reported (at the last of them).
+    pub predeal_pos: Vec<Pos>,
 }
 
 /// A compiled script, ready to run.
@@ -683,6 +686,7 @@ impl Program {
                         return Err(Error::script("More than 13 cards for one player", pos.line, pos.col));
                     }
                     s.predeal.push((*seat, *card));
+                    s.predeal_pos.push(*pos);
                 }
             }
             PredealItem::SuitLength { seat, suit, length, pos } => {
@@ -707,6 +711,7 @@ impl Program {
                     return Err(err(format!("Too many {}s", suit.name())));
                 }
                 s.bias[seat.index()][suit.index()] = length as i8;
+                s.predeal_pos.push(*pos);
             }
         }
         Ok(())

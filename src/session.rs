@@ -1207,7 +1207,13 @@ impl Session {
         let mut library = None;
         let mut library_discards = Vec::new();
         let dealer = match &o.library_file {
-            None => Dealer::new(&setup),
+            // The script's predeal statements passed their own checks, so a refusal here is a
+            // combination no deal can satisfy (cards predealt beyond a bias length, a bias the
+            // card predeal makes impossible): a script error at the last predeal statement.
+            None => Dealer::new(&setup).map_err(|m| match s.predeal_pos.iter().max_by_key(|p| (p.line, p.col)) {
+                Some(pos) if matches!(o.swap, 0 | 2 | 3) => Error::script(m, pos.line, pos.col),
+                _ => Error::new(ErrorKind::Run, m),
+            }),
             Some(path) => {
                 // Library mode beats every other dealing mode: the seed is a block offset into
                 // the file, and the dealer only serves `rnd()`, from an unseeded drand48 as in
@@ -1236,9 +1242,9 @@ impl Session {
                     drand48_state: Some(UNSEEDED_DRAND48),
                     ..DealingSetup::default()
                 })
+                .map_err(|m| Error::new(ErrorKind::Run, m))
             }
-        }
-        .map_err(|m| Error::new(ErrorKind::Run, m))?;
+        }?;
         let mut dd_use = program.dd_use();
         let zrd_tricks = o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks);
         if zrd_tricks {
@@ -2629,6 +2635,38 @@ mod tests {
             let (mut s, _out) = captured(&[("seed", "1")], &script);
             let e = s.run().unwrap_err();
             assert_eq!(e.to_string(), format!("line {line}: division by zero"), "{script}");
+        }
+    }
+
+    #[test]
+    fn an_impossible_bias_predeal_is_a_script_error_at_its_line() {
+        let cases = [
+            (
+                "predeal north SAKQJ\npredeal spades(north)==2\nproduce 1\n",
+                2,
+                "North is predealt 4 Spades but its length is set to 2",
+            ),
+            (
+                "predeal spades(north)==2\n\npredeal north SAKQJ\nproduce 1\n",
+                3,
+                "North is predealt 4 Spades but its length is set to 2",
+            ),
+            (
+                "produce 1\npredeal spades(north)==0 hearts(north)==0 diamonds(north)==0\npredeal clubs(south)==1\n",
+                3,
+                "Bias predeal cannot be satisfied by any deal",
+            ),
+        ];
+        for (script, line, message) in cases {
+            for rng in ["chacha", "drand48"] {
+                if rng == "drand48" && message.contains("predealt") {
+                    continue; // DealerV2's bias predeal discards the card predeal
+                }
+                let (mut s, _out) = captured(&[("seed", "1"), ("rng", rng)], script);
+                let e = s.run().unwrap_err();
+                assert_eq!(e.kind, ErrorKind::Script, "{rng}: {script}");
+                assert_eq!(e.to_string(), format!("line {line}: {message}"), "{rng}: {script}");
+            }
         }
     }
 
