@@ -135,6 +135,27 @@ static void test_next_deal_and_eval(void) {
     int32_t v;
     CHECK(dealer_eval(s, "hcp(north) +", &v) == DEALER_ERROR_SCRIPT);
     CHECK(dealer_eval(s, "nosuchvar", &v) == DEALER_ERROR_SCRIPT);
+    /* dealer_eval takes an expression: a statement, even `condition EXPR`, is refused clearly. */
+    CHECK(dealer_eval(s, "condition 1", &v) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "line 1, column 1: expected a single expression, not a statement") != NULL);
+    CHECK(dealer_eval(s, "  condition hcp(north) > 10", &v) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "column 3: expected a single expression, not a statement") != NULL);
+    CHECK(dealer_eval(s, "produce 5", &v) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "not a statement") != NULL);
+    uint32_t id;
+    CHECK(dealer_compile_expression(s, "condition 1", &id) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "not a statement") != NULL);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_OK); /* the deal is still current */
+    /* Setting the seed, the thread count or the usereval callback ends the job and discards
+     * the current deal, as every option does. */
+    CHECK(dealer_set_seed(s, 42) == DEALER_OK);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_ERROR_USAGE);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && dealer_eval(s, "hcp(north)", &v) == DEALER_OK);
+    CHECK(dealer_set_threads(s, 2) == DEALER_OK);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_ERROR_USAGE);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && dealer_eval(s, "hcp(north)", &v) == DEALER_OK);
+    CHECK(dealer_set_usereval(s, NULL, NULL) == DEALER_OK);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_ERROR_USAGE);
     dealer_free_session(s);
 }
 

@@ -730,6 +730,11 @@ struct Lookahead {
 /// The most deals dealt ahead at once (bounds the memory of a lookahead).
 const MAX_DEALT_AHEAD: usize = 1 << 16;
 
+/// The error for a text given as an expression (`dealer_eval`, `dealer_compile_expression`)
+/// that is a statement or several.
+const NOT_A_STATEMENT: &str =
+    "expected a single expression, not a statement: write `hcp(north) > 10`, not `condition hcp(north) > 10`";
+
 /// One libdealer session: options, a loaded program, and the state of its current job.
 pub struct Session {
     options: Options,
@@ -1562,9 +1567,17 @@ impl Session {
         let dialect = self.program.as_ref().map_or_else(|| self.options.dialect(), |p| p.dialect);
         let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
             .map_err(|d| Error::script(d.message, d.line, d.col).with_source(expression.as_bytes()))?;
-        match parsed.statements.as_slice() {
-            [Statement::Condition(e, _)] => Ok(e.clone()),
-            _ => Err(Error::script("expected a single expression", 1, 1).with_source(expression.as_bytes())),
+        // A bare expression parses as a condition statement; so does `condition EXPR`, which is
+        // refused like every other statement.
+        let first = script::lexer::Lexer::new(expression.as_bytes(), dialect, &self.options.script_vars).next();
+        let keyword = match first {
+            Some(Ok((pos, script::lexer::Token::Condition, _))) => Some(pos),
+            _ => None,
+        };
+        match (parsed.statements.as_slice(), keyword) {
+            ([Statement::Condition(e, _)], None) => Ok(e.clone()),
+            (_, Some(pos)) => Err(Error::script(NOT_A_STATEMENT, pos.line, pos.col).with_source(expression.as_bytes())),
+            _ => Err(Error::script(NOT_A_STATEMENT, 1, 1).with_source(expression.as_bytes())),
         }
     }
 
