@@ -528,7 +528,10 @@ pub extern "C" fn dealer_set_produce(session: *mut dealer_session, limit: i64) -
 /// Sets how many threads a run uses (the `threads` option, DealerV2 `-R`), both for dealing
 /// (worker threads deal and judge deals when the script allows it) and for double dummy
 /// (solved in batches across the threads): 0 (the default) one per core, at most 64. The
-/// deals, output and statistics do not depend on it, only the speed. Like every option, it ends
+/// deals, output and statistics do not depend on it, only the speed. Memory: each
+/// double-dummy thread has its own DDS solver, whose transposition table starts at about
+/// 70–95 MB and grows to at most 160 MB, so allow up to about 170 MB per thread when the
+/// script uses double dummy (64 threads: up to about 11 GB). Like every option, it ends
 /// the job in progress and discards the current deal: call `dealer_next_deal` before
 /// `dealer_eval` again. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
 #[no_mangle]
