@@ -5,11 +5,13 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "dealer.h"
@@ -133,6 +135,27 @@ static void test_next_deal_and_eval(void) {
     int32_t v;
     CHECK(dealer_eval(s, "hcp(north) +", &v) == DEALER_ERROR_SCRIPT);
     CHECK(dealer_eval(s, "nosuchvar", &v) == DEALER_ERROR_SCRIPT);
+    /* dealer_eval takes an expression: a statement, even `condition EXPR`, is refused clearly. */
+    CHECK(dealer_eval(s, "condition 1", &v) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "line 1, column 1: expected a single expression, not a statement") != NULL);
+    CHECK(dealer_eval(s, "  condition hcp(north) > 10", &v) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "column 3: expected a single expression, not a statement") != NULL);
+    CHECK(dealer_eval(s, "produce 5", &v) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "not a statement") != NULL);
+    uint32_t id;
+    CHECK(dealer_compile_expression(s, "condition 1", &id) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "not a statement") != NULL);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_OK); /* the deal is still current */
+    /* Setting the seed, the thread count or the usereval callback ends the job and discards
+     * the current deal, as every option does. */
+    CHECK(dealer_set_seed(s, 42) == DEALER_OK);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_ERROR_USAGE);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && dealer_eval(s, "hcp(north)", &v) == DEALER_OK);
+    CHECK(dealer_set_threads(s, 2) == DEALER_OK);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_ERROR_USAGE);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK && dealer_eval(s, "hcp(north)", &v) == DEALER_OK);
+    CHECK(dealer_set_usereval(s, NULL, NULL) == DEALER_OK);
+    CHECK(dealer_eval(s, "hcp(north)", &v) == DEALER_ERROR_USAGE);
     dealer_free_session(s);
 }
 
@@ -852,6 +875,55 @@ static void test_output_fd(void) {
     dealer_free_session(s);
 }
 
+/* Writing to a pipe or socket whose reader is gone: an I/O error, not death by SIGPIPE (the
+ * disposition stays the default, which would kill this program), and the signal mask, the
+ * disposition and the pending set are as before. */
+static void test_output_fd_closed_reader(void) {
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    CHECK(sigaction(SIGPIPE, &dfl, NULL) == 0);
+    sigset_t mask_before;
+    CHECK(sigprocmask(SIG_SETMASK, NULL, &mask_before) == 0);
+    CHECK(!sigismember(&mask_before, SIGPIPE));
+    dealer_session *s = session_with("glibc", "1", "produce 4\naction printoneline\n");
+    CHECK(s != NULL);
+    if (!s) return;
+    for (int kind = 0; kind < 2; kind++) {
+        int fds[2];
+        CHECK(kind == 0 ? pipe(fds) == 0 : socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
+        close(fds[0]); /* nobody reads */
+        CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, fds[1]) == DEALER_OK);
+        CHECK(dealer_run(s, NULL) == DEALER_ERROR_IO);
+        CHECK(strstr(dealer_last_error(s), "cannot write output") != NULL);
+        CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, -1) == DEALER_OK);
+        close(fds[1]);
+        struct sigaction now;
+        CHECK(sigaction(SIGPIPE, NULL, &now) == 0 && now.sa_handler == SIG_DFL);
+        sigset_t mask_after, pending;
+        CHECK(sigprocmask(SIG_SETMASK, NULL, &mask_after) == 0 && !sigismember(&mask_after, SIGPIPE));
+        CHECK(sigpending(&pending) == 0 && !sigismember(&pending, SIGPIPE));
+    }
+    /* A SIGPIPE the host had blocked and pending before stays pending for the host. */
+    sigset_t pipe_only, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    CHECK(sigprocmask(SIG_BLOCK, &pipe_only, NULL) == 0);
+    CHECK(raise(SIGPIPE) == 0);
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    close(fds[0]);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, fds[1]) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_IO);
+    close(fds[1]);
+    CHECK(sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE));
+    int sig = 0;
+    CHECK(sigwait(&pipe_only, &sig) == 0 && sig == SIGPIPE);
+    CHECK(sigprocmask(SIG_SETMASK, &mask_before, NULL) == 0);
+    dealer_free_session(s);
+}
+
 /* ---- dealer_compile_expression and dealer_eval_compiled. ---- */
 
 static void test_compiled_expressions(void) {
@@ -1279,6 +1351,7 @@ int main(void) {
     test_variables();
     test_predeal();
     test_output_fd();
+    test_output_fd_closed_reader();
     test_compiled_expressions();
     test_oneline();
     test_version_number();

@@ -275,8 +275,8 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 
 // Sets an option by key and value (both NUL-terminated UTF-8). Returns `DEALER_OK`, or
 // `DEALER_ERROR_OPTION` for an unknown key or a value the key does not take (the message names
-// both, and the option keeps its value). Setting an option ends the job in progress: the next
-// `dealer_run` or `dealer_next_deal` starts a new one. Whole numbers are an optional sign and
+// both, and the option keeps its value). Setting an option ends the job in progress and discards the
+// current deal: the next `dealer_run` or `dealer_next_deal` starts a new one. Whole numbers are an optional sign and
 // decimal digits, nothing else. The keys (the CLI's switch in parentheses):
 //
 // - `rng`: the random generator and its dealing algorithm: `chacha` (the default), `drand48`
@@ -359,7 +359,9 @@ int32_t dealer_set_untrusted(dealer_session *session, int32_t enabled);
 // overrides the script's `seed` statement, as DealerV2's `-s 0` does. Two exceptions follow
 // the peers: the glibc generator takes 0 as a seed like any other, as classic dealer does
 // (without a seed it uses the current time); and in library mode (the `library_file` option)
-// the seed is the block offset into the file, 0 its start. Returns `DEALER_OK`.
+// the seed is the block offset into the file, 0 its start. Like every option, it ends the job
+// in progress and discards the current deal: call `dealer_next_deal` before `dealer_eval`
+// again. Returns `DEALER_OK`.
 int32_t dealer_set_seed(dealer_session *session, int64_t seed);
 
 // Stores in `*seed` the seed of the session's last job (the last `dealer_run`, or the current
@@ -397,8 +399,12 @@ int32_t dealer_set_produce(dealer_session *session, int64_t limit);
 // Sets how many threads a run uses (the `threads` option, DealerV2 `-R`), both for dealing
 // (worker threads deal and judge deals when the script allows it) and for double dummy
 // (solved in batches across the threads): 0 (the default) one per core, at most 64. The
-// deals, output and statistics do not depend on it, only the speed. Returns `DEALER_OK` or
-// `DEALER_ERROR_OPTION`.
+// deals, output and statistics do not depend on it, only the speed. Memory: each
+// double-dummy thread has its own DDS solver, whose transposition table starts at about
+// 70–95 MB and grows to at most 160 MB, so allow up to about 170 MB per thread when the
+// script uses double dummy (64 threads: up to about 11 GB). Like every option, it ends
+// the job in progress and discards the current deal: call `dealer_next_deal` before
+// `dealer_eval` again. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
 int32_t dealer_set_threads(dealer_session *session, uint32_t threads);
 
 // Sets script variable `$index` (0 to 9; DealerV2's `-0` … `-9`) to `value` (NUL-terminated
@@ -417,7 +423,8 @@ int32_t dealer_set_predeal(dealer_session *session, int32_t seat, const char *ca
 
 // Answers `usereval` queries with a callback of the caller's instead of a DealerServer process
 // (no server is started then). A NULL callback goes back to the DealerServer (`server` option,
-// DealerV2's `-U`). `callback` and `userdata` must stay valid while they are set. Returns
+// DealerV2's `-U`). `callback` and `userdata` must stay valid while they are set. It ends the
+// job in progress and discards the current deal, as setting an option does. Returns
 // `DEALER_OK`.
 int32_t dealer_set_usereval(dealer_session *session, dealer_usereval_fn callback, void *userdata);
 
@@ -442,9 +449,12 @@ int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_
 // Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 // e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 // so keep it open while it is set (or set another output). A negative `fd` restores the
-// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`,
-// `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO` when `fd` is not an open
-// descriptor.
+// default, as a NULL callback does for `dealer_set_output`. A pipe or socket whose reader has
+// gone stops the run with `DEALER_ERROR_IO` (`cannot write output: Broken pipe …`), never with
+// SIGPIPE: the session blocks SIGPIPE in the writing thread around each write and consumes one
+// its write raised, leaving the program's signal dispositions, mask and pending signals as they
+// were. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO`
+// when `fd` is not an open descriptor.
 int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd);
 
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
@@ -471,7 +481,9 @@ int32_t dealer_next_deal(dealer_session *session, dealer_deal *deal);
 int32_t dealer_dds_table(dealer_session *session, const dealer_deal *deal, dealer_dds_results *table);
 
 // Evaluates an expression in script syntax (the script's variables are visible) on the
-// current deal and stores the value in `*value` (true is 1, false 0). Each distinct text is
+// current deal and stores the value in `*value` (true is 1, false 0). It takes an expression
+// such as `hcp(north) > 10`, not a statement: `condition hcp(north) > 10`, `produce 5` and the
+// like are `DEALER_ERROR_SCRIPT` (`expected a single expression, not a statement`). Each distinct text is
 // compiled on first use and kept; for an expression evaluated on every deal,
 // `dealer_compile_expression` + `dealer_eval_compiled` skip the text lookup. Returns
 // `DEALER_OK`, `DEALER_ERROR_SCRIPT`, `DEALER_ERROR_USAGE` without a current deal,
@@ -480,7 +492,8 @@ int32_t dealer_eval(dealer_session *session, const char *expression, int32_t *va
 
 // Compiles an expression (script syntax, the script's variables visible) once and stores its
 // id in `*id`, for `dealer_eval_compiled` on every deal. Needs a loaded script; ids stay valid
-// until the next `dealer_load_script*` on the session and are never reused. Returns
+// until the next `dealer_load_script*` on the session and are never reused. Like `dealer_eval`,
+// it takes an expression, not a statement. Returns
 // `DEALER_OK`, `DEALER_ERROR_SCRIPT` (with line and column in the expression),
 // `DEALER_ERROR_USAGE` without a script, `DEALER_ERROR_NOT_AVAILABLE`, `DEALER_ERROR_NULL` or
 // `DEALER_ERROR_UTF8`.

@@ -357,8 +357,8 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 
 /// Sets an option by key and value (both NUL-terminated UTF-8). Returns `DEALER_OK`, or
 /// `DEALER_ERROR_OPTION` for an unknown key or a value the key does not take (the message names
-/// both, and the option keeps its value). Setting an option ends the job in progress: the next
-/// `dealer_run` or `dealer_next_deal` starts a new one. Whole numbers are an optional sign and
+/// both, and the option keeps its value). Setting an option ends the job in progress and discards the
+/// current deal: the next `dealer_run` or `dealer_next_deal` starts a new one. Whole numbers are an optional sign and
 /// decimal digits, nothing else. The keys (the CLI's switch in parentheses):
 ///
 /// - `rng`: the random generator and its dealing algorithm: `chacha` (the default), `drand48`
@@ -452,7 +452,9 @@ pub extern "C" fn dealer_set_untrusted(session: *mut dealer_session, enabled: i3
 /// overrides the script's `seed` statement, as DealerV2's `-s 0` does. Two exceptions follow
 /// the peers: the glibc generator takes 0 as a seed like any other, as classic dealer does
 /// (without a seed it uses the current time); and in library mode (the `library_file` option)
-/// the seed is the block offset into the file, 0 its start. Returns `DEALER_OK`.
+/// the seed is the block offset into the file, 0 its start. Like every option, it ends the job
+/// in progress and discards the current deal: call `dealer_next_deal` before `dealer_eval`
+/// again. Returns `DEALER_OK`.
 #[no_mangle]
 pub extern "C" fn dealer_set_seed(session: *mut dealer_session, seed: i64) -> i32 {
     set_typed(session, "seed", seed.to_string())
@@ -526,8 +528,12 @@ pub extern "C" fn dealer_set_produce(session: *mut dealer_session, limit: i64) -
 /// Sets how many threads a run uses (the `threads` option, DealerV2 `-R`), both for dealing
 /// (worker threads deal and judge deals when the script allows it) and for double dummy
 /// (solved in batches across the threads): 0 (the default) one per core, at most 64. The
-/// deals, output and statistics do not depend on it, only the speed. Returns `DEALER_OK` or
-/// `DEALER_ERROR_OPTION`.
+/// deals, output and statistics do not depend on it, only the speed. Memory: each
+/// double-dummy thread has its own DDS solver, whose transposition table starts at about
+/// 70–95 MB and grows to at most 160 MB, so allow up to about 170 MB per thread when the
+/// script uses double dummy (64 threads: up to about 11 GB). Like every option, it ends
+/// the job in progress and discards the current deal: call `dealer_next_deal` before
+/// `dealer_eval` again. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
 #[no_mangle]
 pub extern "C" fn dealer_set_threads(session: *mut dealer_session, threads: u32) -> i32 {
     set_typed(session, "threads", threads.to_string())
@@ -663,7 +669,8 @@ pub type dealer_usereval_fn = Option<
 
 /// Answers `usereval` queries with a callback of the caller's instead of a DealerServer process
 /// (no server is started then). A NULL callback goes back to the DealerServer (`server` option,
-/// DealerV2's `-U`). `callback` and `userdata` must stay valid while they are set. Returns
+/// DealerV2's `-U`). `callback` and `userdata` must stay valid while they are set. It ends the
+/// job in progress and discards the current deal, as setting an option does. Returns
 /// `DEALER_OK`.
 #[no_mangle]
 pub extern "C" fn dealer_set_usereval(
@@ -802,9 +809,12 @@ pub extern "C" fn dealer_set_output(
 /// Directs one output stream (`DEALER_STREAM_*`) to an open file descriptor of the caller's,
 /// e.g. a file, pipe or socket; the session writes to it with `write(2)` and never closes it,
 /// so keep it open while it is set (or set another output). A negative `fd` restores the
-/// default, as a NULL callback does for `dealer_set_output`. Returns `DEALER_OK`,
-/// `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO` when `fd` is not an open
-/// descriptor.
+/// default, as a NULL callback does for `dealer_set_output`. A pipe or socket whose reader has
+/// gone stops the run with `DEALER_ERROR_IO` (`cannot write output: Broken pipe …`), never with
+/// SIGPIPE: the session blocks SIGPIPE in the writing thread around each write and consumes one
+/// its write raised, leaving the program's signal dispositions, mask and pending signals as they
+/// were. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO`
+/// when `fd` is not an open descriptor.
 #[no_mangle]
 pub extern "C" fn dealer_set_output_fd(session: *mut dealer_session, stream: i32, fd: i32) -> i32 {
     with_session(session, |h| {
@@ -969,7 +979,9 @@ pub extern "C" fn dealer_dds_table(
 }
 
 /// Evaluates an expression in script syntax (the script's variables are visible) on the
-/// current deal and stores the value in `*value` (true is 1, false 0). Each distinct text is
+/// current deal and stores the value in `*value` (true is 1, false 0). It takes an expression
+/// such as `hcp(north) > 10`, not a statement: `condition hcp(north) > 10`, `produce 5` and the
+/// like are `DEALER_ERROR_SCRIPT` (`expected a single expression, not a statement`). Each distinct text is
 /// compiled on first use and kept; for an expression evaluated on every deal,
 /// `dealer_compile_expression` + `dealer_eval_compiled` skip the text lookup. Returns
 /// `DEALER_OK`, `DEALER_ERROR_SCRIPT`, `DEALER_ERROR_USAGE` without a current deal,
@@ -990,7 +1002,8 @@ pub extern "C" fn dealer_eval(session: *mut dealer_session, expression: *const c
 
 /// Compiles an expression (script syntax, the script's variables visible) once and stores its
 /// id in `*id`, for `dealer_eval_compiled` on every deal. Needs a loaded script; ids stay valid
-/// until the next `dealer_load_script*` on the session and are never reused. Returns
+/// until the next `dealer_load_script*` on the session and are never reused. Like `dealer_eval`,
+/// it takes an expression, not a statement. Returns
 /// `DEALER_OK`, `DEALER_ERROR_SCRIPT` (with line and column in the expression),
 /// `DEALER_ERROR_USAGE` without a script, `DEALER_ERROR_NOT_AVAILABLE`, `DEALER_ERROR_NULL` or
 /// `DEALER_ERROR_UTF8`.

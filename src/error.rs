@@ -14,7 +14,7 @@ pub enum ErrorKind {
     Io,
     /// The script uses a feature this build does not provide yet (double dummy, usereval, opc).
     NotAvailable,
-    /// The run itself failed (division by zero, an impossible predeal, …).
+    /// The run itself failed (division by zero, an external program's failure, …).
     Run,
     /// The caller used the API in the wrong order (e.g. `next_deal` before a script was loaded).
     Usage,

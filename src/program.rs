@@ -281,6 +281,9 @@ pub struct ScriptSettings {
     pub predeal: Vec<(Seat, Card)>,
     /// Bias predeal suit lengths, `[seat][suit]`, -1 unset.
     pub bias: [[i8; 4]; 4],
+    /// Where the card predeal and the bias predeal items stand, in textual order: where a
+    /// combination that no deal can satisfy is reported (at the last of them).
+    pub predeal_pos: Vec<Pos>,
 }
 
 /// A compiled script, ready to run.
@@ -694,6 +697,7 @@ impl Program {
                         return Err(Error::script("More than 13 cards for one player", pos.line, pos.col));
                     }
                     s.predeal.push((*seat, *card));
+                    s.predeal_pos.push(*pos);
                 }
             }
             PredealItem::SuitLength { seat, suit, length, pos } => {
@@ -718,6 +722,7 @@ impl Program {
                     return Err(err(format!("Too many {}s", suit.name())));
                 }
                 s.bias[seat.index()][suit.index()] = length as i8;
+                s.predeal_pos.push(*pos);
             }
         }
         Ok(())
@@ -771,9 +776,11 @@ impl Program {
                 let a = self.expr(a)?;
                 Node::Not(a)
             }
-            Expr::Binary(op, a, b) => {
-                // Division by zero is located at the divisor, else at the dividend.
-                let pos = Some(expr_pos(b)).filter(|p| *p != Pos::default()).unwrap_or_else(|| expr_pos(a));
+            Expr::Binary(op, a, b, op_pos) => {
+                // Division by zero is located at the divisor, else at the dividend, else (when
+                // neither has a position of its own, e.g. `hcp(north)`) at the operator.
+                let pos =
+                    [expr_pos(b), expr_pos(a), *op_pos].into_iter().find(|p| *p != Pos::default()).unwrap_or_default();
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
                 match (op, &self.nodes[b as usize]) {
@@ -1048,7 +1055,7 @@ fn expr_pos(mut e: &Expr) -> Pos {
         e = match e {
             Expr::Number(_, p) | Expr::Variable(_, p) => return *p,
             Expr::Not(a) | Expr::Imps(a) | Expr::Rnd(a) => a,
-            Expr::Binary(_, a, _) | Expr::Conditional(a, _, _) => a,
+            Expr::Binary(_, a, _, _) | Expr::Conditional(a, _, _) => a,
             Expr::Shape { pos, .. } | Expr::ShapeFd { pos, .. } => return *pos,
             Expr::Tricks(_, _, p) | Expr::Dds(_, _, p) | Expr::Par(_, _, p) | Expr::Opc(_, _, p) => return *p,
             Expr::UserEval { pos, .. } => return *pos,

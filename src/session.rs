@@ -62,14 +62,62 @@ impl Sink {
             Sink::Stderr => std::io::stderr().lock().write_all(bytes),
             Sink::File(f) => f.write_all(bytes),
             Sink::Callback(cb) => cb(bytes),
-            Sink::Descriptor(fd) => {
-                use std::os::fd::FromRawFd;
-                // SAFETY: the caller keeps the descriptor open while it is set (checked open when
-                // set); ManuallyDrop leaves it open after the write.
-                let mut file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(*fd) });
-                file.write_all(bytes)
-            }
+            Sink::Descriptor(fd) => write_fd_without_sigpipe(*fd, bytes),
         }
+    }
+}
+
+/// Writes all of `bytes` to the caller's descriptor `fd` (a file, pipe or socket) such that a
+/// pipe or socket whose reading end is closed gives an `EPIPE` error instead of killing the
+/// host with SIGPIPE, leaving the host's signal dispositions and mask as they were: SIGPIPE is
+/// blocked in this thread around the write, and one raised by the write (not pending before)
+/// is consumed before the mask is restored.
+fn write_fd_without_sigpipe(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Result<()> {
+    // SAFETY: the sigset_t values are initialised by sigemptyset/pthread_sigmask/sigpending
+    // before they are read; the caller keeps `fd` open while it is set (checked open when set)
+    // and `bytes` is a valid slice for the writes.
+    unsafe {
+        let mut pipe_only: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pipe_only);
+        libc::sigaddset(&mut pipe_only, libc::SIGPIPE);
+        let mut old_mask: libc::sigset_t = std::mem::zeroed();
+        let blocked = libc::pthread_sigmask(libc::SIG_BLOCK, &pipe_only, &mut old_mask) == 0;
+        let pending_before = blocked && sigpipe_pending();
+        let mut rest = bytes;
+        let mut result = Ok(());
+        while !rest.is_empty() {
+            let n = libc::write(fd, rest.as_ptr().cast(), rest.len());
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                result = Err(e);
+                break;
+            }
+            if n == 0 {
+                result = Err(std::io::Error::from(std::io::ErrorKind::WriteZero));
+                break;
+            }
+            rest = &rest[n as usize..];
+        }
+        if blocked {
+            if !pending_before && sigpipe_pending() {
+                let no_wait = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+                libc::sigtimedwait(&pipe_only, std::ptr::null_mut(), &no_wait);
+            }
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old_mask, std::ptr::null_mut());
+        }
+        result
+    }
+}
+
+/// Whether a SIGPIPE is pending for this thread or the process.
+fn sigpipe_pending() -> bool {
+    // SAFETY: sigpending fills the set before sigismember reads it.
+    unsafe {
+        let mut pending: libc::sigset_t = std::mem::zeroed();
+        libc::sigpending(&mut pending) == 0 && libc::sigismember(&pending, libc::SIGPIPE) == 1
     }
 }
 
@@ -683,6 +731,11 @@ struct Lookahead {
 /// The most deals dealt ahead at once (bounds the memory of a lookahead).
 const MAX_DEALT_AHEAD: usize = 1 << 16;
 
+/// The error for a text given as an expression (`dealer_eval`, `dealer_compile_expression`)
+/// that is a statement or several.
+const NOT_A_STATEMENT: &str =
+    "expected a single expression, not a statement: write `hcp(north) > 10`, not `condition hcp(north) > 10`";
+
 /// One libdealer session: options, a loaded program, and the state of its current job.
 pub struct Session {
     options: Options,
@@ -1160,7 +1213,13 @@ impl Session {
         let mut library = None;
         let mut library_discards = Vec::new();
         let dealer = match &o.library_file {
-            None => Dealer::new(&setup),
+            // The script's predeal statements passed their own checks, so a refusal here is a
+            // combination no deal can satisfy (cards predealt beyond a bias length, a bias the
+            // card predeal makes impossible): a script error at the last predeal statement.
+            None => Dealer::new(&setup).map_err(|m| match s.predeal_pos.iter().max_by_key(|p| (p.line, p.col)) {
+                Some(pos) if matches!(o.swap, 0 | 2 | 3) => Error::script(m, pos.line, pos.col),
+                _ => Error::new(ErrorKind::Run, m),
+            }),
             Some(path) => {
                 // Library mode beats every other dealing mode: the seed is a block offset into
                 // the file, and the dealer only serves `rnd()`, from an unseeded drand48 as in
@@ -1189,9 +1248,9 @@ impl Session {
                     drand48_state: Some(UNSEEDED_DRAND48),
                     ..DealingSetup::default()
                 })
+                .map_err(|m| Error::new(ErrorKind::Run, m))
             }
-        }
-        .map_err(|m| Error::new(ErrorKind::Run, m))?;
+        }?;
         let mut dd_use = program.dd_use();
         let zrd_tricks = o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks);
         if zrd_tricks {
@@ -1517,9 +1576,17 @@ impl Session {
         let dialect = self.program.as_ref().map_or_else(|| self.options.dialect(), |p| p.dialect);
         let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
             .map_err(|d| Error::script(d.message, d.line, d.col).with_source(expression.as_bytes()))?;
-        match parsed.statements.as_slice() {
-            [Statement::Condition(e, _)] => Ok(e.clone()),
-            _ => Err(Error::script("expected a single expression", 1, 1).with_source(expression.as_bytes())),
+        // A bare expression parses as a condition statement; so does `condition EXPR`, which is
+        // refused like every other statement.
+        let first = script::lexer::Lexer::new(expression.as_bytes(), dialect, &self.options.script_vars).next();
+        let keyword = match first {
+            Some(Ok((pos, script::lexer::Token::Condition, _))) => Some(pos),
+            _ => None,
+        };
+        match (parsed.statements.as_slice(), keyword) {
+            ([Statement::Condition(e, _)], None) => Ok(e.clone()),
+            (_, Some(pos)) => Err(Error::script(NOT_A_STATEMENT, pos.line, pos.col).with_source(expression.as_bytes())),
+            _ => Err(Error::script(NOT_A_STATEMENT, 1, 1).with_source(expression.as_bytes())),
         }
     }
 
@@ -2554,6 +2621,75 @@ mod tests {
         let text = text(&out);
         assert_eq!(text.lines().count(), 1, "the first deal's line was printed before the error");
         assert!(text.starts_with("n "));
+    }
+
+    #[test]
+    fn run_time_errors_in_every_action_name_line_and_column() {
+        // Neither operand of the `/` has a position of its own (`hcp(north)`): the error is
+        // located at the operator, in every action kind, the condition and a definition.
+        let d = "hcp(north)/(hcp(north)-hcp(north))";
+        let cases = [
+            format!("average {d}"),
+            format!("average \"label\" {d}"),
+            format!("frequency ({d}, 0, 10)"),
+            format!("frequency \"f\" ({d}, 0, 10, hcp(south), 0, 10)"),
+            format!("frequency \"f\" (hcp(south), 0, 10, {d}, 0, 10)"),
+            format!("bktfreq ({d}, 0, 10, 2)"),
+            format!("bktfreq \"b\" (hcp(south), 0, 10, 2, {d}, 0, 10, 2)"),
+            format!("printes({d}, \"\\n\")"),
+            format!("printrpt({d})"),
+            format!("csvrpt({d})"),
+            format!("printcompact ({d})"),
+            format!("printoneline ({d})"),
+        ];
+        for action in &cases {
+            let line = format!("  {action}");
+            let script = format!("produce 1\ncondition 1\naction\n{line}\n");
+            let (mut s, _out) = captured(&[("seed", "1"), ("dialect", "v2")], &script);
+            let e = s.run().unwrap_err();
+            assert_eq!(e.to_string(), "line 4: division by zero", "{action}");
+            let col = line.find(")/(").unwrap() as u32 + 2;
+            assert_eq!((e.line, e.col), (Some(4), Some(col)), "{action}");
+        }
+        for (script, line) in
+            [(format!("produce 1\n\ncondition {d} > 0\n"), 3), (format!("produce 1\nx = {d}\ncondition x > 0\n"), 2)]
+        {
+            let (mut s, _out) = captured(&[("seed", "1")], &script);
+            let e = s.run().unwrap_err();
+            assert_eq!(e.to_string(), format!("line {line}: division by zero"), "{script}");
+        }
+    }
+
+    #[test]
+    fn an_impossible_bias_predeal_is_a_script_error_at_its_line() {
+        let cases = [
+            (
+                "predeal north SAKQJ\npredeal spades(north)==2\nproduce 1\n",
+                2,
+                "North is predealt 4 Spades but its length is set to 2",
+            ),
+            (
+                "predeal spades(north)==2\n\npredeal north SAKQJ\nproduce 1\n",
+                3,
+                "North is predealt 4 Spades but its length is set to 2",
+            ),
+            (
+                "produce 1\npredeal spades(north)==0 hearts(north)==0 diamonds(north)==0\npredeal clubs(south)==1\n",
+                3,
+                "Bias predeal cannot be satisfied by any deal",
+            ),
+        ];
+        for (script, line, message) in cases {
+            for rng in ["chacha", "drand48"] {
+                if rng == "drand48" && message.contains("predealt") {
+                    continue; // DealerV2's bias predeal discards the card predeal
+                }
+                let (mut s, _out) = captured(&[("seed", "1"), ("rng", rng)], script);
+                let e = s.run().unwrap_err();
+                assert_eq!(e.kind, ErrorKind::Script, "{rng}: {script}");
+                assert_eq!(e.to_string(), format!("line {line}: {message}"), "{rng}: {script}");
+            }
+        }
     }
 
     #[test]

@@ -197,8 +197,9 @@ pub enum Expr {
     Variable(String, Pos),
     /// `!e` / `not e`.
     Not(Box<Expr>),
-    /// `a OP b`.
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a OP b`; the position is the operator's (where a run-time division by zero is reported
+    /// when neither operand has a position of its own).
+    Binary(BinOp, Box<Expr>, Box<Expr>, Pos),
     /// `c ? a : b`.
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `spades(seat)` …: a suit length.
@@ -436,7 +437,7 @@ impl Expr {
     fn operands_mut(&mut self) -> impl Iterator<Item = &mut Box<Expr>> {
         let (a, b, c) = match self {
             Expr::Not(a) | Expr::Imps(a) | Expr::Rnd(a) | Expr::Score { tricks: a, .. } => (Some(a), None, None),
-            Expr::Binary(_, a, b) | Expr::UserEval { tag: a, index: b, .. } => (Some(a), Some(b), None),
+            Expr::Binary(_, a, b, _) | Expr::UserEval { tag: a, index: b, .. } => (Some(a), Some(b), None),
             Expr::Conditional(a, b, c) => (Some(a), Some(b), Some(c)),
             _ => (None, None, None),
         };

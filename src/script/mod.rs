@@ -265,7 +265,7 @@ mod support {
             let mut node = &mut expr;
             loop {
                 match node {
-                    Expr::Binary(_, left, _) | Expr::Conditional(left, _, _) => node = &mut **left,
+                    Expr::Binary(_, left, _, _) | Expr::Conditional(left, _, _) => node = &mut **left,
                     Expr::Variable(_, pos) => {
                         pos.line = line;
                         break;
@@ -292,7 +292,7 @@ mod support {
     /// `l OP r` (`pos`: the operator).
     pub fn bin(op: BinOp, l: Deep, r: Deep, pos: Pos) -> Parse<Deep> {
         let depth = deeper(l.1.max(r.1), pos)?;
-        Ok(Deep(Expr::Binary(op, Box::new(l.0), Box::new(r.0)), depth, l.2))
+        Ok(Deep(Expr::Binary(op, Box::new(l.0), Box::new(r.0), pos), depth, l.2))
     }
 
     /// `c ? a : b` (`pos`: the `?`).
@@ -373,7 +373,7 @@ mod tests {
             Expr::Number(n, _) => n.to_string(),
             Expr::Variable(v, _) => v.clone(),
             Expr::Not(e) => format!("!{}", show(e)),
-            Expr::Binary(o, a, b) => format!("({} {} {})", show(a), op(o), show(b)),
+            Expr::Binary(o, a, b, _) => format!("({} {} {})", show(a), op(o), show(b)),
             Expr::Conditional(c, a, b) => format!("({} ? {} : {})", show(c), show(a), show(b)),
             other => format!("{other:?}"),
         }
@@ -395,11 +395,16 @@ mod tests {
         let strip = |e: Expr| show(&e);
         let three_four_five = condition(v2("condition 3*4/5"));
         assert!(matches!(&three_four_five,
-            Expr::Binary(BinOp::Mul, a, b) if matches!(**a, Expr::Number(3, _))
-                && matches!(&**b, Expr::Binary(BinOp::Div, c, d)
+            Expr::Binary(BinOp::Mul, a, b, _) if matches!(**a, Expr::Number(3, _))
+                && matches!(&**b, Expr::Binary(BinOp::Div, c, d, _)
                     if matches!(**c, Expr::Number(4, _)) && matches!(**d, Expr::Number(5, _)))));
         assert_eq!(
-            strip(Expr::Binary(BinOp::Mul, n(3), Box::new(Expr::Binary(BinOp::Div, n(4), n(5))))),
+            strip(Expr::Binary(
+                BinOp::Mul,
+                n(3),
+                Box::new(Expr::Binary(BinOp::Div, n(4), n(5), Pos::default())),
+                Pos::default()
+            )),
             "(3 * (4 / 5))"
         );
         assert_eq!(shown("3*4/5", V2), "(3 * (4 / 5))");
@@ -567,11 +572,13 @@ mod tests {
         let s = classic("action printcompact\n(hcp(north) > 20)");
         assert_eq!(s.statements.len(), 1);
         let Statement::Action(actions, _) = &s.statements[0] else { panic!() };
-        assert!(matches!(&actions[..], [Action::PrintCompact(Some(Expr::Binary(BinOp::Gt, _, _)))]));
+        assert!(matches!(&actions[..], [Action::PrintCompact(Some(Expr::Binary(BinOp::Gt, _, _, _)))]));
         // After an expression statement, `-N` is a subtraction.
         let s = classic("x = 3\n-5 x");
         assert_eq!(s.statements.len(), 2);
-        assert!(matches!(&s.statements[0], Statement::Define(name, Expr::Binary(BinOp::Sub, _, _), _) if name == "x"));
+        assert!(
+            matches!(&s.statements[0], Statement::Define(name, Expr::Binary(BinOp::Sub, _, _, _), _) if name == "x")
+        );
         let s = classic("action average 3\n-4");
         assert_eq!(s.statements.len(), 1);
         // … but after a statement not ending in an expression it starts a new one.
@@ -684,7 +691,7 @@ mod tests {
         )));
         let mut terms = Vec::new();
         let mut e = &e;
-        while let Expr::Binary(BinOp::Add, a, b) = e {
+        while let Expr::Binary(BinOp::Add, a, b, _) = e {
             terms.push((**b).clone());
             e = a;
         }
