@@ -176,6 +176,17 @@ static void test_whole_number_options(void) {
     CHECK(memcmp(&a, &b, sizeof a) == 0);
     CHECK(dealer_set_option(s, "seed", "-12") == DEALER_OK && dealer_set_option(s, "seed", "+12") == DEALER_OK);
     CHECK(dealer_set_option(s, "time_limit", "-1") == DEALER_ERROR_OPTION);
+    /* Every other typed option is as strict (src/session.rs tests every key). */
+    static const char *const other[][2] = {
+        {"generate", "-5"}, {"produce", "-1"}, {"opener", "Q"}, {"debug", "abc"}, {"dds_mode", "3"},
+        {"threads", "65"}, {"quiet", "maybe"}, {"export_file", ""}, {"predeal_east", "AK"},
+    };
+    for (size_t k = 0; k < sizeof other / sizeof *other; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "'%s'", other[k][1]);
+        CHECK(dealer_set_option(s, other[k][0], other[k][1]) == DEALER_ERROR_OPTION);
+        CHECK(strstr(dealer_last_error(s), other[k][0]) != NULL && strstr(dealer_last_error(s), quoted) != NULL);
+    }
     dealer_free_session(seven);
     dealer_free_session(s);
 }
@@ -594,11 +605,12 @@ static void test_generate_and_produce(void) {
     CHECK(n > 0 && n < 20 && status == DEALER_DONE);
     CHECK(run_captured(s, &out, &report) == DEALER_OK);
     CHECK(report.generated == 20 && report.produced == n);
-    /* A negative limit generates nothing. */
-    CHECK(dealer_set_generate(s, -5) == DEALER_OK);
-    CHECK(dealer_next_deal(s, &d) == DEALER_DONE);
-    CHECK(dealer_set_generate(s, 0) == DEALER_OK && dealer_set_produce(s, -5) == DEALER_OK);
-    CHECK(dealer_next_deal(s, &d) == DEALER_DONE);
+    /* A negative limit is refused, naming the option and the value. */
+    CHECK(dealer_set_generate(s, -5) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "generate") != NULL && strstr(dealer_last_error(s), "'-5'") != NULL);
+    CHECK(dealer_set_produce(s, -5) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "produce") != NULL && strstr(dealer_last_error(s), "'-5'") != NULL);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
     dealer_free_session(s);
 }
 
@@ -703,6 +715,11 @@ static void test_predeal(void) {
     CHECK(dealer_set_predeal(s, 4, "SA") == DEALER_ERROR_OPTION);
     CHECK(strstr(dealer_last_error(s), "seat") != NULL);
     CHECK(dealer_set_predeal(s, DEALER_SOUTH, "S\xff") == DEALER_ERROR_UTF8);
+    /* Text that is not cards is refused at once, quoted, and leaves no predeal behind. */
+    CHECK(dealer_set_predeal(s, DEALER_NORTH, "QQQ!!") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "'QQQ!!'") != NULL);
+    CHECK(dealer_set_option(s, "predeal_north", "!!garbage") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "predeal_north") != NULL && strstr(dealer_last_error(s), "'!!garbage'") != NULL);
     const uint64_t want = CARD(SPADES, RA) | CARD(SPADES, RK) | CARD(SPADES, RQ) | CARD(HEARTS, RJ);
     const uint64_t north_ha = CARD(HEARTS, RA);
     CHECK(dealer_set_predeal(s, DEALER_SOUTH, "SAKQ,HJ") == DEALER_OK && no_error(s));
