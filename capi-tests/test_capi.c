@@ -102,6 +102,15 @@ static void test_script_error_location(void) {
                                        "    condition hcp(north) &&& 3\n"
                                        "                           ^") == 0);
     CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
+    /* A NUL byte inside the length given is an error at its line and column, not the end of
+     * the script (the text after it would be ignored). */
+    static const char nul[] = "produce 3\naction printoneline\n  \0 condition (((\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)nul, sizeof nul - 1) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 3 && col == 3);
+    CHECK(strstr(dealer_last_error(s), "NUL byte") != NULL);
+    /* A UTF-8 byte-order mark opening the script is skipped. */
+    const char *bom = "\xEF\xBB\xBFproduce 2\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)bom, strlen(bom)) == DEALER_OK);
     /* A successful call clears the last error. */
     CHECK(dealer_set_seed(s, 1) == DEALER_OK);
     CHECK(strcmp(dealer_last_error(s), "") == 0 && strcmp(dealer_last_error_summary(s), "") == 0);

@@ -2546,6 +2546,50 @@ mod tests {
     }
 
     #[test]
+    fn a_nul_byte_is_a_script_error_at_its_line_and_column() {
+        for dialect in ["classic", "v2"] {
+            for (script, line, col) in [
+                (&b"produce 1\naction printoneline\n\0 garbage ((( \n"[..], 3, 1),
+                (b"produce 1\ncondition hcp(north) > 1\0", 2, 25),
+                (b"\0", 1, 1),
+            ] {
+                let mut s = Session::new();
+                s.set_option("dialect", dialect).unwrap();
+                let e = s.load_script(script).unwrap_err();
+                assert_eq!(e.kind, ErrorKind::Script, "{dialect} {script:?}");
+                assert_eq!((e.line, e.col), (Some(line), Some(col)), "{dialect} {script:?}");
+                assert!(e.message.contains("NUL byte"), "{e}");
+            }
+            // An error before the NUL byte is reported first, as the peers (who stop there) do.
+            let mut s = Session::new();
+            s.set_option("dialect", dialect).unwrap();
+            let e = s.load_script(b"produce 1\n) \0 x").unwrap_err();
+            assert_eq!((e.line, e.col, e.message.as_str()), (Some(2), Some(1), "syntax error"), "{dialect}");
+            // In a script variable's text too (DealerV2 expands them).
+            let mut s = Session::new();
+            s.set_option("dialect", dialect).unwrap();
+            s.set_option("var1", "3\0 x").unwrap();
+            if dialect == "v2" {
+                let e = s.load_script(b"produce $1\n").unwrap_err();
+                assert!(e.message.contains("NUL byte"), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_opening_a_script_is_accepted() {
+        for dialect in ["classic", "v2"] {
+            let script = "\u{feff}produce 2\naction printoneline\n";
+            let (mut s, out) = captured(&[("dialect", dialect), ("seed", "1")], script);
+            let report = s.run().unwrap();
+            assert_eq!(report.produced, 2, "{dialect}");
+            assert_eq!(text(&out).lines().filter(|l| l.starts_with("n ")).count(), 2, "{dialect}");
+            let e = Session::new().load_script("\u{feff}produce 2\n) x".as_bytes()).unwrap_err();
+            assert_eq!((e.line, e.col), (Some(2), Some(1)), "{dialect}: {e}");
+        }
+    }
+
+    #[test]
     fn predeal_text_errors_quote_the_text() {
         let mut s = Session::new();
         let e = s.set_option("predeal_north", "QQQ!!").unwrap_err();
