@@ -1277,6 +1277,23 @@ static void test_limits(void) {
      * "overflow when adding duration to instant", DEALER_ERROR_INTERNAL). */
     CHECK(dealer_set_option(s, "time_limit", "18446744073709551615") == DEALER_OK);
     CHECK(dealer_run(s, NULL) == DEALER_OK);
+    /* Scripts are capped (max_script_bytes, default 16 MiB) before they are read or copied: a
+     * length of SIZE_MAX is refused without touching the bytes, /dev/zero is not read. */
+    CHECK(dealer_load_script(s, (const uint8_t *)small, SIZE_MAX) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "more than 16777216 (option max_script_bytes)") != NULL);
+    CHECK(dealer_load_script_file(s, "/dev/zero") == DEALER_ERROR_IO);
+    CHECK(strcmp(dealer_last_error(s), "/dev/zero: not a regular file") == 0);
+    CHECK(dealer_load_script_file(s, scratch_dir) == DEALER_ERROR_IO);
+    CHECK(strstr(dealer_last_error(s), "not a regular file") != NULL);
+    CHECK(dealer_set_option(s, "max_script_bytes", "10") == DEALER_OK);
+    CHECK(dealer_load_script(s, (const uint8_t *)small, strlen(small)) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_set_option(s, "max_script_bytes", "0") == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_option(s, "max_script_bytes", "64") == DEALER_OK);
+    CHECK(dealer_load_script(s, (const uint8_t *)small, strlen(small)) == DEALER_OK);
+    /* A library file that is a folder says so. */
+    CHECK(dealer_set_option(s, "library_file", scratch_dir) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) != DEALER_OK);
+    CHECK(strstr(dealer_last_error(s), "not a regular file") != NULL);
     dealer_free_session(s);
 }
 

@@ -344,6 +344,9 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 // - `max_output_bytes`: the ceiling on bytes written to the output, csv and export streams and
 //   ZRD/DL52 files (never half a deal or line); 0 for none, `default` for the default (1 MiB
 //   under `untrusted`, else none).
+// - `max_script_bytes`: the longest script `dealer_load_script` and `dealer_load_script_file`
+//   accept, in bytes, 1 or more (default 16777216, 16 MiB); checked before the script is read
+//   or copied.
 int32_t dealer_set_option(dealer_session *session, const char *key, const char *value);
 
 // Turns the `untrusted` option on (`enabled` non-zero) or off, for scripts typed by users (a

@@ -426,6 +426,9 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 /// - `max_output_bytes`: the ceiling on bytes written to the output, csv and export streams and
 ///   ZRD/DL52 files (never half a deal or line); 0 for none, `default` for the default (1 MiB
 ///   under `untrusted`, else none).
+/// - `max_script_bytes`: the longest script `dealer_load_script` and `dealer_load_script_file`
+///   accept, in bytes, 1 or more (default 16777216, 16 MiB); checked before the script is read
+///   or copied.
 #[no_mangle]
 pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_char, value: *const c_char) -> i32 {
     with_session(session, |h| {
@@ -750,6 +753,8 @@ pub extern "C" fn dealer_load_script(session: *mut dealer_session, text: *const 
         if text.is_null() && len > 0 {
             return Err(Failure::null("script text"));
         }
+        // The cap is checked before the bytes are looked at (a length of SIZE_MAX is no slice).
+        h.session.check_script_size(len as u64)?;
         let bytes: &[u8] = if len == 0 {
             &[]
         } else {

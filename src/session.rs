@@ -153,7 +153,13 @@ pub struct Options {
     /// Ceiling on the bytes a run writes, diagnostics aside (`max_output_bytes`): `None` follows
     /// `untrusted`, 0 is no ceiling.
     pub max_output_bytes: Option<u64>,
+    /// The longest script accepted, in bytes (`max_script_bytes`; default
+    /// [`DEFAULT_MAX_SCRIPT_BYTES`]), checked before a script is read or copied.
+    pub max_script_bytes: u64,
 }
+
+/// The default of the `max_script_bytes` option: 16 MiB (real scripts are a few KB).
+pub const DEFAULT_MAX_SCRIPT_BYTES: u64 = 16 << 20;
 
 impl Default for Options {
     fn default() -> Self {
@@ -186,6 +192,7 @@ impl Default for Options {
             max_seconds: None,
             max_generate: None,
             max_output_bytes: None,
+            max_script_bytes: DEFAULT_MAX_SCRIPT_BYTES,
         }
     }
 }
@@ -767,6 +774,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "max_seconds",
     "max_generate",
     "max_output_bytes",
+    "max_script_bytes",
 ];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
@@ -1123,6 +1131,13 @@ impl Session {
                     ),
                 }
             }
+            "max_script_bytes" => {
+                o.max_script_bytes = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| bad("expected a number of bytes, 1 or more, got"))?
+            }
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
@@ -1148,6 +1163,7 @@ impl Session {
     /// Parses and compiles a script; replaces any previous one and resets the job. On an error
     /// the previous script, if any, stays loaded.
     pub fn load_script(&mut self, text: &[u8]) -> Result<()> {
+        self.check_script_size(text.len() as u64)?;
         let dialect = self.options.dialect();
         let program = Program::from_source(text, dialect, &self.options.script_vars);
         let program = program.map_err(|e| e.with_source(text))?;
@@ -1167,11 +1183,34 @@ impl Session {
 
     /// Reads a script file and loads it; the file name becomes the PBN input name.
     pub fn load_script_file(&mut self, path: &str) -> Result<()> {
-        let text = std::fs::read(path).map_err(|e| Error::new(ErrorKind::Io, format!("{path}: {e}")))?;
+        use std::io::Read;
+        let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("{path}: {e}"));
+        let file = crate::zrd::open_regular_file(std::path::Path::new(path)).map_err(io)?;
+        // Only a regular file has a length to check first (/dev/zero and a FIFO do not end).
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(Error::new(ErrorKind::Io, format!("{path}: not a regular file")));
+        }
+        self.check_script_size(file.metadata().map_err(io)?.len())?;
+        // Read at most one byte past the cap: a file that grows meanwhile is caught too.
+        let mut text = Vec::new();
+        file.take(self.options.max_script_bytes.saturating_add(1)).read_to_end(&mut text).map_err(io)?;
+        self.check_script_size(text.len() as u64)?;
         if self.options.input_name.is_none() {
             self.options.input_name = Some(path.to_string());
         }
         self.load_script(&text)
+    }
+
+    /// Refuses a script of `len` bytes above the `max_script_bytes` option.
+    pub fn check_script_size(&self, len: u64) -> Result<()> {
+        let max = self.options.max_script_bytes;
+        if len > max {
+            return Err(Error::new(
+                ErrorKind::Script,
+                format!("the script is {len} bytes long, more than {max} (option max_script_bytes)"),
+            ));
+        }
+        Ok(())
     }
 
     fn program(&self) -> Result<&Program> {
@@ -2474,6 +2513,7 @@ mod tests {
         ("max_seconds", &["", "-1", "abc", "nan", "1e9", "Default"]),
         ("max_generate", &["", "-1", "abc", "1.5"]),
         ("max_output_bytes", &["", "-1", "abc", "1k"]),
+        ("max_script_bytes", &["", "0", "-1", "abc", "16M", "18446744073709551616"]),
     ];
 
     #[test]
@@ -2587,6 +2627,43 @@ mod tests {
             let e = Session::new().load_script("\u{feff}produce 2\n) x".as_bytes()).unwrap_err();
             assert_eq!((e.line, e.col), (Some(2), Some(1)), "{dialect}: {e}");
         }
+    }
+
+    #[test]
+    fn scripts_are_capped_before_they_are_read() {
+        let mut s = Session::new();
+        assert_eq!(s.options().max_script_bytes, DEFAULT_MAX_SCRIPT_BYTES);
+        s.set_option("max_script_bytes", "12").unwrap();
+        s.load_script(b"produce 1\n").unwrap();
+        let e = s.load_script(b"produce 1\n\n\n\n").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Script);
+        assert_eq!(e.message, "the script is 13 bytes long, more than 12 (option max_script_bytes)");
+        // A file: its size is checked before it is read.
+        let dir = std::env::temp_dir().join(format!("libdealer-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("long.dl");
+        std::fs::write(&file, "produce 1\n\n\n\n").unwrap();
+        let e = s.load_script_file(file.to_str().unwrap()).unwrap_err();
+        assert!(e.message.contains("13 bytes long, more than 12"), "{e}");
+        s.set_option("max_script_bytes", "13").unwrap();
+        s.load_script_file(file.to_str().unwrap()).unwrap();
+        // What is not a regular file is refused at once: a folder, a device without end, a FIFO
+        // (not opened for a writer that never comes).
+        let fifo = dir.join("fifo");
+        let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        for path in [dir.to_str().unwrap(), "/dev/zero", fifo.to_str().unwrap()] {
+            let e = s.load_script_file(path).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Io, "{path}");
+            assert_eq!(e.message, format!("{path}: not a regular file"));
+        }
+        // A library file that is a folder says so (not a length of 2^63 - 1 bytes).
+        s.set_option("library_file", dir.to_str().unwrap()).unwrap();
+        s.load_script(b"produce 1\n").unwrap();
+        let e = s.next_deal().unwrap_err();
+        assert!(e.message.contains("not a regular file"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
