@@ -796,8 +796,10 @@ mod tests {
     fn echo_and_end_of_input() {
         let s = classic("/* HELLO WORLD <FOE> eof */ produce 1 /* > */");
         assert_eq!(s.echo, "EOO<FOE>>");
-        assert_eq!(classic("produce 1\0 garbage )))").statements, vec![Statement::Produce(1, pos(1, 1))]);
-        assert_eq!(classic(&"\0".repeat(2000)).statements, vec![]);
+        // A NUL byte no longer ends the input: it is an error at its line (what precedes it first).
+        assert_eq!(error("produce 1\0 garbage )))", Dialect::Classic), (1, super::NUL_MESSAGE.to_string()));
+        assert_eq!(error(&"\0".repeat(2000), Dialect::V2), (1, super::NUL_MESSAGE.to_string()));
+        assert_eq!(error("produce )\0", Dialect::Classic), (1, "syntax error".to_string()));
         assert_eq!(classic("").statements, vec![]);
         assert_eq!(classic(" \t\r\n\n").statements, vec![]);
     }
