@@ -104,6 +104,15 @@ static void test_script_error_location(void) {
                                        "    condition hcp(north) &&& 3\n"
                                        "                           ^") == 0);
     CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
+    /* A NUL byte inside the length given is an error at its line and column, not the end of
+     * the script (the text after it would be ignored). */
+    static const char nul[] = "produce 3\naction printoneline\n  \0 condition (((\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)nul, sizeof nul - 1) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 3 && col == 3);
+    CHECK(strstr(dealer_last_error(s), "NUL byte") != NULL);
+    /* A UTF-8 byte-order mark opening the script is skipped. */
+    const char *bom = "\xEF\xBB\xBFproduce 2\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)bom, strlen(bom)) == DEALER_OK);
     /* A successful call clears the last error. */
     CHECK(dealer_set_seed(s, 1) == DEALER_OK);
     CHECK(strcmp(dealer_last_error(s), "") == 0 && strcmp(dealer_last_error_summary(s), "") == 0);
@@ -199,6 +208,17 @@ static void test_whole_number_options(void) {
     CHECK(memcmp(&a, &b, sizeof a) == 0);
     CHECK(dealer_set_option(s, "seed", "-12") == DEALER_OK && dealer_set_option(s, "seed", "+12") == DEALER_OK);
     CHECK(dealer_set_option(s, "time_limit", "-1") == DEALER_ERROR_OPTION);
+    /* Every other typed option is as strict (src/session.rs tests every key). */
+    static const char *const other[][2] = {
+        {"generate", "-5"}, {"produce", "-1"}, {"opener", "Q"}, {"debug", "abc"}, {"dds_mode", "3"},
+        {"threads", "65"}, {"quiet", "maybe"}, {"export_file", ""}, {"predeal_east", "AK"},
+    };
+    for (size_t k = 0; k < sizeof other / sizeof *other; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "'%s'", other[k][1]);
+        CHECK(dealer_set_option(s, other[k][0], other[k][1]) == DEALER_ERROR_OPTION);
+        CHECK(strstr(dealer_last_error(s), other[k][0]) != NULL && strstr(dealer_last_error(s), quoted) != NULL);
+    }
     dealer_free_session(seven);
     dealer_free_session(s);
 }
@@ -617,11 +637,12 @@ static void test_generate_and_produce(void) {
     CHECK(n > 0 && n < 20 && status == DEALER_DONE);
     CHECK(run_captured(s, &out, &report) == DEALER_OK);
     CHECK(report.generated == 20 && report.produced == n);
-    /* A negative limit generates nothing. */
-    CHECK(dealer_set_generate(s, -5) == DEALER_OK);
-    CHECK(dealer_next_deal(s, &d) == DEALER_DONE);
-    CHECK(dealer_set_generate(s, 0) == DEALER_OK && dealer_set_produce(s, -5) == DEALER_OK);
-    CHECK(dealer_next_deal(s, &d) == DEALER_DONE);
+    /* A negative limit is refused, naming the option and the value. */
+    CHECK(dealer_set_generate(s, -5) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "generate") != NULL && strstr(dealer_last_error(s), "'-5'") != NULL);
+    CHECK(dealer_set_produce(s, -5) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "produce") != NULL && strstr(dealer_last_error(s), "'-5'") != NULL);
+    CHECK(dealer_next_deal(s, &d) == DEALER_OK);
     dealer_free_session(s);
 }
 
@@ -726,6 +747,11 @@ static void test_predeal(void) {
     CHECK(dealer_set_predeal(s, 4, "SA") == DEALER_ERROR_OPTION);
     CHECK(strstr(dealer_last_error(s), "seat") != NULL);
     CHECK(dealer_set_predeal(s, DEALER_SOUTH, "S\xff") == DEALER_ERROR_UTF8);
+    /* Text that is not cards is refused at once, quoted, and leaves no predeal behind. */
+    CHECK(dealer_set_predeal(s, DEALER_NORTH, "QQQ!!") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "'QQQ!!'") != NULL);
+    CHECK(dealer_set_option(s, "predeal_north", "!!garbage") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "predeal_north") != NULL && strstr(dealer_last_error(s), "'!!garbage'") != NULL);
     const uint64_t want = CARD(SPADES, RA) | CARD(SPADES, RK) | CARD(SPADES, RQ) | CARD(HEARTS, RJ);
     const uint64_t north_ha = CARD(HEARTS, RA);
     CHECK(dealer_set_predeal(s, DEALER_SOUTH, "SAKQ,HJ") == DEALER_OK && no_error(s));
@@ -1323,6 +1349,23 @@ static void test_limits(void) {
      * "overflow when adding duration to instant", DEALER_ERROR_INTERNAL). */
     CHECK(dealer_set_option(s, "time_limit", "18446744073709551615") == DEALER_OK);
     CHECK(dealer_run(s, NULL) == DEALER_OK);
+    /* Scripts are capped (max_script_bytes, default 16 MiB) before they are read or copied: a
+     * length of SIZE_MAX is refused without touching the bytes, /dev/zero is not read. */
+    CHECK(dealer_load_script(s, (const uint8_t *)small, SIZE_MAX) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "more than 16777216 (option max_script_bytes)") != NULL);
+    CHECK(dealer_load_script_file(s, "/dev/zero") == DEALER_ERROR_IO);
+    CHECK(strcmp(dealer_last_error(s), "/dev/zero: not a regular file") == 0);
+    CHECK(dealer_load_script_file(s, scratch_dir) == DEALER_ERROR_IO);
+    CHECK(strstr(dealer_last_error(s), "not a regular file") != NULL);
+    CHECK(dealer_set_option(s, "max_script_bytes", "10") == DEALER_OK);
+    CHECK(dealer_load_script(s, (const uint8_t *)small, strlen(small)) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_set_option(s, "max_script_bytes", "0") == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_option(s, "max_script_bytes", "64") == DEALER_OK);
+    CHECK(dealer_load_script(s, (const uint8_t *)small, strlen(small)) == DEALER_OK);
+    /* A library file that is a folder says so. */
+    CHECK(dealer_set_option(s, "library_file", scratch_dir) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) != DEALER_OK);
+    CHECK(strstr(dealer_last_error(s), "not a regular file") != NULL);
     dealer_free_session(s);
 }
 

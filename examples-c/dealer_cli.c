@@ -9,6 +9,7 @@
  * Uses only the public header include/dealer.h.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -341,6 +342,8 @@ int main(int argc, char **argv) {
     }
 
     int statistics = 1, quiet = 0, help = 0, usage_error = 0;
+    /* -g and -p as the peers read them (0: the script's); set once the switches are read. */
+    long generate = 0, produce = 0;
     const char *not_available = NULL;
     int c;
     const char *optstring = dialect == DIALECT_V2 ? V2_OPTIONS : CLASSIC_OPTIONS;
@@ -358,8 +361,8 @@ int main(int argc, char **argv) {
             case 'v': statistics = !statistics; break;
             case 'm': set(session, "progress", "true"); break;
             case 'q': quiet = !quiet; break;
-            case 'p': set_number(session, "produce", peer_number(optarg)); break;
-            case 'g': set_number(session, "generate", peer_number(optarg)); break;
+            case 'p': produce = peer_number(optarg); break;
+            case 'g': generate = peer_number(optarg); break;
             case 's': set_seed(session, optarg, dialect); break;
             case 't': { /* alarm(N) only for N > 0 */
                 long seconds = peer_number(optarg);
@@ -387,8 +390,8 @@ int main(int argc, char **argv) {
         case 'm': set(session, "progress", "true"); break;
         case 'q': quiet = !quiet; break;
         case 'v': statistics = !statistics; break;
-        case 'g': set_number(session, "generate", peer_number(optarg)); break;
-        case 'p': set_number(session, "produce", peer_number(optarg)); break;
+        case 'g': generate = peer_number(optarg); break;
+        case 'p': produce = peer_number(optarg); break;
         case 's': set_seed(session, optarg, dialect); break;
         case 'x':
             if (strcmp(optarg, "2") == 0 || strcmp(optarg, "3") == 0) set(session, "swap", optarg);
@@ -407,7 +410,12 @@ int main(int argc, char **argv) {
         case 'E': set(session, "predeal_east", optarg); break;
         case 'S': set(session, "predeal_south", optarg); break;
         case 'W': set(session, "predeal_west", optarg); break;
-        case 'O': set(session, "opener", optarg); break;
+        case 'O': { /* DealerV2 reads the first character: N, E or S (any case), else West */
+            char opener[2] = {(char)toupper((unsigned char)optarg[0]), 0};
+            if (!strchr("NES", opener[0]) || !opener[0]) opener[0] = 'W';
+            set(session, "opener", opener);
+            break;
+        }
         case 'P':
             if (strlen(optarg) == 1 && optarg[0] >= '0' && optarg[0] <= '3') {
                 set(session, "par_vulnerability", optarg);
@@ -430,7 +438,14 @@ int main(int argc, char **argv) {
             set(session, "threads", text);
             break;
         }
-        case 'D': set(session, "debug", optarg); break;
+        case 'D': { /* n[.m] read with atol, as DealerV2 does: the library takes digits only */
+            const char *sep = strpbrk(optarg, ".:");
+            long n = peer_number(optarg), m = sep ? peer_number(sep + 1) : 0;
+            char text[32];
+            snprintf(text, sizeof text, "%ld.%ld", n < 0 ? 0 : n > 99 ? 99 : n, m < 0 ? 0 : m > 9999 ? 9999 : m);
+            set(session, "debug", text);
+            break;
+        }
         case 'U':
             v2_check_option_file(session, "-U", optarg, "stat");
             set(session, "server", optarg);
@@ -452,6 +467,13 @@ int main(int argc, char **argv) {
             dealer_free_session(session);
             return 0;
         }
+    }
+    /* The peers deal nothing for a negative -g or -p; the library takes no negative limit. */
+    if (generate < 0 || produce < 0) {
+        set(session, "generate", "nothing");
+    } else {
+        set_number(session, "generate", generate);
+        set_number(session, "produce", produce);
     }
     if (usage_error) {
         classic_usage(argv[0]);

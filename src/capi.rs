@@ -370,10 +370,11 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 ///   script.
 /// - `seed`: a whole number (`-s`); 0 means a random seed: see `dealer_set_seed`, and
 ///   `dealer_get_seed` to read back the seed used.
-/// - `generate`: a whole number, the most deals a run generates (`-g`); 0 restores the
-///   script's `generate` (default 10,000,000).
-/// - `produce`: a whole number, the most deals a run produces (`-p`); 0 restores the script's
-///   `produce`.
+/// - `generate`: a whole number, 0 or more, the most deals a run generates (`-g`); 0 restores
+///   the script's `generate` (default 10,000,000); `nothing` generates no deal (what the peers
+///   do with a negative `-g` or `-p`).
+/// - `produce`: a whole number, 0 or more, the most deals a run produces (`-p`); 0 restores the
+///   script's `produce`.
 /// - `time_limit`: whole seconds, 0 (the default) for none: a `dealer_run` that has produced
 ///   nothing by then stops with `DEALER_TIMED_OUT`; one that has goes on (classic `-t`).
 /// - `threads`: 0 (one per core, the default) to 64, the threads for dealing and double dummy
@@ -385,11 +386,14 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 /// - `quiet`, `statistics`, `progress`: `true` or `false` (or `1`/`0`, `yes`/`no`, `on`/`off`):
 ///   no `printpbn` output (`-q`); the end-of-run statistics (default true; `-v`); a progress
 ///   meter on the diagnostics stream (`-m`).
-/// - `csv_file`: `[w:]path`, the file `csvrpt` appends to (`w:` empties it first; `-C`);
+/// - `csv_file`: `[w:]path` (file options take any path but the empty one), the file `csvrpt` appends to (`w:` empties it first; `-C`);
 ///   without it the records go to `DEALER_STREAM_CSV`.
 /// - `export_file`: the file `export` writes to (`-X`); without it, `DEALER_STREAM_EXPORT`.
 /// - `predeal_north`, `predeal_east`, `predeal_south`, `predeal_west`: cards for the seat such
 ///   as `SAK,HQ` (`-N`, `-E`, `-S`, `-W`); see `dealer_set_predeal`. Empty removes them.
+///   Suit letters `S`, `H`, `D`, `C` and ranks `AKQJT98765432` (any case), separated by
+///   nothing, commas, blanks or `-`; only the first 31 characters count (as in DealerV2). Any
+///   other character, a rank before a suit letter, or a card given twice is refused.
 /// - `var0`, `var1`, `var2`, `var3`, `var4`, `var5`, `var6`, `var7`, `var8`, `var9`: script
 ///   variables `$0` to `$9` (`-0` to `-9`); see `dealer_set_variable`. Set them before loading
 ///   the script.
@@ -407,8 +411,10 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 /// - `external_timeout`: the seconds (above 0, at most 86400, fractions allowed; default 30) a
 ///   DealerServer answer or an `opc` run may take before the run fails.
 /// - `opc_program`: the DOP program `opc` runs (default DealerV2's path).
-/// - `opener`: the opener `opc` assumes, `N`, `E`, `S` or `W` (`-O`; default West).
-/// - `debug`: DealerV2's debug levels `n[.m]` (`-D`), passed on to the DealerServer.
+/// - `opener`: the opener `opc` assumes, `N`, `E`, `S` or `W`, in either case (`-O`; default
+///   West).
+/// - `debug`: DealerV2's debug levels `n[.m]` (`-D`; `n:m` also), passed on to the
+///   DealerServer: n from 0 to 99, m from 0 to 9999, digits only.
 /// - `untrusted`: `true` or `false` (the default; `--untrusted`): a script typed by a user may
 ///   start no external program and runs within the ceilings below; see `dealer_set_untrusted`.
 /// - `max_seconds`: the wall-time ceiling of a run, and of each `dealer_next_deal` call, in
@@ -420,6 +426,9 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 /// - `max_output_bytes`: the ceiling on bytes written to the output, csv and export streams and
 ///   ZRD/DL52 files (never half a deal or line); 0 for none, `default` for the default (1 MiB
 ///   under `untrusted`, else none).
+/// - `max_script_bytes`: the longest script `dealer_load_script` and `dealer_load_script_file`
+///   accept, in bytes, 1 or more (default 16777216, 16 MiB); checked before the script is read
+///   or copied.
 #[no_mangle]
 pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_char, value: *const c_char) -> i32 {
     with_session(session, |h| {
@@ -510,7 +519,8 @@ pub extern "C" fn dealer_set_dialect(session: *mut dealer_session, dialect: i32)
 }
 
 /// Sets how many deals a run generates at most (classic `-g`); 0 restores the script's
-/// `generate` (default 10,000,000). Returns `DEALER_OK`.
+/// `generate` (default 10,000,000). Returns `DEALER_OK`, or `DEALER_ERROR_OPTION` for a
+/// negative limit.
 #[no_mangle]
 pub extern "C" fn dealer_set_generate(session: *mut dealer_session, limit: i64) -> i32 {
     set_typed(session, "generate", limit.to_string())
@@ -519,7 +529,7 @@ pub extern "C" fn dealer_set_generate(session: *mut dealer_session, limit: i64) 
 /// Sets how many deals a run produces at most (classic `-p`); 0 restores the script's
 /// `produce` (default 40 when the script prints deals, else the generate limit). For
 /// `dealer_next_deal`, a produce limit set here or in the script ends the loop with
-/// `DEALER_DONE`. Returns `DEALER_OK`.
+/// `DEALER_DONE`. Returns `DEALER_OK`, or `DEALER_ERROR_OPTION` for a negative limit.
 #[no_mangle]
 pub extern "C" fn dealer_set_produce(session: *mut dealer_session, limit: i64) -> i32 {
     set_typed(session, "produce", limit.to_string())
@@ -558,9 +568,10 @@ pub extern "C" fn dealer_set_variable(session: *mut dealer_session, index: u32, 
 /// Predeals cards to a seat (`DEALER_NORTH` … `DEALER_WEST`; classic `-N` … `-W`): `cards` is
 /// NUL-terminated text such as `SAKQ,HJ` (suit letter then ranks, groups separated by commas).
 /// As with classic dealer's switches, while any seat has a predeal set this way the script's
-/// own `predeal` lines are replaced. NULL or an empty string removes the seat's predeal. A card
-/// given twice is reported when the deals start. Returns `DEALER_OK`,
-/// `DEALER_ERROR_OPTION` for a bad seat, or `DEALER_ERROR_UTF8`.
+/// own `predeal` lines are replaced. NULL or an empty string removes the seat's predeal. Text
+/// that is not such cards (see the `predeal_north` option) is refused at once, with the text
+/// quoted; a card given to two seats is reported when the deals start. Returns `DEALER_OK`,
+/// `DEALER_ERROR_OPTION` for a bad seat or bad text, or `DEALER_ERROR_UTF8`.
 #[no_mangle]
 pub extern "C" fn dealer_set_predeal(session: *mut dealer_session, seat: i32, cards: *const c_char) -> i32 {
     let key = match seat {
@@ -749,6 +760,8 @@ pub extern "C" fn dealer_load_script(session: *mut dealer_session, text: *const 
         if text.is_null() && len > 0 {
             return Err(Failure::null("script text"));
         }
+        // The cap is checked before the bytes are looked at (a length of SIZE_MAX is no slice).
+        h.session.check_script_size(len as u64)?;
         let bytes: &[u8] = if len == 0 {
             &[]
         } else {

@@ -143,7 +143,7 @@ pub struct Options {
     pub dialect: Option<Dialect>,
     /// Seed (`-s`).
     pub seed: Option<i64>,
-    /// Maximum deals generated (`-g`).
+    /// Maximum deals generated (`-g`); 0 is the default, [`GENERATE_NOTHING`] no deal at all.
     pub generate: Option<i64>,
     /// Maximum deals produced (`-p`).
     pub produce: Option<i64>,
@@ -201,7 +201,13 @@ pub struct Options {
     /// Ceiling on the bytes a run writes, diagnostics aside (`max_output_bytes`): `None` follows
     /// `untrusted`, 0 is no ceiling.
     pub max_output_bytes: Option<u64>,
+    /// The longest script accepted, in bytes (`max_script_bytes`; default
+    /// [`DEFAULT_MAX_SCRIPT_BYTES`]), checked before a script is read or copied.
+    pub max_script_bytes: u64,
 }
+
+/// The default of the `max_script_bytes` option: 16 MiB (real scripts are a few KB).
+pub const DEFAULT_MAX_SCRIPT_BYTES: u64 = 16 << 20;
 
 impl Default for Options {
     fn default() -> Self {
@@ -234,6 +240,7 @@ impl Default for Options {
             max_seconds: None,
             max_generate: None,
             max_output_bytes: None,
+            max_script_bytes: DEFAULT_MAX_SCRIPT_BYTES,
         }
     }
 }
@@ -821,6 +828,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "max_seconds",
     "max_generate",
     "max_output_bytes",
+    "max_script_bytes",
 ];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
@@ -858,6 +866,10 @@ fn parse_whole(key: &str, value: &str) -> Result<i64> {
     })
 }
 
+/// `Options::generate` when the `generate` option is `nothing`: the run generates no deal (what
+/// the peers do with a negative `-g` or `-p`, which the CLI converts to it).
+pub const GENERATE_NOTHING: i64 = -1;
+
 /// The largest `max_seconds` accepted (a year): beyond it a deadline is no longer a point in time
 /// for every clock.
 const MAX_CEILING_SECONDS: f64 = 365.0 * 86_400.0;
@@ -878,6 +890,67 @@ fn refuse_external_calls(
     };
     let message = format!("{}() is not allowed in an untrusted script: {why}", call.name());
     Err(Error::new(ErrorKind::NotAllowed, message).at(pos.line, pos.col).with_source(source))
+}
+
+/// Checks the value of a file option: any text but the empty string.
+fn non_empty_path(key: &str, value: &str) -> Result<String> {
+    if value.is_empty() {
+        return Err(Error::new(ErrorKind::Option, format!("option {key}: expected a file name, got ''")));
+    }
+    Ok(value.to_string())
+}
+
+/// Parses the `debug` option, `n` or `n.m` (`n:m` also): n (0 to 99) is the dealer's verbosity,
+/// m (0 to 9999) the DealerServer's. Anything else is `None`.
+fn parse_debug(value: &str) -> Option<(i32, i32)> {
+    let digits = |t: &str, max: i32| {
+        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<i32>().ok())
+            .flatten()
+            .filter(|&n| n <= max)
+    };
+    match value.split_once(['.', ':']) {
+        Some((n, m)) => Some((digits(n, 99)?, digits(m, 9999)?)),
+        None => Some((digits(value, 99)?, 0)),
+    }
+}
+
+/// The longest `-N/-E/-S/-W` text read: DealerV2 reads the first 31 characters (`str_UC`).
+const PREDEAL_TEXT_CHARS: usize = 31;
+
+/// Parses one seat's command-line predeal, such as `SAQ,HK765,D-,C97` (case-insensitive): a
+/// suit letter (S, H, D, C) starts a suit, ranks (AKQJT98765432) follow it, and commas, blanks
+/// and `-` separate. Only the first 31 characters count, as in DealerV2. Any other character, a
+/// rank before any suit, or a card given twice is an error (the reason is returned).
+fn predeal_cards(text: &str) -> std::result::Result<Vec<Card>, String> {
+    let mut suit: Option<Suit> = None;
+    let mut cards: Vec<Card> = Vec::new();
+    for ch in text.chars().take(PREDEAL_TEXT_CHARS).map(|c| c.to_ascii_uppercase()) {
+        match ch {
+            'C' => suit = Some(Suit::Clubs),
+            'D' => suit = Some(Suit::Diamonds),
+            'H' => suit = Some(Suit::Hearts),
+            'S' => suit = Some(Suit::Spades),
+            ',' | ' ' | '\t' | '-' => {}
+            _ => {
+                let Some(rank) = crate::cards::RANK_LETTERS.iter().position(|&r| r as char == ch) else {
+                    return Err(format!("'{ch}' is not a suit (S, H, D, C) or a rank (AKQJT98765432)"));
+                };
+                let Some(su) = suit else {
+                    return Err(format!("the rank '{ch}' comes before any suit letter (S, H, D, C)"));
+                };
+                let card = Card::new(su, rank as u8);
+                if cards.contains(&card) {
+                    return Err("Card predealt twice".to_string());
+                }
+                cards.push(card);
+            }
+        }
+    }
+    if cards.len() > 13 {
+        return Err("More than 13 cards for one player".to_string());
+    }
+    Ok(cards)
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool> {
@@ -977,8 +1050,19 @@ impl Session {
                 }
             }
             "seed" => o.seed = Some(parse_whole(key, value)?),
-            "generate" => o.generate = Some(parse_whole(key, value)?),
-            "produce" => o.produce = Some(parse_whole(key, value)?),
+            // 0 is the default (the script's, else the dealer's); a negative count is refused.
+            "generate" if value == "nothing" => o.generate = Some(GENERATE_NOTHING),
+            "generate" | "produce" => {
+                let n = parse_whole(key, value)?;
+                if n < 0 {
+                    return Err(bad("expected a number of deals, 0 (the default) or more, got"));
+                }
+                if key == "generate" {
+                    o.generate = Some(n)
+                } else {
+                    o.produce = Some(n)
+                }
+            }
             "title" => o.title = Some(value.to_string()),
             "swap" => {
                 o.swap = match value {
@@ -992,12 +1076,15 @@ impl Session {
             "statistics" => o.statistics = parse_bool(key, value)?,
             "progress" => o.progress = parse_bool(key, value)?,
             "csv_file" => {
+                if value.is_empty() || value == "w:" {
+                    return Err(bad("expected a file name, optionally after w:, got"));
+                }
                 o.csv_file = Some(match value.strip_prefix("w:") {
                     Some(path) => (path.to_string(), true),
                     None => (value.to_string(), false),
                 })
             }
-            "export_file" => o.export_file = Some(value.to_string()),
+            "export_file" => o.export_file = Some(non_empty_path(key, value)?),
             "predeal_north" | "predeal_east" | "predeal_south" | "predeal_west" => {
                 let seat = match &key[8..] {
                     "north" => 0,
@@ -1006,6 +1093,9 @@ impl Session {
                     _ => 3,
                 };
                 // An empty value removes the seat's command-line predeal.
+                if !value.is_empty() {
+                    predeal_cards(value).map_err(|why| bad(&format!("{why}, in")))?;
+                }
                 o.predeal[seat] = (!value.is_empty()).then(|| value.to_string());
             }
             "input_name" => o.input_name = Some(value.to_string()),
@@ -1036,11 +1126,23 @@ impl Session {
                     _ => return Err(bad("expected 0 (none), 1 (NS), 2 (EW) or 3 (both), got")),
                 }
             }
-            "library_file" => o.library_file = Some(value.to_string()),
+            "library_file" => o.library_file = Some(non_empty_path(key, value)?),
             "zrd_file" => o.zrd_output = Some(OutputSpec::parse(value).map_err(|m| bad(&m))?),
             "dl52_file" => o.dl52_output = Some(OutputSpec::parse(value).map_err(|m| bad(&m))?),
-            "opener" | "debug" | "server" | "opc_program" => {
+            "opener" => {
+                if !matches!(value, "N" | "E" | "S" | "W" | "n" | "e" | "s" | "w") {
+                    return Err(bad("expected N, E, S or W, got"));
+                }
                 o.extra.insert(key.to_string(), value.to_string());
+            }
+            "debug" => {
+                parse_debug(value).ok_or_else(|| {
+                    bad("expected n or n.m (n from 0 to 99 for the dealer, m from 0 to 9999 for the server), got")
+                })?;
+                o.extra.insert(key.to_string(), value.to_string());
+            }
+            "server" | "opc_program" => {
+                o.extra.insert(key.to_string(), non_empty_path(key, value)?);
             }
             "external_timeout" => {
                 o.external_timeout = match value.parse::<f64>() {
@@ -1083,6 +1185,13 @@ impl Session {
                     ),
                 }
             }
+            "max_script_bytes" => {
+                o.max_script_bytes = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| bad("expected a number of bytes, 1 or more, got"))?
+            }
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
@@ -1108,6 +1217,7 @@ impl Session {
     /// Parses and compiles a script; replaces any previous one and resets the job. On an error
     /// the previous script, if any, stays loaded.
     pub fn load_script(&mut self, text: &[u8]) -> Result<()> {
+        self.check_script_size(text.len() as u64)?;
         let dialect = self.options.dialect();
         let program = Program::from_source(text, dialect, &self.options.script_vars);
         let program = program.map_err(|e| e.with_source(text))?;
@@ -1127,11 +1237,34 @@ impl Session {
 
     /// Reads a script file and loads it; the file name becomes the PBN input name.
     pub fn load_script_file(&mut self, path: &str) -> Result<()> {
-        let text = std::fs::read(path).map_err(|e| Error::new(ErrorKind::Io, format!("{path}: {e}")))?;
+        use std::io::Read;
+        let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("{path}: {e}"));
+        let file = crate::zrd::open_regular_file(std::path::Path::new(path)).map_err(io)?;
+        // Only a regular file has a length to check first (/dev/zero and a FIFO do not end).
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(Error::new(ErrorKind::Io, format!("{path}: not a regular file")));
+        }
+        self.check_script_size(file.metadata().map_err(io)?.len())?;
+        // Read at most one byte past the cap: a file that grows meanwhile is caught too.
+        let mut text = Vec::new();
+        file.take(self.options.max_script_bytes.saturating_add(1)).read_to_end(&mut text).map_err(io)?;
+        self.check_script_size(text.len() as u64)?;
         if self.options.input_name.is_none() {
             self.options.input_name = Some(path.to_string());
         }
         self.load_script(&text)
+    }
+
+    /// Refuses a script of `len` bytes above the `max_script_bytes` option.
+    pub fn check_script_size(&self, len: u64) -> Result<()> {
+        let max = self.options.max_script_bytes;
+        if len > max {
+            return Err(Error::new(
+                ErrorKind::Script,
+                format!("the script is {len} bytes long, more than {max} (option max_script_bytes)"),
+            ));
+        }
+        Ok(())
     }
 
     fn program(&self) -> Result<&Program> {
@@ -1151,7 +1284,10 @@ impl Session {
         let dialect = o.dialect();
         let s = &program.settings;
         let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
-        let mut max_generate = o.generate.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000);
+        let mut max_generate = match o.generate {
+            Some(GENERATE_NOTHING) => 0,
+            option => option.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000),
+        };
         let ceilings = o.ceilings();
         let mut generate_capped = false;
         if let Some(ceiling) = ceilings.generate {
@@ -1363,12 +1499,8 @@ impl Session {
                 timeout: o.external_timeout,
                 interrupter: Some(self.interrupter.clone()),
                 // `-D n[.m]`: n for the dealer, m for the server (`.` or `:` between them).
-                dealer_debug: o.extra.get("debug").map_or(0, |d| atol(d).clamp(0, 99) as i32),
-                server_debug: o
-                    .extra
-                    .get("debug")
-                    .and_then(|d| d.split_once(['.', ':']))
-                    .map_or(0, |(_, m)| atol(m).clamp(0, 9999) as i32),
+                dealer_debug: o.extra.get("debug").and_then(|d| parse_debug(d)).map_or(0, |(n, _)| n),
+                server_debug: o.extra.get("debug").and_then(|d| parse_debug(d)).map_or(0, |(_, m)| m),
             };
             // A server that cannot be started is an error of the script's first usereval call.
             let server = DealerServer::start(config).map_err(|e| match program.first_usereval_call() {
@@ -1420,29 +1552,13 @@ impl Session {
         let mut cards: Vec<(Seat, Card)> = Vec::new();
         for seat in Seat::ALL {
             let Some(text) = &self.options.predeal[seat.index()] else { continue };
-            let mut suit: Option<Suit> = None;
-            for ch in text.to_ascii_uppercase().chars().take(31) {
-                match ch {
-                    'C' => suit = Some(Suit::Clubs),
-                    'D' => suit = Some(Suit::Diamonds),
-                    'H' => suit = Some(Suit::Hearts),
-                    'S' => suit = Some(Suit::Spades),
-                    _ => {
-                        let (Some(su), Some(rank)) =
-                            (suit, crate::cards::RANK_LETTERS.iter().position(|&r| r as char == ch))
-                        else {
-                            continue;
-                        };
-                        let card = Card::new(su, rank as u8);
-                        if cards.iter().any(|(_, c)| *c == card) {
-                            return Err(Error::new(ErrorKind::Option, "Card predealt twice"));
-                        }
-                        if cards.iter().filter(|(s, _)| *s == seat).count() >= 13 {
-                            return Err(Error::new(ErrorKind::Option, "More than 13 cards for one player"));
-                        }
-                        cards.push((seat, card));
-                    }
+            // The text was checked when it was set; the checks across seats are made here.
+            let seat_cards = predeal_cards(text).map_err(|why| Error::new(ErrorKind::Option, why))?;
+            for card in seat_cards {
+                if cards.iter().any(|(_, c)| *c == card) {
+                    return Err(Error::new(ErrorKind::Option, "Card predealt twice"));
                 }
+                cards.push((seat, card));
             }
         }
         Ok(Some(cards))
@@ -2423,6 +2539,225 @@ mod tests {
         assert_eq!(atol("-99999999999999999999"), i64::MIN);
     }
 
+    /// Keys of [`OPTION_KEYS`] whose value may be any text, with the reason.
+    const ANY_TEXT_KEYS: &[(&str, &str)] = &[
+        ("title", "a free title, printed as given"),
+        ("input_name", "a name shown by printpbn, any text"),
+        ("var0", "script text substituted for $0, checked when the script is parsed"),
+        ("var1", "script text, as var0"),
+        ("var2", "script text, as var0"),
+        ("var3", "script text, as var0"),
+        ("var4", "script text, as var0"),
+        ("var5", "script text, as var0"),
+        ("var6", "script text, as var0"),
+        ("var7", "script text, as var0"),
+        ("var8", "script text, as var0"),
+        ("var9", "script text, as var0"),
+    ];
+
+    /// Bad values for every other key of [`OPTION_KEYS`].
+    const BAD_OPTION_VALUES: &[(&str, &[&str])] = &[
+        ("rng", &["", "ChaCha", "chacha ", "x"]),
+        ("generator", &["", "glibc2", "1"]),
+        ("dialect", &["", "V2", "classic2"]),
+        ("seed", &["", "abc", "12abc", " 1", "1.5", "99999999999999999999"]),
+        ("generate", &["", "-5", "-1", "abc", "10x", "1e6", " 5"]),
+        ("produce", &["", "-5", "-1", "abc", "3 ", "0x10"]),
+        ("time_limit", &["", "-1", "abc", "1.5", "10s"]),
+        ("threads", &["", "-1", "65", "abc", "2x", "1.0"]),
+        ("swap", &["", "1", "4", "2 ", "abc"]),
+        ("quiet", &["", "2", "maybe", "TRUEx", "-1"]),
+        ("statistics", &["", "2", "abc"]),
+        ("progress", &["", "2", "abc"]),
+        ("untrusted", &["", "2", "abc", "10"]),
+        ("csv_file", &["", "w:"]),
+        ("export_file", &[""]),
+        ("library_file", &[""]),
+        ("server", &[""]),
+        ("opc_program", &[""]),
+        ("zrd_file", &["", "w:", "wN:"]),
+        ("dl52_file", &["", "w:"]),
+        ("predeal_north", &["QQQ!!", "!!garbage", "SAX", "SAA", "AK", "S A K Q J T 9 8 7 6 5 4 3 2 HA"]),
+        ("predeal_east", &["QQQ!!", "S?"]),
+        ("predeal_south", &["QQQ!!", "hello"]),
+        ("predeal_west", &["QQQ!!", "1"]),
+        ("dds_mode", &["", "0", "3", "1x", "abc"]),
+        ("par_vulnerability", &["", "4", "-1", "NS ", "abc"]),
+        ("external_timeout", &["", "0", "-1", "abc", "nan", "inf", "86401"]),
+        ("opener", &["", "Q", "X", "north", "NE", " N"]),
+        ("debug", &["", "abc", "-1", "100", "1.10000", "1.", ".1", "1x", "1.2.3", " 1"]),
+        ("max_seconds", &["", "-1", "abc", "nan", "1e9", "Default"]),
+        ("max_generate", &["", "-1", "abc", "1.5"]),
+        ("max_output_bytes", &["", "-1", "abc", "1k"]),
+        ("max_script_bytes", &["", "0", "-1", "abc", "16M", "18446744073709551616"]),
+    ];
+
+    #[test]
+    fn every_option_key_refuses_bad_values() {
+        for key in OPTION_KEYS {
+            let listed_any = ANY_TEXT_KEYS.iter().any(|(k, _)| k == key);
+            let bad = BAD_OPTION_VALUES.iter().find(|(k, _)| k == key);
+            assert!(
+                listed_any != bad.is_some(),
+                "option {key}: needs exactly one row, in BAD_OPTION_VALUES or (with a reason) in ANY_TEXT_KEYS"
+            );
+            let Some((_, values)) = bad else { continue };
+            assert!(!values.is_empty(), "{key}: no bad value");
+            for value in *values {
+                let mut s = Session::new();
+                let before = format!("{:?}", s.options);
+                let e = s.set_option(key, value).expect_err(&format!("{key}={value:?} was accepted"));
+                assert_eq!(e.kind, ErrorKind::Option, "{key}={value:?}");
+                let message = e.to_string();
+                assert!(
+                    message.contains(key) && message.contains(&format!("'{value}'")),
+                    "{key}={value:?}: the message does not name the key and the value: {message}"
+                );
+                assert_eq!(format!("{:?}", s.options), before, "{key}={value:?} changed the options");
+            }
+        }
+        for (key, _) in ANY_TEXT_KEYS {
+            assert!(OPTION_KEYS.contains(key), "{key} is not an option");
+        }
+        for (key, _) in BAD_OPTION_VALUES {
+            assert!(OPTION_KEYS.contains(key), "{key} is not an option");
+        }
+    }
+
+    #[test]
+    fn good_option_values_are_accepted() {
+        let mut s = Session::new();
+        for (key, value) in [
+            ("generate", "0"),
+            ("generate", "+5"),
+            ("generate", "nothing"),
+            ("produce", "0"),
+            ("opener", "n"),
+            ("opener", "W"),
+            ("debug", "0"),
+            ("debug", "99.9999"),
+            ("debug", "1:2"),
+            ("predeal_north", "SAQ,HK765,DAQT74,C97"),
+            ("predeal_north", "s a k, h -, d q"),
+            ("predeal_north", ""),
+            ("csv_file", "w:out.csv"),
+        ] {
+            s.set_option(key, value).unwrap_or_else(|e| panic!("{key}={value:?}: {e}"));
+        }
+        assert_eq!(parse_debug("1:2"), Some((1, 2)));
+        assert_eq!(parse_debug("7"), Some((7, 0)));
+    }
+
+    #[test]
+    fn generate_nothing_deals_nothing() {
+        for dialect in ["classic", "v2"] {
+            let options = [("dialect", dialect), ("seed", "1"), ("generate", "nothing")];
+            let (mut s, out) = captured(&options, "generate 50\nproduce 5\naction printoneline\n");
+            let report = s.run().unwrap();
+            assert_eq!((report.generated, report.produced), (0, 0), "{dialect}");
+            let text = text(&out);
+            assert!(text.contains("Generated 0 hands\n"), "{dialect}: {text}");
+            assert!(!text.contains("\nn "), "{dialect}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_nul_byte_is_a_script_error_at_its_line_and_column() {
+        for dialect in ["classic", "v2"] {
+            for (script, line, col) in [
+                (&b"produce 1\naction printoneline\n\0 garbage ((( \n"[..], 3, 1),
+                (b"produce 1\ncondition hcp(north) > 1\0", 2, 25),
+                (b"\0", 1, 1),
+            ] {
+                let mut s = Session::new();
+                s.set_option("dialect", dialect).unwrap();
+                let e = s.load_script(script).unwrap_err();
+                assert_eq!(e.kind, ErrorKind::Script, "{dialect} {script:?}");
+                assert_eq!((e.line, e.col), (Some(line), Some(col)), "{dialect} {script:?}");
+                assert!(e.message.contains("NUL byte"), "{e}");
+            }
+            // An error before the NUL byte is reported first, as the peers (who stop there) do.
+            let mut s = Session::new();
+            s.set_option("dialect", dialect).unwrap();
+            let e = s.load_script(b"produce 1\n) \0 x").unwrap_err();
+            assert_eq!((e.line, e.col, e.message.as_str()), (Some(2), Some(1), "syntax error"), "{dialect}");
+            // In a script variable's text too (DealerV2 expands them).
+            let mut s = Session::new();
+            s.set_option("dialect", dialect).unwrap();
+            s.set_option("var1", "3\0 x").unwrap();
+            if dialect == "v2" {
+                let e = s.load_script(b"produce $1\n").unwrap_err();
+                assert!(e.message.contains("NUL byte"), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_opening_a_script_is_accepted() {
+        for dialect in ["classic", "v2"] {
+            let script = "\u{feff}produce 2\naction printoneline\n";
+            let (mut s, out) = captured(&[("dialect", dialect), ("seed", "1")], script);
+            let report = s.run().unwrap();
+            assert_eq!(report.produced, 2, "{dialect}");
+            assert_eq!(text(&out).lines().filter(|l| l.starts_with("n ")).count(), 2, "{dialect}");
+            let e = Session::new().load_script("\u{feff}produce 2\n) x".as_bytes()).unwrap_err();
+            assert_eq!((e.line, e.col), (Some(2), Some(1)), "{dialect}: {e}");
+        }
+    }
+
+    #[test]
+    fn scripts_are_capped_before_they_are_read() {
+        let mut s = Session::new();
+        assert_eq!(s.options().max_script_bytes, DEFAULT_MAX_SCRIPT_BYTES);
+        s.set_option("max_script_bytes", "12").unwrap();
+        s.load_script(b"produce 1\n").unwrap();
+        let e = s.load_script(b"produce 1\n\n\n\n").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Script);
+        assert_eq!(e.message, "the script is 13 bytes long, more than 12 (option max_script_bytes)");
+        // A file: its size is checked before it is read.
+        let dir = std::env::temp_dir().join(format!("libdealer-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("long.dl");
+        std::fs::write(&file, "produce 1\n\n\n\n").unwrap();
+        let e = s.load_script_file(file.to_str().unwrap()).unwrap_err();
+        assert!(e.message.contains("13 bytes long, more than 12"), "{e}");
+        s.set_option("max_script_bytes", "13").unwrap();
+        s.load_script_file(file.to_str().unwrap()).unwrap();
+        // What is not a regular file is refused at once: a folder, a device without end, a FIFO
+        // (not opened for a writer that never comes).
+        let fifo = dir.join("fifo");
+        let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        for path in [dir.to_str().unwrap(), "/dev/zero", fifo.to_str().unwrap()] {
+            let e = s.load_script_file(path).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Io, "{path}");
+            assert_eq!(e.message, format!("{path}: not a regular file"));
+        }
+        // A library file that is a folder says so (not a length of 2^63 - 1 bytes).
+        s.set_option("library_file", dir.to_str().unwrap()).unwrap();
+        s.load_script(b"produce 1\n").unwrap();
+        let e = s.next_deal().unwrap_err();
+        assert!(e.message.contains("not a regular file"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn predeal_text_errors_quote_the_text() {
+        let mut s = Session::new();
+        let e = s.set_option("predeal_north", "QQQ!!").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "option predeal_north: the rank 'Q' comes before any suit letter (S, H, D, C), in 'QQQ!!'"
+        );
+        let e = s.set_option("predeal_west", "!!garbage").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "option predeal_west: '!' is not a suit (S, H, D, C) or a rank (AKQJT98765432), in '!!garbage'"
+        );
+        assert!(s.options().predeal.iter().all(Option::is_none));
+    }
+
     #[test]
     fn every_listed_option_key_is_handled() {
         let mut seen = std::collections::HashSet::new();
@@ -2465,7 +2800,8 @@ mod tests {
         assert_eq!(s.options().seed, Some(12));
         assert!(s.set_option("seed", "12abc").is_err());
         assert_eq!(s.options().seed, Some(12), "a refused value leaves the option as it was");
-        s.set_option("generate", "-3").unwrap();
+        let e = s.set_option("generate", "-3").unwrap_err();
+        assert!(e.to_string().contains("generate") && e.to_string().contains("'-3'"), "{e}");
         s.set_option("time_limit", "18446744073709551615").unwrap();
         assert_eq!(s.options().time_limit, u64::MAX);
         let e = s.set_option("time_limit", "-1").unwrap_err();

@@ -285,12 +285,24 @@ pub struct LibraryReader<R: Read + Seek = BufReader<File>> {
     title: String,
 }
 
+/// Opens a file for reading without blocking on a FIFO (`O_NONBLOCK`, which changes nothing for
+/// a regular file); the caller checks that it is a regular file.
+pub fn open_regular_file(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
 impl LibraryReader<BufReader<File>> {
     /// Opens a library file and positions it for `seed` (a block offset, clamped).
     pub fn open(path: impl AsRef<Path>, seed: u64) -> Result<Self, String> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let file = File::open(path).map_err(|e| format!("cannot open library file {name}: {e}"))?;
+        let file = open_regular_file(path).map_err(|e| format!("cannot open library file {name}: {e}"))?;
+        // A folder seeks to a huge length and a FIFO or device has none: only files are read.
+        let is_file = file.metadata().map_err(|e| format!("cannot open library file {name}: {e}"))?.is_file();
+        if !is_file {
+            return Err(format!("cannot open library file {name}: not a regular file"));
+        }
         LibraryReader::from_reader(BufReader::with_capacity(64 * 1024, file), &name, seed)
     }
 }

@@ -173,6 +173,20 @@ check "classic: an unknown long option goes to getopt" 255 - '~dealer: invalid o
 run --dialect=other pbn.dl
 check "unknown --dialect" 2 - "unknown dialect 'other' (classic or v2)"
 
+# ------------------------------------------------------- switch values the library refuses
+# -N text that is not cards stops the run (DealerV2 aborts) instead of dealing without it; -O
+# and -D keep DealerV2's lenient reading (the CLI converts before the library's strict check).
+for rng in chacha drand48; do # (classic dealer has no -N)
+  run --rng=$rng -s 1 -N '!!garbage' pbn.dl
+  check "$rng: -N with text that is not cards" 255 - \
+    "option predeal_north: '!' is not a suit (S, H, D, C) or a rank (AKQJT98765432), in '!!garbage'"
+done
+run --dialect=v2 -s 1 -W 'QQQ!!' pbn.dl
+check "v2: -W with a rank before a suit" 255 - \
+  "option predeal_west: the rank 'Q' comes before any suit letter (S, H, D, C), in 'QQQ!!'"
+run --dialect=v2 -s 1 -O Q -D abc pbn.dl
+check "v2: -O Q and -D abc are read as DealerV2 reads them" 0 '~[Generator "libdealer '"$version"'"]' -
+
 # ----------------------------------------------------------------------- printpbn [Generator]
 run -s 1 pbn.dl
 check "chacha: [Generator] names libdealer" 0 "~[Generator \"libdealer $version\"]" -

@@ -9,7 +9,7 @@
 //!   keyword set, line counting as the peers count lines, the DealerV2 environment statements
 //!   that its lexer handles in exclusive states (`seed`, `title`, `vulnerable`), script variables
 //!   `$0`..`$9` (spliced in as token streams), François Dellacherie `shape{…}` clauses, the
-//!   characters the peers echo from comments, and the NUL byte that ends the input.
+//!   characters the peers echo from comments, and NUL bytes (an error; the peers end the input).
 //!
 //! The parser (the LALRPOP grammar in `grammar.lalrpop`) consumes the [`Lexer`] as its external
 //! token stream; the token variants marked "produced by [`Lexer`]" never come out of `logos`
@@ -23,6 +23,9 @@ use crate::cards::{Card, Seat, Side, Strain, Suit};
 use crate::dialect::Dialect;
 use crate::script::ast::{Contract, Pos, ShapePattern, Vulnerability};
 use crate::script::{Diagnostic, ScriptVars};
+
+/// The UTF-8 byte-order mark, skipped at the start of a script.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A `HOLDING` token such as `SAQ542`: a suit and the ranks named after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +100,7 @@ pub enum Token {
     /// `/* … */`.
     #[token("/*", block_comment)]
     BlockComment(BlockComment),
-    /// A NUL byte: the end of the input.
+    /// A NUL byte: an error (the peers end the input there).
     #[token("\0")]
     Nul,
     /// `$0`..`$9` (DealerV2 script variable).
@@ -626,15 +629,19 @@ pub struct Lexer<'a> {
 impl<'a> Lexer<'a> {
     /// A lexer over `source` in `dialect`, expanding `$n` from `vars` (DealerV2 only).
     pub fn new(source: &'a [u8], dialect: Dialect, vars: &'a ScriptVars) -> Lexer<'a> {
-        let lexer = Token::lexer_with_extras(source, dialect);
+        let mut lexer = Token::lexer_with_extras(source, dialect);
+        // A UTF-8 byte-order mark opening the script is skipped (columns of line 1 count from
+        // after it).
+        let bom = if source.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 };
+        lexer.bump(bom);
         Lexer {
             dialect,
             vars,
             source,
             frames: vec![Frame { lexer, origin: None }],
             line: 1,
-            line_start: 0,
-            scanned: 0,
+            line_start: bom,
+            scanned: bom,
             expanded_bytes: 0,
             pending: None,
             lookahead: None,
@@ -949,11 +956,9 @@ impl<'a> Lexer<'a> {
                         }
                         continue;
                     }
-                    Token::Nul => {
-                        self.frames.clear();
-                        self.finished = true;
-                        return None;
-                    }
+                    // The script itself was checked for NUL bytes before lexing: this one comes
+                    // from a script variable's text.
+                    Token::Nul => return self.error(pos, crate::script::NUL_MESSAGE),
                     Token::ScriptVar(n) if v2 => {
                         if let Err(e) = self.expand(n, pos) {
                             self.finished = true;
@@ -1261,6 +1266,16 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_opening_the_script_is_skipped() {
+        assert_eq!(classic("\u{feff}a b"), vec![ident("a"), ident("b")]);
+        let mut lx = Lexer::new("\u{feff}a $".as_bytes(), Dialect::Classic, &NO_VARS);
+        let (pos, _, _) = lx.next().unwrap().unwrap();
+        assert_eq!((pos.line, pos.col), (1, 1));
+        // Only at the start: elsewhere it is a character the grammar does not know.
+        assert_ne!(classic("a \u{feff}b"), vec![ident("a"), ident("b")]);
+    }
+
+    #[test]
     fn unterminated_comment() {
         let mut lx = Lexer::new(b"a\n/* x\ny\n", Dialect::Classic, &NO_VARS);
         assert!(lx.next().unwrap().is_ok());
@@ -1269,8 +1284,13 @@ mod tests {
     }
 
     #[test]
-    fn nul_ends_input_and_cr() {
-        assert_eq!(classic("a\0b"), vec![ident("a")]);
+    fn nul_is_an_error_and_cr() {
+        let mut lx = Lexer::new(b"a\n b\0c", Dialect::Classic, &NO_VARS);
+        assert_eq!(lx.next().unwrap().unwrap().1, ident("a"));
+        assert_eq!(lx.next().unwrap().unwrap().1, ident("b"));
+        let e = lx.next().unwrap().unwrap_err();
+        assert_eq!((e.line, e.col, e.message.as_str()), (2, 3, crate::script::NUL_MESSAGE));
+        assert!(lx.next().is_none());
         assert_eq!(classic("a\r\r\nb\rc"), vec![ident("a"), ident("b"), Token::Other(b'\r'), ident("c")]);
     }
 

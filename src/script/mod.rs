@@ -85,6 +85,11 @@ fn run_parser(
     dialect: Dialect,
     vars: &ScriptVars,
 ) -> Result<ast::ParsedScript, (Diagnostic, FailureSite)> {
+    if let Some((at, error)) = nul_byte(source) {
+        // What the peers read, the text before the NUL byte, reports its own errors first.
+        run_parser(&source[..at], dialect, vars)?;
+        return Err((error, None));
+    }
     let mut lexer = lexer::Lexer::new(source, dialect, vars);
     let result = match dialect {
         Dialect::V2 => grammar::V2ScriptParser::new().parse(&mut lexer),
@@ -112,6 +117,21 @@ fn run_parser(
             Err((syntax(ast::Pos { line: lexer.line(), col: location.col }), Some((yielded, true))))
         }
     }
+}
+
+/// The message of a NUL byte in a script.
+pub const NUL_MESSAGE: &str = "a NUL byte in the script (a script is text: nothing after a NUL byte would be read)";
+
+/// The offset of the first NUL byte of `source`, and the error at its line and column (byte
+/// columns from 1). The peers stop reading at a NUL byte and run what came before it, which
+/// would hide the rest of a script passed with its length (README, "Deliberate deviations from
+/// the peers").
+fn nul_byte(source: &[u8]) -> Option<(usize, Diagnostic)> {
+    let at = source.iter().position(|&b| b == 0)?;
+    let before = &source[..at];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    Some((at, Diagnostic { line: line as u32, col: (at - line_start + 1) as u32, message: NUL_MESSAGE.to_string() }))
 }
 
 /// Most placeholder tokens [`recover`] appends to complete a statement cut short.
@@ -783,8 +803,10 @@ mod tests {
     fn echo_and_end_of_input() {
         let s = classic("/* HELLO WORLD <FOE> eof */ produce 1 /* > */");
         assert_eq!(s.echo, "EOO<FOE>>");
-        assert_eq!(classic("produce 1\0 garbage )))").statements, vec![Statement::Produce(1, pos(1, 1))]);
-        assert_eq!(classic(&"\0".repeat(2000)).statements, vec![]);
+        // A NUL byte no longer ends the input: it is an error at its line (what precedes it first).
+        assert_eq!(error("produce 1\0 garbage )))", Dialect::Classic), (1, super::NUL_MESSAGE.to_string()));
+        assert_eq!(error(&"\0".repeat(2000), Dialect::V2), (1, super::NUL_MESSAGE.to_string()));
+        assert_eq!(error("produce )\0", Dialect::Classic), (1, "syntax error".to_string()));
         assert_eq!(classic("").statements, vec![]);
         assert_eq!(classic(" \t\r\n\n").statements, vec![]);
     }
