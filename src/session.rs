@@ -2184,7 +2184,6 @@ impl<'p> ActionState<'p> {
         }
     }
 
-    /// Runs every action on a produced deal.
     /// Runs every action on a produced deal: what they print goes into the output buffers, what
     /// they tally waits in `pending` until [`commit`](Self::commit).
     fn on_deal(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
