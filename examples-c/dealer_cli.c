@@ -41,12 +41,13 @@ struct cli_options {
     const char *dialect;
     const char *external_timeout;
     const char *opc_program;
+    const char *dds_table_mb;
     int explain;
     int request;
     int untrusted;
 };
 
-static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, EXPLAIN_AUTO, REQUEST_NONE, 0};
+static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, EXPLAIN_AUTO, REQUEST_NONE, 0};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -69,6 +70,8 @@ static const struct long_option long_options[] = {
      "--external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)"},
     {"opc-program", &cli.opc_program, NULL, 0,
      "--opc-program=PATH           the DOP program opc() runs (DealerV2's default path)"},
+    {"dds-table-mb", &cli.dds_table_mb, NULL, 0,
+     "--dds-table-mb=MB            most solver table memory per double-dummy thread (160)"},
     {"explain", NULL, &cli.explain, EXPLAIN_ON,
      "--explain                    full error messages: line, column, the line and a caret"},
     {"no-explain", NULL, &cli.explain, EXPLAIN_OFF,
@@ -322,6 +325,7 @@ int main(int argc, char **argv) {
     }
     set(session, "rng", cli.rng);
     if (cli.external_timeout) set(session, "external_timeout", cli.external_timeout);
+    if (cli.dds_table_mb) set(session, "dds_table_mb", cli.dds_table_mb);
     if (cli.opc_program) set(session, "opc_program", cli.opc_program);
     /* --untrusted: the script may start no program, and the run ceilings apply (README "Limits
      * and errors"). */

@@ -377,7 +377,7 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 ///   script's `produce`.
 /// - `time_limit`: whole seconds, 0 (the default) for none: a `dealer_run` that has produced
 ///   nothing by then stops with `DEALER_TIMED_OUT`; one that has goes on (classic `-t`).
-/// - `threads`: 0 (one per core, the default) to 64, the threads for dealing and double dummy
+/// - `threads`: 0 (one per core up to 64, the default) to 64, the threads for dealing and double dummy
 ///   (`-R`); see `dealer_set_threads`.
 /// - `title`: the title, instead of the script's `title` (`-T`).
 /// - `input_name`: the input name `printpbn` shows (default: the path given to
@@ -398,6 +398,10 @@ pub extern "C" fn dealer_free_interrupter(interrupter: *mut dealer_interrupter) 
 ///   variables `$0` to `$9` (`-0` to `-9`); see `dealer_set_variable`. Set them before loading
 ///   the script.
 /// - `dds_mode`: `1` (solve each result asked for, the default) or `2` (whole tables; `-M`).
+/// - `dds_table_mb`: the most transposition-table memory each double-dummy thread's solver uses,
+///   in MB, 16 to 4096 (default 160, as in DDS); a solver starts with 95 MB or this if smaller,
+///   plus about 6 MB it always holds. Results do not depend on it; a small table slows hard
+///   deals. Memory for double dummy is about `threads` × (`dds_table_mb` + 10) MB.
 /// - `par_vulnerability`: the vulnerability for `par` and `parcontract` when the script names
 ///   none (`-P`): `0` or `none` (the default), `1` or `ns`, `2` or `ew`, `3`, `both` or `all`.
 /// - `library_file`: a ZRD file to read the deals and their double-dummy results from
@@ -540,8 +544,9 @@ pub extern "C" fn dealer_set_produce(session: *mut dealer_session, limit: i64) -
 /// (solved in batches across the threads): 0 (the default) one per core, at most 64. The
 /// deals, output and statistics do not depend on it, only the speed. Memory: each
 /// double-dummy thread has its own DDS solver, whose transposition table starts at about
-/// 70–95 MB and grows to at most 160 MB, so allow up to about 170 MB per thread when the
-/// script uses double dummy (64 threads: up to about 11 GB). Like every option, it ends
+/// 70–95 MB and grows to at most 160 MB (the `dds_table_mb` option sets that maximum), so
+/// allow up to about 170 MB per thread when the script uses double dummy (64 threads: up to
+/// about 11 GB). Like every option, it ends
 /// the job in progress and discards the current deal: call `dealer_next_deal` before
 /// `dealer_eval` again. Returns `DEALER_OK` or `DEALER_ERROR_OPTION`.
 #[no_mangle]

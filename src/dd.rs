@@ -126,10 +126,44 @@ fn dds_cards(deal: &Deal) -> [[u32; 4]; 4] {
     cards
 }
 
-/// Transposition-table memory of a solver context at start, in MB (DDS 2.9's per-thread default).
-pub const TT_DEFAULT_MB: i32 = 95;
-/// The most transposition-table memory a solver context uses, in MB (DDS 2.9's per-thread limit).
-pub const TT_MAXIMUM_MB: i32 = 160;
+/// Transposition-table memory of a solver context at start, in MB (DDS 2.9's per-thread default),
+/// or the context's maximum when that is smaller.
+const TT_START_MB: u32 = 95;
+
+/// How much transposition-table memory each solver context may use: DDS allocates its table in
+/// pages of about 6.2 MB beside 6.4 MB of fixed hash roots, starts at 95 MB (or the maximum if
+/// smaller) and, on reaching the maximum, reuses its oldest entries instead of growing. A smaller
+/// table gives the same results, only more slowly on hard deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableMemory {
+    maximum_mb: u32,
+}
+
+impl TableMemory {
+    /// DDS 2.9's per-thread limit: 160 MB.
+    pub const DEFAULT: TableMemory = TableMemory { maximum_mb: 160 };
+    /// The smallest maximum accepted, in MB: below two pages DDS would stop bounding the table.
+    pub const LEAST_MB: u32 = 16;
+    /// The largest maximum accepted, in MB.
+    pub const MOST_MB: u32 = 4096;
+
+    /// A maximum of `maximum_mb` MB per solver context, if within
+    /// [`LEAST_MB`](Self::LEAST_MB)..=[`MOST_MB`](Self::MOST_MB).
+    pub fn new(maximum_mb: u32) -> Option<TableMemory> {
+        (Self::LEAST_MB..=Self::MOST_MB).contains(&maximum_mb).then_some(TableMemory { maximum_mb })
+    }
+
+    /// The most table memory a context uses, in MB.
+    pub fn maximum_mb(self) -> u32 {
+        self.maximum_mb
+    }
+}
+
+impl Default for TableMemory {
+    fn default() -> Self {
+        TableMemory::DEFAULT
+    }
+}
 
 /// One DDS solver context (transposition table and search state), used by one thread at a time.
 pub struct Solver {
@@ -141,14 +175,14 @@ pub struct Solver {
 unsafe impl Send for Solver {}
 
 impl Solver {
-    /// A new context with the transposition table DDS 2.9 gives each of its threads: the "large"
-    /// kind, 95 MB to start with and at most 160 MB. (With the crate's default, the smaller
-    /// "pattern" table, whole tables take about 20 % longer on random deals.)
-    pub fn new() -> Solver {
+    /// A new context with the kind of transposition table DDS 2.9 gives each of its threads (the
+    /// "large" kind) using at most `memory`. (With the crate's default, the smaller "pattern"
+    /// table, whole tables take about 20 % longer on random deals.)
+    pub fn new(memory: TableMemory) -> Solver {
         let config = dds::DdsSolverConfig {
             tt_kind: dds::DDS_TT_KIND_LARGE as i32,
-            tt_mem_default_mb: TT_DEFAULT_MB,
-            tt_mem_maximum_mb: TT_MAXIMUM_MB,
+            tt_mem_default_mb: TT_START_MB.min(memory.maximum_mb) as i32,
+            tt_mem_maximum_mb: memory.maximum_mb as i32,
         };
         // SAFETY: the config is a valid, fully initialised struct; the context is freed in Drop.
         let raw = unsafe { dds::dds_solver_context_new(&config) };
@@ -198,8 +232,9 @@ impl Solver {
 }
 
 impl Default for Solver {
+    /// A context using at most [`TableMemory::DEFAULT`].
     fn default() -> Self {
-        Solver::new()
+        Solver::new(TableMemory::DEFAULT)
     }
 }
 
@@ -289,7 +324,10 @@ impl Need {
 }
 
 /// From this many single results on, solving the whole table is cheaper than solving each.
-const CELLS_WORTH_A_TABLE: u32 = 3;
+/// Measured with this DDS (one thread, random deals): a whole table takes as long as its 20
+/// results solved one by one in the same context (224 vs 233 ms a deal), 16 results 168 ms, 3
+/// results 52 ms; so only a whole table is solved as one.
+const CELLS_WORTH_A_TABLE: u32 = 20;
 
 /// What is known of one deal's double-dummy results (DealerV2's per-deal cache): tricks per
 /// (declarer, strain), and the par result per vulnerability once asked for.
@@ -376,18 +414,20 @@ pub struct BatchItem {
 pub struct SolverPool {
     solvers: Vec<Solver>,
     threads: usize,
+    memory: TableMemory,
 }
 
 impl SolverPool {
-    /// A pool that solves batches on `threads` threads (at least 1); no context is allocated yet.
-    pub fn new(threads: usize) -> SolverPool {
-        SolverPool { solvers: Vec::new(), threads: threads.max(1) }
+    /// A pool that solves batches on `threads` threads (at least 1), each context using at most
+    /// `memory`; no context is allocated yet.
+    pub fn new(threads: usize, memory: TableMemory) -> SolverPool {
+        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory }
     }
 
     /// The first solver, for solving on the caller's thread.
     pub fn solver(&mut self) -> &mut Solver {
         if self.solvers.is_empty() {
-            self.solvers.push(Solver::new());
+            self.solvers.push(Solver::new(self.memory));
         }
         &mut self.solvers[0]
     }
@@ -397,7 +437,7 @@ impl SolverPool {
     pub fn solve_batch(&mut self, items: &mut [BatchItem]) {
         let threads = self.threads.min(items.len()).max(1);
         while self.solvers.len() < threads {
-            self.solvers.push(Solver::new());
+            self.solvers.push(Solver::new(self.memory));
         }
         if threads == 1 {
             let solver = &mut self.solvers[0];
@@ -453,12 +493,20 @@ pub struct DdCache {
     placeholder: Par,
 }
 
+impl Default for DdCache {
+    /// A cache solving on the caller's thread with the default table memory, one result at a
+    /// time, without a default vulnerability for `par()`.
+    fn default() -> Self {
+        DdCache::new(SolverPool::new(1, TableMemory::DEFAULT), false, Vulnerability::None)
+    }
+}
+
 impl DdCache {
-    /// A cache whose batches use `threads` threads, in table mode or not, with the vulnerability
-    /// `par()` uses when the script gives none.
-    pub fn new(threads: usize, table_mode: bool, default_vulnerability: Vulnerability) -> DdCache {
+    /// A cache whose solves use `pool`, in table mode or not, with the vulnerability `par()`
+    /// uses when the script gives none.
+    pub fn new(pool: SolverPool, table_mode: bool, default_vulnerability: Vulnerability) -> DdCache {
         DdCache {
-            pool: SolverPool::new(threads),
+            pool,
             table_mode,
             default_vulnerability,
             deal: None,
@@ -606,15 +654,31 @@ mod tests {
 
     #[test]
     fn tables_match_known_results() {
-        let mut solver = Solver::new();
+        let mut solver = Solver::default();
         for (text, want) in KNOWN {
             assert_eq!(flat(&solver.table(&deal(text)).unwrap()), want, "{text}");
         }
     }
 
     #[test]
+    fn the_smallest_table_gives_the_same_results() {
+        assert_eq!(TableMemory::new(TableMemory::LEAST_MB - 1), None);
+        assert_eq!(TableMemory::new(TableMemory::MOST_MB + 1), None);
+        let least = TableMemory::new(TableMemory::LEAST_MB).unwrap();
+        let mut solver = Solver::new(least);
+        for (text, want) in KNOWN {
+            let d = deal(text);
+            assert_eq!(flat(&solver.table(&d).unwrap()), want, "{text}");
+            for seat in Seat::ALL {
+                let strain = Strain::Notrump;
+                assert_eq!(solver.tricks(&d, seat, strain).unwrap(), want[seat.index() * 5 + 4], "{text}");
+            }
+        }
+    }
+
+    #[test]
     fn single_results_match_the_table() {
-        let mut solver = Solver::new();
+        let mut solver = Solver::default();
         let (text, want) = KNOWN[0];
         let d = deal(text);
         for seat in Seat::ALL {
@@ -630,8 +694,8 @@ mod tests {
         // Fuzzer finding: East (North's opening leader) holds all 13 spades, so every lead is
         // the same card to DDS; a single result must still be the table's.
         let d = deal("n .AKQJ2.K65.A7432 e AKQJT98765432... s .T987.QJT9.KQJT9 w .6543.A87432.865");
-        let want = Solver::new().table(&d).unwrap();
-        let mut solver = Solver::new();
+        let want = Solver::default().table(&d).unwrap();
+        let mut solver = Solver::default();
         for seat in Seat::ALL {
             for strain in 0..5 {
                 let strain = Strain::from_index(strain);
@@ -643,7 +707,7 @@ mod tests {
     #[test]
     fn par_contract_text_matches_dealerv2() {
         // KNOWN[3]: North–South take all 13 tricks in notrump and East–West have no sacrifice.
-        let mut solver = Solver::new();
+        let mut solver = Solver::default();
         let table = solver.table(&deal(KNOWN[3].0)).unwrap();
         let p = par(&table, Vulnerability::All).unwrap();
         assert_eq!(p.contract.len(), " 7N  by NS both".len());
@@ -666,7 +730,7 @@ mod tests {
             .collect();
         for threads in [1, 2, 3] {
             let mut batch = items.clone();
-            SolverPool::new(threads).solve_batch(&mut batch);
+            SolverPool::new(threads, TableMemory::DEFAULT).solve_batch(&mut batch);
             for (item, (_, want)) in batch.iter().zip(KNOWN) {
                 assert!(item.error.is_none());
                 assert_eq!(flat(&item.results.table().unwrap()), want);
@@ -679,7 +743,7 @@ mod tests {
         let d = deal(KNOWN[1].0);
         let mut results = DealResults::default();
         let need = Need::cell(Seat::South, Strain::Notrump);
-        results.solve(&mut Solver::new(), &d, need).unwrap();
+        results.solve(&mut Solver::default(), &d, need).unwrap();
         assert_eq!(results.tricks(Seat::South, Strain::Notrump), Some(KNOWN[1].1[14]));
         assert_eq!(results.tricks(Seat::North, Strain::Notrump), None);
         assert!(results.table().is_none());
@@ -689,7 +753,7 @@ mod tests {
     fn errors_name_the_code_and_the_deal() {
         let mut d = deal(KNOWN[0].0);
         d.0[0] = d.0[1]; // North holds East's cards too: duplicated cards.
-        let e = Solver::new().table(&d).unwrap_err();
+        let e = Solver::default().table(&d).unwrap_err();
         assert!(e.code < 0);
         let text = e.to_string();
         assert!(text.contains("double-dummy solver error") && text.contains("n AT652"), "{text}");

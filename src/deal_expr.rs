@@ -568,7 +568,7 @@ mod tests {
         let condition = program.condition.unwrap();
         let compiled = DealExpr::compile(&program, condition).expect("a deal expression");
         let mut dealer = Dealer::new(&DealingSetup { seed: 3, ..Default::default() }).unwrap();
-        let mut dd = DdCache::new(1, false, crate::script::ast::Vulnerability::None);
+        let mut dd = DdCache::default();
         let mut external = ExternalMetrics::default();
         for _ in 0..3000 {
             let deal = dealer.deal().unwrap();
@@ -637,7 +637,7 @@ mod tests {
         let stage_seats = staged.stages.iter().map(|stage| stage.seats).collect();
         let setup = DealingSetup { seed: 8, ..Default::default() };
         let (mut lazy, mut full) = (Dealer::new(&setup).unwrap(), Dealer::new(&setup).unwrap());
-        let mut dd = DdCache::new(1, false, crate::script::ast::Vulnerability::None);
+        let mut dd = DdCache::default();
         let mut external = ExternalMetrics::default();
         let mut accepted = 0;
         for _ in 0..100_000 {

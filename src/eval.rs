@@ -195,7 +195,7 @@ mod tests {
         let mut dealer =
             Dealer::new(&DealingSetup { generator: GeneratorKind::ChaCha, seed: 1, ..Default::default() }).unwrap();
         let deal = dealer.deal().unwrap();
-        let mut dd = crate::dd::DdCache::new(1, false, crate::script::ast::Vulnerability::None);
+        let mut dd = crate::dd::DdCache::default();
         let mut external = ExternalMetrics::default();
         let mut ev = super::Evaluation {
             program: &program,

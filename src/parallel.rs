@@ -33,7 +33,6 @@ use crate::dealing::Dealer;
 use crate::error::{Error, ErrorKind};
 use crate::eval::Evaluation;
 use crate::program::{NodeId, Program};
-use crate::script::ast::Vulnerability;
 use crate::usereval::ExternalMetrics;
 
 /// Deals per chunk handed to a worker.
@@ -177,11 +176,7 @@ impl<S: Summary> JudgeSetup<S> {
     /// thread its own arena); made on the caller's thread and handed over, it did (false
     /// sharing), and the caller's thread ran a third slower.
     fn judge(&self) -> Judge<S> {
-        Judge {
-            setup: self.copy(),
-            dd: DdCache::new(1, false, Vulnerability::None),
-            external: ExternalMetrics::default(),
-        }
+        Judge { setup: self.copy(), dd: DdCache::default(), external: ExternalMetrics::default() }
     }
 }
 

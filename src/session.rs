@@ -17,7 +17,7 @@ use crate::actions::{
     PrintState, ProgressMeter, ReportCell, RunSummary,
 };
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
-use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need};
+use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need, SolverPool, TableMemory};
 use crate::deal_expr::{DealExpr, StagedCondition};
 use crate::dealer_server::{DealerServer, ServerConfig};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
@@ -172,8 +172,10 @@ pub struct Options {
     /// DealerV2's DDS mode (`-M`): 1 solves each result asked for, 2 whole tables. Features that
     /// need tables (`par`, `trix`, `parcontract`, ZRD files) use mode 2 whatever is set.
     pub dds_mode: u8,
-    /// Threads for double-dummy batches (`-R`); 0 = one per available core.
+    /// Threads for double-dummy batches (`-R`); 0 = one per available core, at most 64.
     pub threads: usize,
+    /// The most transposition-table memory each double-dummy solver thread uses (`dds_table_mb`).
+    pub dds_table_memory: TableMemory,
     /// The vulnerability `par(side)` and `parcontract` use when the script names none (`-P`).
     pub par_vulnerability: Vulnerability,
     /// DealerV2's library mode (`-L`): deals and their double-dummy results come from this ZRD file.
@@ -230,6 +232,7 @@ impl Default for Options {
             time_limit: 0,
             dds_mode: 1,
             threads: 0,
+            dds_table_memory: TableMemory::DEFAULT,
             par_vulnerability: Vulnerability::None,
             library_file: None,
             zrd_output: None,
@@ -246,10 +249,11 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The number of threads double-dummy batches use.
+    /// The number of threads double-dummy batches use: with `threads` 0, one per available core
+    /// up to the most a session may use (64).
     pub fn dd_threads(&self) -> usize {
         match self.threads {
-            0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
             n => n,
         }
     }
@@ -792,6 +796,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "produce",
     "time_limit",
     "threads",
+    "dds_table_mb",
     "title",
     "input_name",
     "swap",
@@ -1117,6 +1122,15 @@ impl Session {
                     _ => return Err(bad("expected a number of threads from 0 (one per core) to 64, got")),
                 }
             }
+            "dds_table_mb" => {
+                o.dds_table_memory = value.parse::<u32>().ok().and_then(TableMemory::new).ok_or_else(|| {
+                    bad(&format!(
+                        "expected megabytes of solver table per thread from {} to {}, got",
+                        TableMemory::LEAST_MB,
+                        TableMemory::MOST_MB
+                    ))
+                })?
+            }
             "par_vulnerability" => {
                 o.par_vulnerability = match value {
                     "0" | "none" => Vulnerability::None,
@@ -1200,6 +1214,10 @@ impl Session {
                     return Err(Error::new(ErrorKind::Option, format!("option '{key}' is listed but not handled")));
                 }
             }
+        }
+        if key == "dds_table_mb" || key == "par_vulnerability" {
+            // The solver `dd_table` keeps between calls was made with the old value.
+            self.own_dd = None;
         }
         self.job = None;
         self.current = None;
@@ -1444,7 +1462,7 @@ impl Session {
             lookahead,
             library,
             library_discards,
-            dd: DdCache::new(threads, table_mode, o.par_vulnerability),
+            dd: DdCache::new(SolverPool::new(threads, o.dds_table_memory), table_mode, o.par_vulnerability),
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             external: self.external_metrics(program)?,
             condition_seats: program_seats,
@@ -1734,7 +1752,9 @@ impl Session {
                     ));
                 }
                 let o = &self.options;
-                let dd = self.own_dd.get_or_insert_with(|| DdCache::new(1, true, o.par_vulnerability));
+                let dd = self.own_dd.get_or_insert_with(|| {
+                    DdCache::new(SolverPool::new(1, o.dds_table_memory), true, o.par_vulnerability)
+                });
                 Ok(solve(dd, deal)?)
             }
             None => {
@@ -2581,6 +2601,7 @@ mod tests {
         ("predeal_south", &["QQQ!!", "hello"]),
         ("predeal_west", &["QQQ!!", "1"]),
         ("dds_mode", &["", "0", "3", "1x", "abc"]),
+        ("dds_table_mb", &["", "0", "15", "4097", "-160", "160MB", "1e3", " 160"]),
         ("par_vulnerability", &["", "4", "-1", "NS ", "abc"]),
         ("external_timeout", &["", "0", "-1", "abc", "nan", "inf", "86401"]),
         ("opener", &["", "Q", "X", "north", "NE", " N"]),
@@ -2640,6 +2661,8 @@ mod tests {
             ("predeal_north", "s a k, h -, d q"),
             ("predeal_north", ""),
             ("csv_file", "w:out.csv"),
+            ("dds_table_mb", "16"),
+            ("dds_table_mb", "4096"),
         ] {
             s.set_option(key, value).unwrap_or_else(|e| panic!("{key}={value:?}: {e}"));
         }

@@ -172,6 +172,10 @@ run --rng=glibc --bogus pbn.dl
 check "classic: an unknown long option goes to getopt" 255 - '~dealer: invalid option -- '"'-'"
 run --dialect=other pbn.dl
 check "unknown --dialect" 2 - "unknown dialect 'other' (classic or v2)"
+run --dds-table-mb=8 -s 1 pbn.dl
+check "--dds-table-mb below 16 MB" 255 - "option dds_table_mb: expected megabytes of solver table per thread from 16 to 4096, got '8'"
+run --dds-table-mb=32 -s 1 -p 1 pbn.dl
+check "--dds-table-mb=32 is taken" 0 '^[Event ' -
 
 # ------------------------------------------------------- switch values the library refuses
 # -N text that is not cards stops the run (DealerV2 aborts) instead of dealing without it; -O
