@@ -435,7 +435,10 @@ impl SolverPool {
     /// Solves every item's need, spreading items over the pool's threads (each with its own
     /// context). The results are those of solving the items one at a time.
     pub fn solve_batch(&mut self, items: &mut [BatchItem]) {
-        let threads = self.threads.min(items.len()).max(1);
+        if items.is_empty() {
+            return;
+        }
+        let threads = self.threads.min(items.len());
         while self.solvers.len() < threads {
             self.solvers.push(Solver::new(self.memory));
         }

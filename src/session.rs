@@ -636,34 +636,17 @@ impl Job {
                 lookahead.queue.push_back(Ahead::unknown(None));
                 continue;
             };
-            let outcome = match program.condition {
-                None => Ok(true),
-                Some(c) => {
-                    self.dd.begin_probe();
-                    let mut ev = Evaluation {
-                        program,
-                        deal: &deal,
-                        dealer: &mut self.dealer,
-                        produced: self.produced + accepted,
-                        dd: &mut self.dd,
-                        // External metrics never run on deals dealt ahead (see `start_job`).
-                        generated: self.generated + 1 + lookahead.queue.len() as i64,
-                        external: &mut self.external,
-                    };
-                    let outcome = ev.truth(c);
-                    if self.dd.end_probe() {
-                        Err(None)
-                    } else {
-                        outcome.map_err(Some)
-                    }
-                }
+            let mut ev = Evaluation {
+                program,
+                deal: &deal,
+                dealer: &mut self.dealer,
+                produced: self.produced + accepted,
+                dd: &mut self.dd,
+                // External metrics never run on deals dealt ahead (see `start_job`).
+                generated: self.generated + 1 + lookahead.queue.len() as i64,
+                external: &mut self.external,
             };
-            let verdict = match outcome {
-                Ok(true) => Verdict::Accepted,
-                Ok(false) => Verdict::Rejected,
-                Err(None) => Verdict::Pending,
-                Err(Some(_)) => Verdict::Unknown,
-            };
+            let verdict = probe(&mut ev);
             let dealer_after = (matches!(verdict, Verdict::Pending | Verdict::Unknown)
                 && self.dealer.sorts_on_produce())
             .then(|| Box::new(self.dealer.clone()));
@@ -673,7 +656,9 @@ impl Job {
                     accepted += 1;
                     lookahead.action_need
                 }
-                Verdict::Pending => lookahead.condition_need.union(lookahead.action_need),
+                // The actions' results only once the condition holds (below): most deals
+                // waiting for the solver are rejected.
+                Verdict::Pending => lookahead.condition_need,
                 _ => Need::NONE,
             };
             let need = self.dd.effective(need);
@@ -689,12 +674,58 @@ impl Job {
         }
         let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = items.into_iter().unzip();
         self.dd.pool().solve_batch(&mut batch);
+        // A second batch: the actions' results of the deals the condition accepts once its
+        // results are known. (The loop judges these deals again, in order; this only chooses
+        // what to solve ahead.)
+        let action_need = self.dd.effective(lookahead.action_need);
+        let mut second: Vec<(usize, BatchItem)> = Vec::new();
+        for (&position, item) in positions.iter().zip(&batch) {
+            let ahead = &lookahead.queue[position];
+            if ahead.verdict != Verdict::Pending || item.error.is_some() || item.results.missing(action_need).is_empty()
+            {
+                continue;
+            }
+            self.dd.insert(&item.deal, item.results.clone());
+            let mut ev = Evaluation {
+                program,
+                deal: &item.deal,
+                dealer: &mut self.dealer,
+                produced: self.produced,
+                dd: &mut self.dd,
+                generated: self.generated + 1 + position as i64,
+                external: &mut self.external,
+            };
+            if probe(&mut ev) == Verdict::Accepted {
+                second.push((position, BatchItem { need: action_need, ..item.clone() }));
+            }
+        }
         for (position, item) in positions.into_iter().zip(batch) {
             // A failed solve is repeated, and reported, when the loop needs the result.
             if item.error.is_none() {
                 lookahead.queue[position].results = Some(item.results);
             }
         }
+        let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = second.into_iter().unzip();
+        self.dd.pool().solve_batch(&mut batch);
+        for (position, item) in positions.into_iter().zip(batch) {
+            if item.error.is_none() {
+                lookahead.queue[position].results = Some(item.results);
+            }
+        }
+    }
+}
+
+/// Judges a deal dealt ahead with the condition without solving anything: `Pending` when the
+/// condition needs double-dummy results not yet known.
+fn probe(ev: &mut Evaluation) -> Verdict {
+    let Some(c) = ev.program.condition else { return Verdict::Accepted };
+    ev.dd.begin_probe();
+    let outcome = ev.truth(c);
+    match (ev.dd.end_probe(), outcome) {
+        (true, _) => Verdict::Pending,
+        (false, Ok(true)) => Verdict::Accepted,
+        (false, Ok(false)) => Verdict::Rejected,
+        (false, Err(_)) => Verdict::Unknown,
     }
 }
 
@@ -3299,6 +3330,8 @@ condition hcp(north) > 37
         let scripts = [
             "produce 6\ncondition hcp(north) >= 12 && dds(north, notrump) >= 8\naction printoneline\n",
             "produce 4\ncondition shape(north, any 4432) || dds(north, notrump) >= 5\naction printrpt(deal, trix(north), parcontract), evalcontract(NS, z3N, vul)\n",
+            // The actions' results are solved ahead only for the deals the condition accepts.
+            "produce 5\ncondition dds(north, notrump) >= 9 || hcp(south) > 19\naction printoneline, average dds(south, spades), average dds(west, hearts)\n",
         ];
         for rng in ["chacha", "drand48"] {
             for script in scripts {
