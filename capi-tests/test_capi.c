@@ -208,7 +208,7 @@ static void test_whole_number_options(void) {
     CHECK(memcmp(&a, &b, sizeof a) == 0);
     CHECK(dealer_set_option(s, "seed", "-12") == DEALER_OK && dealer_set_option(s, "seed", "+12") == DEALER_OK);
     CHECK(dealer_set_option(s, "time_limit", "-1") == DEALER_ERROR_OPTION);
-    /* Every other typed option is as strict (src/session.rs tests every key). */
+    /* Every other typed option is as strict (src/job/options.rs tests every key). */
     static const char *const other[][2] = {
         {"generate", "-5"}, {"produce", "-1"}, {"opener", "Q"}, {"debug", "abc"}, {"dds_mode", "3"},
         {"threads", "65"}, {"quiet", "maybe"}, {"export_file", ""}, {"predeal_east", "AK"},

@@ -1,35 +1,36 @@
 //! libdealer: a bridge deal generator for the "dealer" script language of classic dealer and
 //! DealerV2, as a Rust library with a C ABI.
 //!
-//! Data flows one way: script text → [`script`] (lex, parse) → [`program`] (check, compile) →
-//! [`dealing`] (a deal per generator and peer algorithm, or a [`zrd`] library file; spread over
-//! threads by [`parallel`]) → [`eval`] (and [`deal_expr`] for conditions that read only the deal) over [`analysis`], [`shape`] and [`dd`] (double dummy
-//! through DDS) → [`actions`] (printers and statistics) → sinks. [`session`] ties one job together and [`capi`] exposes it to C.
+//! Data flows one way, one folder per stage:
+//!
+//! 1. [`script`]: script text → syntax tree (lexer, parser, DealerV2's `shape{}` expander).
+//! 2. [`program`]: syntax tree → compiled program (checking, shape sets, hand statistics,
+//!    scoring, the general evaluator and the compact deal expressions).
+//! 3. [`dealing`]: the generators, each dealing as its peer does.
+//! 4. [`job`]: a session's options and the dealing loop (dealing ahead for double dummy,
+//!    parallel dealing), output routing and the end-of-run report.
+//! 5. [`actions`]: what runs on produced deals (printers, statistics, reports).
+//!
+//! Beside the path: [`dd`] (double dummy through DDS, ZRD library files) and [`external`]
+//! (`usereval` metrics, the DealerServer, `opc`) answer the evaluator; [`ffi`] is the C ABI over
+//! [`job::session::Session`]. [`cards`], [`error`], [`dialect`] and [`stack`] are the shared
+//! vocabulary.
 
 #![warn(missing_docs)]
 
 pub mod actions;
-pub mod analysis;
-pub mod capi;
 pub mod cards;
 pub mod dd;
-pub mod deal_expr;
-pub mod dealer_server;
 pub mod dealing;
 pub mod dialect;
 pub mod error;
-pub mod eval;
-pub mod opc;
-pub mod parallel;
+pub mod external;
+pub mod ffi;
+pub mod job;
 pub mod program;
-pub mod scoring;
 pub mod script;
-pub mod session;
-pub mod shape;
 pub mod stack;
-pub mod usereval;
-pub mod zrd;
 
 pub use dialect::Dialect;
 pub use error::{Error, ErrorKind};
-pub use session::{Interrupter, Options, RunReport, Session, Sink, Stream};
+pub use job::session::{Interrupter, Options, RunReport, Session, Sink, Stream};

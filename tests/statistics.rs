@@ -1,9 +1,9 @@
 //! Statistical tests of the default ChaCha dealing against exact combinatorial probabilities
 //! (dealer-v1-behaviour.md §8.4): one million deals, tolerances of about five standard errors.
 
-use dealer::analysis::{CountTables, HCP_TABLE};
 use dealer::cards::{Seat, Suit};
 use dealer::dealing::{Dealer, DealingSetup, GeneratorKind};
+use dealer::program::hand_stats::{CountTables, HCP_TABLE};
 
 const DEALS: usize = 1_000_000;
 
@@ -57,7 +57,7 @@ fn hcp_suit_lengths_and_shapes_match_exact_probabilities() {
         if matches!(p, [4, 3, 3, 3] | [4, 4, 3, 2] | [5, 3, 3, 2]) {
             balanced += 1;
         }
-        controls += dealer::analysis::controls(north, None) as usize;
+        controls += dealer::program::hand_stats::controls(north, None) as usize;
     }
     // Mean HCP per seat is exactly 10.
     for (seat, sum) in hcp_sum.iter().enumerate() {

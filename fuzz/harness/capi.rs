@@ -1,7 +1,7 @@
 //! The `capi` fuzz harness, shared by the fuzz target (`fuzz_targets/capi.rs`) and the
 //! library's regression tests of the inputs it found (`tests/fuzz_regressions.rs`): the input
 //! bytes are a program of C API calls (`dealer_*` from
-//! `dealer::capi`) with arbitrary arguments, on up to three live sessions.
+//! `dealer::ffi`) with arbitrary arguments, on up to three live sessions.
 //!
 //! Arguments are arbitrary (integers, option keys and values, scripts, expressions, ids,
 //! deals, buffer sizes) and NULL wherever the API documents NULL as allowed or as an error
@@ -34,7 +34,7 @@
 use std::ffi::{c_char, c_void, CStr, CString};
 
 use arbitrary::{Result, Unstructured};
-use dealer::capi::*;
+use dealer::ffi::*;
 
 const MAX_SESSIONS: usize = 3;
 const MAX_CALLS: usize = 64;
@@ -468,7 +468,7 @@ fn step(u: &mut Unstructured, sessions: &mut Vec<Live>, dd_left: &mut u32) -> Re
                 s.dd = true;
             }
             if status == DEALER_OK && k == "generate" {
-                s.generate = Some(dealer::session::atol(v)).filter(|&g| g != 0);
+                s.generate = Some(dealer::job::session::atol(v)).filter(|&g| g != 0);
             }
         }
         6 => {

@@ -21,9 +21,9 @@
 //! `tricks`, `parcontract` …), since a solve takes tens of milliseconds; the classic
 //! `time_limit` is 2 seconds.
 
+use dealer::external::usereval::{Metric, Query, QueryContext, SLOTS};
+use dealer::job::session::{Sink, Stream};
 use dealer::program::{Node, Program};
-use dealer::session::{Sink, Stream};
-use dealer::usereval::{Metric, Query, QueryContext, SLOTS};
 use dealer::{Dialect, Session};
 
 /// Deals generated per run for a program without double-dummy work.

@@ -573,7 +573,7 @@ impl EvalContractTally {
     /// the six level, thirteen with the seven level. IMPs use DealerV2's table, bug included.
     pub fn summary(&self) -> EvalContractSummary {
         use crate::dialect::Dialect;
-        use crate::scoring::{imps, score};
+        use crate::program::scoring::{imps, score};
         let c = self.contract;
         let vul = self.vulnerable;
         let at = |level: u8, doubled: u8, t: usize| {

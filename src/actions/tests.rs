@@ -129,7 +129,7 @@ fn page_deals(text: &str) -> Vec<Deal> {
 
 /// High-card points with the default table (A4 K3 Q2 J1).
 fn hcp(h: Hand) -> i32 {
-    crate::analysis::CountTables::new().count(crate::analysis::HCP_TABLE, h, None)
+    crate::program::hand_stats::CountTables::new().count(crate::program::hand_stats::HCP_TABLE, h, None)
 }
 
 fn text(v: &[u8]) -> &str {

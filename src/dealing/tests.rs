@@ -65,7 +65,7 @@ fn produce_all(setup: &DealingSetup, n: usize) -> Vec<String> {
 
 /// High-card points with the default table (A4 K3 Q2 J1).
 fn hcp(h: Hand) -> i32 {
-    crate::analysis::CountTables::new().count(crate::analysis::HCP_TABLE, h, None)
+    crate::program::hand_stats::CountTables::new().count(crate::program::hand_stats::HCP_TABLE, h, None)
 }
 
 /// Suit lengths in DealerV2's shape order: spades, hearts, diamonds, clubs.

@@ -51,7 +51,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::shape::all_patterns;
+use crate::program::shape::all_patterns;
 
 /// Suit letters in pattern order: spades, hearts, diamonds, clubs.
 const SUIT_LETTERS: [u8; 4] = [b's', b'h', b'd', b'c'];

@@ -13,6 +13,8 @@
 //! conversions to DDS's own orders (suits S, H, D, C; vulnerability none, both, NS, EW) live here
 //! and nowhere else.
 
+pub mod zrd;
+
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

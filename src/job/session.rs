@@ -17,19 +17,19 @@ use crate::actions::{
     PrintState, ProgressMeter, ReportCell, RunSummary,
 };
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
+use crate::dd::zrd::{LibraryReader, OutputSpec};
 use crate::dd::{BatchItem, DdCache, DdTable, DealResults, Need, SolverPool, TableMemory};
-use crate::deal_expr::{DealExpr, StagedCondition};
-use crate::dealer_server::{DealerServer, ServerConfig};
 use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::eval::Evaluation;
-use crate::opc::{Opc, OpcConfig};
-use crate::parallel::{Event, ParallelDealing, Summary};
+use crate::external::dealer_server::{DealerServer, ServerConfig};
+use crate::external::opc::{Opc, OpcConfig};
+use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
+use crate::job::parallel::{Event, ParallelDealing, Summary};
+use crate::program::deal_expr::{DealExpr, StagedCondition};
+use crate::program::eval::Evaluation;
 use crate::program::{CompiledAction, EsPart, ExternalCall, NodeId, Program, ReportPart};
 use crate::script::{self, ast::Statement, ast::Vulnerability, ScriptVars};
-use crate::usereval::{ExternalMetrics, Metric, UserEval};
-use crate::zrd::{LibraryReader, OutputSpec};
 
 /// A caller-supplied writer of output bytes; an `Err` stops the run.
 pub type WriteFn = Box<dyn FnMut(&[u8]) -> std::io::Result<()> + Send>;
@@ -815,7 +815,7 @@ impl Default for Session {
 }
 
 /// Every key [`Session::set_option`] accepts, and nothing else. The `dealer_set_option` comment
-/// in src/capi.rs (and so include/dealer.h) and the README's function table list the same keys:
+/// in src/ffi/ (and so include/dealer.h) and the README's function table list the same keys:
 /// tests compare them, so a new key needs an arm in `set_option`, an entry here and a line in
 /// both documents.
 pub const OPTION_KEYS: &[&str] = &[
@@ -1059,7 +1059,7 @@ impl Session {
     }
 
     /// Sets an option by key and value. The keys are those of [`OPTION_KEYS`]; what each one
-    /// takes is documented with `dealer_set_option` in src/capi.rs (the C header). A refused
+    /// takes is documented with `dealer_set_option` in src/ffi/ (the C header). A refused
     /// key or value leaves the options as they were. The run ceilings of scripts typed by users
     /// (`untrusted`, `max_seconds`, `max_generate`, `max_output_bytes`) are read through
     /// [`Options::ceilings`].
@@ -1288,7 +1288,7 @@ impl Session {
     pub fn load_script_file(&mut self, path: &str) -> Result<()> {
         use std::io::Read;
         let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("{path}: {e}"));
-        let file = crate::zrd::open_regular_file(std::path::Path::new(path)).map_err(io)?;
+        let file = crate::dd::zrd::open_regular_file(std::path::Path::new(path)).map_err(io)?;
         // Only a regular file has a length to check first (/dev/zero and a FIFO do not end).
         if !file.metadata().map_err(io)?.is_file() {
             return Err(Error::new(ErrorKind::Io, format!("{path}: not a regular file")));
@@ -2329,7 +2329,7 @@ impl<'p> ActionState<'p> {
     /// The bytes a deal whose actions have run will still add when committed: its ZRD and DL52
     /// records, and what the `print(compass…)` pages grow by (all of their bytes are counted).
     fn bytes_to_come(&mut self, deal: &Deal, outputs: &Outputs) -> u64 {
-        let records = if outputs.zrd.is_some() { crate::zrd::RECORD_LEN } else { 0 }
+        let records = if outputs.zrd.is_some() { crate::dd::zrd::RECORD_LEN } else { 0 }
             + if outputs.dl52.is_some() { 52 } else { 0 };
         let pages: usize = self.pages.iter_mut().map(|p| p.bytes_with(Some(deal))).sum();
         (records + pages) as u64
@@ -2344,10 +2344,10 @@ impl<'p> ActionState<'p> {
         self.pending.clear();
         if let Some(&(_, no_tricks)) = outputs.zrd.as_ref() {
             let tricks = if no_tricks { DdTable::default() } else { job.dd.table(deal)? };
-            outputs.write_record(true, &crate::zrd::encode_record(deal, &tricks.0))?;
+            outputs.write_record(true, &crate::dd::zrd::encode_record(deal, &tricks.0))?;
         }
         if outputs.dl52.is_some() {
-            outputs.write_record(false, &crate::zrd::encode_dl52(deal))?;
+            outputs.write_record(false, &crate::dd::zrd::encode_dl52(deal))?;
         }
         if let Some(kept) = &mut self.kept {
             kept.push(*deal);
@@ -2423,7 +2423,7 @@ fn deal_loop(
 ) -> Result<RunReport> {
     let mut state = ActionState::new(program, options, job.library.as_ref().map(|l| l.title()));
     if let (true, Some(title)) = (outputs.zrd.is_some(), &state.title) {
-        for record in crate::zrd::title_records(title) {
+        for record in crate::dd::zrd::title_records(title) {
             outputs.write_record(true, &record)?;
         }
     }
@@ -3636,9 +3636,9 @@ condition hcp(north) > 37
     impl Metric for Sevens {
         fn evaluate(
             &mut self,
-            _: &crate::usereval::Query,
-            _: &crate::usereval::QueryContext,
-            slots: &mut [i32; crate::usereval::SLOTS],
+            _: &crate::external::usereval::Query,
+            _: &crate::external::usereval::QueryContext,
+            slots: &mut [i32; crate::external::usereval::SLOTS],
         ) -> Result<()> {
             slots.fill(7);
             Ok(())

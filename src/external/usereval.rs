@@ -1,14 +1,14 @@
 //! `usereval(tag, side|compass, [suit,] index)`: hand-evaluation metrics computed outside the
-//! script language, either by a DealerServer process ([`crate::dealer_server`]) or by a metric
+//! script language, either by a DealerServer process ([`crate::external::dealer_server`]) or by a metric
 //! linked into the host program ([`Metric`] implemented over a C callback).
 //!
 //! As in DealerV2, a query names a tag and a side; the metric fills all 128 result slots of that
 //! side, and the script's form of the call picks one slot. Results are cached per side, keyed by
 //! the deal number and the tag, so a metric must fill every slot a tag can be asked for.
 
-use crate::analysis::{self, CountTables, COUNT_TABLE_COUNT};
 use crate::cards::{Deal, Seat, Suit};
 use crate::error::{Error, ErrorKind, Result};
+use crate::program::hand_stats::{self, CountTables, COUNT_TABLE_COUNT};
 
 /// Result slots per side.
 pub const SLOTS: usize = 128;
@@ -87,11 +87,11 @@ impl HandStats {
         stats.seat = seat.index() as i32;
         for suit in Suit::ALL {
             let s = suit.index();
-            stats.lengths[s] = analysis::length(hand, suit);
-            stats.hcp[s] = counts.count(analysis::HCP_TABLE, hand, Some(suit));
-            stats.losers[s] = analysis::losers(hand, Some(suit));
-            stats.controls[s] = analysis::controls(hand, Some(suit));
-            stats.ltc[s] = analysis::ltc(hand, Some(suit));
+            stats.lengths[s] = hand_stats::length(hand, suit);
+            stats.hcp[s] = counts.count(hand_stats::HCP_TABLE, hand, Some(suit));
+            stats.losers[s] = hand_stats::losers(hand, Some(suit));
+            stats.controls[s] = hand_stats::controls(hand, Some(suit));
+            stats.ltc[s] = hand_stats::ltc(hand, Some(suit));
             for t in 0..COUNT_TABLE_COUNT {
                 stats.counts[t][s] = counts.count(t, hand, Some(suit));
             }
@@ -174,7 +174,7 @@ pub struct ExternalMetrics {
     /// The `usereval` metric with its cache.
     pub usereval: Option<UserEval>,
     /// The `opc` runner with its cache.
-    pub opc: Option<crate::opc::Opc>,
+    pub opc: Option<crate::external::opc::Opc>,
 }
 
 /// Where a `usereval` call reads its value: the form of the call, decided when it is compiled.
@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(s.top_cards[0], [1, 1, 128]);
         assert_eq!(s.top_cards[2], [8, 4, 1]);
         assert_eq!(s.has_card[3][12] + s.has_card[3][0] + s.has_card[3][1], 2);
-        assert_eq!(s.counts[analysis::HCP_TABLE], s.hcp);
+        assert_eq!(s.counts[hand_stats::HCP_TABLE], s.hcp);
         assert_eq!(s.total_ltc, s.ltc.iter().sum::<i32>());
     }
 

@@ -13,20 +13,26 @@
 //! cannot run) are reported after every statement has been checked, and only for the action list
 //! that is finally in force.
 
+pub mod deal_expr;
+pub mod eval;
+pub mod hand_stats;
+pub mod scoring;
+pub mod shape;
+
 use std::collections::HashMap;
 
 use crate::actions::{self, BucketFrequency1D};
-use crate::analysis::{CountTables, HCP_TABLE};
 use crate::cards::{Card, Seat, SeatSet, Side, Strain, Suit};
 use crate::dd::Need;
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
+use crate::program::hand_stats::{CountTables, HCP_TABLE};
+use crate::program::shape::ShapeSet;
 use crate::script::ast::{
     Action, BinOp, Contract, CountTable, ExportTarget, Expr, ParsedScript, Pos, PredealItem, PrintItem, ReportItem,
     SideOrSeat, Statement, Vulnerability,
 };
 use crate::script::{self, shape_fd};
-use crate::shape::ShapeSet;
 
 /// Index of a node in [`Program::nodes`].
 pub type NodeId = u32;
@@ -98,7 +104,7 @@ pub enum Node {
         /// The index argument.
         index: NodeId,
         /// The form of the call (side, seat, suit), which picks the slot.
-        form: crate::usereval::SlotForm,
+        form: crate::external::usereval::SlotForm,
         /// Where it stands in the script (for errors).
         pos: Pos,
     },
@@ -844,7 +850,7 @@ impl Program {
                 };
                 let tag = self.expr(tag)?;
                 let index = self.expr(index)?;
-                let form = crate::usereval::SlotForm { side, seat, suit: *suit };
+                let form = crate::external::usereval::SlotForm { side, seat, suit: *suit };
                 Node::UserEval { tag, index, form, pos: *pos }
             }
             Expr::Score { vulnerable, contract, tricks } => {

@@ -18,8 +18,8 @@ use std::sync::Once;
 
 use crate::cards::{Deal, Hand};
 use crate::error::{Error, ErrorKind};
-use crate::session::{Ceiling, MetricMaker, Session, Sink, Stream};
-use crate::usereval::{Metric, Query, QueryContext, SLOTS};
+use crate::external::usereval::{Metric, Query, QueryContext, SLOTS};
+use crate::job::session::{Ceiling, MetricMaker, Session, Sink, Stream};
 
 /// Success.
 pub const DEALER_OK: i32 = 0;
@@ -315,7 +315,7 @@ pub extern "C" fn dealer_free_session(session: *mut dealer_session) {
 /// with `dealer_create_interrupter`, free it with `dealer_free_interrupter` (before or after the
 /// session: it stays valid on its own).
 pub struct dealer_interrupter {
-    interrupter: crate::session::Interrupter,
+    interrupter: crate::job::session::Interrupter,
 }
 
 /// Creates an interrupter for `session` and stores it in `*out`. Returns `DEALER_OK`, or
@@ -705,7 +705,8 @@ pub extern "C" fn dealer_set_usereval(
 }
 
 // The statistics handed to callbacks are `HandStats` reinterpreted: same size and fields.
-const _: () = assert!(std::mem::size_of::<dealer_hand_stats>() == std::mem::size_of::<crate::usereval::HandStats>());
+const _: () =
+    assert!(std::mem::size_of::<dealer_hand_stats>() == std::mem::size_of::<crate::external::usereval::HandStats>());
 
 /// A `usereval` metric that calls a C function.
 struct CallbackMetric {
@@ -1190,10 +1191,10 @@ pub extern "C" fn dealer_version_number() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::OPTION_KEYS;
+    use crate::job::session::OPTION_KEYS;
 
     /// The generated header, as the build wrote it from the doc comments of this file.
-    const HEADER: &str = include_str!("../include/dealer.h");
+    const HEADER: &str = include_str!("../../include/dealer.h");
 
     /// The `//` comment right above the declaration of `function` in the header, line by line
     /// without the `//`.
@@ -1237,7 +1238,7 @@ mod tests {
 
     #[test]
     fn readme_function_table_lists_the_option_keys() {
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../../README.md");
         let row = readme
             .lines()
             .find(|l| l.starts_with("| `dealer_set_option("))
@@ -1259,7 +1260,7 @@ mod tests {
 
     #[test]
     fn hand_stats_are_laid_out_like_the_engine_s() {
-        use crate::usereval::HandStats;
+        use crate::external::usereval::HandStats;
         use std::mem::offset_of;
         let ours = [
             offset_of!(dealer_hand_stats, seat),

@@ -28,12 +28,12 @@ use std::thread::JoinHandle;
 
 use crate::cards::{Deal, SeatSet};
 use crate::dd::DdCache;
-use crate::deal_expr::StagedCondition;
 use crate::dealing::Dealer;
 use crate::error::{Error, ErrorKind};
-use crate::eval::Evaluation;
+use crate::external::usereval::ExternalMetrics;
+use crate::program::deal_expr::StagedCondition;
+use crate::program::eval::Evaluation;
 use crate::program::{NodeId, Program};
-use crate::usereval::ExternalMetrics;
 
 /// Deals per chunk handed to a worker.
 const CHUNK: u64 = 4096;

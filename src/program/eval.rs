@@ -3,17 +3,17 @@
 //! dealing stream so that runs match the peers draw for draw. Double-dummy results come from the
 //! job's [`DdCache`], which solves on demand and keeps the results of the deal being judged.
 
-use crate::analysis;
 use crate::cards::Deal;
 use crate::dd::DdCache;
-use crate::deal_expr::apply;
 use crate::dealing::Dealer;
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
+use crate::external::usereval::{ExternalMetrics, HandStats, QueryContext};
+use crate::program::deal_expr::apply;
+use crate::program::hand_stats;
+use crate::program::scoring;
 use crate::program::{Node, NodeId, Program};
-use crate::scoring;
 use crate::script::ast::BinOp;
-use crate::usereval::{ExternalMetrics, HandStats, QueryContext};
 
 /// Everything an evaluation reads or advances besides the program itself.
 pub struct Evaluation<'a> {
@@ -92,11 +92,11 @@ impl Evaluation<'_> {
             Node::Const(n) => *n,
             Node::Length(seat, suit) => deal.hand(*seat).len(*suit) as i32,
             Node::Count { table, seat, suit } => program.counts.count(*table as usize, deal.hand(*seat), *suit),
-            Node::Controls(seat, suit) => analysis::controls(deal.hand(*seat), *suit),
-            Node::Losers(seat, suit) => analysis::losers(deal.hand(*seat), *suit),
-            Node::Ltc(seat, suit) => analysis::ltc(deal.hand(*seat), *suit),
-            Node::Cccc(seat) => analysis::cccc(deal.hand(*seat), program.dialect),
-            Node::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
+            Node::Controls(seat, suit) => hand_stats::controls(deal.hand(*seat), *suit),
+            Node::Losers(seat, suit) => hand_stats::losers(deal.hand(*seat), *suit),
+            Node::Ltc(seat, suit) => hand_stats::ltc(deal.hand(*seat), *suit),
+            Node::Cccc(seat) => hand_stats::cccc(deal.hand(*seat), program.dialect),
+            Node::Quality(seat, suit) => hand_stats::quality(deal.hand(*seat), *suit, program.dialect),
             Node::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
             Node::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
             Node::Dds(seat, strain, pos) => {
@@ -183,9 +183,9 @@ fn arithmetic(op: BinOp, x: i32, y: i32, pos: crate::script::ast::Pos) -> Result
 mod tests {
     use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
     use crate::dialect::Dialect;
+    use crate::external::usereval::ExternalMetrics;
     use crate::program::Program;
     use crate::script;
-    use crate::usereval::ExternalMetrics;
 
     /// Compiles `condition EXPR` and evaluates it on the first ChaCha deal of seed 1.
     fn value(expr: &str, dialect: Dialect) -> crate::error::Result<i32> {

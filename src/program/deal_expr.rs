@@ -5,17 +5,17 @@
 //! The condition of most scripts is such an expression (hand statistics, shapes, comparisons,
 //! `&&`/`||`, arithmetic). Nodes that draw random numbers, solve double dummy, ask external
 //! metrics or may fail (division by a non-constant, which may be zero) keep the general
-//! evaluator ([`crate::eval`]); [`DealExpr::compile`] returns `None` for them. The values are
+//! evaluator ([`crate::program::eval`]); [`DealExpr::compile`] returns `None` for them. The values are
 //! those of the general evaluator, C semantics included (wrapping arithmetic, truncating
 //! division, `&&`/`||`/`!`/comparisons giving 0 or 1, short circuits).
 
-use crate::analysis;
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
+use crate::program::hand_stats;
+use crate::program::scoring;
+use crate::program::shape::{all_patterns, ShapeSet};
 use crate::program::{Node, NodeId, Program};
-use crate::scoring;
 use crate::script::ast::{BinOp, Contract};
-use crate::shape::{all_patterns, ShapeSet};
 
 /// A compiled deal expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -403,13 +403,13 @@ impl DealExpr {
             DealExpr::HandMeasure(measure, seat, suit) => {
                 let hand = deal.hand(*seat);
                 match measure {
-                    HandMeasure::Controls => analysis::controls(hand, *suit),
-                    HandMeasure::Losers => analysis::losers(hand, *suit),
-                    HandMeasure::Ltc => analysis::ltc(hand, *suit),
+                    HandMeasure::Controls => hand_stats::controls(hand, *suit),
+                    HandMeasure::Losers => hand_stats::losers(hand, *suit),
+                    HandMeasure::Ltc => hand_stats::ltc(hand, *suit),
                 }
             }
-            DealExpr::Cccc(seat) => analysis::cccc(deal.hand(*seat), program.dialect),
-            DealExpr::Quality(seat, suit) => analysis::quality(deal.hand(*seat), *suit, program.dialect),
+            DealExpr::Cccc(seat) => hand_stats::cccc(deal.hand(*seat), program.dialect),
+            DealExpr::Quality(seat, suit) => hand_stats::quality(deal.hand(*seat), *suit, program.dialect),
             DealExpr::Not(a) => (a.value(program, deal) == 0) as i32,
             DealExpr::All(clauses) => clauses.iter().all(|c| c.truth(program, deal)) as i32,
             DealExpr::Any(clauses) => clauses.iter().any(|c| c.truth(program, deal)) as i32,
@@ -552,8 +552,8 @@ mod tests {
     use crate::dd::DdCache;
     use crate::dealing::{Dealer, DealingSetup};
     use crate::dialect::Dialect;
-    use crate::eval::Evaluation;
-    use crate::usereval::ExternalMetrics;
+    use crate::external::usereval::ExternalMetrics;
+    use crate::program::eval::Evaluation;
 
     /// Compares the compiled value with the general evaluator's on many deals.
     fn agrees(expr: &str, dialect: Dialect) {
@@ -620,7 +620,7 @@ mod tests {
         let DealExpr::All(clauses) = DealExpr::compile(&program, program.condition.unwrap()).unwrap() else {
             panic!("an && chain")
         };
-        let hcp = Stat::Count(crate::analysis::HCP_TABLE as u8, Seat::North, None);
+        let hcp = Stat::Count(crate::program::hand_stats::HCP_TABLE as u8, Seat::North, None);
         assert_eq!(clauses.len(), 3);
         assert_eq!(clauses[1], DealExpr::StatRange(hcp, 15, 17));
         assert_eq!(clauses[2], DealExpr::StatRange(Stat::Length(Seat::South, Suit::Spades), 2, i32::MAX));

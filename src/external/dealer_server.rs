@@ -30,9 +30,9 @@ use memmap2::MmapMut;
 
 use crate::cards::{Seat, Suit};
 use crate::error::{Error, ErrorKind, Result};
-use crate::opc::has_exited;
-use crate::session::Interrupter;
-use crate::usereval::{HandStats, Metric, Query, QueryContext, SLOTS};
+use crate::external::opc::has_exited;
+use crate::external::usereval::{HandStats, Metric, Query, QueryContext, SLOTS};
+use crate::job::session::Interrupter;
 
 /// The page size DealerV2 maps.
 const PAGE_SIZE: usize = 4096;

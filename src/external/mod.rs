@@ -1,0 +1,7 @@
+//! Programs and callbacks outside the library that a script asks for values: `usereval` metrics
+//! (in-process callbacks or DealerV2's DealerServer over shared memory) and `opc` (DealerV2's DOP
+//! program). Owns starting, talking to and stopping those programs; it never deals or evaluates.
+
+pub mod dealer_server;
+pub mod opc;
+pub mod usereval;
