@@ -18,7 +18,7 @@ pub enum ErrorKind {
     Run,
     /// The caller used the API in the wrong order (e.g. `next_deal` before a script was loaded).
     Usage,
-    /// The run was interrupted (an [`Interrupter`](crate::job::session::Interrupter), the CLI's
+    /// The run was interrupted (an [`Interrupter`](crate::job::Interrupter), the CLI's
     /// SIGINT); the output written before is complete.
     Interrupted,
     /// The script asks for something the session does not allow: under the `untrusted` option,

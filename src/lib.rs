@@ -13,7 +13,7 @@
 //!
 //! Beside the path: [`dd`] (double dummy through DDS, ZRD library files) and [`external`]
 //! (`usereval` metrics, the DealerServer, `opc`) answer the evaluator; [`ffi`] is the C ABI over
-//! [`job::session::Session`]. [`cards`], [`error`], [`dialect`] and [`stack`] are the shared
+//! [`job::Session`]. [`cards`], [`error`], [`dialect`] and [`stack`] are the shared
 //! vocabulary.
 
 #![warn(missing_docs)]
@@ -33,4 +33,4 @@ pub mod stack;
 
 pub use dialect::Dialect;
 pub use error::{Error, ErrorKind};
-pub use job::session::{Interrupter, Options, RunReport, Session, Sink, Stream};
+pub use job::{Interrupter, Options, RunReport, Session, Sink, Stream};

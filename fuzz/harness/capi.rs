@@ -468,7 +468,7 @@ fn step(u: &mut Unstructured, sessions: &mut Vec<Live>, dd_left: &mut u32) -> Re
                 s.dd = true;
             }
             if status == DEALER_OK && k == "generate" {
-                s.generate = Some(dealer::job::session::atol(v)).filter(|&g| g != 0);
+                s.generate = Some(dealer::job::atol(v)).filter(|&g| g != 0);
             }
         }
         6 => {

@@ -22,7 +22,7 @@
 //! `time_limit` is 2 seconds.
 
 use dealer::external::usereval::{Metric, Query, QueryContext, SLOTS};
-use dealer::job::session::{Sink, Stream};
+use dealer::job::{Sink, Stream};
 use dealer::program::{Node, Program};
 use dealer::{Dialect, Session};
 

@@ -19,7 +19,7 @@ use std::sync::Once;
 use crate::cards::{Deal, Hand};
 use crate::error::{Error, ErrorKind};
 use crate::external::usereval::{Metric, Query, QueryContext, SLOTS};
-use crate::job::session::{Ceiling, MetricMaker, Session, Sink, Stream};
+use crate::job::{Ceiling, MetricMaker, Session, Sink, Stream};
 
 /// Success.
 pub const DEALER_OK: i32 = 0;
@@ -315,7 +315,7 @@ pub extern "C" fn dealer_free_session(session: *mut dealer_session) {
 /// with `dealer_create_interrupter`, free it with `dealer_free_interrupter` (before or after the
 /// session: it stays valid on its own).
 pub struct dealer_interrupter {
-    interrupter: crate::job::session::Interrupter,
+    interrupter: crate::job::Interrupter,
 }
 
 /// Creates an interrupter for `session` and stores it in `*out`. Returns `DEALER_OK`, or
@@ -1191,7 +1191,7 @@ pub extern "C" fn dealer_version_number() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::session::OPTION_KEYS;
+    use crate::job::OPTION_KEYS;
 
     /// The generated header, as the build wrote it from the doc comments of this file.
     const HEADER: &str = include_str!("../../include/dealer.h");

@@ -5,3 +5,7 @@
 
 pub mod parallel;
 pub mod session;
+
+pub use session::{
+    atol, Ceiling, Ceilings, Interrupter, MetricMaker, Options, RunReport, Session, Sink, Stream, OPTION_KEYS,
+};
