@@ -1,0 +1,105 @@
+//! Running the loaded script's job: `dealer_run` (the whole job, with the
+//! `dealer_run_report` it fills) and `dealer_next_deal` (one produced deal at a time, no
+//! actions).
+//!
+//! `dealer_run_report` is versioned by its `size` field: `dealer_run` still accepts the struct
+//! as it was before `ceiling` (`RUN_REPORT_V1_SIZE`) and writes no field beyond the size the
+//! caller gave. What a deal looks like to C is `deals`'s.
+
+use crate::error::{Error, ErrorKind};
+use crate::job::Ceiling;
+
+use super::boundary::{with_session, Failure};
+use super::deals::dealer_deal;
+use super::session::dealer_session;
+use super::status::*;
+
+/// Counters of a finished `dealer_run`. Set `size` to `sizeof(dealer_run_report)` before the
+/// call.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct dealer_run_report {
+    /// In: the size of this struct in bytes (`sizeof(dealer_run_report)`), so that later versions
+    /// can add fields.
+    pub size: u32,
+    /// Deals generated.
+    pub generated: i64,
+    /// Deals produced (that satisfied the condition).
+    pub produced: i64,
+    /// The seed, as the end-of-run statistics print it.
+    pub seed: u64,
+    /// The ceiling that stopped the run early (`DEALER_CEILING_*`), `DEALER_CEILING_NONE` if
+    /// none did. A caller built with an older header, whose struct ends before this field (its
+    /// `size` says so), gets the fields before it.
+    pub ceiling: i32,
+}
+
+/// The size of `dealer_run_report` before the `ceiling` field was added, which `dealer_run`
+/// still accepts.
+const RUN_REPORT_V1_SIZE: usize = std::mem::offset_of!(dealer_run_report, ceiling);
+
+/// Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
+/// the output streams. `report` may be NULL; otherwise set its `size` and it receives the
+/// counters. Output written before an error stays written and is complete up to the deal that
+/// failed. Returns
+/// `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
+/// produced nothing, `DEALER_CEILING_REACHED` when a ceiling stopped it (`report->ceiling` says
+/// which), or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
+#[no_mangle]
+pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_run_report) -> i32 {
+    with_session(session, |h| {
+        // SAFETY: a non-NULL `report` points to a dealer_run_report the caller owns, at least
+        // as large as its `size` field says (an older caller's struct may end before `ceiling`).
+        let size = if report.is_null() { 0 } else { unsafe { std::ptr::addr_of!((*report).size).read() as usize } };
+        // The struct as this header declares it, or as headers before `ceiling` declared it.
+        if !report.is_null() && size != RUN_REPORT_V1_SIZE && size < std::mem::size_of::<dealer_run_report>() {
+            return Err(Error::new(ErrorKind::Usage, "report->size must be sizeof(dealer_run_report)").into());
+        }
+        let r = h.session.run()?;
+        let ceiling = match r.ceiling {
+            None => DEALER_CEILING_NONE,
+            Some(Ceiling::Time) => DEALER_CEILING_TIME,
+            Some(Ceiling::Generate) => DEALER_CEILING_GENERATE,
+            Some(Ceiling::Output) => DEALER_CEILING_OUTPUT,
+        };
+        if !report.is_null() {
+            // SAFETY: non-NULL `report` points to a writable struct of `size` bytes, which holds
+            // the fields up to `seed` (checked above); `ceiling` only when `size` covers it.
+            unsafe {
+                std::ptr::addr_of_mut!((*report).generated).write(r.generated);
+                std::ptr::addr_of_mut!((*report).produced).write(r.produced);
+                std::ptr::addr_of_mut!((*report).seed).write(r.seed);
+                if size >= std::mem::size_of::<dealer_run_report>() {
+                    std::ptr::addr_of_mut!((*report).ceiling).write(ceiling);
+                }
+            }
+        }
+        Ok(if r.timed_out {
+            DEALER_TIMED_OUT
+        } else if r.ceiling.is_some() {
+            DEALER_CEILING_REACHED
+        } else {
+            DEALER_OK
+        })
+    })
+}
+
+/// Deals until a deal satisfies the condition and stores it in `*deal`: returns `DEALER_OK`,
+/// or `DEALER_DONE` when the generate limit (or an explicitly set produce limit) is reached.
+/// No actions run. The deal becomes the current deal for `dealer_eval`.
+#[no_mangle]
+pub extern "C" fn dealer_next_deal(session: *mut dealer_session, deal: *mut dealer_deal) -> i32 {
+    with_session(session, |h| {
+        if deal.is_null() {
+            return Err(Failure::null("deal"));
+        }
+        match h.session.next_deal()? {
+            Some(d) => {
+                // SAFETY: non-NULL `deal` points to a writable dealer_deal.
+                unsafe { *deal = dealer_deal { hands: d.0.map(|h| h.0) } };
+                Ok(DEALER_OK)
+            }
+            None => Ok(DEALER_DONE),
+        }
+    })
+}
