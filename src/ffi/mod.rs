@@ -12,9 +12,10 @@
 //! - Panic boundary: no panic crosses into C. A function on a session runs its body through
 //!   `with_session`, the others through `guarded`; a panic becomes `DEALER_ERROR_INTERNAL`
 //!   with its text as the last error, and the quiet panic hook keeps it off standard error.
-//! - Null checks: a NULL session is `DEALER_ERROR_NULL` (ignored by the `free` functions and
-//!   `dealer_interrupt`); a NULL required pointer is `DEALER_ERROR_NULL` with the argument
-//!   named in the message, a string that is not UTF-8 `DEALER_ERROR_UTF8` (`text_arg`).
+//! - Null checks: a NULL session is `DEALER_ERROR_NULL` where a status is returned (the `free`
+//!   functions and `dealer_interrupt` ignore NULL, the last-error accessors answer as their
+//!   docs say); a NULL required pointer is `DEALER_ERROR_NULL` with the argument named in the
+//!   message, a string that is not UTF-8 `DEALER_ERROR_UTF8` (`text_arg`).
 //! - Status codes: a call either succeeds (`DEALER_OK` or another non-negative status its doc
 //!   names) and clears the last error, or returns the negative code of the error it stored
 //!   (`Failure`). A call from inside one of the session's own callbacks is refused with
