@@ -337,7 +337,7 @@ impl<'p> ActionState<'p> {
 }
 
 /// Appends one `printrpt`/`csvrpt` record, evaluating its terms in order.
-pub(crate) fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart], ev: &mut Evaluation) -> Result<()> {
+fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart], ev: &mut Evaluation) -> Result<()> {
     for (i, part) in parts.iter().enumerate() {
         let first = i == 0;
         match part {
@@ -367,7 +367,7 @@ pub(crate) fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart],
 }
 
 /// Today's local date as `YYYY.MM.DD` (PBN `[Date]`).
-pub(crate) fn local_date() -> String {
+fn local_date() -> String {
     // SAFETY: localtime_r writes into the provided struct; time(NULL) has no preconditions.
     unsafe {
         let now = libc::time(std::ptr::null_mut());

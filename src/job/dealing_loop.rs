@@ -78,7 +78,7 @@ pub(crate) enum Produced {
 
 impl Job {
     /// Whether the wall-time ceiling has passed; records it as the reason the job stops.
-    pub(crate) fn past_hard_deadline(&mut self) -> bool {
+    fn past_hard_deadline(&mut self) -> bool {
         let past = self.hard_deadline.is_some_and(|d| Instant::now() >= d);
         if past {
             self.ceiling = Some(Ceiling::Time);
@@ -88,7 +88,7 @@ impl Job {
 
     /// [`next_accepted`](Self::next_accepted), or the statistics of several produced deals
     /// when the dealing threads add them up (a job started with statistics to add up).
-    pub(crate) fn next_produced(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Produced>> {
+    fn next_produced(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Produced>> {
         if self.parallel.is_some() {
             return self.next_from_workers(deadline);
         }
@@ -161,7 +161,7 @@ impl Job {
     /// [`next_accepted`](Self::next_accepted) dealing on this thread, one deal at a time: only
     /// the seats the condition reads are dealt before it is judged, and an accepted deal is
     /// completed from the same random words.
-    pub(crate) fn next_dealt(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+    fn next_dealt(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
         while self.generated < self.max_generate && self.produced < self.max_produce {
             // A deal expression judges a deal in nanoseconds; the evaluator may solve double
             // dummy or ask an external program, so an interruption is then looked at every deal.
@@ -213,7 +213,7 @@ impl Job {
     }
 
     /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.
-    pub(crate) fn next_from_workers(&mut self, deadline: Option<Instant>) -> Result<Option<Produced>> {
+    fn next_from_workers(&mut self, deadline: Option<Instant>) -> Result<Option<Produced>> {
         let parallel = self.parallel.as_mut().expect("called with workers");
         while self.generated < self.max_generate && self.produced < self.max_produce {
             self.interrupter.check()?;
@@ -296,7 +296,7 @@ impl Job {
     /// The number of generated deals as the peer prints it: DealerV2's loop leaves its counter
     /// one past the last deal, then corrects it (off by one when the last deal was the
     /// `generate - 1`-th).
-    pub(crate) fn generated_as_printed(&self, dialect: Dialect) -> i64 {
+    fn generated_as_printed(&self, dialect: Dialect) -> i64 {
         match dialect {
             Dialect::V2 => {
                 let counter = self.generated + 1;
@@ -315,7 +315,7 @@ impl Job {
 
 /// The dealing loop of a run: the notices, then each produced deal through the actions (within
 /// the output ceiling), then the end-of-run actions and the report.
-pub(crate) fn deal_loop(
+fn deal_loop(
     program: &Program,
     options: &Options,
     job: &mut Job,

@@ -32,7 +32,7 @@ impl Job {
     /// judging each deal with the condition without solving anything, then solves the batch
     /// across threads. Which deals are produced, and in which order, is decided later by
     /// [`next_accepted`](Self::next_accepted) exactly as without a lookahead.
-    pub(crate) fn deal_ahead(&mut self, program: &Program) {
+    fn deal_ahead(&mut self, program: &Program) {
         let Some(lookahead) = self.lookahead.as_mut() else { return };
         let mut items: Vec<(usize, BatchItem)> = Vec::new();
         let mut accepted = 0;
@@ -126,7 +126,7 @@ impl Job {
 
 /// Judges a deal dealt ahead with the condition without solving anything: `Pending` when the
 /// condition needs double-dummy results not yet known.
-pub(crate) fn probe(ev: &mut Evaluation) -> Verdict {
+fn probe(ev: &mut Evaluation) -> Verdict {
     let Some(c) = ev.program.condition else { return Verdict::Accepted };
     ev.dd.begin_probe();
     let outcome = ev.truth(c);
@@ -181,4 +181,4 @@ pub(crate) struct Lookahead {
 }
 
 /// The most deals dealt ahead at once (bounds the memory of a lookahead).
-pub(crate) const MAX_DEALT_AHEAD: usize = 1 << 16;
+const MAX_DEALT_AHEAD: usize = 1 << 16;

@@ -382,7 +382,7 @@ pub struct Ceilings {
 }
 
 /// The most threads a session's double-dummy batches may use.
-pub(crate) const MAX_THREADS: usize = 64;
+const MAX_THREADS: usize = 64;
 
 /// Every key [`Session::set_option`](crate::job::Session::set_option) (through [`Options::set`])
 /// accepts, and nothing else. The `dealer_set_option` comment in src/ffi/ (and so
@@ -463,7 +463,7 @@ pub fn atol(text: &str) -> i64 {
 /// Parses the value of a whole-number option: an optional sign and decimal digits, nothing else
 /// (no blanks, no trailing text), within the range of a 64-bit integer. Unlike [`atol`], text
 /// such as `abc` or `12abc` is an error, not 0 or 12.
-pub(crate) fn parse_whole(key: &str, value: &str) -> Result<i64> {
+fn parse_whole(key: &str, value: &str) -> Result<i64> {
     value.parse::<i64>().map_err(|_| {
         Error::new(
             ErrorKind::Option,
@@ -478,10 +478,10 @@ pub const GENERATE_NOTHING: i64 = -1;
 
 /// The largest `max_seconds` accepted (a year): beyond it a deadline is no longer a point in time
 /// for every clock.
-pub(crate) const MAX_CEILING_SECONDS: f64 = 365.0 * 86_400.0;
+const MAX_CEILING_SECONDS: f64 = 365.0 * 86_400.0;
 
 /// Checks the value of a file option: any text but the empty string.
-pub(crate) fn non_empty_path(key: &str, value: &str) -> Result<String> {
+fn non_empty_path(key: &str, value: &str) -> Result<String> {
     if value.is_empty() {
         return Err(Error::new(ErrorKind::Option, format!("option {key}: expected a file name, got ''")));
     }
@@ -504,7 +504,7 @@ pub(crate) fn parse_debug(value: &str) -> Option<(i32, i32)> {
 }
 
 /// The longest `-N/-E/-S/-W` text read: DealerV2 reads the first 31 characters (`str_UC`).
-pub(crate) const PREDEAL_TEXT_CHARS: usize = 31;
+const PREDEAL_TEXT_CHARS: usize = 31;
 
 /// Parses one seat's command-line predeal, such as `SAQ,HK765,D-,C97` (case-insensitive): a
 /// suit letter (S, H, D, C) starts a suit, ranks (AKQJT98765432) follow it, and commas, blanks
@@ -542,7 +542,7 @@ pub(crate) fn predeal_cards(text: &str) -> std::result::Result<Vec<Card>, String
 }
 
 /// Parses the value of a true/false option: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off`.
-pub(crate) fn parse_bool(key: &str, value: &str) -> Result<bool> {
+fn parse_bool(key: &str, value: &str) -> Result<bool> {
     match value {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" => Ok(false),

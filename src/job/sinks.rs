@@ -49,7 +49,7 @@ impl Sink {
 /// host with SIGPIPE, leaving the host's signal dispositions and mask as they were: SIGPIPE is
 /// blocked in this thread around the write, and one raised by the write (not pending before)
 /// is consumed before the mask is restored.
-pub(crate) fn write_fd_without_sigpipe(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Result<()> {
+fn write_fd_without_sigpipe(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Result<()> {
     // SAFETY: the sigset_t values are initialised by sigemptyset/pthread_sigmask/sigpending
     // before they are read; the caller keeps `fd` open while it is set (checked open when set)
     // and `bytes` is a valid slice for the writes.
@@ -90,7 +90,7 @@ pub(crate) fn write_fd_without_sigpipe(fd: std::os::fd::RawFd, bytes: &[u8]) -> 
 }
 
 /// Whether a SIGPIPE is pending for this thread or the process.
-pub(crate) fn sigpipe_pending() -> bool {
+fn sigpipe_pending() -> bool {
     // SAFETY: sigpending fills the set before sigismember reads it.
     unsafe {
         let mut pending: libc::sigset_t = std::mem::zeroed();
@@ -112,7 +112,7 @@ pub enum Stream {
 }
 
 /// A failed write to an output file.
-pub(crate) fn write_error(e: std::io::Error) -> Error {
+fn write_error(e: std::io::Error) -> Error {
     Error::new(ErrorKind::Io, format!("cannot write output: {e}"))
 }
 
