@@ -2,10 +2,11 @@
 //! (`printall`, `printew`/`printns`/`printside`, `printcompact`, `printoneline`, `printpbn`,
 //! `printes`, `printrpt`/`csvrpt`, `export`), the end-of-run `print(compass…)` pages, the
 //! statistics accumulators (`average`, `frequency`, `bktfreq`), the end-of-run footer and the
-//! `-m` progress meter.
+//! `-m` progress meter, and the per-run state of a run's actions ([`state`]).
 //!
 //! This module only formats and accumulates values that the session has already evaluated; it
-//! knows nothing of dealing or expression evaluation. Every writer appends bytes to a caller's
+//! knows nothing of dealing or expression evaluation, except [`state`], which evaluates each
+//! action's values on a produced deal through the job's evaluator. Every writer appends bytes to a caller's
 //! `Vec<u8>`, so the session decides which stream (stdout, stderr, `-C`/`-X` files, callbacks)
 //! receives them.
 
@@ -13,6 +14,7 @@ pub mod cformat;
 pub mod footer;
 pub mod printers;
 pub mod report;
+pub mod state;
 pub mod stats;
 
 pub use footer::{write_footer, LibraryCounts, ProgressMeter, RunSummary};

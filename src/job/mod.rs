@@ -2,10 +2,26 @@
 //! ones to the actions (dealing ahead for double dummy, parallel dealing on worker threads),
 //! where output goes, and the end-of-run report. Owns the order of events in a run; what a deal
 //! is worth is the program's business, how it is dealt the dealing stage's.
+//!
+//! One concept per file: [`session`] (the [`Session`] and its jobs' setup), [`options`] (option
+//! keys and values), `dealing_loop` (the job's state and the run loop), `lookahead` (dealing
+//! ahead for double dummy), [`parallel`] (dealing on worker threads), [`sinks`] (where output
+//! goes), [`report`] (the end-of-run report) and [`interrupter`] (stopping a run from outside).
 
+pub(crate) mod dealing_loop;
+pub mod interrupter;
+pub(crate) mod lookahead;
+pub mod options;
 pub mod parallel;
+pub mod report;
 pub mod session;
+pub mod sinks;
 
-pub use session::{
-    atol, Ceiling, Ceilings, Interrupter, MetricMaker, Options, RunReport, Session, Sink, Stream, OPTION_KEYS,
-};
+#[cfg(test)]
+mod tests;
+
+pub use interrupter::Interrupter;
+pub use options::{atol, Ceilings, Options, OPTION_KEYS};
+pub use report::{Ceiling, RunReport};
+pub use session::{MetricMaker, Session};
+pub use sinks::{Sink, Stream};

@@ -1,0 +1,380 @@
+//! The per-run state of the actions (`ActionState`): printer flags, the statistics'
+//! accumulators (`Tally`), the deals kept for `print(compass…)`, and running every action on a
+//! produced deal. It evaluates the actions' values through the job's evaluator and writes into
+//! the run's output buffers; it never deals, never decides which deals are produced, and never
+//! writes to a sink itself (the dealing loop, src/job/dealing_loop.rs, does both).
+
+use crate::actions::{
+    self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D, Frequency2D, PbnInfo,
+    PrintState, ReportCell, RunSummary,
+};
+use crate::cards::{Deal, Seat};
+use crate::dd::DdTable;
+use crate::dealing::GeneratorKind;
+use crate::dialect::Dialect;
+use crate::error::Result;
+use crate::job::dealing_loop::Job;
+use crate::job::options::Options;
+use crate::job::report::Statistics;
+use crate::job::sinks::Outputs;
+use crate::program::deal_expr::DealExpr;
+use crate::program::eval::Evaluation;
+use crate::program::{CompiledAction, EsPart, Program, ReportPart};
+
+/// Per-action accumulators for the end-of-run statistics.
+#[derive(Clone)]
+pub(crate) enum Tally {
+    None,
+    Average(Average),
+    Frequency(Frequency1D),
+    Frequency2(Frequency2D),
+    Buckets(BucketFrequency1D),
+    Buckets2(BucketFrequency2D),
+    EvalContract(EvalContractTally),
+}
+
+impl Tally {
+    /// The accumulator an action needs (bounds were checked when the program was compiled).
+    pub(crate) fn for_action(action: &CompiledAction) -> Tally {
+        match action {
+            CompiledAction::Average { .. } => Tally::Average(Average::new()),
+            CompiledAction::Frequency { lo, hi, .. } => Tally::Frequency(Frequency1D::new(*lo, *hi)),
+            CompiledAction::Frequency2 { rows, cols, .. } => {
+                Tally::Frequency2(Frequency2D::new((rows.1, rows.2), (cols.1, cols.2)))
+            }
+            CompiledAction::BucketFrequency { lo, hi, size, .. } => {
+                Tally::Buckets(BucketFrequency1D::new(*lo, *hi, *size).expect("checked by program"))
+            }
+            CompiledAction::BucketFrequency2 { rows, cols, .. } => Tally::Buckets2(
+                BucketFrequency2D::new((rows.1, rows.2, rows.3), (cols.1, cols.2, cols.3)).expect("checked by program"),
+            ),
+            CompiledAction::EvalContract { side, contract, vulnerable } => {
+                Tally::EvalContract(EvalContractTally::new(*side, *contract, *vulnerable))
+            }
+            _ => Tally::None,
+        }
+    }
+
+    /// Counts one deal's value (`second` is the column value of 2-D tables).
+    pub(crate) fn add(&mut self, value: i32, second: i32) {
+        match self {
+            Tally::None => {}
+            Tally::Average(a) => a.add(value),
+            Tally::Frequency(f) => f.add(value),
+            Tally::Frequency2(f) => f.add(value, second),
+            Tally::Buckets(f) => f.add(value),
+            Tally::Buckets2(f) => f.add(value, second),
+            Tally::EvalContract(e) => e.add(value.clamp(0, 13) as u8),
+        }
+    }
+
+    /// Adds what `other`, an accumulator of the same action, counted.
+    pub(crate) fn merge(&mut self, other: &Tally) {
+        match (self, other) {
+            (Tally::Average(a), Tally::Average(b)) => a.merge(b),
+            (Tally::Frequency(a), Tally::Frequency(b)) => a.merge(b),
+            (Tally::Buckets(a), Tally::Buckets(b)) => a.merge(b),
+            // Only the statistics above are added up by chunk (see `Statistics::for_run`).
+            _ => debug_assert!(false, "tallies of other actions are not merged"),
+        }
+    }
+
+    /// Writes the end-of-run report.
+    pub(crate) fn write(&self, out: &mut Vec<u8>, dialect: Dialect, label: Option<&str>) {
+        match self {
+            Tally::None => {}
+            Tally::Average(a) => a.write(out, dialect, label),
+            Tally::Frequency(f) => f.write(out, dialect, label),
+            Tally::Frequency2(f) => f.write(out, dialect, label),
+            Tally::Buckets(f) => f.write(out, label),
+            Tally::Buckets2(f) => f.write(out, label),
+            Tally::EvalContract(e) => actions::write_evalcontract(out, &e.summary()),
+        }
+    }
+}
+
+/// The label of a statistics action.
+pub(crate) fn label(action: &CompiledAction) -> Option<&str> {
+    match action {
+        CompiledAction::Average { label, .. }
+        | CompiledAction::Frequency { label, .. }
+        | CompiledAction::Frequency2 { label, .. }
+        | CompiledAction::BucketFrequency { label, .. }
+        | CompiledAction::BucketFrequency2 { label, .. } => label.as_deref(),
+        _ => None,
+    }
+}
+
+/// The per-run state of the actions: printer flags, statistics, stored deals and the settings
+/// they print with.
+pub(crate) struct ActionState<'p> {
+    pub(crate) program: &'p Program,
+    pub(crate) options: &'p Options,
+    pub(crate) title: Option<String>,
+    pub(crate) board_offset: i64,
+    pub(crate) date: String,
+    pub(crate) printers: PrintState,
+    /// Whether the end-of-run statistics are printed (classic `printpbn` toggles it).
+    pub(crate) statistics: bool,
+    pub(crate) tallies: Vec<Tally>,
+    /// Produced deals, kept only for `print(compass…)`.
+    pub(crate) kept: Option<Vec<Deal>>,
+    /// Reused for every deal: no allocation per deal.
+    pub(crate) es_items: Vec<EsItem<'p>>,
+    /// Per action: the value a statistic (`average`, `frequency`, `bucketfrequency`) tallies,
+    /// compiled as a deal expression when it is one.
+    pub(crate) tallied: Vec<Option<DealExpr>>,
+    /// The values the deal in hand adds to the statistics: (action, value, column value), added
+    /// when the deal is committed (see [`ActionState::commit`]).
+    pub(crate) pending: Vec<(usize, i32, i32)>,
+    /// Under an output ceiling: the length of each `print(compass…)` action's pages so far.
+    pub(crate) pages: Vec<actions::HandPagesLength>,
+}
+
+impl<'p> ActionState<'p> {
+    /// The state of a run of `program` before its first deal (`library_title`: the title a library
+    /// file gives).
+    pub(crate) fn new(program: &'p Program, options: &'p Options, library_title: Option<&str>) -> ActionState<'p> {
+        let title = options
+            .title
+            .clone()
+            .or_else(|| program.settings.title.clone())
+            .or_else(|| library_title.map(str::to_string))
+            .filter(|t| !t.is_empty());
+        let board_offset = match program.dialect {
+            Dialect::V2 => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
+            Dialect::Classic => 0,
+        };
+        let pages = if options.ceilings().output_bytes.is_some() {
+            let measure = |seats: &[Seat]| {
+                actions::HandPagesLength::new(program.dialect, seats, title.as_deref(), board_offset + 1)
+            };
+            let pages = program.actions.iter().filter_map(|action| match action {
+                CompiledAction::PrintPages(seats) => Some(measure(seats)),
+                _ => None,
+            });
+            pages.collect()
+        } else {
+            Vec::new()
+        };
+        ActionState {
+            program,
+            options,
+            board_offset,
+            date: if program.actions.contains(&CompiledAction::PrintPbn) { local_date() } else { String::new() },
+            printers: PrintState::new(program.dialect, title.clone()),
+            title,
+            statistics: options.statistics,
+            tallies: program.actions.iter().map(Tally::for_action).collect(),
+            kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
+            es_items: Vec::new(),
+            tallied: program
+                .actions
+                .iter()
+                .map(|action| action.tallied_value().and_then(|value| DealExpr::compile(program, value)))
+                .collect(),
+            pending: Vec::new(),
+            pages,
+        }
+    }
+
+    /// Runs every action on a produced deal: what they print goes into the output buffers, what
+    /// they tally waits in `pending` until [`commit`](Self::commit).
+    pub(crate) fn on_deal(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
+        let program = self.program;
+        let produced = job.produced;
+        let board = produced + self.board_offset;
+        self.pending.clear();
+        for (index, (action, tallied)) in program.actions.iter().zip(&self.tallied).enumerate() {
+            // The general evaluator (`job.evaluation`) is set up only by the actions that need it.
+            match action {
+                CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
+                CompiledAction::PrintSide(side) => {
+                    self.printers.print_side(&mut outputs.out, deal, *side, produced, board)
+                }
+                CompiledAction::PrintCompact(v) => {
+                    let v = v.map(|v| job.evaluation(program, deal).value(v)).transpose()?;
+                    actions::print_compact(&mut outputs.out, deal, v)
+                }
+                CompiledAction::PrintOneline(v) => {
+                    let v = v.map(|v| job.evaluation(program, deal).value(v)).transpose()?;
+                    actions::print_oneline(&mut outputs.out, deal, v)
+                }
+                CompiledAction::PrintPbn => {
+                    if !self.options.quiet {
+                        let info = PbnInfo {
+                            dialect: program.dialect,
+                            input_name: self.options.input_name.as_deref(),
+                            seed: job.seed_printed,
+                            title: self.title.as_deref(),
+                            board,
+                            dealer: program.settings.dealer,
+                            vulnerability: program.settings.vulnerable,
+                            date: &self.date,
+                            names_libdealer: self.options.generator == GeneratorKind::ChaCha,
+                        };
+                        if actions::print_pbn(&mut outputs.out, deal, &info) {
+                            self.statistics = !self.statistics;
+                        }
+                    }
+                }
+                CompiledAction::PrintEs(parts) => {
+                    self.es_items.clear();
+                    let mut ev = job.evaluation(program, deal);
+                    for part in parts {
+                        self.es_items.push(match part {
+                            EsPart::Value(v) => EsItem::Number(ev.value(*v)?),
+                            EsPart::Text(t) => EsItem::Text(t),
+                        });
+                    }
+                    actions::print_es(&mut outputs.out, &self.es_items);
+                }
+                CompiledAction::PrintPages(_) => {}
+                CompiledAction::Average { value, .. }
+                | CompiledAction::Frequency { value, .. }
+                | CompiledAction::BucketFrequency { value, .. } => {
+                    let v = match tallied {
+                        Some(expr) => expr.value(program, deal),
+                        None => job.evaluation(program, deal).value(*value)?,
+                    };
+                    self.pending.push((index, v, 0))
+                }
+                CompiledAction::Frequency2 { rows, cols, .. } => {
+                    let mut ev = job.evaluation(program, deal);
+                    let row = ev.value(rows.0)?;
+                    self.pending.push((index, row, ev.value(cols.0)?))
+                }
+                CompiledAction::BucketFrequency2 { rows, cols, .. } => {
+                    let mut ev = job.evaluation(program, deal);
+                    let row = ev.value(rows.0)?;
+                    self.pending.push((index, row, ev.value(cols.0)?))
+                }
+                CompiledAction::Report { parts, to_csv } => {
+                    let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
+                    let start = buffer.len();
+                    if let Err(e) = write_report(buffer, deal, parts, &mut job.evaluation(program, deal)) {
+                        // No partial record: what was written before stays whole.
+                        buffer.truncate(start);
+                        return Err(e);
+                    }
+                }
+                CompiledAction::EvalContract { side, contract, .. } => {
+                    let declarer = crate::program::evalcontract_declarer(*side);
+                    let tricks = job.dd.tricks(deal, declarer, contract.strain)?;
+                    self.pending.push((index, i32::from(tricks), 0));
+                }
+                CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
+            }
+        }
+        Ok(())
+    }
+
+    /// The bytes a deal whose actions have run will still add when committed: its ZRD and DL52
+    /// records, and what the `print(compass…)` pages grow by (all of their bytes are counted).
+    pub(crate) fn bytes_to_come(&mut self, deal: &Deal, outputs: &Outputs) -> u64 {
+        let records = if outputs.zrd.is_some() { crate::dd::zrd::RECORD_LEN } else { 0 }
+            + if outputs.dl52.is_some() { 52 } else { 0 };
+        let pages: usize = self.pages.iter_mut().map(|p| p.bytes_with(Some(deal))).sum();
+        (records + pages) as u64
+    }
+
+    /// Completes a produced deal whose actions have run: adds its statistics, writes its ZRD
+    /// and DL52 records and keeps it for `print(compass…)`.
+    pub(crate) fn commit(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
+        for &(index, value, second) in &self.pending {
+            self.tallies[index].add(value, second);
+        }
+        self.pending.clear();
+        if let Some(&(_, no_tricks)) = outputs.zrd.as_ref() {
+            let tricks = if no_tricks { DdTable::default() } else { job.dd.table(deal)? };
+            outputs.write_record(true, &crate::dd::zrd::encode_record(deal, &tricks.0))?;
+        }
+        if outputs.dl52.is_some() {
+            outputs.write_record(false, &crate::dd::zrd::encode_dl52(deal))?;
+        }
+        if let Some(kept) = &mut self.kept {
+            kept.push(*deal);
+        }
+        for pages in &mut self.pages {
+            pages.add(deal);
+        }
+        Ok(())
+    }
+
+    /// Adds statistics the dealing threads added up (for every action: see [`Statistics`]).
+    pub(crate) fn merge(&mut self, statistics: &Statistics) {
+        for (tally, part) in self.tallies.iter_mut().zip(&statistics.tallies) {
+            tally.merge(part);
+        }
+    }
+
+    /// Writes the end-of-run actions, in list order, and the statistics footer; stops after the
+    /// action that writes more than `room` bytes, if given.
+    pub(crate) fn finish(&self, out: &mut Vec<u8>, summary: RunSummary, room: Option<u64>) {
+        let dialect = self.program.dialect;
+        let start = out.len();
+        let full = |out: &Vec<u8>| room.is_some_and(|room| (out.len() - start) as u64 > room);
+        for (action, tally) in self.program.actions.iter().zip(self.tallies.iter()) {
+            if full(out) {
+                return;
+            }
+            match action {
+                CompiledAction::PrintPages(seats) => actions::print_hand_pages(
+                    out,
+                    dialect,
+                    self.kept.as_deref().unwrap_or_default(),
+                    seats,
+                    self.title.as_deref(),
+                    self.board_offset + 1,
+                ),
+                _ => tally.write(out, dialect, label(action)),
+            }
+        }
+        if self.statistics && !full(out) {
+            actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });
+        }
+    }
+}
+
+/// Appends one `printrpt`/`csvrpt` record, evaluating its terms in order.
+fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart], ev: &mut Evaluation) -> Result<()> {
+    for (i, part) in parts.iter().enumerate() {
+        let first = i == 0;
+        match part {
+            ReportPart::Value(v) => actions::report_cell(out, deal, first, &ReportCell::Number(ev.value(*v)?)),
+            ReportPart::Text(t) => actions::report_cell(out, deal, first, &ReportCell::Text(t)),
+            ReportPart::Hands(seats) => actions::report_cell(out, deal, first, &ReportCell::Hands(seats)),
+            ReportPart::Tricks(seat) => {
+                let table = ev.dd.table(deal)?;
+                let seats = match seat {
+                    Some(seat) => std::slice::from_ref(seat),
+                    None => &Seat::ALL[..],
+                };
+                let mut values = [0i32; 20];
+                for (value, tricks) in values.iter_mut().zip(seats.iter().flat_map(|s| table.0[s.index()])) {
+                    *value = i32::from(tricks);
+                }
+                actions::report_cell(out, deal, first, &ReportCell::Tricks(&values[..5 * seats.len()]));
+            }
+            ReportPart::ParContract(vulnerability) => {
+                let par = ev.dd.par(deal, *vulnerability)?;
+                actions::report_cell(out, deal, first, &ReportCell::ParContract(&par.contract));
+            }
+        }
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+/// Today's local date as `YYYY.MM.DD` (PBN `[Date]`).
+fn local_date() -> String {
+    // SAFETY: localtime_r writes into the provided struct; time(NULL) has no preconditions.
+    unsafe {
+        let now = libc::time(std::ptr::null_mut());
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&now, &mut tm).is_null() {
+            return "0000.00.00".to_string();
+        }
+        format!("{:04}.{:02}.{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
+    }
+}

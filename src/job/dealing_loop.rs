@@ -1,0 +1,445 @@
+//! The dealing loop (this is the `job.rs` of the job stage, named for what it holds): the state
+//! of one job (`Job`), how it gets its next produced deal (on this thread, from the deals dealt
+//! ahead, from a library file or from worker threads), and the run loop (`run_job`,
+//! `deal_loop`) that hands each produced deal to the actions and ends with the report. Reads
+//! top to bottom in the order of a run. What a deal is worth is the program's business, how it
+//! is dealt the dealing stage's and what is printed the actions'; this file only orders events.
+
+use std::time::Instant;
+
+use crate::actions::state::ActionState;
+use crate::actions::{self, ProgressMeter, RunSummary};
+use crate::cards::{Deal, SeatSet};
+use crate::dd::zrd::{LibraryReader, OutputSpec};
+use crate::dd::{DdCache, DdTable, DealResults};
+use crate::dealing::Dealer;
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
+use crate::external::usereval::ExternalMetrics;
+use crate::job::interrupter::Interrupter;
+use crate::job::lookahead::{Ahead, Lookahead, Verdict};
+use crate::job::options::Options;
+use crate::job::parallel::{Event, ParallelDealing};
+use crate::job::report::{Ceiling, RunReport, Statistics};
+use crate::job::sinks::{open_file, Outputs, Sink, FLUSH_AT};
+use crate::program::deal_expr::StagedCondition;
+use crate::program::eval::Evaluation;
+use crate::program::{NodeId, Program};
+
+/// The dealing loop's state: dealer, double-dummy cache and counters.
+pub(crate) struct Job {
+    /// The session's interruption flag, looked at every produced deal and every generated one
+    /// (every 4096th when a deal expression judges them).
+    pub(crate) interrupter: Interrupter,
+    pub(crate) dealer: Dealer,
+    pub(crate) dd: DdCache,
+    /// Deals dealt ahead, when double-dummy results are solved in batches across threads.
+    pub(crate) lookahead: Option<Lookahead>,
+    /// Library mode: the file deals come from instead of the dealer.
+    pub(crate) library: Option<LibraryReader>,
+    /// Setup features library mode discards, for DealerV2's `ERR**` notices.
+    pub(crate) library_discards: Vec<&'static str>,
+    /// The feature that switched DealerV2's DDS mode 1 to table mode, for the notice.
+    pub(crate) table_mode_notice: Option<&'static str>,
+    /// `usereval` and `opc`, set up when the job starts.
+    pub(crate) external: ExternalMetrics,
+    /// The seats the condition reads: the only ones dealt before it is judged.
+    pub(crate) condition_seats: SeatSet,
+    /// The seats whoever takes the produced deals reads (all four for `next_deal`; a run's
+    /// actions may read fewer): an accepted deal is completed only that far.
+    pub(crate) produced_seats: SeatSet,
+    /// Worker threads dealing and judging the deals, when the run allows it.
+    pub(crate) parallel: Option<ParallelDealing<Statistics>>,
+    /// The condition compiled as a deal expression judged seat by seat, when it is one.
+    pub(crate) fast_condition: Option<StagedCondition>,
+    pub(crate) generated: i64,
+    pub(crate) produced: i64,
+    pub(crate) max_generate: i64,
+    pub(crate) max_produce: i64,
+    /// The seed the job deals with (its block offset in library mode).
+    pub(crate) seed: i64,
+    pub(crate) seed_printed: u64,
+    pub(crate) timed_out: bool,
+    /// The wall-time ceiling: past it the job stops at the next deal (see [`Ceiling::Time`]).
+    pub(crate) hard_deadline: Option<Instant>,
+    /// Whether the generate ceiling lowered `max_generate`.
+    pub(crate) generate_capped: bool,
+    /// The ceiling that stopped the job, once one has.
+    pub(crate) ceiling: Option<Ceiling>,
+}
+
+/// What the dealing loop gets next.
+pub(crate) enum Produced {
+    /// A produced deal.
+    Deal(Deal),
+    /// The statistics of several produced deals, added up by the dealing threads.
+    Summary(Statistics),
+}
+
+impl Job {
+    /// Whether the wall-time ceiling has passed; records it as the reason the job stops.
+    fn past_hard_deadline(&mut self) -> bool {
+        let past = self.hard_deadline.is_some_and(|d| Instant::now() >= d);
+        if past {
+            self.ceiling = Some(Ceiling::Time);
+        }
+        past
+    }
+
+    /// [`next_accepted`](Self::next_accepted), or the statistics of several produced deals
+    /// when the dealing threads add them up (a job started with statistics to add up).
+    fn next_produced(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Produced>> {
+        if self.parallel.is_some() {
+            return self.next_from_workers(deadline);
+        }
+        Ok(self.next_accepted(program, deadline)?.map(Produced::Deal))
+    }
+
+    /// Deals until a deal satisfies the condition and counts it as produced. `None` when the
+    /// generate or produce limit is reached, or when `deadline` passed before anything was
+    /// produced (then `timed_out` is set).
+    pub(crate) fn next_accepted(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        if self.parallel.is_some() {
+            return match self.next_from_workers(deadline)? {
+                Some(Produced::Deal(deal)) => Ok(Some(deal)),
+                Some(Produced::Summary(_)) => {
+                    Err(Error::new(ErrorKind::Run, "internal error: statistics where deals were asked for"))
+                }
+                None => Ok(None),
+            };
+        }
+        if self.library.is_none() && self.lookahead.is_none() {
+            return self.next_dealt(program, deadline);
+        }
+        while self.generated < self.max_generate && self.produced < self.max_produce {
+            // Deals here may wait for double dummy: an interruption is looked at every deal.
+            self.interrupter.check()?;
+            if self.past_hard_deadline() {
+                return Ok(None);
+            }
+            if self.generated % 4096 == 0 && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+                self.timed_out = true;
+                return Ok(None);
+            }
+            let ahead = if let Some(library) = &mut self.library {
+                let Some((deal, tricks)) = library.next_deal().map_err(|m| Error::new(ErrorKind::Run, m))? else {
+                    return Ok(None);
+                };
+                let results = DealResults::from_table(&DdTable(tricks));
+                Ahead { results: Some(results), ..Ahead::unknown(Some(deal)) }
+            } else {
+                self.next_ahead(program)
+            };
+            self.generated += 1;
+            let Some(deal) = ahead.deal else { continue };
+            if let Some(results) = ahead.results {
+                self.dd.insert(&deal, results);
+            }
+            let accepted = match (ahead.verdict, program.condition) {
+                (Verdict::Accepted, _) | (_, None) => true,
+                (Verdict::Rejected, _) => false,
+                (Verdict::Pending | Verdict::Unknown, Some(c)) => self.judge(program, c, &deal)?,
+            };
+            if accepted {
+                self.produced += 1;
+                if ahead.verdict != Verdict::Accepted {
+                    if let Some(after) = ahead.dealer_after {
+                        // The deals dealt after this one assumed it would be rejected.
+                        self.dealer = *after;
+                        if let Some(lookahead) = &mut self.lookahead {
+                            lookahead.queue.clear();
+                        }
+                    }
+                    self.dealer.produced();
+                }
+                return Ok(Some(deal));
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`next_accepted`](Self::next_accepted) dealing on this thread, one deal at a time: only
+    /// the seats the condition reads are dealt before it is judged, and an accepted deal is
+    /// completed from the same random words.
+    fn next_dealt(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        while self.generated < self.max_generate && self.produced < self.max_produce {
+            // A deal expression judges a deal in nanoseconds; the evaluator may solve double
+            // dummy or ask an external program, so an interruption is then looked at every deal.
+            let checkpoint = self.generated % 4096 == 0;
+            if checkpoint || self.fast_condition.is_none() {
+                self.interrupter.check()?;
+                if self.past_hard_deadline() {
+                    return Ok(None);
+                }
+            }
+            if checkpoint && deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+                self.timed_out = true;
+                return Ok(None);
+            }
+            let dealt = self.dealer.deal_seats(self.condition_seats);
+            self.generated += 1;
+            let Some(mut deal) = dealt else { continue };
+            let accepted = match (&mut self.fast_condition, program.condition) {
+                (Some(fast), _) => fast.judge(program, &mut self.dealer, &mut deal),
+                (None, None) => true,
+                (None, Some(c)) => self.judge(program, c, &deal)?,
+            };
+            if accepted {
+                self.produced += 1;
+                self.dealer.produced();
+                self.dealer.extend(&mut deal, self.produced_seats);
+                return Ok(Some(deal));
+            }
+        }
+        Ok(None)
+    }
+
+    /// An evaluation of `deal` with this job's dealer, counters, solver and external metrics.
+    pub(crate) fn evaluation<'a>(&'a mut self, program: &'a Program, deal: &'a Deal) -> Evaluation<'a> {
+        Evaluation {
+            program,
+            deal,
+            dealer: &mut self.dealer,
+            produced: self.produced,
+            dd: &mut self.dd,
+            generated: self.generated,
+            external: &mut self.external,
+        }
+    }
+
+    /// Judges `deal`, the deal just generated, with the condition `c` through the evaluator.
+    pub(crate) fn judge(&mut self, program: &Program, c: NodeId, deal: &Deal) -> Result<bool> {
+        self.evaluation(program, deal).truth(c)
+    }
+
+    /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.
+    fn next_from_workers(&mut self, deadline: Option<Instant>) -> Result<Option<Produced>> {
+        let parallel = self.parallel.as_mut().expect("called with workers");
+        while self.generated < self.max_generate && self.produced < self.max_produce {
+            self.interrupter.check()?;
+            if self.hard_deadline.is_some_and(|d| Instant::now() >= d) {
+                self.ceiling = Some(Ceiling::Time);
+                return Ok(None);
+            }
+            match parallel.next_event((self.max_produce - self.produced) as u64) {
+                Event::Accepted(index, deal) => {
+                    self.generated = index as i64 + 1;
+                    self.produced += 1;
+                    // `rnd()` in the actions reads this deal's stream, as without workers.
+                    self.dealer.seek(index + 1);
+                    return Ok(Some(Produced::Deal(deal)));
+                }
+                Event::Summarized { end, accepted, summary } => {
+                    self.generated = end as i64;
+                    self.produced += accepted as i64;
+                    return Ok(Some(Produced::Summary(summary)));
+                }
+                Event::Failed(index, e) => {
+                    self.generated = index as i64 + 1;
+                    return Err(e);
+                }
+                Event::Judged(end) => {
+                    self.generated = end as i64;
+                    if deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+                        self.timed_out = true;
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Runs a started job to its end: opens the output files, runs the dealing loop, and flushes
+/// what was written even when the loop fails.
+pub(crate) fn run_job(
+    program: &Program,
+    options: &Options,
+    job: &mut Job,
+    sinks: &mut [Option<Sink>; 4],
+    started: Instant,
+) -> Result<RunReport> {
+    let csv_file = match &options.csv_file {
+        Some((path, truncate)) => Some(Sink::File(open_file(path, *truncate)?)),
+        None => None,
+    };
+    let export_file = match &options.export_file {
+        Some(path) => Some(Sink::File(open_file(path, true)?)),
+        None => None,
+    };
+    let record_file = |spec: &Option<OutputSpec>| -> Result<Option<std::io::BufWriter<std::fs::File>>> {
+        spec.as_ref().map(|spec| Ok(std::io::BufWriter::new(open_file(&spec.path, spec.truncate)?))).transpose()
+    };
+    let zrd = record_file(&options.zrd_output)?.map(|f| (f, options.zrd_output.as_ref().is_some_and(|z| z.no_tricks)));
+    let dl52 = record_file(&options.dl52_output)?;
+    let mut outputs = Outputs {
+        sinks,
+        out: Vec::with_capacity(FLUSH_AT * 2),
+        csv: Vec::new(),
+        export: Vec::new(),
+        csv_file,
+        export_file,
+        zrd,
+        dl52,
+        written: 0,
+        max_bytes: options.ceilings().output_bytes,
+    };
+    let result = deal_loop(program, options, job, &mut outputs, started);
+    let flushed = outputs.flush();
+    let report = result?;
+    flushed?;
+    Ok(report)
+}
+
+impl Job {
+    /// The number of generated deals as the peer prints it: DealerV2's loop leaves its counter
+    /// one past the last deal, then corrects it (off by one when the last deal was the
+    /// `generate - 1`-th).
+    fn generated_as_printed(&self, dialect: Dialect) -> i64 {
+        match dialect {
+            Dialect::V2 => {
+                let counter = self.generated + 1;
+                if counter >= self.max_generate {
+                    self.max_generate
+                } else if counter >= 2 {
+                    counter - 1
+                } else {
+                    counter
+                }
+            }
+            Dialect::Classic => self.generated,
+        }
+    }
+}
+
+/// The dealing loop of a run: the notices, then each produced deal through the actions (within
+/// the output ceiling), then the end-of-run actions and the report.
+fn deal_loop(
+    program: &Program,
+    options: &Options,
+    job: &mut Job,
+    outputs: &mut Outputs,
+    started: Instant,
+) -> Result<RunReport> {
+    let mut state = ActionState::new(program, options, job.library.as_ref().map(|l| l.title()));
+    if let (true, Some(title)) = (outputs.zrd.is_some(), &state.title) {
+        for record in crate::dd::zrd::title_records(title) {
+            outputs.write_record(true, &record)?;
+        }
+    }
+    let mut meter = options.progress.then(ProgressMeter::new);
+    let mut meter_text = Vec::new();
+    if let Some(m) = &mut meter {
+        m.start(&mut meter_text);
+        outputs.diagnostics(&std::mem::take(&mut meter_text));
+    }
+    if program.dialect == Dialect::V2 {
+        // DealerV2 reports the features its mode precedence discards on stderr.
+        for warning in job.dealer.warnings() {
+            outputs.diagnostics(format!("ERR**: {warning}\n").as_bytes());
+        }
+        for feature in &job.library_discards {
+            outputs.diagnostics(format!("ERR**: Library mode is in force: the {feature} is discarded\n").as_bytes());
+        }
+        if let Some(feature) = job.table_mode_notice {
+            outputs.diagnostics(table_mode_notice(feature).as_bytes());
+        }
+    }
+    outputs.out.extend_from_slice(program.echo.as_bytes());
+
+    // A limit too far away to be a point in time is no limit.
+    let deadline = (options.time_limit > 0)
+        .then(|| started.checked_add(std::time::Duration::from_secs(options.time_limit)))
+        .flatten();
+    while let Some(produced) = job.next_produced(program, deadline)? {
+        job.interrupter.check()?;
+        match produced {
+            Produced::Deal(deal) => {
+                let mark = outputs.mark();
+                let statistics = state.statistics;
+                if let Err(e) = state.on_deal(&deal, job, outputs) {
+                    // What the failed deal printed stays (whole lines), unless it passes the
+                    // output ceiling.
+                    if outputs.max_bytes.is_some_and(|max| outputs.total() > max) {
+                        outputs.rewind(mark);
+                    }
+                    return Err(e);
+                }
+                if let Some(max) = outputs.max_bytes {
+                    if outputs.total() + state.bytes_to_come(&deal, outputs) > max {
+                        // The deal would go past the output ceiling: none of it is written.
+                        outputs.rewind(mark);
+                        state.statistics = statistics;
+                        job.produced -= 1;
+                        job.ceiling = Some(Ceiling::Output);
+                        break;
+                    }
+                }
+                state.commit(&deal, job, outputs)?;
+            }
+            Produced::Summary(statistics) => state.merge(&statistics),
+        }
+        if let Some(m) = &mut meter {
+            if m.update(&mut meter_text, job.produced, job.max_produce) {
+                outputs.diagnostics(&std::mem::take(&mut meter_text));
+            }
+        }
+        if outputs.out.len() >= FLUSH_AT || outputs.csv.len() >= FLUSH_AT || outputs.export.len() >= FLUSH_AT {
+            outputs.flush()?;
+        }
+        if job.past_hard_deadline() {
+            break;
+        }
+    }
+    if job.generate_capped && job.ceiling.is_none() && job.generated >= job.max_generate {
+        job.ceiling = Some(Ceiling::Generate);
+    }
+    if let Some(m) = &meter {
+        m.finish(&mut meter_text);
+        outputs.diagnostics(&meter_text);
+    }
+
+    let generated = job.generated_as_printed(program.dialect);
+    let summary = RunSummary {
+        title: None,
+        generated,
+        produced: job.produced,
+        seed_printed: job.seed_printed,
+        seconds: started.elapsed().as_secs_f64(),
+        library: job.library.as_ref().map(|l| actions::LibraryCounts {
+            records_read: l.records_read() as i64,
+            wrap_arounds: i64::from(l.wrap_arounds()),
+        }),
+    };
+    let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
+    let end = outputs.out.len();
+    state.finish(&mut outputs.out, summary, room);
+    if let Some(room) = room {
+        if (outputs.out.len() - end) as u64 > room {
+            // The end-of-run report does not fit: it ends with its last whole line that does.
+            let fits = &outputs.out[..end + room as usize];
+            let cut = fits.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1).max(end);
+            outputs.out.truncate(cut);
+            job.ceiling = Some(Ceiling::Output);
+        }
+    }
+    Ok(RunReport {
+        generated,
+        produced: job.produced,
+        seed: job.seed_printed,
+        timed_out: job.timed_out,
+        ceiling: job.ceiling,
+    })
+}
+
+/// DealerV2's notice when a feature switches its DDS mode 1 to table mode.
+pub(crate) fn table_mode_notice(feature: &str) -> String {
+    let (place, name) = match feature {
+        "par" => ("ParScore", "Parscore"),
+        "trix" => ("Trix", "Trix"),
+        "parcontract" => ("ParContract", "ParContract"),
+        other => (other, other),
+    };
+    format!("In {place}:: Using {name} requires TableMode. Setting Mode and continuing..\n")
+}

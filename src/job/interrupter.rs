@@ -1,0 +1,30 @@
+//! The [`Interrupter`]: one atomic flag that stops a session's runs from another thread or a
+//! signal handler. It must stay async-signal-safe: no allocation, no lock, nothing but atomics.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Stops a session's runs from another thread or from a signal handler (it only stores to an
+/// atomic flag). An interruption stops the run in progress, or the next one, at the next deal
+/// (or at once while the run waits for the DealerServer or the DOP program):
+/// the run ends with an [`ErrorKind::Interrupted`] error after writing out the output of the
+/// deals before, so every line written is complete. Each interruption stops one run.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupter(Arc<AtomicBool>);
+
+impl Interrupter {
+    /// Asks the session to stop (async-signal-safe: one atomic store).
+    pub fn interrupt(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// An error if an interruption is pending, which it consumes.
+    pub(crate) fn check(&self) -> Result<()> {
+        if self.0.load(Ordering::Relaxed) && self.0.swap(false, Ordering::Relaxed) {
+            return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
+        }
+        Ok(())
+    }
+}
