@@ -25,6 +25,8 @@ mod drand48;
 mod glibc;
 mod hand_sampler;
 mod v2bias;
+mod v2dealer;
+mod v2pack;
 
 #[cfg(test)]
 mod tests;
@@ -84,7 +86,7 @@ impl Default for DealingSetup {
 #[derive(Clone, Debug)]
 enum Engine {
     ChaCha(Box<chacha::ChaChaDealer>),
-    Drand48(Box<drand48::V2Dealer>),
+    Drand48(Box<v2dealer::V2Dealer>),
     Glibc(Box<glibc::ClassicDealer>),
 }
 
@@ -214,14 +216,14 @@ impl Dealer {
                     if !bias::LengthSampler::new([13; 4], [13; 4], pinned).feasible() {
                         return Err(impossible_bias());
                     }
-                    Engine::Drand48(Box::new(drand48::V2Dealer::new_bias(rng, &setup.bias)))
+                    Engine::Drand48(Box::new(v2dealer::V2Dealer::new_bias(rng, &setup.bias)))
                 } else if !setup.predeal.is_empty() {
                     if setup.swap != 0 {
                         warnings.push("Card predeal is in force: swapping is discarded".to_string());
                     }
-                    Engine::Drand48(Box::new(drand48::V2Dealer::new_predeal(rng, &setup.predeal)))
+                    Engine::Drand48(Box::new(v2dealer::V2Dealer::new_predeal(rng, &setup.predeal)))
                 } else {
-                    Engine::Drand48(Box::new(drand48::V2Dealer::new_default(rng, setup.swap)))
+                    Engine::Drand48(Box::new(v2dealer::V2Dealer::new_default(rng, setup.swap)))
                 }
             }
             GeneratorKind::ChaCha => {

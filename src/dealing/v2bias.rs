@@ -6,11 +6,15 @@
 //! peculiar "move the skipped card five places on" bookkeeping); finally the hands without a
 //! bias take the remaining cards. When a biased hand cannot be completed the attempt is
 //! rejected (DealerV2's `DL_ERR_BIAS`): it still counts as a generated deal.
+//!
+//! Builds on the `drand48` generator and the `v2pack` pack; it must not use `v2dealer`, which
+//! holds a [`V2Bias`] for its bias mode.
 
 // Index loops mirror the algorithms as specified (hand × suit tables, slot ranges).
 #![allow(clippy::needless_range_loop)]
 
-use super::drand48::{Drand48, NO_CARD};
+use super::drand48::Drand48;
+use super::v2pack::NO_CARD;
 use crate::cards::Card;
 
 /// `xs` marker of a hand already filled.

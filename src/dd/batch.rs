@@ -1,0 +1,120 @@
+//! Batches of deals solved across threads: a [`BatchItem`] per deal and the [`SolverPool`] of
+//! solver contexts (one per worker thread) whose scoped threads pull items from a shared counter,
+//! so that results do not depend on the number of threads.
+//!
+//! Builds on the solver and results modules; it must not use the cache module, and it never uses
+//! DDS's legacy entry points with their global scheduler.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::results::{DealResults, Need};
+use super::solver::{DdError, Solver, TableMemory};
+use crate::cards::Deal;
+
+/// One deal of a batch: what to solve, and what is known of it (filled in by the batch).
+#[derive(Clone, Debug)]
+pub struct BatchItem {
+    /// The deal.
+    pub deal: Deal,
+    /// The results wanted.
+    pub need: Need,
+    /// Known results; on return they include `need`, unless `error` is set.
+    pub results: DealResults,
+    /// The failure of this deal's solve, if any.
+    pub error: Option<DdError>,
+}
+
+/// Solver contexts for up to a number of threads, created when first needed.
+pub struct SolverPool {
+    solvers: Vec<Solver>,
+    threads: usize,
+    memory: TableMemory,
+}
+
+impl SolverPool {
+    /// A pool that solves batches on `threads` threads (at least 1), each context using at most
+    /// `memory`; no context is allocated yet.
+    pub fn new(threads: usize, memory: TableMemory) -> SolverPool {
+        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory }
+    }
+
+    /// The first solver, for solving on the caller's thread.
+    pub fn solver(&mut self) -> &mut Solver {
+        if self.solvers.is_empty() {
+            self.solvers.push(Solver::new(self.memory));
+        }
+        &mut self.solvers[0]
+    }
+
+    /// Solves every item's need, spreading items over the pool's threads (each with its own
+    /// context). The results are those of solving the items one at a time.
+    pub fn solve_batch(&mut self, items: &mut [BatchItem]) {
+        if items.is_empty() {
+            return;
+        }
+        let threads = self.threads.min(items.len());
+        while self.solvers.len() < threads {
+            self.solvers.push(Solver::new(self.memory));
+        }
+        if threads == 1 {
+            let solver = &mut self.solvers[0];
+            for item in items.iter_mut() {
+                item.error = item.results.solve(solver, &item.deal, item.need).err();
+            }
+            return;
+        }
+        let next = AtomicUsize::new(0);
+        let work: &[BatchItem] = items;
+        let solved: Vec<Vec<(usize, DealResults, Option<DdError>)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self.solvers[..threads]
+                .iter_mut()
+                .map(|solver| {
+                    let next = &next;
+                    scope.spawn(move || {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(item) = work.get(i) else { break };
+                            let mut results = item.results.clone();
+                            let error = results.solve(solver, &item.deal, item.need).err();
+                            done.push((i, results, error));
+                        }
+                        done
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        });
+        for (i, results, error) in solved.into_iter().flatten() {
+            items[i].results = results;
+            items[i].error = error;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dd::test_deals::{deal, flat, KNOWN};
+
+    #[test]
+    fn batches_give_the_results_of_single_solves() {
+        let items: Vec<BatchItem> = KNOWN
+            .iter()
+            .map(|(text, _)| BatchItem {
+                deal: deal(text),
+                need: Need::TABLE,
+                results: DealResults::default(),
+                error: None,
+            })
+            .collect();
+        for threads in [1, 2, 3] {
+            let mut batch = items.clone();
+            SolverPool::new(threads, TableMemory::DEFAULT).solve_batch(&mut batch);
+            for (item, (_, want)) in batch.iter().zip(KNOWN) {
+                assert!(item.error.is_none());
+                assert_eq!(flat(&item.results.table().unwrap()), want);
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Test support: complete deals from text and deals with known double-dummy tables, shared by the
+//! tests of the `dd` modules. Test-only; it must not be used by library code.
+
+use super::DdTable;
+use crate::cards::{Deal, Hand, Suit};
+
+/// A deal from `n <hand> e <hand> s <hand> w <hand>` text (PBN dot hands).
+pub(crate) fn deal(text: &str) -> Deal {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut hands = [Hand::EMPTY; 4];
+    for pair in words.chunks(2) {
+        let seat = "nesw".find(pair[0]).expect("seat letter");
+        for (i, holding) in pair[1].split('.').enumerate() {
+            let suit = Suit::from_index(3 - i);
+            for ch in holding.chars() {
+                let rank = crate::cards::RANK_LETTERS.iter().position(|&r| r as char == ch).expect("rank");
+                hands[seat].insert(crate::cards::Card::new(suit, rank as u8));
+            }
+        }
+    }
+    let deal = Deal(hands);
+    assert!(deal.is_complete(), "{text}");
+    deal
+}
+
+/// Deals with their tables from DealerV2's library sample (rpdd_10First.pbn): declarer N, E,
+/// S, W in turn, each C, D, H, S, NT.
+pub(crate) const KNOWN: [(&str, [u8; 20]); 4] = [
+    (
+        "n J873.J42.Q65.KT2 e AT652.A976.AJ82. s Q4.85.KT9.A87643 w K9.KQT3.743.QJ95",
+        [6, 3, 2, 4, 4, 7, 9, 10, 9, 9, 6, 3, 2, 4, 4, 7, 9, 11, 9, 9],
+    ),
+    (
+        "n 543.J86532.K.AKT e QJT6.KT94.96.752 s AK9872.7.J2.QJ43 w .AQ.AQT87543.986",
+        [8, 3, 7, 10, 3, 5, 9, 5, 3, 7, 8, 3, 7, 10, 3, 5, 9, 5, 3, 7],
+    ),
+    (
+        "n J84.AT87.KJ6.QT7 e K6.K65432.AQ92.2 s AT3..53.AKJ98543 w Q9752.QJ9.T874.6",
+        [11, 4, 4, 5, 10, 2, 9, 9, 8, 3, 10, 4, 4, 5, 10, 2, 8, 9, 8, 3],
+    ),
+    // csvTrixDeal_s43.ref, first record.
+    (
+        "n J.AK97.J83.KJ863 e 953.QJT.T97542.2 s AKQT84.3.A6.AQ75 w 762.86542.KQ.T94",
+        [13, 9, 10, 13, 13, 0, 4, 3, 0, 0, 13, 9, 10, 13, 13, 0, 4, 3, 0, 0],
+    ),
+];
+
+pub(crate) fn flat(table: &DdTable) -> Vec<u8> {
+    table.0.iter().flatten().copied().collect()
+}
