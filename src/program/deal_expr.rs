@@ -376,7 +376,7 @@ impl DealExpr {
 
     /// The expression's value on `deal` (hands the expression does not read may be partial).
     /// Statistics and constants are read in line; operators go through
-    /// [`operator_value`](Self::operator_value).
+    /// `operator_value`.
     #[inline(always)]
     pub fn value(&self, program: &Program, deal: &Deal) -> i32 {
         match self {

@@ -35,7 +35,7 @@ pub struct Evaluation<'a> {
 
 impl Evaluation<'_> {
     /// Evaluates node `id`. Only the nodes with operands are evaluated here; the others are
-    /// [`leaf`](Self::leaf)s, kept out of line so that each level of recursion takes little
+    /// leaves (`leaf`), kept out of line so that each level of recursion takes little
     /// stack (deep expressions then fit the stack watch of [`crate::stack`]).
     pub fn value(&mut self, id: NodeId) -> Result<i32> {
         if !crate::stack::enough() {
