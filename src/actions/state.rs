@@ -56,6 +56,7 @@ impl Tally {
     }
 
     /// Counts one deal's value (`second` is the column value of 2-D tables).
+    #[inline]
     pub(crate) fn add(&mut self, value: i32, second: i32) {
         match self {
             Tally::None => {}
@@ -125,8 +126,12 @@ pub(crate) struct ActionState<'p> {
     /// compiled as a deal expression when it is one.
     pub(crate) tallied: Vec<Option<DealExpr>>,
     /// The values the deal in hand adds to the statistics: (action, value, column value), added
-    /// when the deal is committed (see [`ActionState::commit`]).
+    /// when the deal is committed (see [`ActionState::commit`]). Only under an output ceiling,
+    /// which may leave the deal out after its actions ran; otherwise they are added at once (a
+    /// deal whose actions fail ends the run without statistics).
     pub(crate) pending: Vec<(usize, i32, i32)>,
+    /// Whether tallied values wait in `pending` (under an output ceiling).
+    pub(crate) defer_tallies: bool,
     /// Under an output ceiling: the length of each `print(compass…)` action's pages so far.
     pub(crate) pages: Vec<actions::HandPagesLength>,
 }
@@ -174,6 +179,7 @@ impl<'p> ActionState<'p> {
                 .map(|action| action.tallied_value().and_then(|value| DealExpr::compile(program, value)))
                 .collect(),
             pending: Vec::new(),
+            defer_tallies: options.ceilings().output_bytes.is_some(),
             pages,
         }
     }
@@ -237,17 +243,17 @@ impl<'p> ActionState<'p> {
                         Some(expr) => expr.value(program, deal),
                         None => job.evaluation(program, deal).value(*value)?,
                     };
-                    self.pending.push((index, v, 0))
+                    tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, v, 0))
                 }
                 CompiledAction::Frequency2 { rows, cols, .. } => {
                     let mut ev = job.evaluation(program, deal);
                     let row = ev.value(rows.0)?;
-                    self.pending.push((index, row, ev.value(cols.0)?))
+                    tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, row, ev.value(cols.0)?))
                 }
                 CompiledAction::BucketFrequency2 { rows, cols, .. } => {
                     let mut ev = job.evaluation(program, deal);
                     let row = ev.value(rows.0)?;
-                    self.pending.push((index, row, ev.value(cols.0)?))
+                    tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, row, ev.value(cols.0)?))
                 }
                 CompiledAction::Report { parts, to_csv } => {
                     let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
@@ -261,7 +267,7 @@ impl<'p> ActionState<'p> {
                 CompiledAction::EvalContract { side, contract, .. } => {
                     let declarer = crate::program::evalcontract_declarer(*side);
                     let tricks = job.dd.tricks(deal, declarer, contract.strain)?;
-                    self.pending.push((index, i32::from(tricks), 0));
+                    tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, i32::from(tricks), 0));
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
             }
@@ -376,5 +382,17 @@ fn local_date() -> String {
             return "0000.00.00".to_string();
         }
         format!("{:04}.{:02}.{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
+    }
+}
+
+/// Adds a value of the deal in hand, `(action, value, column value)`, to that action's statistic,
+/// or keeps it in `pending` for [`ActionState::commit`] when `defer` (under an output ceiling).
+/// (A function of the fields, not a method: `on_deal` holds other fields borrowed meanwhile.)
+#[inline]
+fn tally(tallies: &mut [Tally], pending: &mut Vec<(usize, i32, i32)>, defer: bool, value: (usize, i32, i32)) {
+    if defer {
+        pending.push(value);
+    } else {
+        tallies[value.0].add(value.1, value.2);
     }
 }
