@@ -216,7 +216,6 @@ type
   TDealerSession = class
   private
     FHandle: PDealerSessionHandle;
-    FCapture: array[0..3] of Boolean;
     FOutput: array[0..3] of UTF8String;
     procedure Check(Status: Int32);
     procedure NeedHandle;
@@ -274,17 +273,21 @@ function DealerVersion: string;
 
 implementation
 
+{ A NUL-terminated UTF-8 text of the library as a string (the bytes copied without any
+  code-page conversion, then decoded as UTF-8). }
 function FromUtf8(P: PAnsiChar): string;
 var
   U: UTF8String;
+  N: Integer;
 begin
+  Result := '';
   if P = nil then
-    Result := ''
-  else
-  begin
-    U := UTF8String(P);
-    Result := string(U);
-  end;
+    Exit;
+  N := 0;
+  while P[N] <> #0 do
+    Inc(N);
+  SetString(U, P, N);
+  Result := string(U);
 end;
 
 { EDealerError }
@@ -527,7 +530,6 @@ begin
   if not Capture then
   begin
     Check(dealer_set_output(FHandle, Stream, nil, nil));
-    FCapture[Stream] := False;
     Exit;
   end;
   case Stream of
@@ -538,7 +540,6 @@ begin
     Fn := WriteStream3;
   end;
   Check(dealer_set_output(FHandle, Stream, Fn, Pointer(Self)));
-  FCapture[Stream] := True;
 end;
 
 procedure TDealerSession.SetOutputFd(Stream: Integer; Fd: Integer);
