@@ -329,6 +329,54 @@ internal static class TestDealer
             }
         });
 
+        Test("usereval", () =>
+        {
+            using (var session = new DealerSession())
+            {
+                DealerUserevalQuery lastQuery = new DealerUserevalQuery();
+                DealerHandStats[] lastStats = null;
+                Deal lastDeal = null;
+                session.SetUsereval((query, deal, stats, results) =>
+                {
+                    lastQuery = query;
+                    lastStats = stats;
+                    lastDeal = deal;
+                    // Slot i: the side's hcp times 1000 plus i.
+                    int hcp = query.side == 0 ? stats[0].total_hcp + stats[2].total_hcp
+                                              : stats[1].total_hcp + stats[3].total_hcp;
+                    for (int i = 0; i < results.Length; i++) results[i] = hcp * 1000 + i;
+                    return true;
+                });
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                session.Seed = 5;
+                session.LoadScript("produce 1\n");
+                Deal first = session.Deals().First();
+                int ns = session.Eval("hcp(north) + hcp(south)");
+                int v = session.Eval("usereval(7, NS, 3)");
+                Check("usereval metric: value from the managed callback", v == ns * 1000 + 3, v + " vs " + (ns * 1000 + 3));
+                Check("usereval metric: query tag, side and index", lastQuery.tag == 7 && lastQuery.side == 0 && lastQuery.index == 3,
+                    "tag " + lastQuery.tag + " side " + lastQuery.side + " index " + lastQuery.index);
+                Check("usereval metric: the deal and seat statistics passed",
+                    lastDeal != null && lastDeal.ToPbn() == first.ToPbn() && lastStats != null &&
+                    lastStats[0].seat == 0 && lastStats[3].seat == 3 &&
+                    lastStats[1].total_hcp == session.Eval("hcp(east)") &&
+                    lastStats[2].lengths.Sum() == 13 && lastStats[2].has_card.Sum() == 13);
+                session.SetUsereval((query, deal, stats, results) => false);
+                try
+                {
+                    session.Deals().First();
+                    session.Eval("usereval(8, EW, 1)");
+                    Check("usereval metric returning false: DEALER_ERROR_RUN", false);
+                }
+                catch (DealerException e)
+                {
+                    Check("usereval metric returning false: DEALER_ERROR_RUN", e.Status == DealerStatus.DEALER_ERROR_RUN,
+                        DealerStatus.Name(e.Status) + " " + e.Message);
+                }
+            }
+        });
+
         Test("dispose", () =>
         {
             var session = new DealerSession();
