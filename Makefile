@@ -49,7 +49,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example examples examples-test external-test test runner-test notices rust-test capi-test parity cli-errors limits consumer-test bench install uninstall \
+.PHONY: all lib example examples examples-test bindings-test external-test test runner-test notices rust-test capi-test parity cli-errors limits consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
@@ -114,6 +114,12 @@ external-test: all examples $(RELEASE)/test_dealer_server
 examples-test: all examples
 	tests/eval_example.sh
 	tests/ffi_examples.sh
+
+# The C# (bindings/csharp) and Delphi/Free Pascal (bindings/pascal) bindings: every export and
+# constant of the header declared, record layouts against C, errors, runs, deals, double dummy.
+bindings-test: all
+	tests/bindings_csharp.sh
+	tests/bindings_pascal.sh
 
 rust-test:
 	$(CARGO) test --release --no-fail-fast
