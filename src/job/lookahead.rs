@@ -108,18 +108,19 @@ impl Job {
                 second.push((position, BatchItem { need: action_need, ..item.clone() }));
             }
         }
-        for (position, item) in positions.into_iter().zip(batch) {
-            // A failed solve is repeated, and reported, when the loop needs the result.
-            if item.error.is_none() {
-                lookahead.queue[position].results = Some(item.results);
-            }
-        }
+        keep_results(&mut lookahead.queue, positions, batch);
         let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = second.into_iter().unzip();
         self.dd.pool().solve_batch(&mut batch);
-        for (position, item) in positions.into_iter().zip(batch) {
-            if item.error.is_none() {
-                lookahead.queue[position].results = Some(item.results);
-            }
+        keep_results(&mut lookahead.queue, positions, batch);
+    }
+}
+
+/// Gives each solved item's results to the deal dealt ahead at its position in the queue. A
+/// failed solve is repeated, and reported, when the loop needs the result.
+fn keep_results(queue: &mut std::collections::VecDeque<Ahead>, positions: Vec<usize>, batch: Vec<BatchItem>) {
+    for (position, item) in positions.into_iter().zip(batch) {
+        if item.error.is_none() {
+            queue[position].results = Some(item.results);
         }
     }
 }

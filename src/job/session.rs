@@ -172,8 +172,9 @@ impl Session {
     /// [`Options::ceilings`].
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         self.options.set(key, value)?;
-        if key == "dds_table_mb" || key == "par_vulnerability" {
-            // The solver `dd_table` keeps between calls was made with the old value.
+        if key == "dds_table_mb" {
+            // The solver `dd_table` keeps between calls was made with the old table size. (Its
+            // default vulnerability is never read: `dd_table` names the vulnerability of par.)
             self.own_dd = None;
         }
         self.job = None;
