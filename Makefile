@@ -14,6 +14,9 @@
 #                   lib/cmake/dealer/dealerConfig{,Version}.cmake, share/doc/libdealer (licenses);
 #                   warns when bin/dealer would come before Debian's /usr/games/dealer on PATH
 #   make uninstall  remove those files again
+#   make nuget      build, then lay out the C# binding as a NuGet package in target/nuget/
+#                   (Libdealer.nuspec, lib/netstandard2.0/Libdealer.dll, the linux-x64 native
+#                   library, README, licenses) and pack it into target/Libdealer.VERSION.nupkg
 #
 # The parity suites need ../shared (and, for classic dealer, the Debian package `dealer`); without
 # them they are reported as NOT RUN, never as passed. With CI=true they are required.
@@ -49,7 +52,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example examples examples-test bindings-test external-test test runner-test notices rust-test capi-test parity cli-errors limits consumer-test bench install uninstall \
+.PHONY: all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors limits consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
@@ -120,6 +123,25 @@ examples-test: all examples
 bindings-test: all
 	tests/bindings_csharp.sh
 	tests/bindings_pascal.sh
+
+# The C# binding as a NuGet package. Libdealer.dll is Dealer.cs compiled by Mono's mcs, the
+# only C# compiler Debian offers (its reference profile is .NET Framework 4.x: mscorlib, which
+# .NET Core and .NET 5+ also load); the native library goes under runtimes/linux-x64/native/
+# (runtimes/win-x64/native/ comes with the Windows build). Debian's `nuget` (2.8.7) cannot pack
+# a manifest with <license>, so tools/nupkg.py writes the .nupkg (a ZIP in NuGet's layout).
+NUGET := target/nuget
+NUPKG := target/Libdealer.$(VERSION).nupkg
+nuget: lib
+	rm -rf $(NUGET) $(NUPKG)
+	mkdir -p $(NUGET)/lib/netstandard2.0 $(NUGET)/runtimes/linux-x64/native $(NUGET)/LICENSES
+	mcs -nologo -target:library -optimize+ -nowarn:1591 -out:$(NUGET)/lib/netstandard2.0/Libdealer.dll \
+	  -doc:$(NUGET)/lib/netstandard2.0/Libdealer.xml bindings/csharp/Dealer.cs
+	cp -L $(LIBDIR)/libdealer.so $(NUGET)/runtimes/linux-x64/native/libdealer.so
+	cp bindings/csharp/README.md $(NUGET)/README.md
+	cp LICENSE THIRD-PARTY-NOTICES.md $(NUGET)/
+	cp LICENSES/Apache-2.0.txt $(NUGET)/LICENSES/
+	sed $(SUBST) bindings/csharp/Libdealer.nuspec.in > $(NUGET)/Libdealer.nuspec
+	python3 tools/nupkg.py $(NUGET)/Libdealer.nuspec $(NUPKG)
 
 rust-test:
 	$(CARGO) test --release --no-fail-fast

@@ -3,13 +3,13 @@
 # `make example` need: the C++ compiler for DDS, libclang for bindgen, binutils for the static
 # library) or `test` (those and what `make test` uses: classic dealer for the parity and error
 # suites, Debian's DDS 2.9 to compare double-dummy results, pkg-config and cmake for the install
-# test, valgrind, mono and Free Pascal for the C# and Pascal examples).
+# test, valgrind, mono and Free Pascal for the C# and Pascal examples, nuget to read the C# package back).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
 build="make gcc g++ binutils libclang-dev"
-test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime fp-compiler"
+test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;
