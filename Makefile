@@ -113,7 +113,8 @@ external-test: all examples $(RELEASE)/test_dealer_server
 	tests/opc.sh
 	$(MAKE) -C capi-tests usereval STATIC_LIBS="$(STATIC_LIBS)"
 
-# eval.c against the CLI; embed.c against the C# and Pascal programs (same boards, same seed).
+# eval.c against the CLI; embed.c against the bindings' examples (bindings/*/examples: same
+# boards, same seed).
 examples-test: all examples
 	tests/eval_example.sh
 	tests/ffi_examples.sh

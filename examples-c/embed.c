@@ -4,8 +4,8 @@
  *
  *   embed [SEED [COUNT [SCRIPT_FILE]]]     defaults: seed 42, 4 boards, the 1NT script below
  *
- * The C# (DealerExample.cs) and Delphi-mode Pascal (dealer_example.pas) examples print the same
- * boards for the same seed. Exit status: 0, or 1 with libdealer's message on stderr.
+ * The examples of the C# and Pascal bindings (bindings/csharp/examples/Boards.cs,
+ * bindings/pascal/examples/boards.pas) print the same boards for the same seed. Exit status: 0, or 1 with libdealer's message on stderr.
  */
 #include <stdio.h>
 #include <stdlib.h>

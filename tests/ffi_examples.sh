@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# FFI examples test: builds examples-c/embed.c (against libdealer.a), the C# example
-# examples-c/DealerExample.cs (mcs, run with mono) and the Delphi-mode Pascal example
-# examples-c/dealer_example.pas (fpc), both of which load libdealer.so at run time, then checks:
-#   - boards: for several SEED COUNT [SCRIPT_FILE] arguments both FFI programs print exactly the
+# FFI examples test: builds examples-c/embed.c (against libdealer.a) and the examples of the
+# bindings, which load libdealer.so at run time: bindings/csharp/examples/Boards.cs compiled
+# with the binding bindings/csharp/Dealer.cs (mcs, run with mono) and the Delphi-mode Pascal
+# bindings/pascal/examples/boards.pas with the unit bindings/pascal/Dealer.pas (fpc), then checks:
+#   - boards: for several SEED COUNT [SCRIPT_FILE] arguments both programs print exactly the
 #     bytes embed prints (and embed prints at least one board, so empty output cannot pass);
 #   - errors: a missing script file gives exit status 1 and embed's message after the program's
 #     own name;
@@ -18,6 +19,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 lib="$top/target/lib"
 cli="$top/target/release/dealer"
 examples="$top/examples-c"
+csharp="$top/bindings/csharp"
+pascal="$top/bindings/pascal"
 cc=${CC:-cc}
 
 missing=()
@@ -67,19 +70,20 @@ step "build embed.c (static)" \
 programs=() # how to run each FFI program that built
 names=()    # its name in the check lines
 prefixes=() # the program name it starts its error messages with
-if step "build DealerExample.cs (mcs)" \
-  mcs -nologo -warn:4 -warnaserror+ -out:"$tmp/DealerExample.exe" "$examples/DealerExample.cs"; then
-  programs+=("mono $tmp/DealerExample.exe")
+if step "build Boards.cs + Dealer.cs (mcs)" \
+  mcs -nologo -warn:4 -warnaserror+ -out:"$tmp/Boards.exe" "$csharp/examples/Boards.cs" \
+  "$csharp/Dealer.cs"; then
+  programs+=("mono $tmp/Boards.exe")
   names+=("C#")
-  prefixes+=(DealerExample)
+  prefixes+=(Boards)
 fi
 mkdir -p "$tmp/fpc"
-if step "build dealer_example.pas (fpc)" \
-  fpc -Mdelphi -O2 -Sew -vw -Fl"$lib" -FE"$tmp/fpc" -FU"$tmp/fpc" \
-  "$examples/dealer_example.pas"; then
-  programs+=("$tmp/fpc/dealer_example")
+if step "build boards.pas with the Dealer unit (fpc)" \
+  fpc -Mdelphi -O2 -Sew -vw -Fu"$pascal" -Fl"$lib" -FE"$tmp/fpc" -FU"$tmp/fpc" \
+  "$pascal/examples/boards.pas"; then
+  programs+=("$tmp/fpc/boards")
   names+=("Pascal")
-  prefixes+=(dealer_example)
+  prefixes+=(boards)
 fi
 
 # Boards: the FFI programs against embed, byte for byte.
