@@ -1369,6 +1369,80 @@ static void test_limits(void) {
     dealer_free_session(s);
 }
 
+/* dealer_next_deals gives the deals dealer_next_deal gives one by one, with the values of
+ * compiled expressions; dealer_deal_from_pbn reads back dealer_deal_to_pbn's text, and
+ * dealer_set_deal makes a deal read from PBN the one dealer_eval sees. */
+static void test_bulk_and_pbn_deals(void) {
+    const char *script = "condition hcp(north) >= 12\nproduce 40\n";
+    dealer_session *one = session_with("chacha", "7", script);
+    dealer_session *bulk = session_with("chacha", "7", script);
+    CHECK(one != NULL && bulk != NULL);
+    if (!one || !bulk) return;
+    uint32_t ids[2];
+    CHECK(dealer_compile_expression(bulk, "hcp(north)", &ids[0]) == DEALER_OK);
+    CHECK(dealer_compile_expression(bulk, "spades(south) * 100 + hearts(west)", &ids[1]) == DEALER_OK);
+    dealer_deal deals[50];
+    int32_t values[100];
+    size_t produced = 99;
+    /* 30, then the 10 left of the produce limit of 40 (asked for 20: DEALER_DONE). */
+    CHECK(dealer_next_deals(bulk, 30, deals, ids, 2, values, &produced) == DEALER_OK && produced == 30);
+    CHECK(dealer_next_deals(bulk, 20, deals + 30, ids, 2, values + 60, &produced) == DEALER_DONE && produced == 10);
+    CHECK(dealer_next_deals(bulk, 5, NULL, NULL, 0, NULL, &produced) == DEALER_DONE && produced == 0);
+    int same = 1, values_ok = 1;
+    for (int i = 0; i < 40; i++) {
+        dealer_deal d;
+        if (dealer_next_deal(one, &d) != DEALER_OK) { same = 0; break; }
+        for (int h = 0; h < 4; h++) if (d.hands[h] != deals[i].hands[h]) same = 0;
+        int32_t hcp = -1, mix = -1;
+        dealer_eval(one, "hcp(north)", &hcp);
+        dealer_eval(one, "spades(south) * 100 + hearts(west)", &mix);
+        if (values[2 * i] != hcp || values[2 * i + 1] != mix || hcp < 12) values_ok = 0;
+    }
+    CHECK(same);
+    CHECK(values_ok);
+    /* Errors: an unknown id deals nothing; NULL arguments. */
+    uint32_t bad = 999999;
+    produced = 99;
+    CHECK(dealer_next_deals(bulk, 1, deals, &bad, 1, values, &produced) == DEALER_ERROR_USAGE && produced == 0);
+    CHECK(strstr(dealer_last_error(bulk), "unknown expression id") != NULL);
+    CHECK(dealer_next_deals(bulk, 1, deals, ids, 1, NULL, &produced) == DEALER_ERROR_NULL);
+    CHECK(dealer_next_deals(bulk, 1, deals, NULL, 0, NULL, NULL) == DEALER_ERROR_NULL);
+
+    /* PBN both ways, then evaluation on a deal set by the caller. */
+    char pbn[80];
+    CHECK(dealer_deal_to_pbn(&deals[3], pbn, sizeof pbn) < sizeof pbn);
+    dealer_deal back;
+    CHECK(dealer_deal_from_pbn(one, pbn, &back) == DEALER_OK);
+    CHECK(memcmp(&back, &deals[3], sizeof back) == 0);
+    CHECK(dealer_set_deal(one, &back) == DEALER_OK);
+    int32_t hcp = -1;
+    CHECK(dealer_eval(one, "hcp(north)", &hcp) == DEALER_OK && hcp == values[6]);
+    dealer_dds_results table;
+    memset(&table, 0, sizeof table);
+    table.size = sizeof table;
+    table.par_vulnerability = -1;
+    CHECK(dealer_dds_table(one, NULL, &table) == DEALER_OK);
+    int32_t tricks = -1;
+    CHECK(dealer_eval(one, "dds(north, notrump)", &tricks) == DEALER_OK && tricks == table.tricks[0][4]);
+    const char *east_first = "E:AK.Q.J.T - - -";
+    CHECK(dealer_deal_from_pbn(one, east_first, &back) == DEALER_OK && back.hands[1] != 0 && back.hands[0] == 0);
+    CHECK(dealer_set_deal(one, &back) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(one), "52 cards") != NULL);
+    uint32_t line = 0, col = 0;
+    CHECK(dealer_deal_from_pbn(one, "N:AK.Q.J.T QX.. - -", &back) == DEALER_ERROR_USAGE);
+    CHECK(dealer_last_error_location(one, &line, &col) == DEALER_OK && line == 1 && col == 13);
+    CHECK(strstr(dealer_last_error(one), "unexpected character 'X'") != NULL);
+    CHECK(dealer_deal_from_pbn(one, NULL, &back) == DEALER_ERROR_NULL);
+    CHECK(dealer_deal_from_pbn(one, pbn, NULL) == DEALER_ERROR_NULL);
+    dealer_session *empty = NULL;
+    CHECK(dealer_create_session(&empty) == DEALER_OK);
+    CHECK(dealer_set_deal(empty, &deals[0]) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(empty), "no script") != NULL);
+    dealer_free_session(empty);
+    dealer_free_session(one);
+    dealer_free_session(bulk);
+}
+
 int main(void) {
     if (mkdtemp(scratch_dir) == NULL) {
         perror("mkdtemp");
@@ -1396,6 +1470,7 @@ int main(void) {
     test_output_fd();
     test_output_fd_closed_reader();
     test_compiled_expressions();
+    test_bulk_and_pbn_deals();
     test_oneline();
     test_version_number();
     test_error_texts();

@@ -487,6 +487,18 @@ int32_t dealer_run(dealer_session *session, dealer_run_report *report);
 // No actions run. The deal becomes the current deal for `dealer_eval`.
 int32_t dealer_next_deal(dealer_session *session, dealer_deal *deal);
 
+// Deals up to `count` deals that satisfy the condition, as `count` calls of
+// `dealer_next_deal` would, in one call: deal `i` goes to `deals[i]` (`deals` may be NULL) and
+// the values of the `id_count` expressions `ids` (from `dealer_compile_expression`) on it to
+// `values[i * id_count + j]` (true is 1, false 0; `ids` and `values` may be NULL when
+// `id_count` is 0). `*produced` receives the number of deals stored, also when the call fails.
+// The last deal stored becomes the current deal; the `max_seconds` ceiling applies to the
+// whole call. Returns `DEALER_OK` when all `count` deals were stored, `DEALER_DONE` when the
+// generate limit (or an explicitly set produce limit) ended the dealing first, or an error
+// (`DEALER_ERROR_USAGE` for an unknown id, `DEALER_ERROR_RUN`, …) with the deals before the
+// failing one stored and counted.
+int32_t dealer_next_deals(dealer_session *session, uintptr_t count, dealer_deal *deals, const uint32_t *ids, uint32_t id_count, int32_t *values, uintptr_t *produced);
+
 // Fills `table` with the 20 double-dummy results of `deal`, or of the session's current deal
 // (the last one `dealer_next_deal` returned) when `deal` is NULL, and with the par result for
 // `table->par_vulnerability` unless it is -1. Results of the current deal are shared with the
@@ -521,6 +533,13 @@ int32_t dealer_compile_expression(dealer_session *session, const char *expressio
 // `DEALER_ERROR_RUN` (e.g. a division by zero) or `DEALER_ERROR_NULL`.
 int32_t dealer_eval_compiled(dealer_session *session, uint32_t id, int32_t *value);
 
+// Makes a complete deal (from `dealer_deal_from_pbn`, another program, …) the session's current
+// deal for `dealer_eval`, `dealer_eval_compiled` and `dealer_dds_table(session, NULL, …)`,
+// without dealing: the next `dealer_next_deal` goes on where the dealing was. Returns
+// `DEALER_OK`, `DEALER_ERROR_USAGE` without a loaded script or for a deal that is not 52
+// different cards with 13 in each hand, or `DEALER_ERROR_NULL`.
+int32_t dealer_set_deal(dealer_session *session, const dealer_deal *deal);
+
 // The full message of the session's last error, or an empty string when the last call
 // succeeded. Script errors read `line L, column C: message near 'text'`, then the script line
 // and a caret under the column, e.g.
@@ -554,6 +573,15 @@ uintptr_t dealer_deal_to_pbn(const dealer_deal *deal, char *buffer, uintptr_t si
 // the line end: `n <hand> e <hand> s <hand> w <hand> ` (PBN hands, each followed by a space).
 // Buffer rules and result as for `dealer_deal_to_pbn`.
 uintptr_t dealer_deal_to_oneline(const dealer_deal *deal, char *buffer, uintptr_t size);
+
+// Parses a PBN deal such as `N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 …` into `*deal`: the seat of
+// the first hand (`N`, `E`, `S` or `W`), a colon, then four hands clockwise from it separated
+// by spaces, each `S.H.D.C` with ranks `AKQJT98765432` in any case, or `-` for a hand left
+// empty. Returns `DEALER_OK`; `DEALER_ERROR_USAGE` for text that is not such a deal (a card
+// twice, a hand of more than 13 cards, …), with the column in `dealer_last_error_location`
+// (line 1); `DEALER_ERROR_NULL` or `DEALER_ERROR_UTF8`. The deal may be incomplete
+// (`dealer_set_deal` and `dealer_dds_table` want a complete one).
+int32_t dealer_deal_from_pbn(dealer_session *session, const char *text, dealer_deal *deal);
 
 // The library version as a NUL-terminated string, e.g. `0.1.0`; equal to
 // `DEALER_VERSION_MAJOR.DEALER_VERSION_MINOR.DEALER_VERSION_PATCH` of the header it was built

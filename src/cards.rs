@@ -391,6 +391,99 @@ impl Deal {
     }
 }
 
+/// Why a PBN deal text was refused: where (1-based byte column) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PbnError {
+    /// The column (1-based, in bytes) of the offending character, or one past the end.
+    pub col: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl Deal {
+    /// Parses a PBN `[Deal]` value: the seat of the first hand (`N`, `E`, `S` or `W`), a colon,
+    /// then four hands clockwise from that seat, separated by spaces, each `S.H.D.C` with the
+    /// ranks `AKQJT98765432` in any order and case, or `-` for a hand left empty. No card may
+    /// appear twice and no hand may hold more than 13 cards; a deal need not be complete
+    /// (see [`Deal::is_complete`]).
+    pub fn from_pbn(text: &str) -> Result<Deal, PbnError> {
+        let bytes = text.as_bytes();
+        let fail = |at: usize, message: String| Err(PbnError { col: at + 1, message });
+        let skip_blanks = |mut at: usize| {
+            while bytes.get(at).is_some_and(|b| b.is_ascii_whitespace()) {
+                at += 1;
+            }
+            at
+        };
+        let mut at = skip_blanks(0);
+        let first = match bytes.get(at).map(u8::to_ascii_uppercase) {
+            Some(b'N') => Seat::North,
+            Some(b'E') => Seat::East,
+            Some(b'S') => Seat::South,
+            Some(b'W') => Seat::West,
+            _ => return fail(at, "expected the first hand's seat (N, E, S or W) before ':'".into()),
+        };
+        at += 1;
+        if bytes.get(at) != Some(&b':') {
+            return fail(at, "expected ':' after the first hand's seat".into());
+        }
+        at += 1;
+        let mut deal = Deal([Hand::EMPTY; 4]);
+        let mut held = 0u64;
+        for k in 0..4 {
+            let start = skip_blanks(at);
+            if k > 0 && start == at && at < bytes.len() {
+                return fail(at, "expected a space between hands".into());
+            }
+            at = start;
+            if at >= bytes.len() {
+                return fail(at, format!("expected four hands, found {k}"));
+            }
+            let seat = Seat::from_index(first.index() + k);
+            if bytes[at] == b'-' {
+                at += 1;
+                continue;
+            }
+            let mut hand = Hand::EMPTY;
+            let mut suit = 0; // 0 spades … 3 clubs, in PBN's order
+            while let Some(&b) = bytes.get(at).filter(|b| !b.is_ascii_whitespace()) {
+                if b == b'.' {
+                    suit += 1;
+                    if suit > 3 {
+                        return fail(at, format!("{}'s hand has more than four suits", seat.name()));
+                    }
+                } else {
+                    let Some(rank) = RANK_LETTERS.iter().position(|r| *r == b.to_ascii_uppercase()) else {
+                        return fail(at, format!("unexpected character '{}' in a hand", b.escape_ascii()));
+                    };
+                    let card = Card::new(Suit::PRINT_ORDER[suit], rank as u8);
+                    if held & card.bit() != 0 {
+                        return fail(
+                            at,
+                            format!("the card {}{} appears twice", card.suit().letter(), card.rank_letter()),
+                        );
+                    }
+                    held |= card.bit();
+                    hand.insert(card);
+                }
+                at += 1;
+            }
+            if suit < 3 {
+                return fail(at, format!("{}'s hand needs four suits separated by '.'", seat.name()));
+            }
+            if hand.count() > 13 {
+                return fail(at, format!("{}'s hand has {} cards (at most 13)", seat.name(), hand.count()));
+            }
+            deal.0[seat.index()] = hand;
+        }
+        at = skip_blanks(at);
+        if at < bytes.len() {
+            return fail(at, "unexpected text after the fourth hand".into());
+        }
+        Ok(deal)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,5 +516,35 @@ mod tests {
         let mut line = Vec::new();
         d.write_oneline(&mut line);
         assert!(line.starts_with(b"n AKQJT98765432... e .AKQJT98765432.. "));
+    }
+
+    #[test]
+    fn pbn_deal_text_round_trips_and_rotates() {
+        let deal = Deal::from_slots(&std::array::from_fn(Card::from_ordinal));
+        assert_eq!(Deal::from_pbn(&deal.pbn()), Ok(deal));
+        // The same deal written from East, in lower case, with extra blanks.
+        let [n, e, s, w] = deal.0.map(|h| h.pbn().to_lowercase());
+        let from_east = format!("  e:{e}  {s} {w}\t{n} ");
+        assert_eq!(Deal::from_pbn(&from_east), Ok(deal));
+        // An empty hand.
+        let partial = Deal::from_pbn("S:- AKQJT98765432... - -").unwrap();
+        assert_eq!(partial.hand(Seat::West).len(Suit::Spades), 13);
+        assert!(!partial.is_complete());
+    }
+
+    #[test]
+    fn pbn_deal_errors_name_the_column() {
+        let err = |text: &str| Deal::from_pbn(text).unwrap_err();
+        assert_eq!(err("X:...").col, 1);
+        assert_eq!(err("N...").col, 2);
+        let e = err("N:AK.Q.J.T QX.. - -");
+        assert_eq!((e.col, e.message.as_str()), (13, "unexpected character 'X' in a hand"));
+        let e = err("N:AK.Q.J.T A... - -");
+        assert_eq!((e.col, e.message.as_str()), (12, "the card SA appears twice"));
+        assert_eq!(err("N:AK.Q.J - - -").message, "North's hand needs four suits separated by '.'");
+        assert_eq!(err("N:A.K.Q.J.T - - -").message, "North's hand has more than four suits");
+        assert_eq!(err("N:- - -").message, "expected four hands, found 3");
+        assert_eq!(err("N:- - - - x").message, "unexpected text after the fourth hand");
+        assert_eq!(err("N:AKQJT98765432.A.. - - -").message, "North's hand has 14 cards (at most 13)");
     }
 }

@@ -1,12 +1,16 @@
 //! Expressions evaluated on the current deal: `dealer_eval` (by text, compiled on first use)
-//! and `dealer_compile_expression` + `dealer_eval_compiled` (compiled once, by id).
+//! and `dealer_compile_expression` + `dealer_eval_compiled` (compiled once, by id), and
+//! `dealer_set_deal`, which makes a caller's deal the current one.
 //!
 //! The session compiles, caches and evaluates; this module reads the arguments and writes the
 //! value. Loading the script the expressions see is `scripts`'s.
 
 use std::ffi::c_char;
 
+use crate::cards::{Deal, Hand};
+
 use super::boundary::{text_arg, with_session, Failure};
+use super::deals::dealer_deal;
 use super::session::dealer_session;
 use super::status::*;
 
@@ -70,6 +74,24 @@ pub extern "C" fn dealer_eval_compiled(session: *mut dealer_session, id: u32, va
         let v = h.session.eval_compiled(id)?;
         // SAFETY: non-NULL `value` points to a writable int32_t.
         unsafe { *value = v };
+        Ok(DEALER_OK)
+    })
+}
+
+/// Makes a complete deal (from `dealer_deal_from_pbn`, another program, …) the session's current
+/// deal for `dealer_eval`, `dealer_eval_compiled` and `dealer_dds_table(session, NULL, …)`,
+/// without dealing: the next `dealer_next_deal` goes on where the dealing was. Returns
+/// `DEALER_OK`, `DEALER_ERROR_USAGE` without a loaded script or for a deal that is not 52
+/// different cards with 13 in each hand, or `DEALER_ERROR_NULL`.
+#[no_mangle]
+pub extern "C" fn dealer_set_deal(session: *mut dealer_session, deal: *const dealer_deal) -> i32 {
+    with_session(session, |h| {
+        if deal.is_null() {
+            return Err(Failure::null("deal"));
+        }
+        // SAFETY: non-NULL `deal` points to a readable dealer_deal.
+        let d = unsafe { *deal };
+        h.session.set_deal(Deal(d.hands.map(Hand)))?;
         Ok(DEALER_OK)
     })
 }

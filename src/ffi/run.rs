@@ -1,6 +1,6 @@
 //! Running the loaded script's job: `dealer_run` (the whole job, with the
-//! `dealer_run_report` it fills) and `dealer_next_deal` (one produced deal at a time, no
-//! actions).
+//! `dealer_run_report` it fills), `dealer_next_deal` (one produced deal at a time, no
+//! actions) and `dealer_next_deals` (many at a time, with the values of compiled expressions).
 //!
 //! `dealer_run_report` is versioned by its `size` field: `dealer_run` still accepts the struct
 //! as it was before `ceiling` (`RUN_REPORT_V1_SIZE`) and writes no field beyond the size the
@@ -101,5 +101,63 @@ pub extern "C" fn dealer_next_deal(session: *mut dealer_session, deal: *mut deal
             }
             None => Ok(DEALER_DONE),
         }
+    })
+}
+
+/// Deals up to `count` deals that satisfy the condition, as `count` calls of
+/// `dealer_next_deal` would, in one call: deal `i` goes to `deals[i]` (`deals` may be NULL) and
+/// the values of the `id_count` expressions `ids` (from `dealer_compile_expression`) on it to
+/// `values[i * id_count + j]` (true is 1, false 0; `ids` and `values` may be NULL when
+/// `id_count` is 0). `*produced` receives the number of deals stored, also when the call fails.
+/// The last deal stored becomes the current deal; the `max_seconds` ceiling applies to the
+/// whole call. Returns `DEALER_OK` when all `count` deals were stored, `DEALER_DONE` when the
+/// generate limit (or an explicitly set produce limit) ended the dealing first, or an error
+/// (`DEALER_ERROR_USAGE` for an unknown id, `DEALER_ERROR_RUN`, …) with the deals before the
+/// failing one stored and counted.
+#[no_mangle]
+pub extern "C" fn dealer_next_deals(
+    session: *mut dealer_session,
+    count: usize,
+    deals: *mut dealer_deal,
+    ids: *const u32,
+    id_count: u32,
+    values: *mut i32,
+    produced: *mut usize,
+) -> i32 {
+    with_session(session, |h| {
+        if produced.is_null() {
+            return Err(Failure::null("produced"));
+        }
+        // SAFETY: non-NULL `produced` points to a writable size_t.
+        unsafe { *produced = 0 };
+        if id_count > 0 && ids.is_null() {
+            return Err(Failure::null("ids"));
+        }
+        if id_count > 0 && values.is_null() {
+            return Err(Failure::null("values"));
+        }
+        let slots = count
+            .checked_mul(id_count as usize)
+            .filter(|n| n.checked_mul(4).is_some())
+            .ok_or_else(|| Error::new(ErrorKind::Usage, "count * id_count values do not fit in memory"))?;
+        // SAFETY: with id_count > 0, `ids` points to id_count readable ids and `values` to
+        // count * id_count writable int32_t (checked non-NULL above); otherwise both are empty.
+        let (ids, values) = if id_count == 0 {
+            (&[][..], &mut [][..])
+        } else {
+            unsafe {
+                (std::slice::from_raw_parts(ids, id_count as usize), std::slice::from_raw_parts_mut(values, slots))
+            }
+        };
+        let (stored, result) = h.session.next_deals(count, ids, values, |i, d| {
+            if !deals.is_null() {
+                // SAFETY: non-NULL `deals` points to `count` writable dealer_deal; i < count.
+                unsafe { *deals.add(i) = dealer_deal { hands: d.0.map(|h| h.0) } };
+            }
+        });
+        // SAFETY: non-NULL `produced` points to a writable size_t.
+        unsafe { *produced = stored };
+        result?;
+        Ok(if stored < count { DEALER_DONE } else { DEALER_OK })
     })
 }

@@ -42,6 +42,9 @@ pub(super) const MAX_CACHED_EXPRESSIONS: usize = 1024;
 /// How many expressions `compile_expression` keeps for one script.
 const MAX_COMPILED_EXPRESSIONS: usize = 65_536;
 
+/// The refusal of a deal that is not 52 different cards, 13 in each hand.
+const INCOMPLETE_DEAL: &str = "the deal must hold each of the 52 cards once, 13 in every hand";
+
 /// Most deals a run may keep for `print(compass…)`, which prints them all at the end (32 MB).
 const MAX_KEPT_DEALS: i64 = 1_000_000;
 
@@ -546,6 +549,93 @@ impl Session {
     /// wall-time ceiling applies to each call, which fails with an [`ErrorKind::Run`] error when
     /// it passes before a deal is found (the next call goes on from there).
     pub fn next_deal(&mut self) -> Result<Option<Deal>> {
+        self.start_deal_by_deal()?;
+        let deadline = self.options.ceilings().time.and_then(|t| Instant::now().checked_add(t));
+        self.deal_one(deadline)
+    }
+
+    /// The next deal of the job [`Session::start_deal_by_deal`] started, dealt before `deadline`.
+    fn deal_one(&mut self, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        let program = self.program.as_ref().expect("job implies program");
+        let job = self.job.as_mut().expect("just set");
+        let time = self.options.ceilings().time;
+        job.hard_deadline = deadline;
+        job.ceiling = None;
+        let deal = job.next_accepted(program, None)?;
+        if job.ceiling == Some(Ceiling::Time) {
+            job.ceiling = None;
+            let seconds = time.map_or(0.0, |t| t.as_secs_f64());
+            return Err(Error::new(
+                ErrorKind::Run,
+                format!("no deal found within the time ceiling of {seconds} s (option max_seconds)"),
+            ));
+        }
+        if deal.is_some() {
+            // After the last deal, the last one stays current for `eval`.
+            self.current = deal;
+        }
+        Ok(deal)
+    }
+
+    /// Deals like `count` calls of [`Session::next_deal`], handing each deal to `store` with
+    /// its index and writing the values of the compiled expressions `ids` on it to the next
+    /// `ids.len()` slots of `values` (row by row; `values` holds `count * ids.len()` slots).
+    /// Returns how many deals were stored — fewer than `count` when the generate or produce
+    /// limit ends the dealing — and the error that stopped it, if any (the deals stored before
+    /// it are in place and counted). The wall-time ceiling applies to the whole call.
+    pub fn next_deals(
+        &mut self,
+        count: usize,
+        ids: &[u32],
+        values: &mut [i32],
+        mut store: impl FnMut(usize, &Deal),
+    ) -> (usize, Result<()>) {
+        if values.len() != count.saturating_mul(ids.len()) {
+            return (0, Err(Error::new(ErrorKind::Usage, "values must hold one slot per deal and expression")));
+        }
+        // Unknown ids fail before any deal is dealt.
+        let nodes = match ids.iter().map(|id| self.compiled_node(*id)).collect::<Result<Vec<_>>>() {
+            Ok(nodes) => nodes,
+            Err(e) => return (0, Err(e)),
+        };
+        if let Err(e) = self.start_deal_by_deal() {
+            return (0, Err(e));
+        }
+        let deadline = self.options.ceilings().time.and_then(|t| Instant::now().checked_add(t));
+        let mut rows = values.chunks_exact_mut(nodes.len().max(1));
+        for index in 0..count {
+            let deal = match self.deal_one(deadline) {
+                Ok(Some(deal)) => deal,
+                Ok(None) => return (index, Ok(())),
+                Err(e) => return (index, Err(e)),
+            };
+            if let Some(row) = rows.next().filter(|_| !nodes.is_empty()) {
+                for (value, node) in row.iter_mut().zip(&nodes) {
+                    match self.evaluate(&deal, *node) {
+                        Ok(v) => *value = v,
+                        Err(e) => return (index, Err(e)),
+                    }
+                }
+            }
+            store(index, &deal);
+        }
+        (count, Ok(()))
+    }
+
+    /// Makes `deal` the current deal of [`Session::eval`], [`Session::eval_compiled`] and
+    /// [`Session::dd_table`] without dealing. Needs a loaded script and a complete deal.
+    pub fn set_deal(&mut self, deal: Deal) -> Result<()> {
+        if !deal.is_complete() {
+            return Err(Error::new(ErrorKind::Usage, INCOMPLETE_DEAL));
+        }
+        self.start_deal_by_deal()?;
+        self.current = Some(deal);
+        Ok(())
+    }
+
+    /// Starts the job that [`Session::next_deal`] deals from, unless one is running: deals are
+    /// returned one at a time, with no actions.
+    fn start_deal_by_deal(&mut self) -> Result<()> {
         if self.job.is_none() {
             let mut job = self.start_job(SeatSet::ALL, None)?;
             let explicit = self.options.produce.is_some_and(|p| p != 0) || self.program()?.settings.produce.is_some();
@@ -562,25 +652,7 @@ impl Session {
             self.last_seed = Some(job.seed);
             self.job = Some(job);
         }
-        let program = self.program.as_ref().expect("job implies program");
-        let job = self.job.as_mut().expect("just set");
-        let time = self.options.ceilings().time;
-        job.hard_deadline = time.and_then(|t| Instant::now().checked_add(t));
-        job.ceiling = None;
-        let deal = job.next_accepted(program, None)?;
-        if job.ceiling == Some(Ceiling::Time) {
-            job.ceiling = None;
-            let seconds = time.map_or(0.0, |t| t.as_secs_f64());
-            return Err(Error::new(
-                ErrorKind::Run,
-                format!("no deal found within the time ceiling of {seconds} s (option max_seconds)"),
-            ));
-        }
-        if deal.is_some() {
-            // After the last deal, the last one stays current for `eval`.
-            self.current = deal;
-        }
-        Ok(deal)
+        Ok(())
     }
 
     /// Evaluates an expression (script syntax, with the script's variables) on the current deal.
@@ -644,8 +716,14 @@ impl Session {
 
     /// Evaluates an expression compiled by [`Session::compile_expression`] on the current deal.
     pub fn eval_compiled(&mut self, id: u32) -> Result<i32> {
-        let node = id
-            .checked_sub(self.expressions.first_id)
+        let node = self.compiled_node(id)?;
+        let deal = self.current_deal()?;
+        self.evaluate(&deal, node)
+    }
+
+    /// The program node of an expression id from [`Session::compile_expression`].
+    fn compiled_node(&self, id: u32) -> Result<NodeId> {
+        id.checked_sub(self.expressions.first_id)
             .and_then(|index| self.expressions.pinned.get(index as usize))
             .map(|(_, node)| *node)
             .ok_or_else(|| {
@@ -653,9 +731,7 @@ impl Session {
                     ErrorKind::Usage,
                     format!("unknown expression id {id} (ids are valid until the next script is loaded)"),
                 )
-            })?;
-        let deal = self.current_deal()?;
-        self.evaluate(&deal, node)
+            })
     }
 
     fn current_deal(&self) -> Result<Deal> {
@@ -704,10 +780,7 @@ impl Session {
         match deal {
             Some(deal) => {
                 if !deal.is_complete() {
-                    return Err(Error::new(
-                        ErrorKind::Usage,
-                        "the deal must hold each of the 52 cards once, 13 in every hand",
-                    ));
+                    return Err(Error::new(ErrorKind::Usage, INCOMPLETE_DEAL));
                 }
                 let o = &self.options;
                 let dd = self.own_dd.get_or_insert_with(|| {
