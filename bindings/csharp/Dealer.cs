@@ -271,6 +271,11 @@ namespace Libdealer
         public static extern int dealer_run(SessionHandle session, ref DealerRunReportRecord report);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_next_deal(SessionHandle session, out DealerDealRecord deal);
+        /// <summary>dealer_next_deals: deals is count dealer_deal records flattened to 4 * count
+        /// masks (null: not stored), values count * id_count ints (null when id_count is 0).</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_next_deals(SessionHandle session, UIntPtr count, [Out] ulong[] deals,
+            [In] uint[] ids, uint id_count, [Out] int[] values, out UIntPtr produced);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_dds_table(SessionHandle session, [In] ref DealerDealRecord deal, ref DealerDdsResultsRecord table);
         /// <summary>dealer_dds_table with deal NULL: the session's current deal.</summary>
@@ -283,6 +288,8 @@ namespace Libdealer
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_eval_compiled(SessionHandle session, uint id, out int value);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_set_deal(SessionHandle session, [In] ref DealerDealRecord deal);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr dealer_last_error(SessionHandle session);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr dealer_last_error_summary(SessionHandle session);
@@ -294,6 +301,8 @@ namespace Libdealer
         public static extern UIntPtr dealer_deal_to_pbn([In] ref DealerDealRecord deal, byte[] buffer, UIntPtr size);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern UIntPtr dealer_deal_to_oneline([In] ref DealerDealRecord deal, byte[] buffer, UIntPtr size);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_deal_from_pbn(SessionHandle session, byte[] text, out DealerDealRecord deal);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr dealer_version();
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
@@ -394,6 +403,15 @@ namespace Libdealer
             return Encoding.UTF8.GetString(buffer, 0, len);
         }
 
+        /// <summary>Reads a PBN [Deal] value such as "N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 …" (the
+        /// first hand's seat, then four hands clockwise, "-" for an empty one); the same as
+        /// session.ParseDeal(text), which see.</summary>
+        public static Deal FromPbn(DealerSession session, string text)
+        {
+            if (session == null) throw new ArgumentNullException("session");
+            return session.ParseDeal(text);
+        }
+
         /// <summary>The PBN [Deal] value, "N:AKQ.… …" (dealer_deal_to_pbn).</summary>
         public string ToPbn() { return Text(Native.dealer_deal_to_pbn); }
 
@@ -413,6 +431,19 @@ namespace Libdealer
         public ulong Seed { get; internal set; }
         /// <summary>DealerCeiling.DEALER_CEILING_*: the ceiling that stopped the run, NONE if none did.</summary>
         public int Ceiling { get; internal set; }
+    }
+
+    /// <summary>The deals of one DealerSession.NextDeals call and the values of its expressions.</summary>
+    public sealed class DealBatch
+    {
+        /// <summary>The deals, in the order NextDeal would have returned them; fewer than asked
+        /// for when the script's limits ended the dealing (then Done is true).</summary>
+        public Deal[] Deals { get; internal set; }
+        /// <summary>Values[i, j]: expression j (the ids passed, in order) on deal i; true is 1.
+        /// Its first dimension is Deals.Length.</summary>
+        public int[,] Values { get; internal set; }
+        /// <summary>True when the generate/produce limit ended the dealing (DEALER_DONE).</summary>
+        public bool Done { get; internal set; }
     }
 
     /// <summary>The double-dummy results of a deal.</summary>
@@ -658,6 +689,58 @@ namespace Libdealer
                 if (deal == null) yield break;
                 yield return deal;
             }
+        }
+
+        /// <summary>Deals up to count deals satisfying the condition, as count calls of NextDeal
+        /// would (dealer_next_deals), and evaluates the compiled expressions ids (from
+        /// CompileExpression) on each: Values[i, j] is ids[j] on deal i. The last deal becomes
+        /// the current deal. An error throws DealerException (the deals dealt before the
+        /// failing one are not returned; the last of them is the current deal).</summary>
+        public DealBatch NextDeals(int count, params uint[] ids)
+        {
+            CheckDisposed();
+            if (count < 0) throw new ArgumentOutOfRangeException("count");
+            if (ids == null) ids = new uint[0];
+            ulong[] masks = new ulong[4 * count];
+            int[] values = ids.Length == 0 ? null : new int[count * ids.Length];
+            UIntPtr produced;
+            int status = Native.dealer_next_deals(handle, (UIntPtr)count, count == 0 ? null : masks,
+                ids.Length == 0 ? null : ids, (uint)ids.Length, values, out produced);
+            Check(status);
+            int n = (int)produced;
+            var deals = new Deal[n];
+            var table = new int[n, ids.Length];
+            for (int i = 0; i < n; i++)
+            {
+                deals[i] = new Deal(masks[4 * i], masks[4 * i + 1], masks[4 * i + 2], masks[4 * i + 3]);
+                for (int j = 0; j < ids.Length; j++) table[i, j] = values[i * ids.Length + j];
+            }
+            return new DealBatch { Deals = deals, Values = table, Done = status == DealerStatus.DEALER_DONE };
+        }
+
+        /// <summary>Reads a PBN [Deal] value such as "N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 …"
+        /// (dealer_deal_from_pbn): the seat of the first hand (N, E, S or W), a colon, then four
+        /// hands clockwise from it, each S.H.D.C with ranks AKQJT98765432 in any case, "-" for an
+        /// empty hand. The deal may be incomplete. Text that is not such a deal throws
+        /// DealerException with Status DEALER_ERROR_USAGE, Line 1 and the Column of the fault.</summary>
+        public Deal ParseDeal(string text)
+        {
+            CheckDisposed();
+            if (text == null) throw new ArgumentNullException("text");
+            DealerDealRecord record;
+            Check(Native.dealer_deal_from_pbn(handle, Native.Utf8z(text), out record));
+            return new Deal(record);
+        }
+
+        /// <summary>Makes a complete deal the current deal for Eval, EvalCompiled and DdsTable()
+        /// (dealer_set_deal), without dealing: the next NextDeal goes on where the dealing was.
+        /// Needs a loaded script; an incomplete deal throws DealerException (DEALER_ERROR_USAGE).</summary>
+        public void SetDeal(Deal deal)
+        {
+            CheckDisposed();
+            if (deal == null) throw new ArgumentNullException("deal");
+            DealerDealRecord record = deal.ToRecord();
+            Check(Native.dealer_set_deal(handle, ref record));
         }
 
         /// <summary>Evaluates an expression (e.g. "hcp(north)") on the current deal; true is 1.</summary>

@@ -433,6 +433,186 @@ internal static class TestDealer
             }
         });
 
+        // A complete deal written out by hand: North AKQ2.K32.A92.T98 holds 16 points, East
+        // 17, South 7, West 0.
+        const string KnownPbn = "N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 8765.JT98.J54.KQ 43.654.T876.6542";
+
+        Test("pbn round trip", () =>
+        {
+            using (var session = new DealerSession())
+            {
+                session.Seed = 21;
+                session.Produce = 6;
+                session.LoadScript("condition hcp(south) >= 8\n");
+                var deals = session.Deals().ToList();
+                Check("6 deals to read back", deals.Count == 6, deals.Count.ToString());
+                bool same = deals.All(d => session.ParseDeal(d.ToPbn()).Hands.SequenceEqual(d.Hands));
+                Check("ParseDeal(ToPbn()) gives the same deal (6 deals)", same);
+                bool viaDeal = deals.All(d => Deal.FromPbn(session, d.ToPbn()).ToPbn() == d.ToPbn());
+                Check("Deal.FromPbn(session, ToPbn()).ToPbn() is the text", viaDeal);
+                // The same deal from West's hand, in lower case: four hands clockwise from W.
+                string[] hands = deals[0].ToPbn().Substring(2).Split(' ');
+                string fromWest = ("w:" + hands[3] + " " + hands[0] + " " + hands[1] + " " + hands[2]).ToLowerInvariant();
+                Check("a lower-case PBN starting with West reads as the same deal",
+                    session.ParseDeal(fromWest).Hands.SequenceEqual(deals[0].Hands), fromWest);
+                Deal known = session.ParseDeal(KnownPbn);
+                Check("the hand-written deal reads back to its text", known.ToPbn() == KnownPbn, known.ToPbn());
+                // North's spades AKQ2: ace 12, king 11, queen 10, deuce 0, spades bits 48..63.
+                ulong spades = (known.North >> 48) & 0x1fff;
+                Check("North's spades are the bits of A K Q 2", spades == ((1UL << 12) | (1UL << 11) | (1UL << 10) | 1UL),
+                    Convert.ToString((long)spades, 2));
+                Deal partial = session.ParseDeal("N:AKQ2.K32.A92.T98 - - -");
+                Check("an incomplete deal: North's 13 cards, the others empty",
+                    CountBits(partial.North) == 13 && partial.East == 0 && partial.South == 0 && partial.West == 0);
+            }
+        });
+
+        Test("bad pbn", () =>
+        {
+            using (var session = new DealerSession())
+            {
+                // Columns from 1: the X is the 6th character, the second club ace the 69th.
+                var cases = new[]
+                {
+                    Tuple.Create("N:AKQX.K32.A92.T98 JT9.AQ7.KQ3.AJ73 8765.JT98.J54.KQ 43.654.T876.6542", 6, "unexpected character 'X'"),
+                    Tuple.Create("N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 8765.JT98.J54.KQ 43.654.T876.654A", 69, "the card CA appears twice"),
+                    Tuple.Create("X:AKQ2.K32.A92.T98 - - -", 1, "seat"),
+                };
+                foreach (var c in cases)
+                {
+                    try
+                    {
+                        session.ParseDeal(c.Item1);
+                        Check("bad PBN throws: " + c.Item1, false, "no exception");
+                    }
+                    catch (DealerException e)
+                    {
+                        Check("bad PBN column " + c.Item2 + ": DEALER_ERROR_USAGE, line 1, column, message",
+                            e.Status == DealerStatus.DEALER_ERROR_USAGE && e.Line == 1 && e.Column == c.Item2 &&
+                            e.Message.Contains("bad PBN deal") && e.Message.Contains(c.Item3) &&
+                            e.FullText.Contains("column " + c.Item2),
+                            DealerStatus.Name(e.Status) + " line " + e.Line + " column " + e.Column + ": " + e.Message);
+                    }
+                }
+            }
+        });
+
+        Test("set deal", () =>
+        {
+            using (var session = new DealerSession())
+            {
+                Deal known = session.ParseDeal(KnownPbn);
+                try
+                {
+                    session.SetDeal(known);
+                    Check("SetDeal without a script throws", false, "no exception");
+                }
+                catch (DealerException e)
+                {
+                    Check("SetDeal without a script: DEALER_ERROR_USAGE", e.Status == DealerStatus.DEALER_ERROR_USAGE,
+                        DealerStatus.Name(e.Status));
+                }
+                session.Seed = 5;
+                session.LoadScript("condition hcp(north) >= 20\n");
+                Deal first = session.NextDeal();
+                session.SetDeal(known);
+                int[] hcp = { session.Eval("hcp(north)"), session.Eval("hcp(east)"), session.Eval("hcp(south)"), session.Eval("hcp(west)") };
+                Check("SetDeal, then Eval hcp: 16 17 7 0", hcp.SequenceEqual(new[] { 16, 17, 7, 0 }), string.Join(" ", hcp));
+                uint id = session.CompileExpression("shape(north, 4333)");
+                Check("SetDeal, then EvalCompiled shape(north, 4333) is 1", session.EvalCompiled(id) == 1);
+                DdsResult current = session.DdsTable();
+                DdsResult direct = session.DdsTable(known);
+                bool sameTable = true;
+                for (int d = 0; d < 4; d++)
+                    for (int t = 0; t < 5; t++)
+                        sameTable &= current.Tricks[d, t] == direct.Tricks[d, t];
+                Check("SetDeal, then DdsTable() = DdsTable(deal)", sameTable);
+                try
+                {
+                    session.SetDeal(session.ParseDeal("N:AKQ2.K32.A92.T98 - - -"));
+                    Check("SetDeal of an incomplete deal throws", false, "no exception");
+                }
+                catch (DealerException e)
+                {
+                    Check("SetDeal of an incomplete deal: DEALER_ERROR_USAGE", e.Status == DealerStatus.DEALER_ERROR_USAGE,
+                        DealerStatus.Name(e.Status));
+                }
+                // The dealing goes on where it was: the next deal is what a fresh session's
+                // second deal is.
+                Deal second = session.NextDeal();
+                using (var fresh = new DealerSession())
+                {
+                    fresh.Seed = 5;
+                    fresh.LoadScript("condition hcp(north) >= 20\n");
+                    Deal a = fresh.NextDeal(), b = fresh.NextDeal();
+                    Check("SetDeal does not advance the dealing",
+                        a.ToPbn() == first.ToPbn() && b.ToPbn() == second.ToPbn(), b.ToPbn() + " vs " + second.ToPbn());
+                }
+            }
+        });
+
+        Test("next deals", () =>
+        {
+            const string script = "condition hcp(north) >= 12 && hcp(south) >= 10\n";
+            string[] expressions = { "hcp(north)", "hcp(south)", "spades(north) >= 4", "hcp(east) - hcp(west)" };
+            using (var batch = new DealerSession())
+            using (var single = new DealerSession())
+            {
+                batch.Seed = single.Seed = 99;
+                batch.LoadScript(script);
+                single.LoadScript(script);
+                uint[] ids = expressions.Select(e => batch.CompileExpression(e)).ToArray();
+                DealBatch got = batch.NextDeals(8, ids);
+                Check("NextDeals(8): 8 deals, 8 x 4 values, not Done",
+                    got.Deals.Length == 8 && got.Values.GetLength(0) == 8 && got.Values.GetLength(1) == 4 && !got.Done,
+                    got.Deals.Length + " deals");
+                bool sameDeals = true, sameValues = true;
+                for (int i = 0; i < got.Deals.Length; i++)
+                {
+                    Deal one = single.NextDeal();
+                    sameDeals &= one != null && one.ToPbn() == got.Deals[i].ToPbn();
+                    for (int j = 0; j < expressions.Length; j++)
+                        sameValues &= single.Eval(expressions[j]) == got.Values[i, j];
+                }
+                Check("NextDeals = NextDeal one by one (same seed)", sameDeals);
+                Check("NextDeals values = Eval on each deal", sameValues);
+                Check("the last deal is the current deal",
+                    batch.Eval("hcp(north)") == got.Values[7, 0] && batch.Eval("hcp(south)") == got.Values[7, 1]);
+                DealBatch more = batch.NextDeals(3);
+                Deal next = single.NextDeal();
+                Check("NextDeals without ids goes on with the dealing (no values)",
+                    more.Deals.Length == 3 && more.Values.GetLength(1) == 0 && more.Deals[0].ToPbn() == next.ToPbn());
+            }
+            using (var batch = new DealerSession())
+            using (var single = new DealerSession())
+            {
+                // The generate limit ends the dealing before 50 deals are found.
+                const string limited = "generate 300\ncondition hcp(north) >= 16\n";
+                batch.Seed = single.Seed = 4;
+                batch.LoadScript(limited);
+                single.LoadScript(limited);
+                DealBatch got = batch.NextDeals(50, batch.CompileExpression("hcp(north)"));
+                var expected = single.Deals().ToList();
+                Check("NextDeals at the generate limit: Done, the deals NextDeal gives until null",
+                    got.Done && got.Deals.Length == expected.Count && expected.Count > 0 && expected.Count < 50 &&
+                    got.Deals.Select(d => d.ToPbn()).SequenceEqual(expected.Select(d => d.ToPbn())),
+                    got.Deals.Length + " vs " + expected.Count);
+                bool inRange = true;
+                for (int i = 0; i < got.Deals.Length; i++) inRange &= got.Values[i, 0] >= 16;
+                Check("NextDeals values satisfy the condition (hcp(north) >= 16)", inRange);
+                try
+                {
+                    batch.NextDeals(2, 12345u);
+                    Check("NextDeals with an unknown id throws", false, "no exception");
+                }
+                catch (DealerException e)
+                {
+                    Check("NextDeals with an unknown id: DEALER_ERROR_USAGE", e.Status == DealerStatus.DEALER_ERROR_USAGE,
+                        DealerStatus.Name(e.Status));
+                }
+            }
+        });
+
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }
