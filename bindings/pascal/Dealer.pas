@@ -179,16 +179,21 @@ function dealer_set_output(session: PDealerSessionHandle; stream: Int32; callbac
 function dealer_set_output_fd(session: PDealerSessionHandle; stream: Int32; fd: Int32): Int32; cdecl; external DealerLib;
 function dealer_run(session: PDealerSessionHandle; report: PDealerRunReport): Int32; cdecl; external DealerLib;
 function dealer_next_deal(session: PDealerSessionHandle; deal: PDealerDeal): Int32; cdecl; external DealerLib;
+{ dealer_next_deals: deals points to count records (nil: not stored), ids to id_count ids,
+  values to count * id_count Int32 (ids and values nil when id_count is 0). }
+function dealer_next_deals(session: PDealerSessionHandle; count: NativeUInt; deals: PDealerDeal; ids: PCardinal; id_count: UInt32; values: PInteger; out produced: NativeUInt): Int32; cdecl; external DealerLib;
 function dealer_dds_table(session: PDealerSessionHandle; deal: PDealerDeal; table: PDealerDdsResults): Int32; cdecl; external DealerLib;
 function dealer_eval(session: PDealerSessionHandle; expression: PAnsiChar; out value: Int32): Int32; cdecl; external DealerLib;
 function dealer_compile_expression(session: PDealerSessionHandle; expression: PAnsiChar; out id: UInt32): Int32; cdecl; external DealerLib;
 function dealer_eval_compiled(session: PDealerSessionHandle; id: UInt32; out value: Int32): Int32; cdecl; external DealerLib;
+function dealer_set_deal(session: PDealerSessionHandle; deal: PDealerDeal): Int32; cdecl; external DealerLib;
 function dealer_last_error(session: PDealerSessionHandle): PAnsiChar; cdecl; external DealerLib;
 function dealer_last_error_summary(session: PDealerSessionHandle): PAnsiChar; cdecl; external DealerLib;
 function dealer_last_error_location(session: PDealerSessionHandle; line, col: PCardinal): Int32; cdecl; external DealerLib;
 function dealer_last_error_exit_code(session: PDealerSessionHandle): Int32; cdecl; external DealerLib;
 function dealer_deal_to_pbn(deal: PDealerDeal; buffer: PAnsiChar; size: NativeUInt): NativeUInt; cdecl; external DealerLib;
 function dealer_deal_to_oneline(deal: PDealerDeal; buffer: PAnsiChar; size: NativeUInt): NativeUInt; cdecl; external DealerLib;
+function dealer_deal_from_pbn(session: PDealerSessionHandle; text: PAnsiChar; deal: PDealerDeal): Int32; cdecl; external DealerLib;
 function dealer_version: PAnsiChar; cdecl; external DealerLib;
 function dealer_version_number: UInt32; cdecl; external DealerLib;
 
@@ -211,6 +216,11 @@ type
   end;
 
   TDealerTricks = array[0..3, 0..4] of Integer;
+
+  { The deals of TDealerSession.NextDeals. }
+  TDealerDealArray = array of TDealerDeal;
+  { Values[I][J]: expression J (the ids passed, in order) on deal I; true is 1. }
+  TDealerValueTable = array of array of Integer;
 
   { One libdealer session. Not for use by two threads at once. }
   TDealerSession = class
@@ -257,10 +267,31 @@ type
     function Run: TDealerRunReport; overload;
     { False at DEALER_DONE. }
     function NextDeal(out Deal: TDealerDeal): Boolean;
+    { Up to Count deals satisfying the condition, as Count calls of NextDeal would
+      (dealer_next_deals), and Values[I][J] = the compiled expression Ids[J] (from
+      CompileExpression) on deal I. Returns the number of deals stored, Length(Deals): fewer
+      than Count when the generate/produce limit ended the dealing (DEALER_DONE). The last
+      deal becomes the current deal. Raises EDealerError on an error (Deals and Values then
+      hold the deals before the failing one). }
+    function NextDeals(Count: Integer; const Ids: array of Cardinal; out Deals: TDealerDealArray;
+      out Values: TDealerValueTable): Integer; overload;
+    { NextDeals without expressions. }
+    function NextDeals(Count: Integer; out Deals: TDealerDealArray): Integer; overload;
+    { Reads a PBN [Deal] value such as 'N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 ...'
+      (dealer_deal_from_pbn): the first hand's seat (N, E, S or W), a colon, then four hands
+      clockwise from it, each S.H.D.C with ranks AKQJT98765432 in any case, '-' for an empty
+      hand. The deal may be incomplete. Bad text raises EDealerError with Status
+      DEALER_ERROR_USAGE, Line 1 and the Column of the fault. }
+    function ParseDeal(const Pbn: string): TDealerDeal;
+    { Makes a complete deal the current deal for Eval, EvalCompiled and DdsTableCurrent
+      (dealer_set_deal) without dealing: the next NextDeal goes on where the dealing was.
+      Needs a loaded script; an incomplete deal raises EDealerError (DEALER_ERROR_USAGE). }
+    procedure SetDeal(const Deal: TDealerDeal);
     function Eval(const Expr: string): Integer;
     function CompileExpression(const Expr: string): Cardinal;
     function EvalCompiled(Id: Cardinal): Integer;
-    { Double dummy of Deal (DdsTableCurrent: of the last NextDeal). Vulnerability -1: no par. }
+    { Double dummy of Deal (DdsTableCurrent: of the current deal, from NextDeal, NextDeals or
+      SetDeal). Vulnerability -1: no par. }
     function DdsTable(const Deal: TDealerDeal; Vulnerability: Integer = -1): TDealerDdsResults;
     function DdsTableCurrent(Vulnerability: Integer = -1): TDealerDdsResults;
     function CreateInterrupter: PDealerInterrupter;
@@ -599,6 +630,68 @@ begin
     Check(Status);
     Result := True;
   end;
+end;
+
+function TDealerSession.NextDeals(Count: Integer; const Ids: array of Cardinal;
+  out Deals: TDealerDealArray; out Values: TDealerValueTable): Integer;
+var
+  Flat: array of Integer;
+  Produced: NativeUInt;
+  Status: Int32;
+  IdPtr: PCardinal;
+  ValuePtr: PInteger;
+  DealPtr: PDealerDeal;
+  K, I, J: Integer;
+begin
+  NeedHandle;
+  if Count < 0 then
+    raise EDealerError.CreateStatus(DEALER_ERROR_USAGE, 'NextDeals: negative count', '', 0, 0);
+  K := Length(Ids);
+  SetLength(Deals, Count);
+  SetLength(Flat, Count * K);
+  IdPtr := nil;
+  ValuePtr := nil;
+  DealPtr := nil;
+  if K > 0 then
+    IdPtr := @Ids[0];
+  if Length(Flat) > 0 then
+    ValuePtr := @Flat[0];
+  if Count > 0 then
+    DealPtr := @Deals[0];
+  Produced := 0;
+  Status := dealer_next_deals(FHandle, NativeUInt(Count), DealPtr, IdPtr, UInt32(K), ValuePtr,
+    Produced);
+  Result := Integer(Produced);
+  SetLength(Deals, Result);
+  SetLength(Values, Result, K);
+  for I := 0 to Result - 1 do
+    for J := 0 to K - 1 do
+      Values[I][J] := Flat[I * K + J];
+  if Status <> DEALER_DONE then
+    Check(Status);
+end;
+
+function TDealerSession.NextDeals(Count: Integer; out Deals: TDealerDealArray): Integer;
+var
+  Values: TDealerValueTable;
+begin
+  Result := NextDeals(Count, [], Deals, Values);
+end;
+
+function TDealerSession.ParseDeal(const Pbn: string): TDealerDeal;
+var
+  U: UTF8String;
+begin
+  NeedHandle;
+  U := UTF8String(Pbn);
+  FillChar(Result, SizeOf(Result), 0);
+  Check(dealer_deal_from_pbn(FHandle, PAnsiChar(U), @Result));
+end;
+
+procedure TDealerSession.SetDeal(const Deal: TDealerDeal);
+begin
+  NeedHandle;
+  Check(dealer_set_deal(FHandle, @Deal));
 end;
 
 function TDealerSession.Eval(const Expr: string): Integer;

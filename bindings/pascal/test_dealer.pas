@@ -235,6 +235,234 @@ begin
     + DEALER_VERSION_PATCH, 'version number matches the unit', DealerVersion);
 end;
 
+const
+  { A complete deal written out by hand: North (AKQ2.K32.A92.T98) holds 16 points, East 17,
+    South 7, West 0. }
+  KnownPbn = 'N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 8765.JT98.J54.KQ 43.654.T876.6542';
+
+function SameDeal(const A, B: TDealerDeal): Boolean;
+var
+  I: Integer;
+begin
+  Result := True;
+  for I := 0 to 3 do
+    if A.hands[I] <> B.hands[I] then
+      Result := False;
+end;
+
+procedure TestPbn;
+var
+  S: TDealerSession;
+  Deal, Back, Known: TDealerDeal;
+  N: Integer;
+  AllSame, Raised: Boolean;
+  Text, Rotated: string;
+  Parts: TStringList;
+begin
+  S := TDealerSession.Create;
+  Parts := TStringList.Create;
+  try
+    S.SetSeed(21);
+    S.LoadScript('produce 6' + #10 + 'condition hcp(south) >= 8' + #10);
+    N := 0;
+    AllSame := True;
+    while S.NextDeal(Deal) do
+    begin
+      Inc(N);
+      Text := DealToPbn(Deal);
+      Back := S.ParseDeal(Text);
+      if not SameDeal(Back, Deal) or (DealToPbn(Back) <> Text) then
+        AllSame := False;
+      if N = 1 then
+      begin
+        { The first deal from West's hand, in lower case: four hands clockwise from W. }
+        Parts.Delimiter := ' ';
+        Parts.StrictDelimiter := True;
+        Parts.DelimitedText := Copy(Text, 3, Length(Text));
+        Rotated := LowerCase('W:' + Parts[3] + ' ' + Parts[0] + ' ' + Parts[1] + ' ' + Parts[2]);
+        Check(SameDeal(S.ParseDeal(Rotated), Deal),
+          'PBN: a lower-case deal starting with West reads as the same deal', Rotated);
+      end;
+    end;
+    Check((N = 6) and AllSame, 'PBN round trip: ParseDeal(DealToPbn(deal)) = deal (6 deals)',
+      IntToStr(N) + ' deals');
+    Known := S.ParseDeal(KnownPbn);
+    Check(DealToPbn(Known) = KnownPbn, 'PBN: the hand-written deal reads back to its text',
+      DealToPbn(Known));
+    { North's spades AKQ2: bits 48 + 12, 48 + 11, 48 + 10 and 48. }
+    Check((Known.hands[DEALER_NORTH] shr 48) and $1FFF = (1 shl 12) or (1 shl 11) or (1 shl 10) or 1,
+      'PBN: North''s spades are the bits of A K Q 2');
+    Raised := False;
+    try
+      S.ParseDeal('N:AKQX.K32.A92.T98 JT9.AQ7.KQ3.AJ73 8765.JT98.J54.KQ 43.654.T876.6542');
+    except
+      on E: EDealerError do
+      begin
+        Raised := True;
+        Check((E.Status = DEALER_ERROR_USAGE) and (E.Line = 1) and (E.Column = 6),
+          'bad PBN: DEALER_ERROR_USAGE at line 1, column 6 (the X)',
+          Format('status %d line %d column %d', [E.Status, E.Line, E.Column]));
+        Check((Pos('column 6', E.Message) > 0) and (Pos('bad PBN deal', E.Message) > 0)
+          and (Pos('''X''', E.Message) > 0),
+          'bad PBN: the message names the column and the character', E.Message);
+      end;
+    end;
+    Check(Raised, 'bad PBN raises EDealerError');
+    Raised := False;
+    try
+      S.ParseDeal('N:AKQ2.K32.A92.T98 JT9.AQ7.KQ3.AJ73 8765.JT98.J54.KQ 43.654.T876.654A');
+    except
+      on E: EDealerError do
+        Raised := (E.Status = DEALER_ERROR_USAGE) and (E.Column = 69)
+          and (Pos('the card CA appears twice', E.Message) > 0);
+    end;
+    Check(Raised, 'bad PBN: a card twice is reported at column 69');
+  finally
+    Parts.Free;
+    S.Free;
+  end;
+end;
+
+procedure TestSetDeal;
+var
+  S, Fresh: TDealerSession;
+  Known, First, Second, A, B, Partial: TDealerDeal;
+  Raised, SameTable: Boolean;
+  Current, Direct: TDealerDdsResults;
+  D, T: Integer;
+begin
+  S := TDealerSession.Create;
+  Fresh := TDealerSession.Create;
+  try
+    Known := S.ParseDeal(KnownPbn);
+    Raised := False;
+    try
+      S.SetDeal(Known);
+    except
+      on E: EDealerError do
+        Raised := E.Status = DEALER_ERROR_USAGE;
+    end;
+    Check(Raised, 'SetDeal without a script: DEALER_ERROR_USAGE');
+    S.SetSeed(5);
+    S.LoadScript('condition hcp(north) >= 20' + #10);
+    S.NextDeal(First);
+    S.SetDeal(Known);
+    Check((S.Eval('hcp(north)') = 16) and (S.Eval('hcp(east)') = 17) and (S.Eval('hcp(south)') = 7)
+      and (S.Eval('hcp(west)') = 0), 'SetDeal, then Eval hcp: 16 17 7 0',
+      Format('%d %d %d %d', [S.Eval('hcp(north)'), S.Eval('hcp(east)'), S.Eval('hcp(south)'),
+        S.Eval('hcp(west)')]));
+    Check(S.EvalCompiled(S.CompileExpression('shape(north, 4333)')) = 1,
+      'SetDeal, then EvalCompiled shape(north, 4333) is 1');
+    Current := S.DdsTableCurrent;
+    Direct := S.DdsTable(Known);
+    SameTable := True;
+    for D := 0 to 3 do
+      for T := 0 to 4 do
+        if Current.tricks[D][T] <> Direct.tricks[D][T] then
+          SameTable := False;
+    Check(SameTable, 'SetDeal, then DdsTableCurrent = DdsTable(deal)');
+    Partial := S.ParseDeal('N:AKQ2.K32.A92.T98 - - -');
+    Raised := False;
+    try
+      S.SetDeal(Partial);
+    except
+      on E: EDealerError do
+        Raised := E.Status = DEALER_ERROR_USAGE;
+    end;
+    Check(Raised, 'SetDeal of an incomplete deal: DEALER_ERROR_USAGE');
+    { The dealing goes on where it was. }
+    S.NextDeal(Second);
+    Fresh.SetSeed(5);
+    Fresh.LoadScript('condition hcp(north) >= 20' + #10);
+    Fresh.NextDeal(A);
+    Fresh.NextDeal(B);
+    Check(SameDeal(A, First) and SameDeal(B, Second), 'SetDeal does not advance the dealing');
+  finally
+    Fresh.Free;
+    S.Free;
+  end;
+end;
+
+procedure TestNextDeals;
+const
+  Script = 'condition hcp(north) >= 12 && hcp(south) >= 10' + #10;
+  Limited = 'generate 300' + #10 + 'condition hcp(north) >= 16' + #10;
+  Exprs: array[0..3] of string = ('hcp(north)', 'hcp(south)', 'spades(north) >= 4',
+    'hcp(east) - hcp(west)');
+var
+  Batch, Single: TDealerSession;
+  Ids: array[0..3] of Cardinal;
+  Deals: TDealerDealArray;
+  Values: TDealerValueTable;
+  Deal: TDealerDeal;
+  N, I, J, Expected: Integer;
+  SameDeals, SameValues, Raised: Boolean;
+begin
+  Batch := TDealerSession.Create;
+  Single := TDealerSession.Create;
+  try
+    Batch.SetSeed(99);
+    Single.SetSeed(99);
+    Batch.LoadScript(Script);
+    Single.LoadScript(Script);
+    for J := 0 to 3 do
+      Ids[J] := Batch.CompileExpression(Exprs[J]);
+    N := Batch.NextDeals(8, Ids, Deals, Values);
+    Check((N = 8) and (Length(Deals) = 8) and (Length(Values) = 8) and (Length(Values[0]) = 4),
+      'NextDeals(8): 8 deals, 8 x 4 values', IntToStr(N));
+    SameDeals := True;
+    SameValues := True;
+    for I := 0 to N - 1 do
+    begin
+      if not Single.NextDeal(Deal) or not SameDeal(Deal, Deals[I]) then
+        SameDeals := False;
+      for J := 0 to 3 do
+        if Single.Eval(Exprs[J]) <> Values[I][J] then
+          SameValues := False;
+    end;
+    Check(SameDeals, 'NextDeals = NextDeal one by one (same seed)');
+    Check(SameValues, 'NextDeals values = Eval on each deal');
+    Check((N = 8) and (Batch.Eval('hcp(north)') = Values[7][0]), 'NextDeals: the last deal is current');
+    N := Batch.NextDeals(3, Deals);
+    Check((N = 3) and Single.NextDeal(Deal) and SameDeal(Deal, Deals[0]),
+      'NextDeals without ids goes on with the dealing');
+  finally
+    Single.Free;
+    Batch.Free;
+  end;
+  Batch := TDealerSession.Create;
+  Single := TDealerSession.Create;
+  try
+    Batch.SetSeed(4);
+    Single.SetSeed(4);
+    Batch.LoadScript(Limited);
+    Single.LoadScript(Limited);
+    N := Batch.NextDeals(50, [Batch.CompileExpression('hcp(north)')], Deals, Values);
+    Expected := 0;
+    SameDeals := True;
+    while Single.NextDeal(Deal) do
+    begin
+      if (Expected >= N) or not SameDeal(Deal, Deals[Expected]) or (Values[Expected][0] < 16) then
+        SameDeals := False;
+      Inc(Expected);
+    end;
+    Check((N > 0) and (N < 50) and (N = Expected) and SameDeals,
+      'NextDeals at the generate limit: the deals NextDeal gives until DONE, values >= 16',
+      Format('%d vs %d', [N, Expected]));
+    Raised := False;
+    try
+      Batch.NextDeals(2, [12345], Deals, Values);
+    except
+      on E: EDealerError do
+        Raised := E.Status = DEALER_ERROR_USAGE;
+    end;
+    Check(Raised, 'NextDeals with an unknown id: DEALER_ERROR_USAGE');
+  finally
+    Single.Free;
+    Batch.Free;
+  end;
+end;
+
 begin
   Passed := 0;
   Failed := 0;
@@ -252,6 +480,9 @@ begin
       TestScriptError;
       TestCapture(ParamStr(2), ParamStr(3), ParamStr(4));
       TestDeals;
+      TestPbn;
+      TestSetDeal;
+      TestNextDeals;
       TestFreeTwice;
     except
       on E: Exception do
