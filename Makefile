@@ -120,7 +120,8 @@ examples-test: all examples
 	tests/ffi_examples.sh
 
 # The C# (bindings/csharp) and Delphi/Free Pascal (bindings/pascal) bindings: every export and
-# constant of the header declared, record layouts against C, errors, runs, deals, double dummy.
+# constant of the header declared, record layouts against C, errors, runs, deals, double dummy,
+# PBN, batches; and `make nuget` (the package, and a program built against its Libdealer.dll).
 bindings-test: all
 	tests/bindings_csharp.sh
 	tests/bindings_pascal.sh
