@@ -115,11 +115,13 @@ examples-test: all examples
 	tests/eval_example.sh
 	tests/ffi_examples.sh
 
-# The C# (bindings/csharp) and Delphi/Free Pascal (bindings/pascal) bindings: every export and
-# constant of the header declared, record layouts against C, errors, runs, deals, double dummy.
+# The C# (bindings/csharp), Delphi/Free Pascal (bindings/pascal) and Python (bindings/python)
+# bindings: every export and constant of the header declared, record layouts against C,
+# errors, runs, deals, double dummy; the Python package installed with pip and its pytest suite.
 bindings-test: all
 	tests/bindings_csharp.sh
 	tests/bindings_pascal.sh
+	tests/bindings_python.sh
 
 rust-test:
 	$(CARGO) test --release --no-fail-fast
