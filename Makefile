@@ -119,12 +119,14 @@ examples-test: all examples
 	tests/eval_example.sh
 	tests/ffi_examples.sh
 
-# The C# (bindings/csharp) and Delphi/Free Pascal (bindings/pascal) bindings: every export and
-# constant of the header declared, record layouts against C, errors, runs, deals, double dummy,
-# PBN, batches; and `make nuget` (the package, and a program built against its Libdealer.dll).
+# The C# (bindings/csharp), Delphi/Free Pascal (bindings/pascal) and Python (bindings/python)
+# bindings: every export and constant of the header declared, record layouts against C, errors,
+# runs, deals, double dummy, PBN, batches; `make nuget` (the package, and a program built against
+# its Libdealer.dll); the Python package installed with pip and its pytest suite.
 bindings-test: all
 	tests/bindings_csharp.sh
 	tests/bindings_pascal.sh
+	tests/bindings_python.sh
 
 # The C# binding as a NuGet package. Libdealer.dll is Dealer.cs compiled by Mono's mcs, the
 # only C# compiler Debian offers (its reference profile is .NET Framework 4.x: mscorlib, which

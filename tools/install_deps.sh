@@ -3,7 +3,8 @@
 # `make example` need: the C++ compiler for DDS, libclang for bindgen, binutils for the static
 # library) or `test` (those and what `make test` uses: classic dealer for the parity and error
 # suites, Debian's DDS 2.9 to compare double-dummy results, pkg-config and cmake for the install
-# test, valgrind, mono and Free Pascal for the C# and Pascal examples, nuget to read the C# package back).
+# test, valgrind, mono and Free Pascal for the C# and Pascal bindings, nuget to read the C#
+# package back, and a Python 3 with venv for the Python binding unless one is on the PATH).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
@@ -21,6 +22,9 @@ for package in $wanted; do
   status=$(dpkg-query -W -f '${db:Status-Status}' "$package" 2>/dev/null || true)
   [ "$status" = installed ] || missing="$missing $package"
 done
+if [ "${1:-}" = test ] && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  missing="$missing python3 python3-venv"
+fi
 [ -n "$missing" ] || exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing Debian packages:$missing"

@@ -1,0 +1,60 @@
+"""The cffi builder of ``libdealer._native``: the C ABI of include/dealer.h, compiled against
+the static library ``target/lib/libdealer.a`` that ``make lib`` builds.
+
+Every declaration is read from the header itself, so the extension always declares every
+``dealer_*`` function and constant of the C ABI; nothing is declared by hand. setup.py builds
+the library first; run on its own, this file only needs the header and the library to exist.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cffi import FFI
+
+#: The repository this package is built from (bindings/python is two levels down).
+REPO = Path(__file__).resolve().parents[2]
+HEADER = REPO / "include" / "dealer.h"
+STATIC_LIBRARY = REPO / "target" / "lib" / "libdealer.a"
+#: What the static library needs from the system (DDS is C++), as pkgconfig/ lists it.
+SYSTEM_LIBRARIES = ["stdc++", "gcc_s", "util", "rt", "pthread", "m", "dl"]
+
+#: Callbacks into Python, passed to dealer_set_output and dealer_set_usereval.
+PYTHON_CALLBACKS = """
+extern "Python" int32_t _libdealer_write(const uint8_t *data, uintptr_t len, void *userdata);
+extern "Python" int32_t _libdealer_usereval(const dealer_usereval_query *query,
+    const dealer_deal *deal, const dealer_hand_stats *stats, int32_t *results, void *userdata);
+"""
+
+_INTEGER_DEFINE = re.compile(r"#define\s+DEALER_[A-Z0-9_]+\s+-?\d+\s*$")
+
+
+def declarations(header_text: str) -> str:
+    """The header as cffi's ``cdef`` reads it: the preprocessor lines dropped, except the
+    integer ``#define DEALER_*`` constants, and the C++ ``extern "C"`` block opened up."""
+    kept = []
+    for line in header_text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if _INTEGER_DEFINE.match(stripped):
+                kept.append(stripped)
+            continue
+        if stripped.startswith('extern "C"') or stripped.startswith("}  // extern"):
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+ffibuilder = FFI()
+ffibuilder.cdef(declarations(HEADER.read_text(encoding="utf-8")) + PYTHON_CALLBACKS)
+ffibuilder.set_source(
+    "libdealer._native",
+    '#include "dealer.h"',
+    include_dirs=[str(HEADER.parent)],
+    extra_objects=[str(STATIC_LIBRARY)],
+    libraries=SYSTEM_LIBRARIES,
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)
