@@ -2,7 +2,9 @@
 //! (`printall`, `printew`/`printns`/`printside`, `printcompact`, `printoneline`, `printpbn`,
 //! `printes`, `printrpt`/`csvrpt`, `export`), the end-of-run `print(compass…)` pages, the
 //! statistics accumulators (`average`, `frequency`, `bktfreq`), the end-of-run footer and the
-//! `-m` progress meter, and the per-run state of a run's actions ([`state`]).
+//! `-m` progress meter, and the per-run state of a run's actions ([`state`]); and libdealer's
+//! own board records: duplicate board numbering and rotation ([`boards`]), BBO's LIN
+//! (`printlin`, [`lin`]) and JSON Lines (`printjson`, [`jsonl`]).
 //!
 //! This module only formats and accumulates values that the session has already evaluated; it
 //! knows nothing of dealing or expression evaluation, except [`state`], which evaluates each
@@ -10,17 +12,22 @@
 //! `Vec<u8>`, so the session decides which stream (stdout, stderr, `-C`/`-X` files, callbacks)
 //! receives them.
 
+pub mod boards;
 pub mod cformat;
 pub mod footer;
+pub mod jsonl;
+pub mod lin;
 pub mod printers;
 pub mod report;
 pub mod state;
 pub mod stats;
 
+pub use boards::{board_dealer, board_vulnerability, Board, BoardPlan};
 pub use footer::{write_footer, LibraryCounts, ProgressMeter, RunSummary};
+pub use jsonl::{print_json, write_json_summary};
+pub use lin::print_lin;
 pub use printers::{
-    board_dealer, board_vulnerability, print_compact, print_es, print_hand_pages, print_oneline, print_pbn, EsItem,
-    HandPagesLength, PbnInfo, PrintState,
+    print_compact, print_es, print_hand_pages, print_oneline, print_pbn, EsItem, HandPagesLength, PbnInfo, PrintState,
 };
 pub use report::{export, report_cell, report_line, ReportCell};
 pub use stats::{

@@ -9,6 +9,7 @@
 
 use std::io::Write;
 
+use crate::actions::boards::{board_dealer, board_vulnerability, vulnerability_name};
 use crate::cards::{Deal, Hand, Seat, Side, Suit, RANK_LETTERS};
 use crate::dialect::Dialect;
 use crate::script::ast::Vulnerability;
@@ -190,32 +191,6 @@ pub const PEER_GENERATOR: &str = "Dealer Version 2.4 by Hans, Henk, and JGM";
 /// The `[Generator]` tag value in ChaCha mode: libdealer and the crate version.
 pub const LIBDEALER_GENERATOR: &str = concat!("libdealer ", env!("CARGO_PKG_VERSION"));
 
-/// The PBN tag text of a vulnerability.
-fn vulnerability_tag(v: Vulnerability) -> &'static str {
-    match v {
-        Vulnerability::None => "None",
-        Vulnerability::NS => "NS",
-        Vulnerability::EW => "EW",
-        Vulnerability::All => "All",
-    }
-}
-
-/// The standard 16-board vulnerability cycle, indexed by `(board − 1) mod 16`.
-const VULNERABILITY_CYCLE: [Vulnerability; 16] = {
-    use Vulnerability::*;
-    [None, NS, EW, All, NS, EW, All, None, EW, All, None, NS, All, None, NS, EW]
-};
-
-/// The dealer of a board when no `dealer` statement is given: N, E, S, W by `(board − 1) mod 4`.
-pub fn board_dealer(board: i64) -> Seat {
-    Seat::from_index((board - 1).rem_euclid(4) as usize)
-}
-
-/// The vulnerability of a board when no `vulnerable` statement is given.
-pub fn board_vulnerability(board: i64) -> Vulnerability {
-    VULNERABILITY_CYCLE[(board - 1).rem_euclid(16) as usize]
-}
-
 /// `printpbn`: one PBN record followed by a blank line.
 ///
 /// Returns `true` when the peer toggles its end-of-run footer flag as a side effect: classic
@@ -244,7 +219,7 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     let _ = writeln!(out, "[Board \"{}\"]", info.board);
     out.extend_from_slice(b"[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]\n");
     let _ = writeln!(out, "[Dealer \"{}\"]", dealer.upper_letter());
-    let _ = writeln!(out, "[Vulnerable \"{}\"]", vulnerability_tag(vulnerability));
+    let _ = writeln!(out, "[Vulnerable \"{}\"]", vulnerability_name(vulnerability));
     out.extend_from_slice(b"[Deal \"N:");
     for (i, seat) in Seat::ALL.into_iter().enumerate() {
         if i > 0 {

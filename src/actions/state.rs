@@ -5,8 +5,8 @@
 //! writes to a sink itself (the dealing loop, src/job/dealing_loop.rs, does both).
 
 use crate::actions::{
-    self, Average, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D, Frequency2D, PbnInfo,
-    PrintState, ReportCell, RunSummary,
+    self, Average, BoardPlan, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D,
+    Frequency2D, PbnInfo, PrintState, ReportCell, RunSummary,
 };
 use crate::cards::{Deal, Seat};
 use crate::dd::DdTable;
@@ -14,7 +14,7 @@ use crate::dealing::GeneratorKind;
 use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::job::dealing_loop::Job;
-use crate::job::options::Options;
+use crate::job::options::{Options, OutputFormat};
 use crate::job::report::Statistics;
 use crate::job::sinks::Outputs;
 use crate::program::deal_expr::DealExpr;
@@ -134,6 +134,11 @@ pub(crate) struct ActionState<'p> {
     pub(crate) defer_tallies: bool,
     /// Under an output ceiling: the length of each `print(compass…)` action's pages so far.
     pub(crate) pages: Vec<actions::HandPagesLength>,
+    /// How produced deals become boards for `printlin`, `printjson` and (with `rotate`)
+    /// `printpbn`.
+    pub(crate) boards: BoardPlan,
+    /// Reused for every deal: `printjson`'s named values.
+    pub(crate) json_values: Vec<(&'p str, i32)>,
 }
 
 impl<'p> ActionState<'p> {
@@ -146,9 +151,10 @@ impl<'p> ActionState<'p> {
             .or_else(|| program.settings.title.clone())
             .or_else(|| library_title.map(str::to_string))
             .filter(|t| !t.is_empty());
-        let board_offset = match program.dialect {
-            Dialect::V2 => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
-            Dialect::Classic => 0,
+        let board_offset = match (options.start_board, program.dialect) {
+            (Some(n), _) => n - 1,
+            (None, Dialect::V2) => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
+            (None, Dialect::Classic) => 0,
         };
         let pages = if options.ceilings().output_bytes.is_some() {
             let measure = |seats: &[Seat]| {
@@ -169,7 +175,8 @@ impl<'p> ActionState<'p> {
             date: if program.actions.contains(&CompiledAction::PrintPbn) { local_date() } else { String::new() },
             printers: PrintState::new(program.dialect, title.clone()),
             title,
-            statistics: options.statistics,
+            // Under `format` lin or jsonl the text statistics would break the records.
+            statistics: options.statistics && options.format == OutputFormat::Script,
             tallies: program.actions.iter().map(Tally::for_action).collect(),
             kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
             es_items: Vec::new(),
@@ -181,6 +188,12 @@ impl<'p> ActionState<'p> {
             pending: Vec::new(),
             defer_tallies: options.ceilings().output_bytes.is_some(),
             pages,
+            boards: BoardPlan {
+                script_dealer: program.settings.dealer,
+                script_vulnerability: program.settings.vulnerable,
+                rotate: options.rotate,
+            },
+            json_values: Vec::new(),
         }
     }
 
@@ -208,21 +221,41 @@ impl<'p> ActionState<'p> {
                 }
                 CompiledAction::PrintPbn => {
                     if !self.options.quiet {
+                        // Rotated, the board's own dealer and vulnerability replace the script's.
+                        let shown = self.boards.board(board, deal);
+                        let (dealer, vulnerability) = match shown.rotated {
+                            true => (Some(shown.dealer), Some(shown.vulnerability)),
+                            false => (program.settings.dealer, program.settings.vulnerable),
+                        };
                         let info = PbnInfo {
                             dialect: program.dialect,
                             input_name: self.options.input_name.as_deref(),
                             seed: job.seed_printed,
                             title: self.title.as_deref(),
                             board,
-                            dealer: program.settings.dealer,
-                            vulnerability: program.settings.vulnerable,
+                            dealer,
+                            vulnerability,
                             date: &self.date,
                             names_libdealer: self.options.generator == GeneratorKind::ChaCha,
                         };
-                        if actions::print_pbn(&mut outputs.out, deal, &info) {
+                        if actions::print_pbn(&mut outputs.out, &shown.deal, &info) {
                             self.statistics = !self.statistics;
                         }
                     }
+                }
+                CompiledAction::PrintLin => {
+                    actions::print_lin(&mut outputs.out, &self.boards.board(board, deal), self.options.board_title)
+                }
+                CompiledAction::PrintJson(values) => {
+                    self.json_values.clear();
+                    if !values.is_empty() {
+                        // The values are the script's: evaluated on the deal as dealt.
+                        let mut ev = job.evaluation(program, deal);
+                        for (name, value) in values {
+                            self.json_values.push((name, ev.value(*value)?));
+                        }
+                    }
+                    actions::print_json(&mut outputs.out, &self.boards.board(board, deal), &self.json_values)
                 }
                 CompiledAction::PrintEs(parts) => {
                     self.es_items.clear();
@@ -336,7 +369,21 @@ impl<'p> ActionState<'p> {
                 _ => tally.write(out, dialect, label(action)),
             }
         }
-        if self.statistics && !full(out) {
+        if full(out) {
+            return;
+        }
+        if self.options.json_summary {
+            // In place of the text statistics; asked for, it is written under `format` too.
+            if self.statistics || self.options.format != OutputFormat::Script {
+                actions::write_json_summary(
+                    out,
+                    summary.generated,
+                    summary.produced,
+                    summary.seed_printed,
+                    summary.seconds,
+                );
+            }
+        } else if self.statistics {
             actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });
         }
     }

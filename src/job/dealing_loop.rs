@@ -346,7 +346,10 @@ fn deal_loop(
             outputs.diagnostics(table_mode_notice(feature).as_bytes());
         }
     }
-    outputs.out.extend_from_slice(program.echo.as_bytes());
+    // The text the peers echo from the script would break LIN and JSON Lines records.
+    if options.format == crate::job::options::OutputFormat::Script {
+        outputs.out.extend_from_slice(program.echo.as_bytes());
+    }
 
     // A limit too far away to be a point in time is no limit.
     let deadline = (options.time_limit > 0)

@@ -21,7 +21,7 @@ pub mod sinks;
 mod tests;
 
 pub use interrupter::Interrupter;
-pub use options::{atol, Ceilings, Options, OPTION_KEYS};
+pub use options::{atol, Ceilings, Options, OutputFormat, OPTION_KEYS};
 pub use report::{Ceiling, RunReport};
 pub use session::{MetricMaker, Session};
 pub use sinks::{Sink, Stream};

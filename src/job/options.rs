@@ -85,7 +85,37 @@ pub struct Options {
     /// The longest script accepted, in bytes (`max_script_bytes`; default
     /// [`DEFAULT_MAX_SCRIPT_BYTES`]), checked before a script is read or copied.
     pub max_script_bytes: u64,
+    /// The number of the first board (`start_board`): overrides DealerV2's `startboard`
+    /// statement and numbers boards in both dialects. `None`: the script's, else 1.
+    pub start_board: Option<i64>,
+    /// Turn each board's hands so that the hand of the script's `dealer` statement sits in the
+    /// board's dealer seat (`rotate`; see [`BoardPlan`](crate::actions::BoardPlan)).
+    pub rotate: bool,
+    /// What a run prints for its deals (`format`): the script's actions, or LIN or JSON Lines
+    /// records in their place.
+    pub format: OutputFormat,
+    /// Whether LIN records carry the board title `ah|Board N|` (`board_title`, default on).
+    pub board_title: bool,
+    /// Whether the run ends with a JSON summary object instead of the text statistics
+    /// (`json_summary`).
+    pub json_summary: bool,
 }
+
+/// What a run prints for its deals (the `format` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// The script's actions (default).
+    #[default]
+    Script,
+    /// `printlin` in place of the script's actions, and no text statistics.
+    Lin,
+    /// `printjson` in place of the script's actions, and no text statistics (the JSON summary
+    /// object when `json_summary` is on).
+    Jsonl,
+}
+
+/// The highest `start_board`.
+pub const MAX_START_BOARD: i64 = 1_000_000_000;
 
 /// The default of the `max_script_bytes` option: 16 MiB (real scripts are a few KB).
 pub const DEFAULT_MAX_SCRIPT_BYTES: u64 = 16 << 20;
@@ -123,6 +153,11 @@ impl Default for Options {
             max_generate: None,
             max_output_bytes: None,
             max_script_bytes: DEFAULT_MAX_SCRIPT_BYTES,
+            start_board: None,
+            rotate: false,
+            format: OutputFormat::Script,
+            board_title: true,
+            json_summary: false,
         }
     }
 }
@@ -323,6 +358,24 @@ impl Options {
                     .filter(|&n| n > 0)
                     .ok_or_else(|| bad("expected a number of bytes, 1 or more, got"))?
             }
+            "start_board" => {
+                o.start_board = match value.parse::<i64>() {
+                    Ok(0) => None,
+                    Ok(n) if (1..=MAX_START_BOARD).contains(&n) => Some(n),
+                    _ => return Err(bad("expected a board number from 1 to 1000000000 (0: the script's), got")),
+                }
+            }
+            "rotate" => o.rotate = parse_bool(key, value)?,
+            "format" => {
+                o.format = match value {
+                    "script" => OutputFormat::Script,
+                    "lin" => OutputFormat::Lin,
+                    "jsonl" => OutputFormat::Jsonl,
+                    _ => return Err(bad("expected script, lin or jsonl, got")),
+                }
+            }
+            "board_title" => o.board_title = parse_bool(key, value)?,
+            "json_summary" => o.json_summary = parse_bool(key, value)?,
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
@@ -435,6 +488,11 @@ pub const OPTION_KEYS: &[&str] = &[
     "max_generate",
     "max_output_bytes",
     "max_script_bytes",
+    "start_board",
+    "rotate",
+    "format",
+    "board_title",
+    "json_summary",
 ];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
@@ -630,6 +688,11 @@ mod tests {
         ("max_generate", &["", "-1", "abc", "1.5"]),
         ("max_output_bytes", &["", "-1", "abc", "1k"]),
         ("max_script_bytes", &["", "0", "-1", "abc", "16M", "18446744073709551616"]),
+        ("start_board", &["", "-1", "abc", "1.5", "1000000001", " 1"]),
+        ("rotate", &["", "2", "abc"]),
+        ("format", &["", "LIN", "json", "pbn", "lin "]),
+        ("board_title", &["", "2", "abc"]),
+        ("json_summary", &["", "2", "abc"]),
     ];
 
     #[test]

@@ -25,7 +25,7 @@ use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::job::dealing_loop::{run_job, Job};
 use crate::job::interrupter::Interrupter;
 use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
-use crate::job::options::{parse_debug, predeal_cards, Options, GENERATE_NOTHING};
+use crate::job::options::{parse_debug, predeal_cards, Options, OutputFormat, GENERATE_NOTHING};
 use crate::job::parallel::ParallelDealing;
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{Sink, Stream};
@@ -72,6 +72,9 @@ pub struct Session {
     last_seed: Option<i64>,
     /// The loaded script's text, for the excerpt of errors found after loading.
     script_text: Vec<u8>,
+    /// While the `format` option replaces the loaded script's actions: the script's own actions
+    /// and whether they print deals, put back when `format` returns to `script`.
+    script_actions: Option<(Vec<CompiledAction>, bool)>,
 }
 
 /// Builds a `usereval` metric for a job.
@@ -154,6 +157,7 @@ impl Session {
             interrupter: Interrupter::default(),
             last_seed: None,
             script_text: Vec::new(),
+            script_actions: None,
         }
     }
 
@@ -175,6 +179,9 @@ impl Session {
     /// [`Options::ceilings`].
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         self.options.set(key, value)?;
+        if key == "format" {
+            self.apply_format();
+        }
         if key == "dds_table_mb" {
             // The solver `dd_table` keeps between calls was made with the old table size. (Its
             // default vulnerability is never read: `dd_table` names the vulnerability of par.)
@@ -206,6 +213,8 @@ impl Session {
             refuse_external_calls(&program, 0..program.nodes.len(), false, text)?;
         }
         self.program = Some(program);
+        self.script_actions = None;
+        self.apply_format();
         self.script_text = text.to_vec();
         self.job = None;
         self.current = None;
@@ -244,6 +253,23 @@ impl Session {
             ));
         }
         Ok(())
+    }
+
+    /// Puts the loaded script's own actions back, then, under `format` lin or jsonl, replaces
+    /// them with `printlin` or a bare `printjson` (the script's other statements stay in force).
+    fn apply_format(&mut self) {
+        let Some(program) = self.program.as_mut() else { return };
+        if let Some((actions, prints_deals)) = self.script_actions.take() {
+            program.actions = actions;
+            program.prints_deals = prints_deals;
+        }
+        let action = match self.options.format {
+            OutputFormat::Script => return,
+            OutputFormat::Lin => CompiledAction::PrintLin,
+            OutputFormat::Jsonl => CompiledAction::PrintJson(Vec::new()),
+        };
+        let actions = std::mem::replace(&mut program.actions, vec![action]);
+        self.script_actions = Some((actions, std::mem::replace(&mut program.prints_deals, true)));
     }
 
     fn program(&self) -> Result<&Program> {

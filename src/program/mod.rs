@@ -29,8 +29,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::program::hand_stats::{CountTables, HCP_TABLE};
 use crate::program::shape::ShapeSet;
 use crate::script::ast::{
-    Action, BinOp, Contract, CountTable, ExportTarget, Expr, ParsedScript, Pos, PredealItem, PrintItem, ReportItem,
-    SideOrSeat, Statement, Vulnerability,
+    Action, BinOp, Contract, CountTable, ExportTarget, Expr, JsonItem, ParsedScript, Pos, PredealItem, PrintItem,
+    ReportItem, SideOrSeat, Statement, Vulnerability,
 };
 use crate::script::{self, shape_fd};
 
@@ -168,6 +168,10 @@ pub enum CompiledAction {
     PrintPbn,
     /// `printes(…)`.
     PrintEs(Vec<EsPart>),
+    /// `printlin` (libdealer): one BBO LIN record per deal.
+    PrintLin,
+    /// `printjson(…)` (libdealer): one JSON object per deal with these named values.
+    PrintJson(Vec<(String, NodeId)>),
     /// `print(seats…)` at the end of the run.
     PrintPages(Vec<Seat>),
     /// `average`.
@@ -898,6 +902,14 @@ impl Program {
                 }
                 CompiledAction::PrintEs(parts)
             }
+            Action::PrintLin => CompiledAction::PrintLin,
+            Action::PrintJson(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    values.push((json_value_name(item, i), self.expr(&item.expr)?));
+                }
+                CompiledAction::PrintJson(values)
+            }
             Action::Print(seats) => CompiledAction::PrintPages(seats.clone()),
             Action::Average { label, expr } => {
                 CompiledAction::Average { label: label.clone(), value: self.expr(expr)? }
@@ -1091,8 +1103,19 @@ fn children(node: &Node) -> Vec<NodeId> {
     }
 }
 
+/// The name a `printjson` value is written under: the one given, else the variable's name when
+/// the expression is a variable, else `v` and its 1-based position (`v1`, `v2` …).
+fn json_value_name(item: &JsonItem, index: usize) -> String {
+    match (&item.name, &item.expr) {
+        (Some(name), _) => name.clone(),
+        (None, Expr::Variable(name, _)) => name.clone(),
+        (None, _) => format!("v{}", index + 1),
+    }
+}
+
 fn action_roots(action: &CompiledAction, roots: &mut Vec<NodeId>) {
     match action {
+        CompiledAction::PrintJson(values) => roots.extend(values.iter().map(|(_, v)| *v)),
         CompiledAction::PrintCompact(Some(v)) | CompiledAction::PrintOneline(Some(v)) => roots.push(*v),
         CompiledAction::PrintEs(parts) => roots.extend(parts.iter().filter_map(|p| match p {
             EsPart::Value(v) => Some(*v),

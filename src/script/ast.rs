@@ -311,6 +311,15 @@ pub enum PrintItem {
     Text(String),
 }
 
+/// One item of `printjson(…)`: an expression and the name its value is written under.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonItem {
+    /// The name given before the expression (`printjson("fit" spades(north) + spades(south))`).
+    pub name: Option<String>,
+    /// The expression.
+    pub expr: Expr,
+}
+
 /// One term of a `printrpt`/`csvrpt` list.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReportItem {
@@ -358,6 +367,10 @@ pub enum Action {
     PrintPbn,
     /// `printes(items)`.
     PrintEs(Vec<PrintItem>),
+    /// `printlin` (libdealer): one BBO LIN record per deal.
+    PrintLin,
+    /// `printjson[(items)]` (libdealer): one JSON Lines object per deal with the named values.
+    PrintJson(Vec<JsonItem>),
     /// `print(seat, …)`, stored and printed at the end.
     Print(Vec<Seat>),
     /// `average ["label"] expr`.

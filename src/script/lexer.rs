@@ -241,6 +241,12 @@ pub enum Token {
     /// `printes`.
     #[token("printes")]
     PrintEs,
+    /// `printlin` (libdealer: BBO LIN records).
+    #[token("printlin")]
+    PrintLin,
+    /// `printjson` (libdealer: JSON Lines).
+    #[token("printjson")]
+    PrintJson,
     /// `average`.
     #[token("average")]
     Average,

@@ -1,0 +1,157 @@
+//! `printjson(…)` and `--format=jsonl`: JSON Lines, one object per board and, on request, one
+//! end-of-run summary object. The schema (version [`SCHEMA`], field `"schema"` in every object) is
+//! documented in the README ("JSON Lines"):
+//!
+//! ```text
+//! {"schema":1,"type":"deal","board":1,"dealer":"N","vulnerable":"None","deal":"N:… … … …",
+//!  "hands":{"north":{"pbn":"AK2.Q3.KJ43.AT98","spades":"AK2","hearts":"Q3","diamonds":"KJ43",
+//!  "clubs":"AT98"},"east":{…},"south":{…},"west":{…}},"values":{"hcp_north":13}}
+//! {"schema":1,"type":"summary","generated":1234,"produced":10,"seed":42,"seconds":0.012}
+//! ```
+//!
+//! (each object on one line). Strings are escaped as RFC 8259 requires: `"` and `\` with a
+//! backslash, control characters as `\n`, `\t`, … or `\u00XX`; other text is written as is (UTF-8).
+
+use std::io::Write;
+
+use crate::actions::boards::{vulnerability_name, Board};
+use crate::cards::{Seat, Suit};
+
+/// The version of the JSON Lines schema, written as `"schema"` in every object. Raised when a
+/// field changes meaning or disappears; new fields may be added without raising it.
+pub const SCHEMA: u32 = 1;
+
+/// Appends `text` as a JSON string literal (quotes included), escaped per RFC 8259.
+pub fn write_json_string(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    for c in text.chars() {
+        match c {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            '\u{8}' => out.extend_from_slice(b"\\b"),
+            '\u{c}' => out.extend_from_slice(b"\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    out.push(b'"');
+}
+
+/// The key of a seat's hand in `"hands"`.
+fn seat_key(seat: Seat) -> &'static str {
+    ["north", "east", "south", "west"][seat.index()]
+}
+
+/// The key of a suit in a hand object.
+fn suit_key(suit: Suit) -> &'static str {
+    ["clubs", "diamonds", "hearts", "spades"][suit.index()]
+}
+
+/// `printjson(…)`: the object of one board and its named values, then a newline.
+pub fn print_json(out: &mut Vec<u8>, board: &Board, values: &[(&str, i32)]) {
+    let _ = write!(
+        out,
+        "{{\"schema\":{SCHEMA},\"type\":\"deal\",\"board\":{},\"dealer\":\"{}\",\"vulnerable\":\"{}\",\"deal\":\"N:",
+        board.number,
+        board.dealer.upper_letter(),
+        vulnerability_name(board.vulnerability)
+    );
+    for (i, seat) in Seat::ALL.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        board.deal.hand(seat).write_pbn(out);
+    }
+    out.extend_from_slice(b"\",\"hands\":{");
+    for (i, seat) in Seat::ALL.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let hand = board.deal.hand(seat);
+        let _ = write!(out, "\"{}\":{{\"pbn\":\"", seat_key(seat));
+        hand.write_pbn(out);
+        out.push(b'"');
+        for suit in Suit::PRINT_ORDER {
+            let _ = write!(out, ",\"{}\":\"", suit_key(suit));
+            hand.write_suit(suit, out);
+            out.push(b'"');
+        }
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"},\"values\":{");
+    for (i, (name, value)) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_json_string(out, name);
+        let _ = write!(out, ":{value}");
+    }
+    out.extend_from_slice(b"}}\n");
+}
+
+/// The end-of-run summary object: deals generated and produced, the seed, elapsed seconds.
+pub fn write_json_summary(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64, seconds: f64) {
+    let _ = writeln!(
+        out,
+        "{{\"schema\":{SCHEMA},\"type\":\"summary\",\"generated\":{generated},\"produced\":{produced},\"seed\":{seed},\"seconds\":{seconds:.3}}}"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actions::boards::BoardPlan;
+    use crate::cards::Deal;
+
+    fn escaped(text: &str) -> String {
+        let mut out = Vec::new();
+        write_json_string(&mut out, text);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn strings_are_escaped_as_rfc_8259_requires() {
+        assert_eq!(escaped("hcp"), "\"hcp\"");
+        assert_eq!(escaped("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(escaped("\n\r\t\u{8}\u{c}"), "\"\\n\\r\\t\\b\\f\"");
+        assert_eq!(escaped("\u{0}\u{1}\u{1f}"), "\"\\u0000\\u0001\\u001f\"");
+        assert_eq!(escaped("/é♠\u{7f}"), "\"/é♠\u{7f}\"");
+    }
+
+    #[test]
+    fn a_deal_object_follows_schema_1() {
+        let deal = Deal::from_pbn("N:AK2.Q3.KJ43.AT98 QJT9.AKJ2.A5.732 876.T98.QT987.K5 543.7654.62.QJ64").unwrap();
+        let board = BoardPlan::default().board(2, &deal);
+        let mut out = Vec::new();
+        print_json(&mut out, &board, &[("hcp \"n\"", 17), ("v2", -3)]);
+        let expected = concat!(
+            "{\"schema\":1,\"type\":\"deal\",\"board\":2,\"dealer\":\"E\",\"vulnerable\":\"NS\",",
+            "\"deal\":\"N:AK2.Q3.KJ43.AT98 QJT9.AKJ2.A5.732 876.T98.QT987.K5 543.7654.62.QJ64\",",
+            "\"hands\":{",
+            "\"north\":{\"pbn\":\"AK2.Q3.KJ43.AT98\",\"spades\":\"AK2\",\"hearts\":\"Q3\",\"diamonds\":\"KJ43\",\"clubs\":\"AT98\"},",
+            "\"east\":{\"pbn\":\"QJT9.AKJ2.A5.732\",\"spades\":\"QJT9\",\"hearts\":\"AKJ2\",\"diamonds\":\"A5\",\"clubs\":\"732\"},",
+            "\"south\":{\"pbn\":\"876.T98.QT987.K5\",\"spades\":\"876\",\"hearts\":\"T98\",\"diamonds\":\"QT987\",\"clubs\":\"K5\"},",
+            "\"west\":{\"pbn\":\"543.7654.62.QJ64\",\"spades\":\"543\",\"hearts\":\"7654\",\"diamonds\":\"62\",\"clubs\":\"QJ64\"}},",
+            "\"values\":{\"hcp \\\"n\\\"\":17,\"v2\":-3}}\n"
+        );
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
+
+    #[test]
+    fn the_summary_object() {
+        let mut out = Vec::new();
+        write_json_summary(&mut out, 1234, 10, 42, 0.0125);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"schema\":1,\"type\":\"summary\",\"generated\":1234,\"produced\":10,\"seed\":42,\"seconds\":0.013}\n"
+        );
+    }
+}
