@@ -5,7 +5,8 @@
  * (Debian package `dealer`), plus libdealer's long options (see `long_options`): --rng= to choose
  * the random generator, --dialect= the language and output formats (default: classic with glibc,
  * DealerV2 otherwise), --explain/--no-explain the form of error messages, --untrusted for
- * scripts typed by users, --help, --version.
+ * scripts typed by users, --format=lin|jsonl with --start-board=, --rotate, --no-board-title and
+ * --json-summary for BBO LIN and JSON Lines output, --help, --version.
  * Uses only the public header include/dealer.h.
  */
 #define _GNU_SOURCE
@@ -42,12 +43,18 @@ struct cli_options {
     const char *external_timeout;
     const char *opc_program;
     const char *dds_table_mb;
+    const char *format;
+    const char *start_board;
     int explain;
     int request;
     int untrusted;
+    int rotate;
+    int no_board_title;
+    int json_summary;
 };
 
-static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, EXPLAIN_AUTO, REQUEST_NONE, 0};
+static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
+                                                REQUEST_NONE, 0, 0, 0, 0};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -78,6 +85,16 @@ static const struct long_option long_options[] = {
      "--no-explain                 the peers' one-line errors, even on a terminal"},
     {"untrusted", NULL, &cli.untrusted, 1,
      "--untrusted                  a user's script: no opc/usereval programs; 10 s, 10^7 deals, 1 MiB"},
+    {"format", &cli.format, NULL, 0,
+     "--format=script|lin|jsonl    the script's actions, or BBO LIN / JSON Lines records instead"},
+    {"start-board", &cli.start_board, NULL, 0,
+     "--start-board=N              number of the first board (dealer, vulnerability follow it)"},
+    {"rotate", NULL, &cli.rotate, 1,
+     "--rotate                     turn each deal: the script's dealer hand sits in the board's dealer seat"},
+    {"no-board-title", NULL, &cli.no_board_title, 1,
+     "--no-board-title             LIN records without the ah|Board N| title"},
+    {"json-summary", NULL, &cli.json_summary, 1,
+     "--json-summary               end the run with a JSON summary object, not the text statistics"},
     {"help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
     {"version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version"},
 };
@@ -330,6 +347,13 @@ int main(int argc, char **argv) {
     /* --untrusted: the script may start no program, and the run ceilings apply (README "Limits
      * and errors"). */
     if (cli.untrusted) set(session, "untrusted", "true");
+    /* Board records: LIN or JSON Lines in place of the script's actions, board numbering and
+     * rotation (README "Board records: LIN and JSON Lines"). */
+    if (cli.format) set(session, "format", cli.format);
+    if (cli.start_board) set(session, "start_board", cli.start_board);
+    if (cli.rotate) set(session, "rotate", "true");
+    if (cli.no_board_title) set(session, "board_title", "false");
+    if (cli.json_summary) set(session, "json_summary", "true");
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
     if (cli.request == REQUEST_HELP) {
         if (dialect == DIALECT_CLASSIC) classic_help(argv[0]);

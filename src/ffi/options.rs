@@ -92,6 +92,25 @@ use super::status::*;
 /// - `max_script_bytes`: the longest script `dealer_load_script` and `dealer_load_script_file`
 ///   accept, in bytes, 1 or more (default 16777216, 16 MiB); checked before the script is read
 ///   or copied.
+/// - `format`: what a run prints for its deals (`--format=`): `script` (the default: the
+///   script's actions), `lin` (one BBO LIN record per deal, as the `printlin` action) or `jsonl`
+///   (one JSON Lines object per deal, as a bare `printjson`) in place of the script's actions,
+///   and without the text statistics and the script's echoed comments. See the README's "Board
+///   records: LIN and JSON Lines".
+/// - `start_board`: the number of the first board, 1 to 1000000000 (`--start-board=`); 0 (the
+///   default) follows the script's `startboard` (DealerV2), else 1. Board numbers set the dealer
+///   and vulnerability of `printlin`, `printjson` and `printpbn` records (the standard 16-board
+///   cycle) unless the script's `dealer` or `vulnerable` statement gives them.
+/// - `rotate`: `true` or `false` (the default; `--rotate`): turn each board's hands so that the
+///   hand of the script's `dealer` statement (the constrained hand) sits in the board's dealer
+///   seat, for `printlin`, `printjson` and `printpbn`; the board's dealer and vulnerability are
+///   then written (a script `vulnerable` turns with the hands). No effect without a `dealer`
+///   statement.
+/// - `board_title`: `true` (the default) or `false` (`--no-board-title`): LIN records carry the
+///   title `ah|Board N|`.
+/// - `json_summary`: `true` or `false` (the default; `--json-summary`): the run ends with a JSON
+///   summary object (deals generated and produced, seed, seconds) instead of the text statistics;
+///   under `format` `lin` or `jsonl` it is the only end-of-run output.
 #[no_mangle]
 pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_char, value: *const c_char) -> i32 {
     with_session(session, |h| {
