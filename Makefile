@@ -164,10 +164,12 @@ consumer-test: all
 	tests/consumer.sh
 
 # The CLI's errors and options: classic dealer's error table against the real program, then
-# libdealer's long options (--explain, --no-explain and the terminal, --help, --version).
+# libdealer's long options (--explain, --no-explain and the terminal, --help, --version), then
+# the board records (--format=lin|jsonl, printlin, printjson, --start-board, --rotate).
 cli-errors: all
 	tests/cli_errors.sh
 	tests/cli_options.sh
+	tests/cli_formats.sh
 
 # Limits on hostile input: interruption, nesting depth, memory bounds, output failures.
 limits: all
