@@ -9,7 +9,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 make=${MAKE:-make}
-suites=${SUITES:-runner-test notices check-header rust-test capi-test examples-test bindings-test external-test cli-errors limits parity \
+suites=${SUITES:-runner-test notices check-header rust-test capi-test examples-test bindings-test external-test cli-errors formats-endplay limits parity \
 dd-reference consumer-test}
 
 passed=0
