@@ -476,6 +476,93 @@ static void read_all(int fd, struct buffer *b) {
     b->data[b->len] = 0;
 }
 
+/* ---- Board records: options format (lin, jsonl, script), start_board, rotate, board_title,
+ * json_summary; the printlin and printjson actions. ---- */
+
+/* The duplicate table: LIN dealer digit (1 S, 2 W, 3 N, 4 E) and sv letter of boards 1..16. */
+static const char LIN_DEALER[16] = {'3', '4', '1', '2', '3', '4', '1', '2', '3', '4', '1', '2', '3', '4', '1', '2'};
+static const char LIN_VUL[16] = {'o', 'n', 'e', 'b', 'n', 'e', 'b', 'o', 'e', 'b', 'o', 'n', 'b', 'o', 'n', 'e'};
+
+static void test_board_records(void) {
+    /* South is constrained (it holds every spade) and deals: rotated, the board's dealer holds it. */
+    const char *script = "dealer south\npredeal south SAKQJT98765432\nproduce 20\naction printpbn\n";
+    dealer_session *s = session_with("chacha", "3", script);
+    static struct buffer out;
+    dealer_run_report report = {.size = sizeof(dealer_run_report)};
+    CHECK(s != NULL);
+    CHECK(dealer_set_option(s, "format", "lin") == DEALER_OK);
+    CHECK(dealer_set_option(s, "start_board", "5") == DEALER_OK);
+    CHECK(dealer_set_option(s, "rotate", "true") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 20);
+    int lines = 0, good = 0;
+    for (char *line = out.data; *line; lines++) {
+        char *end = strchr(line, '\n');
+        if (!end) break;
+        *end = 0;
+        int board = 5 + lines;
+        char head[32], title[32], tail[16];
+        snprintf(head, sizeof head, "qx|o%d|md|%c", board, LIN_DEALER[(board - 1) % 16]);
+        snprintf(title, sizeof title, "|rh||ah|Board %d|sv|", board);
+        snprintf(tail, sizeof tail, "|sv|%c|pg||", LIN_VUL[(board - 1) % 16]);
+        /* LIN's hands are S, W, N, E: the dealer digit is the hand's place. */
+        const char *hand = line + strlen(head);
+        for (int k = 1; k < LIN_DEALER[(board - 1) % 16] - '0'; k++) hand = strchr(hand, ',') + 1;
+        if (strncmp(line, head, strlen(head)) == 0 && strstr(line, title) != NULL &&
+            strcmp(line + strlen(line) - strlen(tail), tail) == 0 && strncmp(hand, "SAKQJT98765432HDC", 17) == 0)
+            good++;
+        line = end + 1;
+    }
+    CHECK(lines == 20 && good == 20);
+
+    /* board_title off: no ah|. */
+    CHECK(dealer_set_option(s, "board_title", "false") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && strstr(out.data, "ah|") == NULL &&
+          strncmp(out.data, "qx|o5|md|3", 10) == 0 && strstr(out.data, "|rh||sv|n|pg||\n") != NULL);
+
+    /* jsonl with the summary object last. */
+    CHECK(dealer_set_option(s, "format", "jsonl") == DEALER_OK);
+    CHECK(dealer_set_option(s, "json_summary", "true") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(strncmp(out.data, "{\"schema\":1,\"type\":\"deal\",\"board\":5,\"dealer\":\"N\",\"vulnerable\":\"NS\","
+                            "\"deal\":\"N:AKQJT98765432...", 92) == 0);
+    char *summary = strstr(out.data, "{\"schema\":1,\"type\":\"summary\",\"generated\":");
+    CHECK(summary != NULL && strstr(summary, "\"produced\":20,\"seed\":3,") != NULL &&
+          summary[strlen(summary) - 1] == '\n' && strchr(summary, '\n') == summary + strlen(summary) - 1);
+
+    /* Back to the script's printpbn: the same options drive [Board], [Dealer], [Vulnerable]. */
+    CHECK(dealer_set_option(s, "format", "script") == DEALER_OK);
+    CHECK(dealer_set_option(s, "json_summary", "false") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(strstr(out.data, "[Board \"5\"]\n[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]\n"
+                           "[Dealer \"N\"]\n[Vulnerable \"NS\"]\n[Deal \"N:AKQJT98765432... ") != NULL);
+    CHECK(strstr(out.data, "[Board \"6\"]") != NULL && strstr(out.data, "[Dealer \"E\"]\n[Vulnerable \"EW\"]\n[Deal \"N:") != NULL);
+    CHECK(strstr(out.data, "Generated ") != NULL);
+    /* Without rotate the script's dealer stays. */
+    CHECK(dealer_set_option(s, "rotate", "false") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && strstr(out.data, "[Dealer \"N\"]") == NULL &&
+          strstr(out.data, "[Board \"5\"]") != NULL && strstr(out.data, "[Dealer \"S\"]\n[Vulnerable \"NS\"]\n") != NULL);
+
+    /* Bad values are refused and change nothing. */
+    CHECK(dealer_set_option(s, "format", "pbn") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "option format: expected script, lin or jsonl") != NULL);
+    CHECK(dealer_set_option(s, "start_board", "-2") == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_option(s, "rotate", "maybe") == DEALER_ERROR_OPTION);
+    dealer_free_session(s);
+
+    /* The actions: printlin and printjson with named values, in a script. */
+    const char *actions = "produce 3\nn = hcp(north)\naction printlin, printjson(n, \"south\" hcp(south), 7)\n";
+    s = session_with("glibc", "1", actions);
+    CHECK(s != NULL);
+    CHECK(dealer_set_option(s, "statistics", "false") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(strncmp(out.data, "qx|o1|md|3S", 11) == 0 && strstr(out.data, "\nqx|o2|md|4S") != NULL &&
+          strstr(out.data, "\nqx|o3|md|1S") != NULL);
+    CHECK(strstr(out.data, "\"board\":3,\"dealer\":\"S\",\"vulnerable\":\"EW\"") != NULL);
+    CHECK(strstr(out.data, ",\"values\":{\"n\":") != NULL && strstr(out.data, ",\"south\":") != NULL &&
+          strstr(out.data, ",\"v3\":7}}\n") != NULL);
+    dealer_free_session(s);
+}
+
 /* ---- dealer_set_seed and dealer_set_generator. ---- */
 
 static void test_seed_and_generator(void) {
@@ -1475,6 +1562,7 @@ int main(void) {
     test_version_number();
     test_error_texts();
     test_run_report_and_misuse();
+    test_board_records();
     CHECK(rmdir(scratch_dir) == 0);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
