@@ -1098,3 +1098,89 @@ fn hand_pages_length_is_what_the_pages_print() {
         }
     }
 }
+
+#[test]
+fn format_replaces_the_scripts_actions_and_gives_them_back() {
+    let script = "produce 6\ncondition hcp(north) > 12\naction printoneline, average hcp(south)\n";
+    let (mut s, out) = captured(&[("seed", "4"), ("statistics", "false")], script);
+    s.run().unwrap();
+    let own = text(&out);
+    assert!(own.contains("Sample Size=6"));
+    for (format, start) in [("lin", "qx|o"), ("jsonl", "{\"schema\":1,\"type\":\"deal\"")] {
+        s.set_option("format", format).unwrap();
+        s.set_option("statistics", "true").unwrap();
+        out.lock().unwrap().clear();
+        let report = s.run().unwrap();
+        let records = text(&out);
+        assert_eq!(report.produced, 6);
+        assert_eq!(records.lines().count(), 6, "{records}");
+        assert!(records.lines().all(|l| l.starts_with(start)), "{records}");
+        assert!(!records.contains("Sample Size") && !records.contains("Generated"), "{records}");
+    }
+    // The summary object in place of the text statistics.
+    s.set_option("json_summary", "true").unwrap();
+    out.lock().unwrap().clear();
+    s.run().unwrap();
+    let last = text(&out).lines().last().unwrap().to_string();
+    assert!(
+        last.starts_with("{\"schema\":1,\"type\":\"summary\",\"generated\":")
+            && last.contains("\"produced\":6,\"seed\":4,")
+    );
+    // Back to the script's own actions, on the same deals.
+    s.set_option("format", "script").unwrap();
+    s.set_option("json_summary", "false").unwrap();
+    s.set_option("statistics", "false").unwrap();
+    out.lock().unwrap().clear();
+    s.run().unwrap();
+    assert_eq!(text(&out), own);
+}
+
+#[test]
+fn format_set_before_the_script_and_with_threads() {
+    let script = "produce 40\ncondition shape(south, any 4333) && hcp(south) >= 10\naction printall\n";
+    let mut outputs = Vec::new();
+    for threads in ["1", "4"] {
+        let (mut s, out) = captured(&[("seed", "9"), ("format", "lin"), ("threads", threads)], script);
+        s.run().unwrap();
+        outputs.push(text(&out));
+    }
+    assert_eq!(outputs[0].lines().count(), 40);
+    assert_eq!(outputs[0], outputs[1]);
+}
+
+#[test]
+fn start_board_overrides_startboard_and_numbers_both_dialects() {
+    let board_tags = |options: &[(&str, &str)], script: &str| {
+        let (mut s, out) = captured(options, script);
+        s.run().unwrap();
+        text(&out).lines().filter(|l| l.starts_with("[Board ")).map(str::to_string).collect::<Vec<_>>()
+    };
+    let v2 = "startboard 7\nproduce 2\naction printpbn\n";
+    assert_eq!(board_tags(&[("seed", "1")], v2), ["[Board \"7\"]", "[Board \"8\"]"]);
+    assert_eq!(board_tags(&[("seed", "1"), ("start_board", "30")], v2), ["[Board \"30\"]", "[Board \"31\"]"]);
+    assert_eq!(board_tags(&[("seed", "1"), ("start_board", "0")], v2), ["[Board \"7\"]", "[Board \"8\"]"]);
+    let classic = "produce 2\naction printpbn\n";
+    let options = [("rng", "glibc"), ("seed", "1"), ("start_board", "16")];
+    assert_eq!(board_tags(&options, classic), ["[Board \"16\"]", "[Board \"17\"]"]);
+    // printall numbers its deals from the start board too.
+    let (mut s, out) = captured(&[("seed", "1"), ("start_board", "5")], "produce 2\naction printall\n");
+    s.run().unwrap();
+    assert!(text(&out).contains("   5. North") && text(&out).contains("   6. North"));
+}
+
+#[test]
+fn rotate_moves_the_dealers_hand_in_printpbn_and_printlin_only() {
+    // West holds every spade and is the script's dealer.
+    let script = "dealer west\npredeal west SAKQJT98765432\nproduce 8\naction printpbn, printoneline\n";
+    let (mut s, out) = captured(&[("seed", "2"), ("rotate", "true"), ("statistics", "false")], script);
+    s.run().unwrap();
+    let output = text(&out);
+    let dealers: Vec<&str> = output.lines().filter(|l| l.starts_with("[Dealer ")).collect();
+    assert_eq!(dealers, ["[Dealer \"N\"]", "[Dealer \"E\"]", "[Dealer \"S\"]", "[Dealer \"W\"]"].repeat(2));
+    for (board, deal) in output.lines().filter_map(|l| l.strip_prefix("[Deal \"N:")).enumerate() {
+        let hands: Vec<&str> = deal.trim_end_matches("\"]").split(' ').collect();
+        assert_eq!(hands[board % 4], "AKQJT98765432...", "board {}", board + 1);
+    }
+    // printoneline shows the deal as dealt: West still holds the spades there.
+    assert!(output.lines().filter(|l| l.starts_with("n ")).all(|l| l.contains(" w AKQJT98765432... ")));
+}

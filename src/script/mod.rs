@@ -619,6 +619,28 @@ mod tests {
     }
 
     #[test]
+    fn printlin_and_printjson_in_both_dialects() {
+        for script in [
+            v2("x = 1\naction printlin, printjson, printjson(x, \"fit\" spades(north) + 1)\n"),
+            classic("x = 1\naction printlin, printjson, printjson(x, \"fit\" spades(north) + 1)\n"),
+        ] {
+            let Statement::Action(actions, _) = &script.statements[1] else { panic!("{script:?}") };
+            assert_eq!(actions[..2], [Action::PrintLin, Action::PrintJson(Vec::new())]);
+            let Action::PrintJson(items) = &actions[2] else { panic!("{actions:?}") };
+            assert_eq!(items.len(), 2);
+            assert_eq!(
+                (items[0].name.as_deref(), &items[0].expr),
+                (None, &Expr::Variable("x".to_string(), pos(2, 39)))
+            );
+            assert_eq!(items[1].name.as_deref(), Some("fit"));
+        }
+        // A bare printjson ends the list like a bare printoneline: `(…)` after it is its argument.
+        let s = v2("action printjson\n(1)\n");
+        let Statement::Action(actions, _) = &s.statements[0] else { panic!("{s:?}") };
+        assert!(matches!(&actions[0], Action::PrintJson(items) if items.len() == 1));
+    }
+
+    #[test]
     fn actions() {
         let s = v2(concat!(
             "action printall, printew, printns, printside(EW), printpbn, printcompact, printcompact(1),\n",
