@@ -5,7 +5,8 @@
 #   make test       build, then run every test: Rust unit/integration tests, C API tests (also
 #                   under sanitizers and valgrind, parallel sessions, beside the system's libdds),
 #                   the examples (C, C#, Pascal), the CLI's error behaviour against classic
-#                   dealer and its long options, the parity suites, the DDS 2.9 comparison, and
+#                   dealer and its long options, the board records (LIN, JSON Lines) and
+#                   endplay reading our LIN and PBN, the parity suites, the DDS 2.9 comparison, and
 #                   the install/consumer test (pkg-config and CMake); goes on after a failing
 #                   suite and ends with `Suites: N passed, M failed`
 #   make examples   build the embedding examples target/release/{embed,eval}
