@@ -5,14 +5,15 @@
 # --start-board (a practice set whose script says `dealer south`), once with the boards' own
 # dealers from board 1. tests/formats/endplay_check.py does the comparing.
 #
-# endplay is installed with pip into a virtual environment under target/ (kept between runs).
+# endplay is installed with pip into a virtual environment under target/ (kept between runs;
+# FORMATS_VENV names another place).
 # When python3's venv or endplay cannot be installed (no network, no wheel) the test is NOT RUN:
 # a failure under CI=true, otherwise exit 0. Exit status 1 when a board differs.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cli=${DEALER_CLI:-$top/target/release/dealer}
 python=${PYTHON:-python3}
-venv="$top/target/formats-venv"
+venv=${FORMATS_VENV:-$top/target/formats-venv}
 
 not_run() {
   echo "NOT RUN: $1"
