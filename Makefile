@@ -219,6 +219,7 @@ bench: all dds29-tools
 	tests/bench_dd.sh
 	tests/bench_usereval.sh
 	tests/bench_output.sh
+	tests/bench_scripts.py
 	tests/bench_python.sh
 
 install: all

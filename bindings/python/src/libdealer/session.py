@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Union
 
 from ._native import ffi, lib
 from .dd import DdTable, vulnerability_index
