@@ -286,10 +286,16 @@ pub struct LibraryReader<R: Read + Seek = BufReader<File>> {
 }
 
 /// Opens a file for reading without blocking on a FIFO (`O_NONBLOCK`, which changes nothing for
-/// a regular file); the caller checks that it is a regular file.
+/// a regular file); the caller checks that it is a regular file. (Windows has no FIFOs in the
+/// file system: the file is opened as it is.)
 pub fn open_regular_file(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    }
+    #[cfg(not(unix))]
+    std::fs::OpenOptions::new().read(true).open(path)
 }
 
 impl LibraryReader<BufReader<File>> {

@@ -472,6 +472,7 @@ fn script_errors_carry_their_line_for_the_full_message() {
 }
 
 #[test]
+#[cfg(unix)]
 fn output_to_a_file_descriptor() {
     use std::io::{Read, Seek};
     use std::os::fd::AsRawFd;
