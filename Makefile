@@ -5,9 +5,9 @@
 #   make test       build, then run every test: Rust unit/integration tests, C API tests (also
 #                   under sanitizers and valgrind, parallel sessions, beside the system's libdds),
 #                   the examples (C, C#, Pascal), the CLI's error behaviour against classic
-#                   dealer and its long options, the parity suites, the DDS 2.9 comparison, and
-#                   the install/consumer test (pkg-config and CMake); goes on after a failing
-#                   suite and ends with `Suites: N passed, M failed`
+#                   dealer and its long options, the parity suites, the DDS 2.9 comparison,
+#                   the install/consumer test (pkg-config and CMake) and the Windows build under
+#                   Wine; goes on after a failing suite and ends with `Suites: N passed, M failed`
 #   make examples   build the embedding examples target/release/{embed,eval}
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
 #                   bin/dealer, include/dealer.h, lib/libdealer.{so*,a}, lib/pkgconfig/dealer.pc,
@@ -139,8 +139,9 @@ bindings-test: all
 # The C# binding as a NuGet package. Libdealer.dll is Dealer.cs compiled by Mono's mcs, the
 # only C# compiler Debian offers (its reference profile is .NET Framework 4.x: mscorlib, which
 # .NET Core and .NET 5+ also load); the native library goes under runtimes/linux-x64/native/
-# (runtimes/win-x64/native/ comes with the Windows build). Debian's `nuget` (2.8.7) cannot pack
-# a manifest with <license>, so tools/nupkg.py writes the .nupkg (a ZIP in NuGet's layout).
+# (and runtimes/win-x64/native/dealer.dll once `make windows` has built it). Debian's `nuget`
+# (2.8.7) cannot pack a manifest with <license>, so tools/nupkg.py writes the .nupkg (a ZIP in
+# NuGet's layout).
 NUGET := target/nuget
 NUPKG := target/Libdealer.$(VERSION).nupkg
 nuget: lib
@@ -153,6 +154,12 @@ nuget: lib
 	cp LICENSE THIRD-PARTY-NOTICES.md $(NUGET)/
 	cp LICENSES/Apache-2.0.txt $(NUGET)/LICENSES/
 	sed $(SUBST) bindings/csharp/Libdealer.nuspec.in > $(NUGET)/Libdealer.nuspec
+	@# The Windows DLL when `make windows` has built it (listed after the Linux library).
+	if [ -f $(WIN_OUT)/dealer.dll ]; then \
+	  mkdir -p $(NUGET)/runtimes/win-x64/native && cp $(WIN_OUT)/dealer.dll $(NUGET)/runtimes/win-x64/native/dealer.dll && \
+	  sed -i 's|^\( *\)<file src="runtimes/linux-x64/native/libdealer.so" target="runtimes/linux-x64/native" />|&\n\1<file src="runtimes/win-x64/native/dealer.dll" target="runtimes/win-x64/native" />|' \
+	    $(NUGET)/Libdealer.nuspec; \
+	fi
 	python3 tools/nupkg.py $(NUGET)/Libdealer.nuspec $(NUPKG)
 
 rust-test:

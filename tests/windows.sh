@@ -231,6 +231,27 @@ else
   failed "usereval through a DealerServer: exit $rc, $(head -c 300 "$work/runs/usereval.err")"
 fi
 
+echo "== NuGet package with runtimes/win-x64/native/dealer.dll"
+if command -v mcs >/dev/null; then
+  if make --no-print-directory nuget >"$work/nuget.log" 2>&1 &&
+    python3 - "$top/target/Libdealer.$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1).nupkg" "$win/dealer.dll" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+names = z.namelist()
+manifest = z.read("Libdealer.nuspec").decode("utf-8")
+ok = (z.read("runtimes/win-x64/native/dealer.dll") == open(sys.argv[2], "rb").read()
+      and "runtimes/linux-x64/native/libdealer.so" in names)
+sys.exit(0 if ok else 1)
+PY
+  then
+    passed "make nuget: the package carries dealer.dll under runtimes/win-x64/native/ beside the linux-x64 library"
+  else
+    failed "make nuget with the Windows DLL: $(tail -n 3 "$work/nuget.log")"
+  fi
+else
+  echo "not tested: the NuGet package (mcs is not installed)"
+fi
+
 echo "== Pascal binding"
 if command -v fpc >/dev/null && echo 'program p; begin end.' >"$work/p.pas" && fpc -Twin64 -o"$work/p.exe" "$work/p.pas" >/dev/null 2>&1; then
   if fpc -Twin64 -Mdelphi -Fubindings/pascal -Fl"$win" -FE"$bin" -FU"$work" bindings/pascal/test_dealer.pas >"$work/fpc.log" 2>&1 &&
