@@ -9,7 +9,8 @@
 #     Linux CLI's (target/release/dealer) with the same arguments in the same folder (only the
 #     `Time needed` line, a measured time, is masked);
 #   - double-dummy tables (printrpt of trix, ChaCha, 2 solver threads), a ChaCha run on two
-#     dealing threads, scripts with CRLF line ends, Windows paths (a script and a -C csv file
+#     dealing threads, 9,000 nested parentheses (an error, not a stack overflow), scripts with
+#     CRLF line ends, Windows paths (a script and a -C csv file
 #     named Z:\...), opc through a stand-in DOP program built for each system (the same
 #     answers), and usereval through a DealerServer refused as not available on Windows;
 #   - the Pascal binding for Windows when Free Pascal has its win64 units (Debian has none).
@@ -178,6 +179,10 @@ printf 'generate 2000000\nproduce 40\ncondition hcp(north) >= 20 && shape(south,
   >"$extra/chacha.dli"
 both chacha-R2 "$extra" --rng=chacha -s 77 -R 2 chacha.dli
 both chacha-R1 "$extra" --rng=chacha -s 77 -R 1 chacha.dli
+# 9,000 nested parentheses: an error (the thread's stack limits come from the system), no crash.
+{ printf 'condition '; printf '(%.0s' $(seq 9000); printf 'hcp(north)'; printf ' + 1)%.0s' $(seq 9000)
+  printf ' > 3\nproduce 1\naction printoneline\n'; } >"$extra/deep.dli"
+both deep-nesting "$extra" -s 1 deep.dli
 # CRLF: the same scripts with "\r\n" line ends, under the same names in another folder.
 for c in 2nt_Demo_s11 Bias_0S7D_s281 15_17NT_Hcp_Dist_s5; do
   if [ -f "$work/runs/v2-$c.linux" ]; then
