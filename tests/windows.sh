@@ -39,7 +39,7 @@ if [ -z "$wine" ]; then
     if [ -n "$candidate" ] && [ -x "$candidate" ]; then wine=$candidate; break; fi
   done
 fi
-[ -n "$wine" ] || not_run "Wine not found (apt-get install -y wine64)"
+[ -n "$wine" ] && [ -x "$wine" ] || not_run "Wine not found (apt-get install -y wine64)"
 wineserver=$(dirname "$wine")/wineserver
 [ -x "$wineserver" ] || wineserver=$(command -v wineserver 2>/dev/null)
 [ -n "$wineserver" ] || not_run "wineserver not found beside $wine"
