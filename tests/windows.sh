@@ -12,7 +12,7 @@
 #     dealing threads, 9,000 nested parentheses (an error, not a stack overflow), scripts with
 #     CRLF line ends, Windows paths (a script and a -C csv file
 #     named Z:\...), opc through a stand-in DOP program built for each system (the same
-#     answers), and usereval through a DealerServer refused as not available on Windows;
+#     answers; one that hangs ends at the time limit), and usereval through a DealerServer refused as not available on Windows;
 #   - the Pascal binding for Windows when Free Pascal has its win64 units (Debian has none).
 # Wine runs in a fresh prefix under target/windows-test with one persistent wineserver, killed
 # at the end. Without the mingw-w64 posix compilers or Wine the suite is NOT RUN (a failure
@@ -227,6 +227,18 @@ names=(opc)
 pass_count=0
 compare opc
 [ $pass_count -eq 1 ] && passed "opc through a stand-in DOP program: the same answers as on Linux ($(grep -c . "$work/runs/opc.win") lines)"
+# A DOP program that never answers: the time limit ends the run (and the program) in time.
+cp "$bin/fake_dop.exe" "$bin/hang_dop.exe"
+started=$(date +%s)
+(cd "$extra" && "$wine" "$bin/dealer.exe" --rng=drand48 -s 4 --external-timeout=2 --opc-program="$(winpath "$bin/hang_dop.exe")" \
+  opc.dli >"$work/runs/opc-hang.out" 2>"$work/runs/opc-hang.err" </dev/null)
+rc=$?
+took=$(( $(date +%s) - started ))
+if [ $rc -eq 4 ] && grep -q 'opc: .*hang_dop.exe: no answer within 2.0 s' "$work/runs/opc-hang.err" && [ $took -lt 20 ]; then
+  passed "opc with a program that hangs: exit 4 after ${took} s, $(tr -d '\r' <"$work/runs/opc-hang.err" | head -n 1)"
+else
+  failed "opc with a program that hangs: exit $rc after ${took} s, $(head -c 300 "$work/runs/opc-hang.err")"
+fi
 printf 'produce 1\naction printoneline, average "u" usereval(1, NS, 0)\n' >"$extra/usereval.dli"
 (cd "$extra" && "$wine" "$bin/dealer.exe" -s 1 usereval.dli >"$work/runs/usereval.out" 2>"$work/runs/usereval.err" </dev/null)
 rc=$?

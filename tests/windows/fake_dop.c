@@ -2,10 +2,16 @@
  * A stand-in for DealerV2's `dop`, built for Linux and for Windows by tests/windows.sh: run as
  * `dop -O<opener> -N <hand> -S <hand> -q` (or -E/-W), it prints eight numbers computed from its
  * arguments (the high-card points of each hand, their sum, the opener's letter), so the same
- * script gives the same output on both systems only if the hands arrived intact.
+ * script gives the same output on both systems only if the hands arrived intact. Named with
+ * "hang" in its name, it prints nothing and waits for a minute (for the time limit).
  */
 #include <stdio.h>
 #include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <unistd.h>
+#endif
 
 static int points(const char *hand) {
     int p = 0;
@@ -14,6 +20,14 @@ static int points(const char *hand) {
 }
 
 int main(int argc, char **argv) {
+    if (strstr(argv[0], "hang") != NULL) {
+#ifdef _WIN32
+        Sleep(60000);
+#else
+        sleep(60);
+#endif
+        return 0;
+    }
     int first = -1, second = -1, opener = 0;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "-O", 2) == 0) opener = argv[i][2];
