@@ -6,9 +6,9 @@
 #                   under sanitizers and valgrind, parallel sessions, beside the system's libdds),
 #                   the examples (C, C#, Pascal), the CLI's error behaviour against classic
 #                   dealer and its long options, the board records (LIN, JSON Lines) and
-#                   endplay reading our LIN and PBN, the parity suites, the DDS 2.9 comparison, and
-#                   the install/consumer test (pkg-config and CMake); goes on after a failing
-#                   suite and ends with `Suites: N passed, M failed`
+#                   endplay reading our LIN and PBN, the parity suites, the DDS 2.9 comparison,
+#                   the install/consumer test (pkg-config and CMake) and the Windows build under
+#                   Wine; goes on after a failing suite and ends with `Suites: N passed, M failed`
 #   make examples   build the embedding examples target/release/{embed,eval}
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
 #                   bin/dealer, include/dealer.h, lib/libdealer.{so*,a}, lib/pkgconfig/dealer.pc,
@@ -18,6 +18,14 @@
 #   make nuget      build, then lay out the C# binding as a NuGet package in target/nuget/
 #                   (Libdealer.nuspec, lib/netstandard2.0/Libdealer.dll, the linux-x64 native
 #                   library, README, licenses) and pack it into target/Libdealer.VERSION.nupkg
+#                   (with runtimes/win-x64/native/dealer.dll when `make windows` has built it)
+#   make windows    cross-build for 64-bit Windows (x86_64-pc-windows-gnu, mingw-w64 posix
+#                   compilers): dealer.dll with its import libraries (libdealer.dll.a for
+#                   mingw, dealer.lib and dealer.def for MSVC), the static libdealer.a,
+#                   dealer.exe, the header, the C# and Pascal bindings and the licenses, zipped
+#                   as target/libdealer-VERSION-win64.zip
+#   make windows-test  build that, then run tests/windows.sh under Wine (also part of make test;
+#                   NOT RUN without the cross compilers or Wine)
 #
 # The parity suites need ../shared (and, for classic dealer, the Debian package `dealer`); without
 # them they are reported as NOT RUN, never as passed. With CI=true they are required.
@@ -53,7 +61,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors formats-endplay limits consumer-test bench install uninstall \
+.PHONY: windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors formats-endplay limits consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools FORCE
 
 all: $(RELEASE)/dealer
@@ -132,8 +140,9 @@ bindings-test: all
 # The C# binding as a NuGet package. Libdealer.dll is Dealer.cs compiled by Mono's mcs, the
 # only C# compiler Debian offers (its reference profile is .NET Framework 4.x: mscorlib, which
 # .NET Core and .NET 5+ also load); the native library goes under runtimes/linux-x64/native/
-# (runtimes/win-x64/native/ comes with the Windows build). Debian's `nuget` (2.8.7) cannot pack
-# a manifest with <license>, so tools/nupkg.py writes the .nupkg (a ZIP in NuGet's layout).
+# (and runtimes/win-x64/native/dealer.dll once `make windows` has built it). Debian's `nuget`
+# (2.8.7) cannot pack a manifest with <license>, so tools/nupkg.py writes the .nupkg (a ZIP in
+# NuGet's layout).
 NUGET := target/nuget
 NUPKG := target/Libdealer.$(VERSION).nupkg
 nuget: lib
@@ -146,6 +155,12 @@ nuget: lib
 	cp LICENSE THIRD-PARTY-NOTICES.md $(NUGET)/
 	cp LICENSES/Apache-2.0.txt $(NUGET)/LICENSES/
 	sed $(SUBST) bindings/csharp/Libdealer.nuspec.in > $(NUGET)/Libdealer.nuspec
+	@# The Windows DLL when `make windows` has built it (listed after the Linux library).
+	if [ -f $(WIN_OUT)/dealer.dll ]; then \
+	  mkdir -p $(NUGET)/runtimes/win-x64/native && cp $(WIN_OUT)/dealer.dll $(NUGET)/runtimes/win-x64/native/dealer.dll && \
+	  sed -i 's|^\( *\)<file src="runtimes/linux-x64/native/libdealer.so" target="runtimes/linux-x64/native" />|&\n\1<file src="runtimes/win-x64/native/dealer.dll" target="runtimes/win-x64/native" />|' \
+	    $(NUGET)/Libdealer.nuspec; \
+	fi
 	python3 tools/nupkg.py $(NUGET)/Libdealer.nuspec $(NUPKG)
 
 rust-test:
@@ -258,3 +273,72 @@ check-static-libs:
 	else echo "STATIC_LIBS is '$(STATIC_LIBS)' but rustc reports '$$libs'"; exit 1; fi
 
 FORCE:
+
+# ---- Windows (64-bit), cross-built with mingw-w64 and tested under Wine -------------------------
+# DDS needs the posix thread model of mingw-w64 (std::mutex, std::thread): the -posix compilers
+# build it and link the DLL. libstdc++ (and winpthread, libgcc) are linked in statically
+# (CXXSTDLIB_STATIC, read by the cc crate), so that dealer.dll needs no DLL beside the
+# system's: Rust's standard library wants Windows 10 or later (ProcessPrng).
+WIN_TARGET := x86_64-pc-windows-gnu
+WIN_CC ?= x86_64-w64-mingw32-gcc-posix
+WIN_CXX ?= x86_64-w64-mingw32-g++-posix
+WIN_DLLTOOL ?= x86_64-w64-mingw32-dlltool
+WIN_OBJDUMP ?= x86_64-w64-mingw32-objdump
+WIN_STRIP ?= x86_64-w64-mingw32-strip
+WIN_RELEASE := target/$(WIN_TARGET)/release
+WIN_OUT := target/windows
+WIN_PKG := libdealer-$(VERSION)-win64
+WIN_ZIP := target/$(WIN_PKG).zip
+# The native libraries a program linking the static libdealer.a needs (besides msvcrt, which
+# every mingw program links): libstdc++ and winpthread linked in statically, and the system's
+# import libraries.
+WIN_STATIC_LIBS := -Wl,-Bstatic -lstdc++ -lwinpthread -Wl,-Bdynamic -lws2_32 -lntdll -luserenv -ladvapi32 -lkernel32
+# (Deferred: the compilers are asked only when a Windows target runs.)
+WIN_ENV = CC_x86_64_pc_windows_gnu=$(WIN_CC) CXX_x86_64_pc_windows_gnu=$(WIN_CXX) \
+	CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=$(WIN_CC) CXXSTDLIB_STATIC_x86_64_pc_windows_gnu=1 \
+	CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="-L native=$$(dirname "$$($(WIN_CXX) -print-file-name=libstdc++.a)")"
+
+# The Rust target's standard library comes from rustup (once; nothing when it is there).
+windows-lib: FORCE
+	@command -v $(WIN_CC) >/dev/null || { echo "$(WIN_CC) not found: apt-get install -y g++-mingw-w64-x86-64-posix"; exit 1; }
+	@rustup target list --installed 2>/dev/null | grep -qx $(WIN_TARGET) || rustup target add $(WIN_TARGET)
+	$(WIN_ENV) $(CARGO) build --release --locked --target $(WIN_TARGET)
+	rm -rf $(WIN_OUT) && mkdir -p $(WIN_OUT)
+	cp $(WIN_RELEASE)/dealer.dll $(WIN_RELEASE)/libdealer.a $(WIN_OUT)/
+	@# The DLL without its symbol table (the exports stay): 7 MB instead of 10.
+	$(WIN_STRIP) --strip-unneeded $(WIN_OUT)/dealer.dll
+	@# dealer.dll also exports DDS's own functions (DDS marks them dllexport): the import
+	@# libraries name only the dealer_* functions.
+	{ echo "LIBRARY dealer.dll"; echo "EXPORTS"; $(WIN_OBJDUMP) -p $(WIN_OUT)/dealer.dll \
+	  | awk '/^\[Ordinal\/Name Pointer\] Table/ { t = 1; next } t && /^\t\[/ { if ($$NF ~ /^dealer_/) print "    " $$NF; next } t { t = 0 }'; \
+	} > $(WIN_OUT)/dealer.def
+	@test "$$(grep -c '^    dealer_' $(WIN_OUT)/dealer.def)" = "$$(grep -c '^[a-z].*[ *]dealer_[a-z0-9_]*(' include/dealer.h)" \
+	  || { echo "dealer.def does not list every function of include/dealer.h"; exit 1; }
+	$(WIN_DLLTOOL) -m i386:x86-64 -d $(WIN_OUT)/dealer.def -D dealer.dll -l $(WIN_OUT)/libdealer.dll.a
+	$(WIN_DLLTOOL) -m i386:x86-64 -d $(WIN_OUT)/dealer.def -D dealer.dll -l $(WIN_OUT)/dealer.lib
+	@# Nothing but the system's DLLs.
+	@deps=$$($(WIN_OBJDUMP) -p $(WIN_OUT)/dealer.dll | sed -n 's/^\tDLL Name: //p' | tr 'A-Z' 'a-z' \
+	  | grep -v -x -e kernel32.dll -e advapi32.dll -e ntdll.dll -e msvcrt.dll -e userenv.dll -e ws2_32.dll \
+	  -e bcryptprimitives.dll -e 'api-ms-win-core-[a-z0-9-]*.dll'); \
+	if [ -n "$$deps" ]; then echo "dealer.dll needs DLLs beside the system's: $$deps"; exit 1; fi
+
+$(WIN_OUT)/dealer.exe: examples-c/dealer_cli.c include/dealer.h windows-lib
+	$(WIN_CC) $(CFLAGS) -s -Iinclude examples-c/dealer_cli.c $(WIN_OUT)/libdealer.a $(WIN_STATIC_LIBS) -o $@
+
+windows: windows-lib $(WIN_OUT)/dealer.exe
+	rm -rf $(WIN_OUT)/$(WIN_PKG) $(WIN_ZIP)
+	mkdir -p $(WIN_OUT)/$(WIN_PKG)/bin $(WIN_OUT)/$(WIN_PKG)/lib $(WIN_OUT)/$(WIN_PKG)/include \
+	  $(WIN_OUT)/$(WIN_PKG)/bindings/csharp $(WIN_OUT)/$(WIN_PKG)/bindings/pascal $(WIN_OUT)/$(WIN_PKG)/LICENSES
+	cp $(WIN_OUT)/dealer.dll $(WIN_OUT)/dealer.exe $(WIN_OUT)/$(WIN_PKG)/bin/
+	cp $(WIN_OUT)/libdealer.dll.a $(WIN_OUT)/dealer.lib $(WIN_OUT)/dealer.def $(WIN_OUT)/libdealer.a $(WIN_OUT)/$(WIN_PKG)/lib/
+	cp include/dealer.h $(WIN_OUT)/$(WIN_PKG)/include/
+	cp bindings/csharp/Dealer.cs bindings/csharp/README.md $(WIN_OUT)/$(WIN_PKG)/bindings/csharp/
+	cp bindings/pascal/Dealer.pas bindings/pascal/README.md $(WIN_OUT)/$(WIN_PKG)/bindings/pascal/
+	cp README.md LICENSE THIRD-PARTY-NOTICES.md $(WIN_OUT)/$(WIN_PKG)/
+	cp LICENSES/* $(WIN_OUT)/$(WIN_PKG)/LICENSES/
+	cd $(WIN_OUT) && zip -q -r -X ../$(WIN_PKG).zip $(WIN_PKG)
+	@echo "built $(WIN_ZIP)"
+
+# tests/windows.sh builds (make windows) once it has found the cross compilers and Wine.
+windows-test:
+	tests/windows.sh

@@ -20,7 +20,10 @@ fn main() {
     }
     // The shared library's SONAME (major version 0); `make install` installs
     // libdealer.so.<version> with the libdealer.so.0 and libdealer.so symlinks.
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libdealer.so.0");
+    // (ELF only: a Windows DLL has no SONAME.)
+    if std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os != "windows") {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libdealer.so.0");
+    }
     println!("cargo:rerun-if-changed=src/ffi");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src/script/grammar.lalrpop");

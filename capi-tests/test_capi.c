@@ -11,8 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
+#ifdef _WIN32
+/* Windows (mingw-w64, run under Wine by tests/windows.sh): the same tests but for what is
+ * POSIX-only (output to descriptors, SIGPIPE, /dev/zero); the folder comes from the system's
+ * temporary folder. */
+#include <direct.h>
+#include <io.h>
+#include <windows.h>
+#else
+#include <sys/socket.h>
+#endif
 
 #include "dealer.h"
 
@@ -38,11 +47,17 @@ static int32_t capture(const uint8_t *data, size_t len, void *userdata) {
 /* A fresh, empty folder for this run (mkdtemp in main, removed at the end). The files and
  * programs the tests expect to be missing are named inside it, so nothing installed on the
  * machine can be found there. */
+#ifdef _WIN32
+static char scratch_dir[MAX_PATH + 32];
+#else
 static char scratch_dir[] = "/tmp/test_capi_dir_XXXXXX";
+#endif
 
-/* Writes scratch_dir/NAME, a path nothing creates, into BUF (64 bytes) and returns BUF. */
-static const char *missing_path(char buf[64], const char *name) {
-    snprintf(buf, 64, "%s/%s", scratch_dir, name);
+/* Writes scratch_dir/NAME, a path nothing creates, into BUF (MISSING_PATH bytes) and returns
+ * BUF. */
+#define MISSING_PATH (sizeof scratch_dir + 32)
+static const char *missing_path(char *buf, const char *name) {
+    snprintf(buf, MISSING_PATH, "%s/%s", scratch_dir, name);
     return buf;
 }
 
@@ -79,7 +94,7 @@ static void test_null_and_misuse(void) {
     CHECK(strstr(dealer_last_error(s), "UTF-8") != NULL);
     CHECK(dealer_next_deal(s, NULL) == DEALER_ERROR_NULL);
     CHECK(dealer_load_script(s, NULL, 5) == DEALER_ERROR_NULL);
-    char missing[64];
+    char missing[MISSING_PATH];
     CHECK(dealer_load_script_file(s, missing_path(missing, "script.dl")) == DEALER_ERROR_IO);
     dealer_free_session(s);
 }
@@ -312,7 +327,7 @@ static void test_not_available(void) {
     s = session_with(NULL, "1", "condition opc(NS) >= 9\n");
     CHECK(s != NULL);
     if (!s) return;
-    char dop[64], named[128];
+    char dop[MISSING_PATH], named[MISSING_PATH + 64];
     CHECK(dealer_set_option(s, "opc_program", missing_path(dop, "dop")) == DEALER_OK);
     CHECK(dealer_run(s, NULL) == DEALER_ERROR_RUN);
     snprintf(named, sizeof named, "opc: %s: ", dop);
@@ -467,6 +482,7 @@ static int32_t run_captured(dealer_session *s, struct buffer *out, dealer_run_re
     return dealer_run(s, report);
 }
 
+#ifndef _WIN32
 /* Reads everything from fd (until EOF) into b. */
 static void read_all(int fd, struct buffer *b) {
     ssize_t n;
@@ -475,6 +491,7 @@ static void read_all(int fd, struct buffer *b) {
         b->len += (size_t)n;
     b->data[b->len] = 0;
 }
+#endif
 
 /* ---- Board records: options format (lin, jsonl, script), start_board, rotate, board_title,
  * json_summary; the printlin and printjson actions. ---- */
@@ -898,6 +915,34 @@ static void test_predeal(void) {
 
 /* ---- dealer_set_output_fd. ---- */
 
+#ifdef _WIN32
+/* Windows: descriptors belong to one C runtime each, so the library refuses them and says
+ * what to use instead; a negative fd still restores the default, checks come first. */
+static void test_output_fd(void) {
+    CHECK(dealer_set_output_fd(NULL, DEALER_STREAM_OUTPUT, 1) == DEALER_ERROR_NULL);
+    dealer_session *s = session_with("glibc", "1", "produce 4\naction printoneline\n");
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, 1) == DEALER_ERROR_NOT_AVAILABLE);
+    CHECK(strstr(dealer_last_error(s), "not available on Windows") != NULL);
+    CHECK(strstr(dealer_last_error(s), "dealer_set_output") != NULL);
+    CHECK(dealer_last_error_exit_code(s) == 3);
+    CHECK(dealer_set_output_fd(s, 4, 1) == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, -1) == DEALER_OK && no_error(s));
+    static struct buffer by_callback;
+    CHECK(dealer_set_option(s, "statistics", "false") == DEALER_OK);
+    CHECK(run_captured(s, &by_callback, NULL) == DEALER_OK);
+    CHECK(strncmp(by_callback.data, FIRST_GLIBC_SEED1, strlen(FIRST_GLIBC_SEED1)) == 0);
+    /* A callback that refuses stops the run with an I/O error. */
+    int calls = 0;
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, refuse, &calls) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_IO && calls == 1);
+    dealer_free_session(s);
+}
+
+/* No SIGPIPE on Windows. */
+static void test_output_fd_closed_reader(void) {}
+#else
 static void test_output_fd(void) {
     CHECK(dealer_set_output_fd(NULL, DEALER_STREAM_OUTPUT, 1) == DEALER_ERROR_NULL);
     CHECK(dealer_set_output(NULL, DEALER_STREAM_OUTPUT, capture, NULL) == DEALER_ERROR_NULL);
@@ -1036,6 +1081,7 @@ static void test_output_fd_closed_reader(void) {
     CHECK(sigprocmask(SIG_SETMASK, &mask_before, NULL) == 0);
     dealer_free_session(s);
 }
+#endif
 
 /* ---- dealer_compile_expression and dealer_eval_compiled. ---- */
 
@@ -1316,7 +1362,12 @@ static void test_run_report_and_misuse(void) {
     CHECK(dealer_dds_table(s, &doubled, &t) == DEALER_ERROR_USAGE);
 
     /* A script file: the path is the input name shown by printpbn. */
+#ifdef _WIN32
+    char path[MISSING_PATH];
+    snprintf(path, sizeof path, "%s\\test_capi_XXXXXX", scratch_dir);
+#else
     char path[] = "/tmp/test_capi_XXXXXX";
+#endif
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     if (fd >= 0) {
@@ -1440,8 +1491,10 @@ static void test_limits(void) {
      * length of SIZE_MAX is refused without touching the bytes, /dev/zero is not read. */
     CHECK(dealer_load_script(s, (const uint8_t *)small, SIZE_MAX) == DEALER_ERROR_SCRIPT);
     CHECK(strstr(dealer_last_error(s), "more than 16777216 (option max_script_bytes)") != NULL);
+#ifndef _WIN32
     CHECK(dealer_load_script_file(s, "/dev/zero") == DEALER_ERROR_IO);
     CHECK(strcmp(dealer_last_error(s), "/dev/zero: not a regular file") == 0);
+#endif
     CHECK(dealer_load_script_file(s, scratch_dir) == DEALER_ERROR_IO);
     CHECK(strstr(dealer_last_error(s), "not a regular file") != NULL);
     CHECK(dealer_set_option(s, "max_script_bytes", "10") == DEALER_OK);
@@ -1531,10 +1584,20 @@ static void test_bulk_and_pbn_deals(void) {
 }
 
 int main(void) {
+#ifdef _WIN32
+    DWORD n = GetTempPathA(MAX_PATH, scratch_dir);
+    if (n == 0 || n >= MAX_PATH) return 1;
+    snprintf(scratch_dir + n, sizeof scratch_dir - n, "test_capi_dir_%lu", (unsigned long)GetCurrentProcessId());
+    if (_mkdir(scratch_dir) != 0) {
+        perror(scratch_dir);
+        return 1;
+    }
+#else
     if (mkdtemp(scratch_dir) == NULL) {
         perror("mkdtemp");
         return 1;
     }
+#endif
     test_limits();
     test_null_and_misuse();
     test_reentry_from_a_callback();

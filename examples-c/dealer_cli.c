@@ -8,6 +8,10 @@
  * scripts typed by users, --format=lin|jsonl with --start-board=, --rotate, --no-board-title and
  * --json-summary for BBO LIN and JSON Lines output, --help, --version.
  * Uses only the public header include/dealer.h.
+ *
+ * Builds on POSIX systems and, with mingw-w64, on Windows (the few differences are marked
+ * _WIN32: binary standard streams, so that the bytes written are the same on every system, and
+ * signal() for Ctrl-C where there is no sigaction).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -20,6 +24,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 #include "dealer.h"
 
@@ -320,6 +328,13 @@ int main(int argc, char **argv) {
      * switches take an argument depends on the dialect, which long options choose: a look at a
      * copy of argv (with DealerV2's switches) finds the dialect, then its switches are used. */
     enum dialect dialect;
+#ifdef _WIN32
+    /* Text mode would turn every "\n" the program writes into "\r\n": the output is the same
+     * bytes as on other systems (and as the library's own writes, which bypass the C runtime). */
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+    _setmode(_fileno(stdin), _O_BINARY);
+#endif
     char **look = malloc(((size_t)argc + 1) * sizeof *look);
     if (!look) {
         fprintf(stderr, "out of memory\n");
@@ -556,6 +571,12 @@ int main(int argc, char **argv) {
     }
     fflush(stdout);
     if (dealer_create_interrupter(session, &interrupter) == DEALER_OK) {
+#ifdef _WIN32
+        /* The C runtime resets a handler to SIG_DFL before calling it, as SA_RESETHAND does
+         * (Ctrl-C and Ctrl-Break arrive as SIGINT, on a thread of their own). */
+        signal(SIGINT, on_interrupt);
+        signal(SIGTERM, on_interrupt);
+#else
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_handler = on_interrupt;
@@ -563,6 +584,7 @@ int main(int argc, char **argv) {
         sigemptyset(&action.sa_mask);
         sigaction(SIGINT, &action, NULL);
         sigaction(SIGTERM, &action, NULL);
+#endif
     }
     dealer_run_report report;
     memset(&report, 0, sizeof report);

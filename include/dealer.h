@@ -490,6 +490,12 @@ int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_
 // its write raised, leaving the program's signal dispositions, mask and pending signals as they
 // were. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO`
 // when `fd` is not an open descriptor.
+//
+// POSIX only. On Windows a descriptor belongs to one C runtime (msvcrt.dll, each UCRT or MSVC
+// runtime has a table of its own), so a descriptor of the caller's cannot be trusted to mean
+// the same file here: a descriptor (`fd` >= 0) is refused with `DEALER_ERROR_NOT_AVAILABLE`.
+// Use `dealer_set_output` with a callback that writes where the program wants instead (a
+// negative `fd` still restores the default).
 int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd);
 
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to

@@ -52,7 +52,24 @@ fn lowest_address() -> usize {
         }
         addr as usize
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(windows)]
+    {
+        #[link(name = "kernel32")]
+        extern "system" {
+            /// Windows 8 and later: the lowest and highest addresses of the thread's reserved
+            /// stack (the guard pages are within the lowest [`RESERVE`] bytes).
+            fn GetCurrentThreadStackLimits(low: *mut usize, high: *mut usize);
+        }
+        let (mut low, mut high) = (0usize, 0usize);
+        // SAFETY: the function writes the two out-parameters, valid locals.
+        unsafe { GetCurrentThreadStackLimits(&mut low, &mut high) };
+        if low == 0 {
+            usize::MAX
+        } else {
+            low
+        }
+    }
+    #[cfg(not(any(target_os = "linux", windows)))]
     usize::MAX
 }
 

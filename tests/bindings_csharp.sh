@@ -149,6 +149,8 @@ fi
 package_files="Libdealer.nuspec lib/netstandard2.0/Libdealer.dll lib/netstandard2.0/Libdealer.xml
 runtimes/linux-x64/native/libdealer.so README.md LICENSE THIRD-PARTY-NOTICES.md
 LICENSES/Apache-2.0.txt"
+# With the Windows build done (make windows), the package carries its DLL too.
+if [ -f "$top/target/windows/dealer.dll" ]; then package_files="$package_files runtimes/win-x64/native/dealer.dll"; fi
 absent=""
 for file in $package_files; do
   [ -s "$layout/$file" ] || absent="$absent $file"

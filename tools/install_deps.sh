@@ -4,13 +4,16 @@
 # library) or `test` (those and what `make test` uses: classic dealer for the parity and error
 # suites, Debian's DDS 2.9 to compare double-dummy results, pkg-config and cmake for the install
 # test, valgrind, mono and Free Pascal for the C# and Pascal bindings, nuget to read the C#
-# package back, and a Python 3 with venv for the Python binding unless one is on the PATH).
+# package back, a Python 3 with venv for the Python binding unless one is on the PATH, and for
+# the Windows build tested under Wine (tests/windows.sh) the mingw-w64 posix cross compilers,
+# wine64 and zip; the Rust target x86_64-pc-windows-gnu is added by `make windows` itself).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
 build="make gcc g++ binutils libclang-dev"
-test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler"
+test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
+  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;

@@ -421,11 +421,16 @@ fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart], ev: &mut E
 
 /// Today's local date as `YYYY.MM.DD` (PBN `[Date]`).
 fn local_date() -> String {
-    // SAFETY: localtime_r writes into the provided struct; time(NULL) has no preconditions.
+    // SAFETY: localtime_r / localtime_s write into the provided struct; time(NULL) has no
+    // preconditions.
     unsafe {
         let now = libc::time(std::ptr::null_mut());
         let mut tm: libc::tm = std::mem::zeroed();
-        if libc::localtime_r(&now, &mut tm).is_null() {
+        #[cfg(unix)]
+        let failed = libc::localtime_r(&now, &mut tm).is_null();
+        #[cfg(windows)]
+        let failed = libc::localtime_s(&mut tm, &now) != 0;
+        if failed {
             return "0000.00.00".to_string();
         }
         format!("{:04}.{:02}.{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)

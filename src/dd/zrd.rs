@@ -286,10 +286,22 @@ pub struct LibraryReader<R: Read + Seek = BufReader<File>> {
 }
 
 /// Opens a file for reading without blocking on a FIFO (`O_NONBLOCK`, which changes nothing for
-/// a regular file); the caller checks that it is a regular file.
+/// a regular file); the caller checks that it is a regular file. (Windows has no FIFOs in the
+/// file system, and refuses to open a folder as a file ("Access is denied"): a folder is
+/// reported as `not a regular file` there, as everywhere.)
 pub fn open_regular_file(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    }
+    #[cfg(not(unix))]
+    {
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        std::fs::OpenOptions::new().read(true).open(path)
+    }
 }
 
 impl LibraryReader<BufReader<File>> {

@@ -7,7 +7,9 @@
 //! are cached per side for the deal being judged.
 
 use std::io::Read;
+#[cfg(unix)]
 use std::os::fd::AsRawFd;
+#[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -72,21 +74,29 @@ impl Opc {
         };
         let program = self.config.program.display();
         let failed = |what: String| Error::new(ErrorKind::Run, format!("opc: {program}: {what}"));
-        let mut child = Command::new(&self.config.program)
+        let mut command = Command::new(&self.config.program);
+        command
             .arg(format!("-O{}", self.config.opener))
             .args([first.0, &dop_hand(deal.hand(first.1)), second.0, &dop_hand(deal.hand(second.1)), "-q"])
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            // Its own process group, so that ending it ends whatever it started too.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| failed(format!("cannot start: {e}")))?;
-        let mut out = child.stdout.take().expect("stdout is piped");
-        let ended = self.exchange(&child, &mut out);
+            .stdout(Stdio::piped());
+        // Its own process group, so that ending it ends whatever it started too.
+        #[cfg(unix)]
+        command.process_group(0);
+        let mut child = command.spawn().map_err(|e| failed(format!("cannot start: {e}")))?;
+        let out = child.stdout.take().expect("stdout is piped");
+        let ended = self.exchange(&mut child, out);
         // Whatever the program left behind (a child still holding the pipe …) goes with it: the
         // unreaped program keeps its process group's number from being reused until then.
-        // SAFETY: kill(2) on the child's own process group has no memory effects.
-        unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+        #[cfg(unix)]
+        {
+            // SAFETY: kill(2) on the child's own process group has no memory effects.
+            unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+        }
+        // Windows has no process groups to end: the program itself is ended (an error only
+        // says that it had exited already).
+        #[cfg(not(unix))]
+        let _ = child.kill();
         let status = child.wait().map_err(|e| failed(e.to_string()))?;
         let text = match ended {
             Exchange::Answer(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -99,6 +109,7 @@ impl Opc {
         };
         // DealerV2 ignores the exit status (the real `dop -q` always exits with 1): eight numbers
         // are an answer whatever the status, but a program killed by a signal has failed.
+        #[cfg(unix)]
         if status.signal().is_some() {
             return Err(failed(format!("killed by {status}")));
         }
@@ -134,9 +145,11 @@ impl Opc {
     /// (output still held open by something it left behind is not waited for), within the time
     /// limit and the size cap, and as long as the session is not interrupted. The program is
     /// left unreaped: the caller ends its process group, then reaps it.
-    fn exchange(&self, child: &std::process::Child, out: &mut std::process::ChildStdout) -> Exchange {
+    #[cfg(unix)]
+    fn exchange(&self, child: &mut std::process::Child, mut out: std::process::ChildStdout) -> Exchange {
         let deadline = Instant::now() + self.config.timeout;
         let pid = child.id() as libc::id_t;
+        let out = &mut out;
         let mut text = Vec::new();
         let mut eof = false;
         let mut buffer = [0u8; 8192];
@@ -189,10 +202,79 @@ impl Opc {
             }
         }
     }
+
+    /// The same exchange where pipes cannot be polled (Windows): a thread reads the program's
+    /// output and hands it over in chunks, while this one watches the clock, the program and
+    /// the interrupter. Once the program has exited, what it wrote is taken until the pipe
+    /// closes or nothing more comes for [`EXITED_GRACE`]; a reading thread left waiting on a
+    /// pipe held open by something the program started ends when that pipe closes.
+    #[cfg(not(unix))]
+    fn exchange(&self, child: &mut std::process::Child, mut out: std::process::ChildStdout) -> Exchange {
+        use std::sync::mpsc::{channel, RecvTimeoutError};
+        let (sender, chunks) = channel::<std::io::Result<Vec<u8>>>();
+        let reader = std::thread::Builder::new().name("opc-output".into()).spawn(move || {
+            let mut buffer = [0u8; 8192];
+            loop {
+                let chunk = match out.read(&mut buffer) {
+                    Ok(n) => Ok(buffer[..n].to_vec()),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => Err(e),
+                };
+                let last = !matches!(&chunk, Ok(bytes) if !bytes.is_empty());
+                if sender.send(chunk).is_err() || last {
+                    return;
+                }
+            }
+        });
+        if let Err(e) = reader {
+            return Exchange::Failed(e);
+        }
+        let deadline = Instant::now() + self.config.timeout;
+        let mut text = Vec::new();
+        let mut eof = false;
+        let mut exited = false;
+        loop {
+            exited = exited || matches!(child.try_wait(), Ok(Some(_)));
+            if eof && exited {
+                return Exchange::Answer(text);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Exchange::TimedOut;
+            }
+            if self.config.interrupter.as_ref().is_some_and(|i| i.check().is_err()) {
+                return Exchange::Interrupted;
+            }
+            if eof {
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            }
+            let wait = if exited { EXITED_GRACE } else { SLICE }.min(deadline - now);
+            match chunks.recv_timeout(wait) {
+                Ok(Ok(bytes)) if bytes.is_empty() => eof = true,
+                Ok(Ok(bytes)) => {
+                    text.extend_from_slice(&bytes);
+                    if text.len() > ANSWER_CAP {
+                        return Exchange::TooLong;
+                    }
+                }
+                Ok(Err(e)) => return Exchange::Failed(e),
+                Err(RecvTimeoutError::Disconnected) => eof = true,
+                Err(RecvTimeoutError::Timeout) if exited => return Exchange::Answer(text),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
 }
+
+/// Where pipes cannot be polled: how long output is still awaited after the program has exited
+/// while its pipe stays open (held by something it started).
+#[cfg(not(unix))]
+const EXITED_GRACE: Duration = Duration::from_millis(100);
 
 /// Whether the child `pid` has exited, without reaping it (so that its pid, and its process
 /// group's number, stay taken until it is reaped).
+#[cfg(unix)]
 pub(crate) fn has_exited(pid: libc::id_t) -> bool {
     // SAFETY: an all-zero siginfo_t is valid; waitid writes it.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -260,6 +342,7 @@ mod tests {
     }
 
     /// A fresh, empty folder for one test, named after `tag` and this process.
+    #[cfg(unix)]
     fn scratch_dir(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("libdealer-opc-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -268,6 +351,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn answers_and_failures_of_the_program() {
         use std::os::unix::fs::PermissionsExt;
         let dir = scratch_dir("run");
@@ -306,6 +390,7 @@ mod tests {
 
     /// Writes an executable stand-in `dir/name` running tests/opc/fake_dop.sh in `mode`, with
     /// `FAKE_DOP_PIDFILE` set to `dir/name.pid`.
+    #[cfg(unix)]
     fn stand_in(dir: &std::path::Path, name: &str, mode: &str) -> PathBuf {
         use std::os::unix::fs::PermissionsExt;
         let fake = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/opc/fake_dop.sh");
@@ -319,6 +404,7 @@ mod tests {
     }
 
     /// Whether process `pid` is gone (or only a zombie waiting for its new parent).
+    #[cfg(unix)]
     fn process_gone(pid: &str) -> bool {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Err(_) => true,
@@ -327,6 +413,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn the_time_limit_bounds_the_whole_exchange() {
         let dir = scratch_dir("bounds");
         let programs =

@@ -62,20 +62,40 @@ pub extern "C" fn dealer_set_output(
 /// its write raised, leaving the program's signal dispositions, mask and pending signals as they
 /// were. Returns `DEALER_OK`, `DEALER_ERROR_USAGE` for an unknown stream, or `DEALER_ERROR_IO`
 /// when `fd` is not an open descriptor.
+///
+/// POSIX only. On Windows a descriptor belongs to one C runtime (msvcrt.dll, each UCRT or MSVC
+/// runtime has a table of its own), so a descriptor of the caller's cannot be trusted to mean
+/// the same file here: a descriptor (`fd` >= 0) is refused with `DEALER_ERROR_NOT_AVAILABLE`.
+/// Use `dealer_set_output` with a callback that writes where the program wants instead (a
+/// negative `fd` still restores the default).
 #[no_mangle]
 pub extern "C" fn dealer_set_output_fd(session: *mut dealer_session, stream: i32, fd: i32) -> i32 {
     with_session(session, |h| {
         let stream = stream_of(stream)?;
-        let sink = if fd < 0 {
-            None
-        } else {
-            // SAFETY: F_GETFD only asks whether `fd` is an open descriptor.
-            if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
-                return Err(Error::new(ErrorKind::Io, format!("{fd} is not an open file descriptor")).into());
-            }
-            Some(Sink::Descriptor(fd))
-        };
+        let sink = if fd < 0 { None } else { Some(descriptor_sink(fd)?) };
         h.session.set_sink(stream, sink);
         Ok(DEALER_OK)
     })
+}
+
+/// The sink writing to the caller's open descriptor `fd`; `DEALER_ERROR_IO` when it is not open.
+#[cfg(unix)]
+fn descriptor_sink(fd: i32) -> Result<Sink, Error> {
+    // SAFETY: F_GETFD only asks whether `fd` is an open descriptor.
+    if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+        return Err(Error::new(ErrorKind::Io, format!("{fd} is not an open file descriptor")));
+    }
+    Ok(Sink::Descriptor(fd))
+}
+
+/// Where descriptors belong to a C runtime of the caller's (Windows): not available.
+#[cfg(not(unix))]
+fn descriptor_sink(fd: i32) -> Result<Sink, Error> {
+    Err(Error::new(
+        ErrorKind::NotAvailable,
+        format!(
+            "output to file descriptor {fd}: file descriptors are not available on Windows (each C runtime has its \
+             own); use dealer_set_output with a callback"
+        ),
+    ))
 }

@@ -852,8 +852,23 @@ impl Session {
 /// 64 random bits from the operating system.
 fn random_u64() -> u64 {
     let mut buf = [0u8; 8];
+    #[cfg(unix)]
     // SAFETY: the buffer is valid for 8 bytes of writes.
     let n = unsafe { libc::getrandom(buf.as_mut_ptr().cast(), buf.len(), 0) };
+    #[cfg(windows)]
+    let n = {
+        #[link(name = "advapi32")]
+        extern "system" {
+            /// `RtlGenRandom`, the system's random bytes (every Windows since XP).
+            fn SystemFunction036(buffer: *mut u8, length: u32) -> u8;
+        }
+        // SAFETY: the buffer is valid for 8 bytes of writes.
+        if unsafe { SystemFunction036(buf.as_mut_ptr(), buf.len() as u32) } != 0 {
+            8
+        } else {
+            0
+        }
+    };
     if n != 8 {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         return t.as_nanos() as u64 ^ (std::process::id() as u64) << 32;

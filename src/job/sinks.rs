@@ -21,6 +21,8 @@ pub enum Sink {
     /// A caller-supplied writer, e.g. a C callback; an `Err` stops the run.
     Callback(WriteFn),
     /// An open file descriptor of the caller's (the session writes to it but never closes it).
+    /// Unix only: a descriptor belongs to one C runtime, and on Windows each has its own.
+    #[cfg(unix)]
     Descriptor(std::os::fd::RawFd),
 }
 
@@ -39,6 +41,7 @@ impl Sink {
             Sink::Stderr => std::io::stderr().lock().write_all(bytes),
             Sink::File(f) => f.write_all(bytes),
             Sink::Callback(cb) => cb(bytes),
+            #[cfg(unix)]
             Sink::Descriptor(fd) => write_fd_without_sigpipe(*fd, bytes),
         }
     }
@@ -49,6 +52,7 @@ impl Sink {
 /// host with SIGPIPE, leaving the host's signal dispositions and mask as they were: SIGPIPE is
 /// blocked in this thread around the write, and one raised by the write (not pending before)
 /// is consumed before the mask is restored.
+#[cfg(unix)]
 fn write_fd_without_sigpipe(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Result<()> {
     // SAFETY: the sigset_t values are initialised by sigemptyset/pthread_sigmask/sigpending
     // before they are read; the caller keeps `fd` open while it is set (checked open when set)
@@ -90,6 +94,7 @@ fn write_fd_without_sigpipe(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Re
 }
 
 /// Whether a SIGPIPE is pending for this thread or the process.
+#[cfg(unix)]
 fn sigpipe_pending() -> bool {
     // SAFETY: sigpending fills the set before sigismember reads it.
     unsafe {

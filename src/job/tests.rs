@@ -120,11 +120,20 @@ fn scripts_are_capped_before_they_are_read() {
     s.load_script_file(file.to_str().unwrap()).unwrap();
     // What is not a regular file is refused at once: a folder, a device without end, a FIFO
     // (not opened for a writer that never comes).
+    #[cfg(unix)]
     let fifo = dir.join("fifo");
-    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-    for path in [dir.to_str().unwrap(), "/dev/zero", fifo.to_str().unwrap()] {
+    #[cfg(unix)]
+    {
+        let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    }
+    // (Windows has neither devices nor FIFOs in the file system: the folder only.)
+    #[cfg(unix)]
+    let not_files = [dir.to_str().unwrap(), "/dev/zero", fifo.to_str().unwrap()];
+    #[cfg(not(unix))]
+    let not_files = [dir.to_str().unwrap()];
+    for path in not_files {
         let e = s.load_script_file(path).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Io, "{path}");
         assert_eq!(e.message, format!("{path}: not a regular file"));
@@ -472,6 +481,7 @@ fn script_errors_carry_their_line_for_the_full_message() {
 }
 
 #[test]
+#[cfg(unix)]
 fn output_to_a_file_descriptor() {
     use std::io::{Read, Seek};
     use std::os::fd::AsRawFd;
@@ -491,6 +501,7 @@ fn output_to_a_file_descriptor() {
 }
 
 /// A scratch file whose directory entry is removed at once (only the open handle is used).
+#[cfg(unix)]
 fn scratch_file() -> std::fs::File {
     let path = std::env::temp_dir().join(format!("libdealer-session-test-{}", std::process::id()));
     let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&path).unwrap();
