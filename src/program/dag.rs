@@ -21,7 +21,7 @@ use crate::program::deal_expr::hand_of_shape;
 use crate::program::deal_expr::{apply, DealExpr, HandMeasure, Stat};
 use crate::program::hand_stats;
 use crate::program::scoring;
-use crate::program::shape::{all_patterns, pattern_index, ShapeSet, PATTERNS};
+use crate::program::shape::{all_patterns, pattern_index, ShapeSet};
 use crate::program::Program;
 use crate::script::ast::{BinOp, Contract};
 
@@ -192,6 +192,57 @@ enum Step {
         src: Slot,
         target: u32,
     },
+    /// [`AllClause`](Step::AllClause) of a kept node: computes it first (the subroutine at
+    /// `entry` returns to this step) unless this deal's value is in its slot.
+    AllKept {
+        dst: Slot,
+        src: Slot,
+        entry: u32,
+        target: u32,
+    },
+    /// [`AnyClause`](Step::AnyClause) of a kept node, as [`AllKept`](Step::AllKept).
+    AnyKept {
+        dst: Slot,
+        src: Slot,
+        entry: u32,
+        target: u32,
+    },
+    /// [`Truth`](Step::Truth) of a kept node, as [`AllKept`](Step::AllKept).
+    TruthKept {
+        dst: Slot,
+        src: Slot,
+        entry: u32,
+    },
+    /// A clause of an `&&` chain that is a statistic in a range, tested in the step.
+    AllRange {
+        dst: Slot,
+        stat: Stat,
+        lo: i32,
+        hi: i32,
+        target: u32,
+    },
+    /// An alternative of an `||` chain that is a statistic in a range, tested in the step.
+    AnyRange {
+        dst: Slot,
+        stat: Stat,
+        lo: i32,
+        hi: i32,
+        target: u32,
+    },
+    /// A clause of an `&&` chain that is a shape of the program, tested in the step.
+    AllShape {
+        dst: Slot,
+        seat: Seat,
+        set: u32,
+        target: u32,
+    },
+    /// An alternative of an `||` chain that is a shape of the program, tested in the step.
+    AnyShape {
+        dst: Slot,
+        seat: Seat,
+        set: u32,
+        target: u32,
+    },
     /// The last operand of a chain decides it: `dst` is whether `src` is not 0.
     Truth {
         dst: Slot,
@@ -233,7 +284,7 @@ pub struct DealDag {
     /// Shape sets made when conditions were staged ([`DealExpr::ShapeIn`]).
     shape_sets: Vec<ShapeSet>,
     /// Tables of the values of expressions that read nothing but the suit lengths of one hand,
-    /// [`PATTERNS`] entries each, by [`pattern_index`].
+    /// [`crate::program::shape::PATTERNS`] entries each, by [`pattern_index`].
     shape_values: Vec<i32>,
     /// Per node: its value on the deal being judged (when computed).
     values: Vec<i32>,
@@ -249,9 +300,37 @@ pub struct DealDag {
 struct DagBuilder<'a> {
     program: &'a Program,
     nodes: Vec<DagNode>,
+    /// Per node: what it reads of the deal.
+    reads: Vec<Reads>,
     index: HashMap<DagNode, Slot>,
+    /// Per node built: the node that stands for it (its table, when it has one).
+    tabled: HashMap<Slot, Slot>,
     shape_sets: Vec<ShapeSet>,
     shape_values: Vec<i32>,
+    /// The tables in `shape_values`, by content: their offsets.
+    tables: HashMap<Vec<i32>, u32>,
+}
+
+/// What a node reads of the deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reads {
+    /// Nothing (a constant).
+    Nothing,
+    /// The suit lengths of one hand and nothing else: a function of its pattern.
+    LengthsOf(Seat),
+    /// More.
+    More,
+}
+
+impl Reads {
+    /// What a node with operands reading `self` and `other` reads.
+    fn and(self, other: Reads) -> Reads {
+        match (self, other) {
+            (Reads::Nothing, reads) | (reads, Reads::Nothing) => reads,
+            (Reads::LengthsOf(a), Reads::LengthsOf(b)) if a == b => Reads::LengthsOf(a),
+            _ => Reads::More,
+        }
+    }
 }
 
 impl DagBuilder<'_> {
@@ -261,6 +340,24 @@ impl DagBuilder<'_> {
             return slot;
         }
         let slot = self.nodes.len() as Slot;
+        let reads = match &node {
+            DagNode::Const(_) => Reads::Nothing,
+            DagNode::Stat(Stat::Length(seat, _))
+            | DagNode::StatCompare(Stat::Length(seat, _), ..)
+            | DagNode::StatRange(Stat::Length(seat, _), ..)
+            | DagNode::Shape(seat, _)
+            | DagNode::ShapeIn(seat, _)
+            | DagNode::ShapeValue(seat, _) => Reads::LengthsOf(*seat),
+            other => {
+                let operands = other.operands();
+                if operands.is_empty() {
+                    Reads::More
+                } else {
+                    operands.iter().fold(Reads::Nothing, |reads, &operand| reads.and(self.reads[operand as usize]))
+                }
+            }
+        };
+        self.reads.push(reads);
         self.nodes.push(node.clone());
         self.index.insert(node, slot);
         slot
@@ -268,25 +365,6 @@ impl DagBuilder<'_> {
 
     /// The node of a deal expression, its operands merged first.
     fn add(&mut self, expr: &DealExpr) -> Slot {
-        if let Some(seat) = expr.length_seat().filter(|_| !is_one_test(expr)) {
-            // A function of the hand's pattern: its value on a hand of each pattern.
-            let table: Vec<i32> = all_patterns()
-                .into_iter()
-                .map(|pattern| {
-                    let mut deal = Deal::default();
-                    deal.0[seat.index()] = hand_of_shape(pattern);
-                    expr.value(self.program, &deal)
-                })
-                .collect();
-            let offset = match self.shape_values.chunks(PATTERNS).position(|known| known == table.as_slice()) {
-                Some(k) => k * PATTERNS,
-                None => {
-                    self.shape_values.extend(table);
-                    self.shape_values.len() - PATTERNS
-                }
-            };
-            return self.intern(DagNode::ShapeValue(seat, offset as u32));
-        }
         let node = match expr {
             DealExpr::Const(n) => DagNode::Const(*n),
             DealExpr::Stat(stat) => DagNode::Stat(*stat),
@@ -324,7 +402,79 @@ impl DagBuilder<'_> {
             DealExpr::Score(vulnerable, contract, tricks) => DagNode::Score(*vulnerable, *contract, self.add(tricks)),
             DealExpr::Imps(a) => DagNode::Imps(self.add(a)),
         };
-        self.intern(node)
+        let slot = self.intern(node);
+        self.tabled(slot)
+    }
+
+    /// `slot`, or a node that looks its value up by pattern when it computes something from the
+    /// suit lengths of one hand only.
+    fn tabled(&mut self, slot: Slot) -> Slot {
+        if let Some(&tabled) = self.tabled.get(&slot) {
+            return tabled;
+        }
+        let node = &self.nodes[slot as usize];
+        let tabled = match self.reads[slot as usize] {
+            Reads::LengthsOf(seat) if !node.operands().is_empty() => {
+                // Its value on a hand of each pattern.
+                let table: Vec<i32> = all_patterns()
+                    .into_iter()
+                    .map(|pattern| {
+                        let mut deal = Deal::default();
+                        deal.0[seat.index()] = hand_of_shape(pattern);
+                        self.value_on(slot, &deal)
+                    })
+                    .collect();
+                let next = self.shape_values.len() as u32;
+                let offset = *self.tables.entry(table.clone()).or_insert(next);
+                if offset == next {
+                    self.shape_values.extend(table);
+                }
+                self.intern(DagNode::ShapeValue(seat, offset))
+            }
+            _ => slot,
+        };
+        self.tabled.insert(slot, tabled);
+        tabled
+    }
+
+    /// The value of node `slot` on `deal`, when it reads nothing but suit lengths (for
+    /// [`tabled`](Self::tabled)).
+    fn value_on(&self, slot: Slot, deal: &Deal) -> i32 {
+        let program = self.program;
+        let value = |slot: &Slot| self.value_on(*slot, deal);
+        match &self.nodes[slot as usize] {
+            DagNode::Const(n) => *n,
+            DagNode::Stat(stat) => stat.value(program, deal),
+            DagNode::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k),
+            DagNode::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)) as i32,
+            DagNode::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
+            DagNode::ShapeIn(seat, set) => self.shape_sets[*set as usize].matches(deal.hand(*seat)) as i32,
+            DagNode::ShapeValue(seat, offset) => self.shape_values[*offset as usize + pattern_index(deal.hand(*seat))],
+            DagNode::Not(a) => (value(a) == 0) as i32,
+            DagNode::All(parts) => parts.iter().all(|part| value(part) != 0) as i32,
+            DagNode::Any(parts) => parts.iter().any(|part| value(part) != 0) as i32,
+            DagNode::Binary(op, a, b) => apply(*op, value(a), value(b)),
+            DagNode::CompareConst(op, a, k) => apply(*op, value(a), *k),
+            DagNode::DivideConst(op, a, k) => {
+                if *op == BinOp::Div {
+                    value(a) / k
+                } else {
+                    value(a) % k
+                }
+            }
+            DagNode::Conditional(c, a, b) => {
+                if value(c) != 0 {
+                    value(a)
+                } else {
+                    value(b)
+                }
+            }
+            DagNode::Score(vulnerable, contract, a) => scoring::score(program.dialect, *vulnerable, contract, value(a)),
+            DagNode::Imps(a) => scoring::imps(program.dialect, value(a)),
+            DagNode::HasCard(..) | DagNode::HandMeasure(..) | DagNode::Cccc(_) | DagNode::Quality(..) => {
+                unreachable!("only expressions of suit lengths are tabled")
+            }
+        }
     }
 }
 
@@ -345,15 +495,62 @@ impl Layout<'_> {
     /// kept, its own steps otherwise.
     fn read(&mut self, slot: Slot) {
         if self.kept[slot as usize] {
-            if self.entries[slot as usize].is_none() {
-                // Laid out later; marked so that it is queued once.
-                self.entries[slot as usize] = Some(u32::MAX);
-                self.pending.push(slot);
-            }
+            self.request(slot);
             self.steps.push(Step::Call { slot, entry: u32::MAX });
         } else {
             self.compute(slot);
         }
+    }
+
+    /// Queues the subroutine of the kept node `slot` to be laid out (once).
+    fn request(&mut self, slot: Slot) {
+        if self.entries[slot as usize].is_none() {
+            // Laid out later; marked so that it is queued once.
+            self.entries[slot as usize] = Some(u32::MAX);
+            self.pending.push(slot);
+        }
+    }
+
+    /// The steps of operand `part` of the chain `dst` (`&&`, or `||` when `any`) other than the
+    /// last: the operand's test fused with the chain's exit where it can be.
+    fn chain_operand(&mut self, dst: Slot, part: Slot, any: bool) {
+        const LATER: u32 = u32::MAX;
+        let step = match self.nodes[part as usize] {
+            _ if self.kept[part as usize] => {
+                self.request(part);
+                let (src, entry, target) = (part, LATER, LATER);
+                if any {
+                    Step::AnyKept { dst, src, entry, target }
+                } else {
+                    Step::AllKept { dst, src, entry, target }
+                }
+            }
+            DagNode::StatRange(stat, lo, hi) => {
+                let target = LATER;
+                if any {
+                    Step::AnyRange { dst, stat, lo, hi, target }
+                } else {
+                    Step::AllRange { dst, stat, lo, hi, target }
+                }
+            }
+            DagNode::Shape(seat, set) => {
+                let target = LATER;
+                if any {
+                    Step::AnyShape { dst, seat, set, target }
+                } else {
+                    Step::AllShape { dst, seat, set, target }
+                }
+            }
+            _ => {
+                self.read(part);
+                if any {
+                    Step::AnyClause { dst, src: part, target: LATER }
+                } else {
+                    Step::AllClause { dst, src: part, target: LATER }
+                }
+            }
+        };
+        self.steps.push(step);
     }
 
     /// The steps that compute node `dst` into its slot.
@@ -402,19 +599,27 @@ impl Layout<'_> {
                 let (last, rest) = parts.split_last().expect("chains have operands");
                 let mut exits = Vec::new();
                 for &part in rest {
-                    self.read(part);
-                    exits.push(self.steps.len());
-                    self.steps.push(if any {
-                        Step::AnyClause { dst, src: part, target: u32::MAX }
-                    } else {
-                        Step::AllClause { dst, src: part, target: u32::MAX }
-                    });
+                    self.chain_operand(dst, part, any);
+                    exits.push(self.steps.len() - 1);
                 }
-                self.read(*last);
-                self.steps.push(Step::Truth { dst, src: *last });
+                if self.kept[*last as usize] {
+                    self.request(*last);
+                    self.steps.push(Step::TruthKept { dst, src: *last, entry: u32::MAX });
+                } else {
+                    self.read(*last);
+                    self.steps.push(Step::Truth { dst, src: *last });
+                }
                 let end = self.steps.len() as u32;
                 for exit in exits {
-                    if let Step::AllClause { target, .. } | Step::AnyClause { target, .. } = &mut self.steps[exit] {
+                    if let Step::AllClause { target, .. }
+                    | Step::AnyClause { target, .. }
+                    | Step::AllKept { target, .. }
+                    | Step::AnyKept { target, .. }
+                    | Step::AllRange { target, .. }
+                    | Step::AnyRange { target, .. }
+                    | Step::AllShape { target, .. }
+                    | Step::AnyShape { target, .. } = &mut self.steps[exit]
+                    {
                         *target = end;
                     }
                 }
@@ -441,19 +646,6 @@ impl Layout<'_> {
     }
 }
 
-/// Whether an expression is a single test or read of a hand (kept as it is rather than tabled).
-fn is_one_test(expr: &DealExpr) -> bool {
-    matches!(
-        expr,
-        DealExpr::Const(_)
-            | DealExpr::Stat(_)
-            | DealExpr::StatRange(..)
-            | DealExpr::StatCompare(..)
-            | DealExpr::Shape(..)
-            | DealExpr::ShapeIn(..)
-    )
-}
-
 impl DealDag {
     /// Merges `roots`, deal expressions of `program`, into one DAG laid out as a flat program;
     /// root `k` is judged by [`value`](Self::value)`(k, …)`.
@@ -461,21 +653,25 @@ impl DealDag {
         let mut builder = DagBuilder {
             program,
             nodes: Vec::new(),
+            reads: Vec::new(),
             index: HashMap::new(),
+            tabled: HashMap::new(),
             shape_sets: Vec::new(),
             shape_values: Vec::new(),
+            tables: HashMap::new(),
         };
         let root_slots: Vec<Slot> = roots.iter().map(|root| builder.add(root)).collect();
         let nodes = builder.nodes;
         // A node read from more than one place (a root counts as one) is kept, unless cheap.
+        // Reads by the nodes the roots reach (not by those a table replaced).
         let mut reads = vec![0u32; nodes.len()];
-        for node in &nodes {
-            for operand in node.operands() {
-                reads[operand as usize] += 1;
-            }
-        }
-        for &slot in &root_slots {
+        let mut reached = vec![false; nodes.len()];
+        let mut pending = root_slots.clone();
+        while let Some(slot) = pending.pop() {
             reads[slot as usize] += 1;
+            if !std::mem::replace(&mut reached[slot as usize], true) {
+                pending.extend(nodes[slot as usize].operands());
+            }
         }
         let kept = nodes.iter().zip(&reads).map(|(node, &n)| n > 1 && !node.is_cheap()).collect();
         let mut layout =
@@ -493,7 +689,11 @@ impl DealDag {
         }
         let mut steps = layout.steps;
         for step in &mut steps {
-            if let Step::Call { slot, entry } = step {
+            if let Step::Call { slot, entry }
+            | Step::AllKept { src: slot, entry, .. }
+            | Step::AnyKept { src: slot, entry, .. }
+            | Step::TruthKept { src: slot, entry, .. } = step
+            {
                 *entry = layout.entries[*slot as usize].expect("every called node is laid out");
             }
         }
@@ -582,6 +782,69 @@ impl DealDag {
                 }
                 Step::AnyClause { dst, src, target } => {
                     if values[src as usize] == 0 {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 1)
+                }
+                Step::AllKept { dst, src, entry, target } => {
+                    if self.stamps[src as usize] != self.deal {
+                        // Back to this step once computed.
+                        self.returns.push(pc - 1);
+                        pc = entry;
+                        continue;
+                    }
+                    if values[src as usize] != 0 {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 0)
+                }
+                Step::AnyKept { dst, src, entry, target } => {
+                    if self.stamps[src as usize] != self.deal {
+                        self.returns.push(pc - 1);
+                        pc = entry;
+                        continue;
+                    }
+                    if values[src as usize] == 0 {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 1)
+                }
+                Step::TruthKept { dst, src, entry } => {
+                    if self.stamps[src as usize] != self.deal {
+                        self.returns.push(pc - 1);
+                        pc = entry;
+                        continue;
+                    }
+                    (dst, (values[src as usize] != 0) as i32)
+                }
+                Step::AllRange { dst, stat, lo, hi, target } => {
+                    let x = stat.value(program, deal);
+                    if lo <= x && x <= hi {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 0)
+                }
+                Step::AnyRange { dst, stat, lo, hi, target } => {
+                    let x = stat.value(program, deal);
+                    if !(lo <= x && x <= hi) {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 1)
+                }
+                Step::AllShape { dst, seat, set, target } => {
+                    if program.shapes[set as usize].matches(deal.hand(seat)) {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 0)
+                }
+                Step::AnyShape { dst, seat, set, target } => {
+                    if !program.shapes[set as usize].matches(deal.hand(seat)) {
                         continue;
                     }
                     pc = target;
@@ -751,7 +1014,13 @@ mod tests {
         let calls: std::collections::HashSet<Slot> = dag
             .steps
             .iter()
-            .filter_map(|step| if let Step::Call { slot, .. } = step { Some(*slot) } else { None })
+            .filter_map(|step| match step {
+                Step::Call { slot, .. }
+                | Step::AllKept { src: slot, .. }
+                | Step::AnyKept { src: slot, .. }
+                | Step::TruthKept { src: slot, .. } => Some(*slot),
+                _ => None,
+            })
             .collect();
         let returns = dag.steps.iter().filter(|step| matches!(step, Step::Return { .. })).count();
         // `b`, and the alternatives of `ladder` (whose `&&` chain joins the chains that read
