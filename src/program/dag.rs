@@ -8,7 +8,13 @@
 //! that more than one place reads (and that costs more than reading the deal) is a subroutine
 //! whose slot is stamped with the deal's number when computed, so that a later read of the same
 //! deal takes the value from its slot. Nothing is allocated or cleared per deal: a new deal is
-//! a new stamp.
+//! a new stamp. A clause of a chain that is a kept node, a statistic in a range or a shape is
+//! tested in the chain's own step; a kept node not yet computed for the deal is computed by its
+//! subroutine, which returns to the step that asked for it.
+//!
+//! A node computed from the suit lengths of one hand only (length points, shape points, a
+//! ladder of shape tests) is a table of its values by the hand's pattern, made when the DAG is
+//! built: one look-up per deal.
 //!
 //! Deal expressions read nothing but the deal (no `rnd()`, no external program: those keep the
 //! general evaluator, which judges a variable again at each use as the peers do), so computing a
@@ -729,13 +735,14 @@ impl DealDag {
         self.values[slot as usize]
     }
 
-    /// Runs the steps from `pc` to the next [`Step::Halt`].
+    /// Runs the steps from `pc` to the next [`Step::Halt`]. (Each step is matched in place, by
+    /// reference: copying the whole step first costs a load of every field per step.)
     fn run(&mut self, mut pc: u32, program: &Program, deal: &Deal) {
         let values = &mut self.values;
         loop {
-            let step = self.steps[pc as usize];
+            let step = &self.steps[pc as usize];
             pc += 1;
-            let (dst, value) = match step {
+            let (dst, value) = match *step {
                 Step::Const { dst, value } => (dst, value),
                 Step::Stat { dst, stat } => (dst, stat.value(program, deal)),
                 Step::StatCompare { dst, stat, op, k } => (dst, apply(op, stat.value(program, deal), k)),
