@@ -11,6 +11,7 @@
 
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
+use crate::program::dag::DealDag;
 use crate::program::hand_stats;
 use crate::program::scoring;
 use crate::program::shape::{all_patterns, ShapeSet};
@@ -71,12 +72,14 @@ pub enum DealExpr {
 /// Within a stage the clauses are reordered as the run goes: those that most often decide a
 /// deal when judged (fail in an `&&` chain, pass in an `||` chain) are judged first. The clauses read only
 /// the deal, so judging them in another order changes no verdict, only the time it takes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct StagedCondition {
     /// Whether the stages are alternatives (the condition is an `||` chain): the first stage
     /// that passes decides; otherwise the first that fails does.
     any: bool,
     stages: Vec<Stage>,
+    /// The clauses that are more than one test of a hand, merged into one program.
+    dag: DealDag,
 }
 
 /// The clauses of a condition judged once some seats are dealt.
@@ -95,9 +98,18 @@ struct Stage {
 /// reordering.
 #[derive(Clone, Debug, PartialEq)]
 struct Clause {
-    expr: DealExpr,
+    test: ClauseTest,
     judged: u32,
     decided: u32,
+}
+
+/// How a clause is judged.
+#[derive(Clone, Debug, PartialEq)]
+enum ClauseTest {
+    /// One test of a hand (a shape, a statistic in a range), judged in line.
+    InLine(DealExpr),
+    /// A root of the condition's [`DealDag`].
+    Root(usize),
 }
 
 impl Clause {
@@ -126,7 +138,7 @@ impl StagedCondition {
             let rank = LAZY_DEALING_ORDER.iter().rposition(|&seat| seats.contains(seat)).map_or(0, |k| k + 1);
             groups[rank].push(clause);
         }
-        let mut stages = Vec::new();
+        let mut stages: Vec<(SeatSet, bool, Vec<DealExpr>)> = Vec::new();
         let mut dealt = SeatSet::NONE;
         for (rank, mut group) in groups.into_iter().enumerate() {
             if rank > 0 {
@@ -146,11 +158,39 @@ impl StagedCondition {
                 group = parts;
                 stage_any
             });
-            let group = join_shape_clauses(program, group, stage_any);
-            let clauses = group.into_iter().map(|expr| Clause { expr, judged: 0, decided: 0 }).collect();
-            stages.push(Stage { seats: dealt, any: stage_any, clauses, judged: 0 });
+            stages.push((dealt, stage_any, join_shape_clauses(program, group, stage_any)));
         }
-        StagedCondition { any, stages }
+        // The clauses beyond one test of a hand, of every stage, make one program: what they
+        // share is computed once per deal.
+        let in_line = |expr: &DealExpr| {
+            matches!(
+                expr,
+                DealExpr::Shape(..) | DealExpr::ShapeIn(..) | DealExpr::StatRange(..) | DealExpr::StatCompare(..)
+            )
+        };
+        let roots: Vec<&DealExpr> =
+            stages.iter().flat_map(|(_, _, group)| group.iter()).filter(|expr| !in_line(expr)).collect();
+        let dag = DealDag::new(program, &roots);
+        let mut next_root = 0;
+        let stages = stages
+            .into_iter()
+            .map(|(seats, any, group)| {
+                let clauses = group
+                    .into_iter()
+                    .map(|expr| {
+                        let test = if in_line(&expr) {
+                            ClauseTest::InLine(expr)
+                        } else {
+                            next_root += 1;
+                            ClauseTest::Root(next_root - 1)
+                        };
+                        Clause { test, judged: 0, decided: 0 }
+                    })
+                    .collect();
+                Stage { seats, any, clauses, judged: 0 }
+            })
+            .collect();
+        StagedCondition { any, stages, dag }
     }
 
     /// The seats to deal before the first stage.
@@ -163,11 +203,12 @@ impl StagedCondition {
     /// reached.
     #[inline]
     pub fn judge(&mut self, program: &Program, dealer: &mut Dealer, deal: &mut Deal) -> bool {
+        self.dag.next_deal();
         for (k, stage) in self.stages.iter_mut().enumerate() {
             if k > 0 {
                 dealer.extend(deal, stage.seats);
             }
-            if stage.judge(program, deal) == self.any {
+            if stage.judge(program, deal, &mut self.dag) == self.any {
                 return self.any;
             }
         }
@@ -178,7 +219,7 @@ impl StagedCondition {
 impl Stage {
     /// Judges the stage's clauses in their current order and counts which one decided.
     #[inline]
-    fn judge(&mut self, program: &Program, deal: &Deal) -> bool {
+    fn judge(&mut self, program: &Program, deal: &Deal, dag: &mut DealDag) -> bool {
         self.judged += 1;
         if self.judged == REORDER_INTERVAL {
             self.reorder();
@@ -186,7 +227,11 @@ impl Stage {
         // `&&`: the first failing clause decides; `||`: the first passing one.
         for clause in &mut self.clauses {
             clause.judged += 1;
-            if clause.expr.truth(program, deal) == self.any {
+            let truth = match &clause.test {
+                ClauseTest::InLine(expr) => expr.truth(program, deal),
+                ClauseTest::Root(root) => dag.value(*root, program, deal) != 0,
+            };
+            if truth == self.any {
                 clause.decided += 1;
                 return self.any;
             }
@@ -211,7 +256,7 @@ impl Stage {
 }
 
 /// A hand statistic read straight from the deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stat {
     /// Length of a suit in a hand.
     Length(Seat, Suit),
@@ -229,7 +274,7 @@ impl Stat {
 
     /// The statistic on `deal`.
     #[inline(always)]
-    fn value(self, program: &Program, deal: &Deal) -> i32 {
+    pub(crate) fn value(self, program: &Program, deal: &Deal) -> i32 {
         match self {
             Stat::Length(seat, suit) => deal.hand(seat).len(suit) as i32,
             Stat::Count(table, seat, suit) => program.counts.count(table as usize, deal.hand(seat), suit),
@@ -238,7 +283,7 @@ impl Stat {
 }
 
 /// The hand measures that take a seat and an optional suit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HandMeasure {
     /// Controls (A=2, K=1).
     Controls,
@@ -334,7 +379,7 @@ impl DealExpr {
 
     /// The hand whose suit lengths (or shape) are all the expression reads, if it reads
     /// nothing else and one hand only.
-    fn length_seat(&self) -> Option<Seat> {
+    pub(crate) fn length_seat(&self) -> Option<Seat> {
         let mut seat = None;
         self.reads_only_lengths(&mut seat).then_some(seat).flatten()
     }
@@ -506,7 +551,7 @@ fn join_shape_clauses(program: &Program, mut clauses: Vec<DealExpr>, any: bool) 
 }
 
 /// A hand with the suit lengths `pattern` (spades, hearts, diamonds, clubs): the lowest cards.
-fn hand_of_shape(pattern: [u8; 4]) -> crate::cards::Hand {
+pub(crate) fn hand_of_shape(pattern: [u8; 4]) -> crate::cards::Hand {
     let suits = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
     crate::cards::Hand(
         suits.iter().zip(pattern).fold(0, |bits, (suit, l)| bits | ((1u64 << l) - 1) << (16 * suit.index())),
@@ -707,9 +752,9 @@ mod tests {
                 stage
                     .clauses
                     .iter()
-                    .map(|c| match c.expr {
-                        DealExpr::ShapeIn(..) => "shape",
-                        DealExpr::StatRange(..) => "range",
+                    .map(|c| match c.test {
+                        ClauseTest::InLine(DealExpr::ShapeIn(..)) => "shape",
+                        ClauseTest::InLine(DealExpr::StatRange(..)) => "range",
                         _ => "other",
                     })
                     .collect()
@@ -717,7 +762,9 @@ mod tests {
             .collect();
         assert_eq!(kinds, [vec!["range", "shape"], vec!["shape"]]);
         // The set holds exactly the shapes that pass: 4 hearts or 4 spades, no five-card suit.
-        let DealExpr::ShapeIn(Seat::North, set) = &staged.stages[0].clauses[1].expr else { panic!("a shape set") };
+        let ClauseTest::InLine(DealExpr::ShapeIn(Seat::North, set)) = &staged.stages[0].clauses[1].test else {
+            panic!("a shape set")
+        };
         for pattern in all_patterns() {
             let want = (pattern[0] == 4 || pattern[1] == 4) && !pattern.contains(&5);
             assert_eq!(set.contains_pattern(pattern), want, "{pattern:?}");

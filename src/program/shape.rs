@@ -16,6 +16,36 @@ fn slot(spades: u32, hearts: u32, diamonds: u32) -> usize {
     (spades as usize * 14 + hearts as usize) * 14 + diamonds as usize
 }
 
+/// Number of patterns (suit lengths summing to 13).
+pub const PATTERNS: usize = 560;
+
+/// Per slot: the pattern's position in [`all_patterns`] (slots of no pattern: 0).
+const PATTERN_INDEX: [u16; SLOTS] = {
+    let mut index = [0u16; SLOTS];
+    let mut next = 0;
+    let mut s = 0;
+    while s <= 13 {
+        let mut h = 0;
+        while h <= 13 - s {
+            let mut d = 0;
+            while d <= 13 - s - h {
+                index[(s * 14 + h) * 14 + d] = next;
+                next += 1;
+                d += 1;
+            }
+            h += 1;
+        }
+        s += 1;
+    }
+    index
+};
+
+/// The position of a 13-card hand's pattern in [`all_patterns`].
+#[inline(always)]
+pub fn pattern_index(hand: Hand) -> usize {
+    PATTERN_INDEX[slot(hand.len(Suit::Spades), hand.len(Suit::Hearts), hand.len(Suit::Diamonds))] as usize
+}
+
 /// All 560 patterns [s, h, d, c] summing to 13, in ascending order.
 pub fn all_patterns() -> Vec<[u8; 4]> {
     let mut patterns = Vec::with_capacity(560);

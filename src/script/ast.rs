@@ -112,7 +112,7 @@ pub enum PredealItem {
 }
 
 /// Binary operators. Precedence is the grammar's business; this only names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
     /// `||`, `or`.
     Or,

@@ -1,0 +1,1121 @@
+//! Deal expressions judged as one program over a DAG: the compiled deal expressions of a job
+//! (the clauses of its condition) are merged node by node, so that an expression that several
+//! variables or clauses share — typically an opening ladder every later variable reads — is one
+//! node, computed at most once per deal and only when a path of the judgement reads it.
+//!
+//! The merged nodes are then laid out as a flat list of [`Step`]s over one value slot per node,
+//! run by a loop without a recursive call per node: `&&`, `||` and `?:` are jumps, and a node
+//! that more than one place reads (and that costs more than reading the deal) is a subroutine
+//! whose slot is stamped with the deal's number when computed, so that a later read of the same
+//! deal takes the value from its slot. Nothing is allocated or cleared per deal: a new deal is
+//! a new stamp. A clause of a chain that is a kept node, a statistic in a range or a shape is
+//! tested in the chain's own step; a kept node not yet computed for the deal is computed by its
+//! subroutine, which returns to the step that asked for it.
+//!
+//! A node computed from the suit lengths of one hand only (length points, shape points, a
+//! ladder of shape tests) is a table of its values by the hand's pattern, made when the DAG is
+//! built: one look-up per deal.
+//!
+//! Deal expressions read nothing but the deal (no `rnd()`, no external program: those keep the
+//! general evaluator, which judges a variable again at each use as the peers do), so computing a
+//! node once per deal gives the values of judging it at each use.
+
+use std::collections::HashMap;
+
+use crate::cards::{Card, Deal, Seat, Suit};
+use crate::program::deal_expr::hand_of_shape;
+use crate::program::deal_expr::{apply, DealExpr, HandMeasure, Stat};
+use crate::program::hand_stats;
+use crate::program::scoring;
+use crate::program::shape::{all_patterns, pattern_index, ShapeSet};
+use crate::program::Program;
+use crate::script::ast::{BinOp, Contract};
+
+/// Index of a merged node, which is also the index of its value slot.
+type Slot = u32;
+
+/// A node of the DAG: a deal expression whose operands are other nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum DagNode {
+    Const(i32),
+    Stat(Stat),
+    StatCompare(Stat, BinOp, i32),
+    StatRange(Stat, i32, i32),
+    Shape(Seat, u32),
+    /// A shape set of the DAG's own ([`DealDag::shape_sets`]).
+    ShapeIn(Seat, u32),
+    HasCard(Seat, Card),
+    /// A value that depends on nothing but the suit lengths of a hand: an entry of a table
+    /// (by pattern) at an offset of [`DealDag::shape_values`].
+    ShapeValue(Seat, u32),
+    HandMeasure(HandMeasure, Seat, Option<Suit>),
+    Cccc(Seat),
+    Quality(Seat, Suit),
+    Not(Slot),
+    All(Vec<Slot>),
+    Any(Vec<Slot>),
+    Binary(BinOp, Slot, Slot),
+    CompareConst(BinOp, Slot, i32),
+    DivideConst(BinOp, Slot, i32),
+    Conditional(Slot, Slot, Slot),
+    Score(bool, Contract, Slot),
+    Imps(Slot),
+}
+
+impl DagNode {
+    /// The nodes it reads.
+    fn operands(&self) -> Vec<Slot> {
+        match self {
+            DagNode::Not(a)
+            | DagNode::CompareConst(_, a, _)
+            | DagNode::DivideConst(_, a, _)
+            | DagNode::Score(_, _, a)
+            | DagNode::Imps(a) => vec![*a],
+            DagNode::All(parts) | DagNode::Any(parts) => parts.clone(),
+            DagNode::Binary(_, a, b) => vec![*a, *b],
+            DagNode::Conditional(c, a, b) => vec![*c, *a, *b],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether computing it costs no more than taking a computed value from its slot: such a
+    /// node is computed again where it is read, never kept.
+    fn is_cheap(&self) -> bool {
+        matches!(
+            self,
+            DagNode::Const(_)
+                | DagNode::Stat(_)
+                | DagNode::StatCompare(..)
+                | DagNode::StatRange(..)
+                | DagNode::Shape(..)
+                | DagNode::ShapeIn(..)
+                | DagNode::ShapeValue(..)
+                | DagNode::HasCard(..)
+        )
+    }
+}
+
+/// One instruction of the flat program. `dst` and the operands are value slots; `target` and
+/// `entry` are step indices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    Const {
+        dst: Slot,
+        value: i32,
+    },
+    Stat {
+        dst: Slot,
+        stat: Stat,
+    },
+    StatCompare {
+        dst: Slot,
+        stat: Stat,
+        op: BinOp,
+        k: i32,
+    },
+    StatRange {
+        dst: Slot,
+        stat: Stat,
+        lo: i32,
+        hi: i32,
+    },
+    Shape {
+        dst: Slot,
+        seat: Seat,
+        set: u32,
+    },
+    ShapeIn {
+        dst: Slot,
+        seat: Seat,
+        set: u32,
+    },
+    HasCard {
+        dst: Slot,
+        seat: Seat,
+        card: Card,
+    },
+    ShapeValue {
+        dst: Slot,
+        seat: Seat,
+        offset: u32,
+    },
+    HandMeasure {
+        dst: Slot,
+        measure: HandMeasure,
+        seat: Seat,
+        suit: Option<Suit>,
+    },
+    Cccc {
+        dst: Slot,
+        seat: Seat,
+    },
+    Quality {
+        dst: Slot,
+        seat: Seat,
+        suit: Suit,
+    },
+    Not {
+        dst: Slot,
+        src: Slot,
+    },
+    Binary {
+        dst: Slot,
+        op: BinOp,
+        a: Slot,
+        b: Slot,
+    },
+    CompareConst {
+        dst: Slot,
+        op: BinOp,
+        src: Slot,
+        k: i32,
+    },
+    DivideConst {
+        dst: Slot,
+        op: BinOp,
+        src: Slot,
+        k: i32,
+    },
+    Score {
+        dst: Slot,
+        vulnerable: bool,
+        contract: Contract,
+        src: Slot,
+    },
+    Imps {
+        dst: Slot,
+        src: Slot,
+    },
+    /// A clause of an `&&` chain: when `src` is 0, the chain `dst` is 0 and ends (jump).
+    AllClause {
+        dst: Slot,
+        src: Slot,
+        target: u32,
+    },
+    /// An alternative of an `||` chain: when `src` is not 0, the chain `dst` is 1 and ends.
+    AnyClause {
+        dst: Slot,
+        src: Slot,
+        target: u32,
+    },
+    /// [`AllClause`](Step::AllClause) of a kept node: computes it first (the subroutine at
+    /// `entry` returns to this step) unless this deal's value is in its slot.
+    AllKept {
+        dst: Slot,
+        src: Slot,
+        entry: u32,
+        target: u32,
+    },
+    /// [`AnyClause`](Step::AnyClause) of a kept node, as [`AllKept`](Step::AllKept).
+    AnyKept {
+        dst: Slot,
+        src: Slot,
+        entry: u32,
+        target: u32,
+    },
+    /// [`Truth`](Step::Truth) of a kept node, as [`AllKept`](Step::AllKept).
+    TruthKept {
+        dst: Slot,
+        src: Slot,
+        entry: u32,
+    },
+    /// A clause of an `&&` chain that is a statistic in a range, tested in the step.
+    AllRange {
+        dst: Slot,
+        stat: Stat,
+        lo: i32,
+        hi: i32,
+        target: u32,
+    },
+    /// An alternative of an `||` chain that is a statistic in a range, tested in the step.
+    AnyRange {
+        dst: Slot,
+        stat: Stat,
+        lo: i32,
+        hi: i32,
+        target: u32,
+    },
+    /// A clause of an `&&` chain that is a shape of the program, tested in the step.
+    AllShape {
+        dst: Slot,
+        seat: Seat,
+        set: u32,
+        target: u32,
+    },
+    /// An alternative of an `||` chain that is a shape of the program, tested in the step.
+    AnyShape {
+        dst: Slot,
+        seat: Seat,
+        set: u32,
+        target: u32,
+    },
+    /// The last operand of a chain decides it: `dst` is whether `src` is not 0.
+    Truth {
+        dst: Slot,
+        src: Slot,
+    },
+    /// Jumps when `src` is 0 (`?:`).
+    JumpIfZero {
+        src: Slot,
+        target: u32,
+    },
+    Jump {
+        target: u32,
+    },
+    Move {
+        dst: Slot,
+        src: Slot,
+    },
+    /// Computes the kept node `slot` (the subroutine at `entry`) unless this deal's value is
+    /// already in its slot.
+    Call {
+        slot: Slot,
+        entry: u32,
+    },
+    /// Ends the subroutine of the kept node `slot`: stamps its slot with the deal.
+    Return {
+        slot: Slot,
+    },
+    /// Ends the judgement of a root.
+    Halt,
+}
+
+/// Deal expressions merged into one DAG and laid out as a flat program, with the per-deal value
+/// slots it runs on.
+#[derive(Clone, Debug)]
+pub struct DealDag {
+    steps: Vec<Step>,
+    /// Per root: the step its judgement starts at, and the slot that holds its value.
+    roots: Vec<(u32, Slot)>,
+    /// Shape sets made when conditions were staged ([`DealExpr::ShapeIn`]).
+    shape_sets: Vec<ShapeSet>,
+    /// Tables of the values of expressions that read nothing but the suit lengths of one hand,
+    /// [`crate::program::shape::PATTERNS`] entries each, by [`pattern_index`].
+    shape_values: Vec<i32>,
+    /// Per node: its value on the deal being judged (when computed).
+    values: Vec<i32>,
+    /// Per node: the deal its slot's value belongs to (kept nodes only).
+    stamps: Vec<u32>,
+    /// The number of the deal being judged, for the stamps.
+    deal: u32,
+    /// Return steps of the subroutines being run.
+    returns: Vec<u32>,
+}
+
+/// Merges deal expressions node by node (equal sub-expressions become one node).
+struct DagBuilder<'a> {
+    program: &'a Program,
+    nodes: Vec<DagNode>,
+    /// Per node: what it reads of the deal.
+    reads: Vec<Reads>,
+    index: HashMap<DagNode, Slot, NodeHashing>,
+    /// Per node built: the node that stands for it (its table, when it has one).
+    tabled: HashMap<Slot, Slot, NodeHashing>,
+    shape_sets: Vec<ShapeSet>,
+    shape_values: Vec<i32>,
+    /// The tables in `shape_values`, by content: their offsets.
+    tables: HashMap<Vec<i32>, u32>,
+}
+
+/// The hashing of the builder's maps: their keys are small nodes made by the program itself, so
+/// a fast multiplicative hash serves (the standard one, built against crafted keys, takes a
+/// quarter of the time of building the DAG of a long script).
+type NodeHashing = std::hash::BuildHasherDefault<NodeHasher>;
+
+/// A multiplicative hash, word by word.
+#[derive(Default)]
+struct NodeHasher(u64);
+
+impl NodeHasher {
+    /// Mixes one word in.
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl std::hash::Hasher for NodeHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.mix(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.mix(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.mix(n as u64);
+    }
+
+    fn write_i32(&mut self, n: i32) {
+        self.mix(n as u32 as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// What a node reads of the deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reads {
+    /// Nothing (a constant).
+    Nothing,
+    /// The suit lengths of one hand and nothing else: a function of its pattern.
+    LengthsOf(Seat),
+    /// More.
+    More,
+}
+
+impl Reads {
+    /// What a node with operands reading `self` and `other` reads.
+    fn and(self, other: Reads) -> Reads {
+        match (self, other) {
+            (Reads::Nothing, reads) | (reads, Reads::Nothing) => reads,
+            (Reads::LengthsOf(a), Reads::LengthsOf(b)) if a == b => Reads::LengthsOf(a),
+            _ => Reads::More,
+        }
+    }
+}
+
+impl DagBuilder<'_> {
+    /// The node of `node`, added unless an equal one exists.
+    fn intern(&mut self, node: DagNode) -> Slot {
+        if let Some(&slot) = self.index.get(&node) {
+            return slot;
+        }
+        let slot = self.nodes.len() as Slot;
+        let reads = match &node {
+            DagNode::Const(_) => Reads::Nothing,
+            DagNode::Stat(Stat::Length(seat, _))
+            | DagNode::StatCompare(Stat::Length(seat, _), ..)
+            | DagNode::StatRange(Stat::Length(seat, _), ..)
+            | DagNode::Shape(seat, _)
+            | DagNode::ShapeIn(seat, _)
+            | DagNode::ShapeValue(seat, _) => Reads::LengthsOf(*seat),
+            other => {
+                let operands = other.operands();
+                if operands.is_empty() {
+                    Reads::More
+                } else {
+                    operands.iter().fold(Reads::Nothing, |reads, &operand| reads.and(self.reads[operand as usize]))
+                }
+            }
+        };
+        self.reads.push(reads);
+        self.nodes.push(node.clone());
+        self.index.insert(node, slot);
+        slot
+    }
+
+    /// The node of a deal expression, its operands merged first.
+    fn add(&mut self, expr: &DealExpr) -> Slot {
+        let node = match expr {
+            DealExpr::Const(n) => DagNode::Const(*n),
+            DealExpr::Stat(stat) => DagNode::Stat(*stat),
+            DealExpr::StatCompare(stat, op, k) => DagNode::StatCompare(*stat, *op, *k),
+            DealExpr::StatRange(stat, lo, hi) => DagNode::StatRange(*stat, *lo, *hi),
+            DealExpr::Shape(seat, set) => DagNode::Shape(*seat, *set),
+            DealExpr::ShapeIn(seat, set) => {
+                let index = match self.shape_sets.iter().position(|s| s == &**set) {
+                    Some(index) => index,
+                    None => {
+                        self.shape_sets.push((**set).clone());
+                        self.shape_sets.len() - 1
+                    }
+                };
+                DagNode::ShapeIn(*seat, index as u32)
+            }
+            DealExpr::HasCard(seat, card) => DagNode::HasCard(*seat, *card),
+            DealExpr::HandMeasure(measure, seat, suit) => DagNode::HandMeasure(*measure, *seat, *suit),
+            DealExpr::Cccc(seat) => DagNode::Cccc(*seat),
+            DealExpr::Quality(seat, suit) => DagNode::Quality(*seat, *suit),
+            DealExpr::Not(a) => DagNode::Not(self.add(a)),
+            DealExpr::All(parts) => DagNode::All(parts.iter().map(|p| self.add(p)).collect()),
+            DealExpr::Any(parts) => DagNode::Any(parts.iter().map(|p| self.add(p)).collect()),
+            DealExpr::Binary(op, a, b) => {
+                let a = self.add(a);
+                DagNode::Binary(*op, a, self.add(b))
+            }
+            DealExpr::CompareConst(op, a, k) => DagNode::CompareConst(*op, self.add(a), *k),
+            DealExpr::DivideConst(op, a, k) => DagNode::DivideConst(*op, self.add(a), *k),
+            DealExpr::Conditional(c, a, b) => {
+                let c = self.add(c);
+                let a = self.add(a);
+                DagNode::Conditional(c, a, self.add(b))
+            }
+            DealExpr::Score(vulnerable, contract, tricks) => DagNode::Score(*vulnerable, *contract, self.add(tricks)),
+            DealExpr::Imps(a) => DagNode::Imps(self.add(a)),
+        };
+        let slot = self.intern(node);
+        self.tabled(slot)
+    }
+
+    /// `slot`, or a node that looks its value up by pattern when it computes something from the
+    /// suit lengths of one hand only.
+    fn tabled(&mut self, slot: Slot) -> Slot {
+        if let Some(&tabled) = self.tabled.get(&slot) {
+            return tabled;
+        }
+        let node = &self.nodes[slot as usize];
+        let tabled = match self.reads[slot as usize] {
+            Reads::LengthsOf(seat) if !node.operands().is_empty() => {
+                // Its value on a hand of each pattern.
+                let table: Vec<i32> = all_patterns()
+                    .into_iter()
+                    .map(|pattern| {
+                        let mut deal = Deal::default();
+                        deal.0[seat.index()] = hand_of_shape(pattern);
+                        self.value_on(slot, &deal)
+                    })
+                    .collect();
+                let next = self.shape_values.len() as u32;
+                let offset = *self.tables.entry(table.clone()).or_insert(next);
+                if offset == next {
+                    self.shape_values.extend(table);
+                }
+                self.intern(DagNode::ShapeValue(seat, offset))
+            }
+            _ => slot,
+        };
+        self.tabled.insert(slot, tabled);
+        tabled
+    }
+
+    /// The value of node `slot` on `deal`, when it reads nothing but suit lengths (for
+    /// [`tabled`](Self::tabled)).
+    fn value_on(&self, slot: Slot, deal: &Deal) -> i32 {
+        let program = self.program;
+        let value = |slot: &Slot| self.value_on(*slot, deal);
+        match &self.nodes[slot as usize] {
+            DagNode::Const(n) => *n,
+            DagNode::Stat(stat) => stat.value(program, deal),
+            DagNode::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k),
+            DagNode::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)) as i32,
+            DagNode::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
+            DagNode::ShapeIn(seat, set) => self.shape_sets[*set as usize].matches(deal.hand(*seat)) as i32,
+            DagNode::ShapeValue(seat, offset) => self.shape_values[*offset as usize + pattern_index(deal.hand(*seat))],
+            DagNode::Not(a) => (value(a) == 0) as i32,
+            DagNode::All(parts) => parts.iter().all(|part| value(part) != 0) as i32,
+            DagNode::Any(parts) => parts.iter().any(|part| value(part) != 0) as i32,
+            DagNode::Binary(op, a, b) => apply(*op, value(a), value(b)),
+            DagNode::CompareConst(op, a, k) => apply(*op, value(a), *k),
+            DagNode::DivideConst(op, a, k) => {
+                if *op == BinOp::Div {
+                    value(a) / k
+                } else {
+                    value(a) % k
+                }
+            }
+            DagNode::Conditional(c, a, b) => {
+                if value(c) != 0 {
+                    value(a)
+                } else {
+                    value(b)
+                }
+            }
+            DagNode::Score(vulnerable, contract, a) => scoring::score(program.dialect, *vulnerable, contract, value(a)),
+            DagNode::Imps(a) => scoring::imps(program.dialect, value(a)),
+            DagNode::HasCard(..) | DagNode::HandMeasure(..) | DagNode::Cccc(_) | DagNode::Quality(..) => {
+                unreachable!("only expressions of suit lengths are tabled")
+            }
+        }
+    }
+}
+
+/// Lays the merged nodes out as steps.
+struct Layout<'a> {
+    nodes: &'a [DagNode],
+    /// Per node: whether it is kept (computed once per deal by a subroutine).
+    kept: Vec<bool>,
+    steps: Vec<Step>,
+    /// Per kept node: the step its subroutine starts at, once laid out.
+    entries: Vec<Option<u32>>,
+    /// Kept nodes whose subroutines are still to lay out.
+    pending: Vec<Slot>,
+}
+
+impl Layout<'_> {
+    /// Steps that leave the value of `slot` in its slot: a call of its subroutine when it is
+    /// kept, its own steps otherwise.
+    fn read(&mut self, slot: Slot) {
+        if self.kept[slot as usize] {
+            self.request(slot);
+            self.steps.push(Step::Call { slot, entry: u32::MAX });
+        } else {
+            self.compute(slot);
+        }
+    }
+
+    /// Queues the subroutine of the kept node `slot` to be laid out (once).
+    fn request(&mut self, slot: Slot) {
+        if self.entries[slot as usize].is_none() {
+            // Laid out later; marked so that it is queued once.
+            self.entries[slot as usize] = Some(u32::MAX);
+            self.pending.push(slot);
+        }
+    }
+
+    /// The steps of operand `part` of the chain `dst` (`&&`, or `||` when `any`) other than the
+    /// last: the operand's test fused with the chain's exit where it can be.
+    fn chain_operand(&mut self, dst: Slot, part: Slot, any: bool) {
+        const LATER: u32 = u32::MAX;
+        let step = match self.nodes[part as usize] {
+            _ if self.kept[part as usize] => {
+                self.request(part);
+                let (src, entry, target) = (part, LATER, LATER);
+                if any {
+                    Step::AnyKept { dst, src, entry, target }
+                } else {
+                    Step::AllKept { dst, src, entry, target }
+                }
+            }
+            DagNode::StatRange(stat, lo, hi) => {
+                let target = LATER;
+                if any {
+                    Step::AnyRange { dst, stat, lo, hi, target }
+                } else {
+                    Step::AllRange { dst, stat, lo, hi, target }
+                }
+            }
+            DagNode::Shape(seat, set) => {
+                let target = LATER;
+                if any {
+                    Step::AnyShape { dst, seat, set, target }
+                } else {
+                    Step::AllShape { dst, seat, set, target }
+                }
+            }
+            _ => {
+                self.read(part);
+                if any {
+                    Step::AnyClause { dst, src: part, target: LATER }
+                } else {
+                    Step::AllClause { dst, src: part, target: LATER }
+                }
+            }
+        };
+        self.steps.push(step);
+    }
+
+    /// The steps that compute node `dst` into its slot.
+    fn compute(&mut self, dst: Slot) {
+        let step = match &self.nodes[dst as usize] {
+            DagNode::Const(value) => Step::Const { dst, value: *value },
+            DagNode::Stat(stat) => Step::Stat { dst, stat: *stat },
+            DagNode::StatCompare(stat, op, k) => Step::StatCompare { dst, stat: *stat, op: *op, k: *k },
+            DagNode::StatRange(stat, lo, hi) => Step::StatRange { dst, stat: *stat, lo: *lo, hi: *hi },
+            DagNode::Shape(seat, set) => Step::Shape { dst, seat: *seat, set: *set },
+            DagNode::ShapeIn(seat, set) => Step::ShapeIn { dst, seat: *seat, set: *set },
+            DagNode::HasCard(seat, card) => Step::HasCard { dst, seat: *seat, card: *card },
+            DagNode::ShapeValue(seat, offset) => Step::ShapeValue { dst, seat: *seat, offset: *offset },
+            DagNode::HandMeasure(measure, seat, suit) => {
+                Step::HandMeasure { dst, measure: *measure, seat: *seat, suit: *suit }
+            }
+            DagNode::Cccc(seat) => Step::Cccc { dst, seat: *seat },
+            DagNode::Quality(seat, suit) => Step::Quality { dst, seat: *seat, suit: *suit },
+            DagNode::Not(src) => {
+                self.read(*src);
+                Step::Not { dst, src: *src }
+            }
+            DagNode::Binary(op, a, b) => {
+                self.read(*a);
+                self.read(*b);
+                Step::Binary { dst, op: *op, a: *a, b: *b }
+            }
+            DagNode::CompareConst(op, src, k) => {
+                self.read(*src);
+                Step::CompareConst { dst, op: *op, src: *src, k: *k }
+            }
+            DagNode::DivideConst(op, src, k) => {
+                self.read(*src);
+                Step::DivideConst { dst, op: *op, src: *src, k: *k }
+            }
+            DagNode::Score(vulnerable, contract, src) => {
+                self.read(*src);
+                Step::Score { dst, vulnerable: *vulnerable, contract: *contract, src: *src }
+            }
+            DagNode::Imps(src) => {
+                self.read(*src);
+                Step::Imps { dst, src: *src }
+            }
+            DagNode::All(parts) | DagNode::Any(parts) => {
+                let any = matches!(self.nodes[dst as usize], DagNode::Any(_));
+                let (last, rest) = parts.split_last().expect("chains have operands");
+                let mut exits = Vec::new();
+                for &part in rest {
+                    self.chain_operand(dst, part, any);
+                    exits.push(self.steps.len() - 1);
+                }
+                if self.kept[*last as usize] {
+                    self.request(*last);
+                    self.steps.push(Step::TruthKept { dst, src: *last, entry: u32::MAX });
+                } else {
+                    self.read(*last);
+                    self.steps.push(Step::Truth { dst, src: *last });
+                }
+                let end = self.steps.len() as u32;
+                for exit in exits {
+                    if let Step::AllClause { target, .. }
+                    | Step::AnyClause { target, .. }
+                    | Step::AllKept { target, .. }
+                    | Step::AnyKept { target, .. }
+                    | Step::AllRange { target, .. }
+                    | Step::AnyRange { target, .. }
+                    | Step::AllShape { target, .. }
+                    | Step::AnyShape { target, .. } = &mut self.steps[exit]
+                    {
+                        *target = end;
+                    }
+                }
+                return;
+            }
+            DagNode::Conditional(c, a, b) => {
+                self.read(*c);
+                let branch = self.steps.len();
+                self.steps.push(Step::JumpIfZero { src: *c, target: u32::MAX });
+                self.read(*a);
+                self.steps.push(Step::Move { dst, src: *a });
+                let jump = self.steps.len();
+                self.steps.push(Step::Jump { target: u32::MAX });
+                let otherwise = self.steps.len() as u32;
+                self.read(*b);
+                self.steps.push(Step::Move { dst, src: *b });
+                let end = self.steps.len() as u32;
+                self.steps[branch] = Step::JumpIfZero { src: *c, target: otherwise };
+                self.steps[jump] = Step::Jump { target: end };
+                return;
+            }
+        };
+        self.steps.push(step);
+    }
+}
+
+impl DealDag {
+    /// Merges `roots`, deal expressions of `program`, into one DAG laid out as a flat program;
+    /// root `k` is judged by [`value`](Self::value)`(k, …)`.
+    pub fn new(program: &Program, roots: &[&DealExpr]) -> DealDag {
+        let mut builder = DagBuilder {
+            program,
+            nodes: Vec::new(),
+            reads: Vec::new(),
+            index: HashMap::default(),
+            tabled: HashMap::default(),
+            shape_sets: Vec::new(),
+            shape_values: Vec::new(),
+            tables: HashMap::new(),
+        };
+        let root_slots: Vec<Slot> = roots.iter().map(|root| builder.add(root)).collect();
+        let nodes = builder.nodes;
+        // A node read from more than one place (a root counts as one) is kept, unless cheap.
+        // Reads by the nodes the roots reach (not by those a table replaced).
+        let mut reads = vec![0u32; nodes.len()];
+        let mut reached = vec![false; nodes.len()];
+        let mut pending = root_slots.clone();
+        while let Some(slot) = pending.pop() {
+            reads[slot as usize] += 1;
+            if !std::mem::replace(&mut reached[slot as usize], true) {
+                pending.extend(nodes[slot as usize].operands());
+            }
+        }
+        let kept = nodes.iter().zip(&reads).map(|(node, &n)| n > 1 && !node.is_cheap()).collect();
+        let mut layout =
+            Layout { nodes: &nodes, kept, steps: Vec::new(), entries: vec![None; nodes.len()], pending: Vec::new() };
+        let mut root_entries = Vec::with_capacity(root_slots.len());
+        for &slot in &root_slots {
+            root_entries.push((layout.steps.len() as u32, slot));
+            layout.read(slot);
+            layout.steps.push(Step::Halt);
+        }
+        while let Some(slot) = layout.pending.pop() {
+            layout.entries[slot as usize] = Some(layout.steps.len() as u32);
+            layout.compute(slot);
+            layout.steps.push(Step::Return { slot });
+        }
+        let mut steps = layout.steps;
+        for step in &mut steps {
+            if let Step::Call { slot, entry }
+            | Step::AllKept { src: slot, entry, .. }
+            | Step::AnyKept { src: slot, entry, .. }
+            | Step::TruthKept { src: slot, entry, .. } = step
+            {
+                *entry = layout.entries[*slot as usize].expect("every called node is laid out");
+            }
+        }
+        let kept_count = layout.kept.iter().filter(|&&k| k).count();
+        DealDag {
+            steps,
+            roots: root_entries,
+            shape_sets: builder.shape_sets,
+            shape_values: builder.shape_values,
+            values: vec![0; nodes.len()],
+            stamps: vec![0; nodes.len()],
+            deal: 1,
+            returns: Vec::with_capacity(kept_count + 1),
+        }
+    }
+
+    /// Starts judging another deal: the values computed so far belong to the last one.
+    #[inline]
+    pub fn next_deal(&mut self) {
+        self.deal = self.deal.wrapping_add(1);
+        if self.deal == 0 {
+            // Stamps of four billion deals ago could pass for this deal's.
+            self.stamps.fill(0);
+            self.deal = 1;
+        }
+    }
+
+    /// The value of root `root` on `deal` (the deal of the last [`next_deal`](Self::next_deal));
+    /// hands the root does not read may be partial.
+    pub fn value(&mut self, root: usize, program: &Program, deal: &Deal) -> i32 {
+        let (entry, slot) = self.roots[root];
+        self.run(entry, program, deal);
+        self.values[slot as usize]
+    }
+
+    /// Runs the steps from `pc` to the next [`Step::Halt`]. (Each step is matched in place, by
+    /// reference: copying the whole step first costs a load of every field per step.)
+    fn run(&mut self, mut pc: u32, program: &Program, deal: &Deal) {
+        let values = &mut self.values;
+        loop {
+            let step = &self.steps[pc as usize];
+            pc += 1;
+            let (dst, value) = match *step {
+                Step::Const { dst, value } => (dst, value),
+                Step::Stat { dst, stat } => (dst, stat.value(program, deal)),
+                Step::StatCompare { dst, stat, op, k } => (dst, apply(op, stat.value(program, deal), k)),
+                Step::StatRange { dst, stat, lo, hi } => {
+                    let x = stat.value(program, deal);
+                    (dst, (lo <= x && x <= hi) as i32)
+                }
+                Step::Shape { dst, seat, set } => (dst, program.shapes[set as usize].matches(deal.hand(seat)) as i32),
+                Step::ShapeIn { dst, seat, set } => {
+                    (dst, self.shape_sets[set as usize].matches(deal.hand(seat)) as i32)
+                }
+                Step::HasCard { dst, seat, card } => (dst, deal.hand(seat).contains(card) as i32),
+                Step::ShapeValue { dst, seat, offset } => {
+                    (dst, self.shape_values[offset as usize + pattern_index(deal.hand(seat))])
+                }
+                Step::HandMeasure { dst, measure, seat, suit } => {
+                    let hand = deal.hand(seat);
+                    let value = match measure {
+                        HandMeasure::Controls => hand_stats::controls(hand, suit),
+                        HandMeasure::Losers => hand_stats::losers(hand, suit),
+                        HandMeasure::Ltc => hand_stats::ltc(hand, suit),
+                    };
+                    (dst, value)
+                }
+                Step::Cccc { dst, seat } => (dst, hand_stats::cccc(deal.hand(seat), program.dialect)),
+                Step::Quality { dst, seat, suit } => (dst, hand_stats::quality(deal.hand(seat), suit, program.dialect)),
+                Step::Not { dst, src } => (dst, (values[src as usize] == 0) as i32),
+                Step::Binary { dst, op, a, b } => (dst, apply(op, values[a as usize], values[b as usize])),
+                Step::CompareConst { dst, op, src, k } => (dst, apply(op, values[src as usize], k)),
+                Step::DivideConst { dst, op, src, k } => {
+                    let x = values[src as usize];
+                    (dst, if op == BinOp::Div { x / k } else { x % k })
+                }
+                Step::Score { dst, vulnerable, contract, src } => {
+                    (dst, scoring::score(program.dialect, vulnerable, &contract, values[src as usize]))
+                }
+                Step::Imps { dst, src } => (dst, scoring::imps(program.dialect, values[src as usize])),
+                Step::AllClause { dst, src, target } => {
+                    if values[src as usize] != 0 {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 0)
+                }
+                Step::AnyClause { dst, src, target } => {
+                    if values[src as usize] == 0 {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 1)
+                }
+                Step::AllKept { dst, src, entry, target } => {
+                    if self.stamps[src as usize] != self.deal {
+                        // Back to this step once computed.
+                        self.returns.push(pc - 1);
+                        pc = entry;
+                        continue;
+                    }
+                    if values[src as usize] != 0 {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 0)
+                }
+                Step::AnyKept { dst, src, entry, target } => {
+                    if self.stamps[src as usize] != self.deal {
+                        self.returns.push(pc - 1);
+                        pc = entry;
+                        continue;
+                    }
+                    if values[src as usize] == 0 {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 1)
+                }
+                Step::TruthKept { dst, src, entry } => {
+                    if self.stamps[src as usize] != self.deal {
+                        self.returns.push(pc - 1);
+                        pc = entry;
+                        continue;
+                    }
+                    (dst, (values[src as usize] != 0) as i32)
+                }
+                Step::AllRange { dst, stat, lo, hi, target } => {
+                    let x = stat.value(program, deal);
+                    if lo <= x && x <= hi {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 0)
+                }
+                Step::AnyRange { dst, stat, lo, hi, target } => {
+                    let x = stat.value(program, deal);
+                    if !(lo <= x && x <= hi) {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 1)
+                }
+                Step::AllShape { dst, seat, set, target } => {
+                    if program.shapes[set as usize].matches(deal.hand(seat)) {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 0)
+                }
+                Step::AnyShape { dst, seat, set, target } => {
+                    if !program.shapes[set as usize].matches(deal.hand(seat)) {
+                        continue;
+                    }
+                    pc = target;
+                    (dst, 1)
+                }
+                Step::Truth { dst, src } => (dst, (values[src as usize] != 0) as i32),
+                Step::JumpIfZero { src, target } => {
+                    if values[src as usize] == 0 {
+                        pc = target;
+                    }
+                    continue;
+                }
+                Step::Jump { target } => {
+                    pc = target;
+                    continue;
+                }
+                Step::Move { dst, src } => (dst, values[src as usize]),
+                Step::Call { slot, entry } => {
+                    if self.stamps[slot as usize] != self.deal {
+                        self.returns.push(pc);
+                        pc = entry;
+                    }
+                    continue;
+                }
+                Step::Return { slot } => {
+                    self.stamps[slot as usize] = self.deal;
+                    pc = self.returns.pop().expect("a return follows a call");
+                    continue;
+                }
+                Step::Halt => return,
+            };
+            values[dst as usize] = value;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dd::DdCache;
+    use crate::dealing::{Dealer, DealingSetup};
+    use crate::dialect::Dialect;
+    use crate::external::usereval::ExternalMetrics;
+    use crate::program::deal_expr::StagedCondition;
+    use crate::program::eval::Evaluation;
+
+    /// A small xorshift generator: the random scripts are the same on every run.
+    struct Random(u64);
+
+    impl Random {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[self.below(items.len())]
+        }
+    }
+
+    /// A random expression `depth` levels deep over hand statistics and the variables `vars`.
+    fn expression(random: &mut Random, vars: &[String], depth: u32) -> String {
+        let seat = random.pick(&["north", "east", "south", "west"]);
+        let suit = random.pick(&["spades", "hearts", "diamonds", "clubs"]);
+        if depth == 0 || random.below(5) == 0 {
+            return match random.below(9) {
+                0 | 1 if !vars.is_empty() => vars[random.below(vars.len())].clone(),
+                0 => format!("hcp({seat})"),
+                1 => format!("{suit}({seat})"),
+                2 => format!("hcp({seat}, {suit})"),
+                3 => random.below(25).to_string(),
+                4 => format!("shape({seat}, any 4333 + any 5xxx - 6xxx)"),
+                5 => {
+                    format!("hascard({seat}, {}{})", random.pick(&["A", "K", "Q", "2"]), random.pick(&["S", "H", "C"]))
+                }
+                6 => format!("{}({seat})", random.pick(&["controls", "losers"])),
+                7 => format!("{}({seat}, {suit})", random.pick(&["top3", "loser", "c13"])),
+                _ => format!("{suit}({seat}) > {}", random.below(7)),
+            };
+        }
+        let a = expression(random, vars, depth - 1);
+        let b = expression(random, vars, depth - 1);
+        match random.below(8) {
+            0 => format!("({a} {} {b})", random.pick(&["and", "or", "&&", "||"])),
+            1 => format!("({a} {} {b})", random.pick(&["==", "!=", "<", "<=", ">", ">="])),
+            2 => format!("({a} {} {b})", random.pick(&["+", "-", "*"])),
+            3 => format!("({a} {} {})", random.pick(&["/", "%"]), 2 + random.below(5)),
+            4 => format!("not ({a})"),
+            5 => format!("({} ? {a} : {b})", expression(random, vars, depth - 1)),
+            6 => format!("({a} {} {})", random.pick(&["<", ">=", "=="]), random.below(15)),
+            _ => format!("({a} and {b} and {})", expression(random, vars, depth - 1)),
+        }
+    }
+
+    /// A random script: variables built from hand statistics and earlier variables, and a
+    /// condition over them.
+    fn script(random: &mut Random) -> String {
+        let mut vars = Vec::new();
+        let mut text = String::new();
+        for k in 0..random.below(12) {
+            let depth = 1 + random.below(3) as u32;
+            text += &format!("v{k} = {}\n", expression(random, &vars, depth));
+            vars.push(format!("v{k}"));
+        }
+        text + &format!("condition {}\n", expression(random, &vars, 3))
+    }
+
+    /// The DAG's values, and the staged condition's verdicts, are the general evaluator's on
+    /// random expressions over random deals.
+    #[test]
+    fn random_expressions_judge_as_the_evaluator() {
+        let mut random = Random(0x9E37_79B9_7F4A_7C15);
+        let mut compared = 0;
+        for case in 0..400 {
+            let dialect = if case % 2 == 0 { Dialect::V2 } else { Dialect::Classic };
+            let text = script(&mut random);
+            let Ok(parsed) = crate::script::parse(text.as_bytes(), dialect, &Default::default()) else { continue };
+            let Ok(program) = Program::compile(&parsed, dialect) else { continue };
+            let condition = program.condition.unwrap();
+            let Some(expr) = DealExpr::compile(&program, condition) else { continue };
+            // The condition twice and one of its operands: roots share their nodes.
+            let mut dag = DealDag::new(&program, &[&expr, &expr]);
+            let mut staged = StagedCondition::new(&program, expr);
+            let mut dealer = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
+            let mut lazy = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
+            let mut dd = DdCache::default();
+            let mut external = ExternalMetrics::default();
+            for _ in 0..300 {
+                let deal = dealer.deal().unwrap();
+                let expected = Evaluation {
+                    program: &program,
+                    deal: &deal,
+                    dealer: &mut dealer,
+                    produced: 0,
+                    dd: &mut dd,
+                    generated: 1,
+                    external: &mut external,
+                }
+                .value(condition)
+                .unwrap();
+                dag.next_deal();
+                assert_eq!(dag.value(0, &program, &deal), expected, "{text}");
+                assert_eq!(dag.value(1, &program, &deal), expected, "{text}");
+                let mut partial = lazy.deal_seats(staged.first_seats()).unwrap();
+                assert_eq!(staged.judge(&program, &mut lazy, &mut partial), expected != 0, "{text}");
+                lazy.complete(&mut partial);
+                assert_eq!(partial, deal);
+            }
+            compared += 1;
+        }
+        assert!(compared > 250, "{compared}");
+    }
+
+    /// Variables read several times are kept once per deal: the program has one subroutine
+    /// per shared variable, and the values of one deal are not taken for the next.
+    #[test]
+    fn shared_variables_are_computed_once_per_deal() {
+        let text = "ladder = hcp(south) > 11 && (spades(south) > 4 || losers(south) < 7)\n\
+                    a = ladder && hcp(north) > 5\nb = ladder || hearts(north) > 3\nc = not ladder && b\n\
+                    condition (a or b) and (c or hcp(east) > 3 and a)\n";
+        let parsed = crate::script::parse(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let expr = DealExpr::compile(&program, program.condition.unwrap()).unwrap();
+        let dag = DealDag::new(&program, &[&expr]);
+        let calls: std::collections::HashSet<Slot> = dag
+            .steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::Call { slot, .. }
+                | Step::AllKept { src: slot, .. }
+                | Step::AnyKept { src: slot, .. }
+                | Step::TruthKept { src: slot, .. } => Some(*slot),
+                _ => None,
+            })
+            .collect();
+        let returns = dag.steps.iter().filter(|step| matches!(step, Step::Return { .. })).count();
+        // `b`, and the alternatives of `ladder` (whose `&&` chain joins the chains that read
+        // it), are each laid out once and called from each place that reads them.
+        assert_eq!(calls.len(), returns);
+        assert!(returns >= 2, "{returns}");
+        assert!(dag.steps.len() < 60, "{}", dag.steps.len());
+    }
+
+    /// A variable that draws a random number is judged again at each use, as in the peers: it
+    /// is no deal expression, so the general evaluator judges it.
+    #[test]
+    fn random_draws_are_drawn_at_each_use() {
+        let text = "r = rnd(1000)\ncondition r != r\n";
+        let parsed = crate::script::parse(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let condition = program.condition.unwrap();
+        assert_eq!(DealExpr::compile(&program, condition), None);
+        let mut dealer = Dealer::new(&DealingSetup { seed: 5, ..Default::default() }).unwrap();
+        let mut dd = DdCache::default();
+        let mut external = ExternalMetrics::default();
+        let deal = dealer.deal().unwrap();
+        let differ = (0..20)
+            .filter(|_| {
+                Evaluation {
+                    program: &program,
+                    deal: &deal,
+                    dealer: &mut dealer,
+                    produced: 0,
+                    dd: &mut dd,
+                    generated: 1,
+                    external: &mut external,
+                }
+                .truth(condition)
+                .unwrap()
+            })
+            .count();
+        assert!(differ > 15, "{differ}");
+    }
+}
