@@ -226,8 +226,9 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
         Err(error) => {
             let line = error.line.unwrap_or(1);
             let col = error.col.unwrap_or(1);
-            let explained = out.iter().any(|d| d.severity == Severity::Error && (d.line, d.col) <= (line, col))
-                || out.iter().any(|d| d.severity == Severity::Error && d.line <= line);
+            // A construct found above at or before the error's line (the peers report the
+            // line after one token of look-ahead) is what the classic parser stumbled on.
+            let explained = out.iter().any(|d| d.severity == Severity::Error && d.line <= line);
             if !explained {
                 out.push(CheckDiagnostic {
                     line,
@@ -351,7 +352,7 @@ mod tests {
     #[test]
     fn classic_errors_are_reported() {
         assert_eq!(check("condition hcp(north) >\n"), ["2:1: error: classic dealer rejects the script: syntax error"]);
-        assert_eq!(check("condition foo > 1\n")[0].contains("error: classic dealer rejects the script"), true);
+        assert_eq!(check("condition foo > 1\n"), ["1:11: error: classic dealer rejects the script: unknown variable"]);
     }
 
     #[test]
