@@ -181,11 +181,13 @@ consumer-test: all
 
 # The CLI's errors and options: classic dealer's error table against the real program, then
 # libdealer's long options (--explain, --no-explain and the terminal, --help, --version), then
-# the board records (--format=lin|jsonl, printlin, printjson, --start-board, --rotate).
+# the board records (--format=lin|jsonl, printlin, printjson, --start-board, --rotate), then
+# --check=bbo (the real BBO scripts of ../shared/parity/pbs/scripts and each rejected construct).
 cli-errors: all
 	tests/cli_errors.sh
 	tests/cli_options.sh
 	tests/cli_formats.sh
+	tests/bbo_check.sh
 
 # The LIN and PBN board records read by an independent parser: endplay from PyPI (in a venv under
 # target/), 200 boards each, hands, dealer and vulnerability against ours. NOT RUN when endplay

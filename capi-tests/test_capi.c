@@ -99,6 +99,66 @@ static void test_null_and_misuse(void) {
     dealer_free_session(s);
 }
 
+/* dealer_check_script's callback: appends the lines to a buffer. */
+struct check_text {
+    char text[2048];
+    size_t len;
+    int calls;
+};
+
+static int32_t collect_check(const uint8_t *data, uintptr_t len, void *userdata) {
+    struct check_text *t = userdata;
+    if (t->len + len >= sizeof t->text) return 1;
+    memcpy(t->text + t->len, data, len);
+    t->len += len;
+    t->text[t->len] = '\0';
+    t->calls++;
+    return 0;
+}
+
+static int32_t refuse_check(const uint8_t *data, uintptr_t len, void *userdata) {
+    (void)data, (void)len, (void)userdata;
+    return 1;
+}
+
+static void test_check_bbo(void) {
+    dealer_session *s = NULL;
+    CHECK(dealer_create_session(&s) == DEALER_OK);
+    const char *script = "produce 1 # x\n"
+                         "condition dds(north, spades) > 9 && shape{north, 5+s}\n"
+                         "action average score(NS, z3N, 9)\n";
+    struct check_text t = {{0}, 0, 0};
+    CHECK(dealer_check_script(s, (const uint8_t *)script, strlen(script), DEALER_CHECK_BBO, collect_check, &t) == 4);
+    CHECK(t.calls == 4);
+    CHECK(strcmp(t.text, "1:11: error: `#` not in column 1: classic dealer only reads `#` in column 1 as a comment "
+                         "(syntax error here); use `//` or move `#` to column 1\n"
+                         "2:11: error: `dds` is DealerV2 only\n"
+                         "2:37: error: `shape{\xe2\x80\xa6}` is DealerV2 only\n"
+                         "3:26: error: contract `z3N` is DealerV2 only: classic dealer knows `x` contracts without "
+                         "doubling (x3N)\n") == 0);
+    /* A clean script: no call, 0 errors; warnings are not counted. */
+    struct check_text clean = {{0}, 0, 0};
+    const char *ok = "# comment\ncondition hcp(north) > 10\n";
+    CHECK(dealer_check_script(s, (const uint8_t *)ok, strlen(ok), DEALER_CHECK_BBO, collect_check, &clean) == 0);
+    CHECK(clean.calls == 0);
+    const char *warn = "condition 1\naction average 3 * 4 / 5\n";
+    CHECK(dealer_check_script(s, (const uint8_t *)warn, strlen(warn), DEALER_CHECK_BBO, collect_check, &clean) == 0);
+    CHECK(clean.calls == 1 && strncmp(clean.text, "2:16: warning: ", 15) == 0);
+    /* NULL callback: just the count. Nothing is loaded. */
+    CHECK(dealer_check_script(s, (const uint8_t *)script, strlen(script), DEALER_CHECK_BBO, NULL, NULL) == 4);
+    int32_t v = 0;
+    CHECK(dealer_eval(s, "1", &v) == DEALER_ERROR_USAGE);
+    /* Misuse. */
+    CHECK(dealer_check_script(s, (const uint8_t *)ok, strlen(ok), 7, NULL, NULL) == DEALER_ERROR_USAGE);
+    CHECK(strstr(dealer_last_error(s), "flavour") != NULL);
+    CHECK(dealer_check_script(s, NULL, 3, DEALER_CHECK_BBO, NULL, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_check_script(NULL, (const uint8_t *)ok, strlen(ok), DEALER_CHECK_BBO, NULL, NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_check_script(s, (const uint8_t *)script, strlen(script), DEALER_CHECK_BBO, refuse_check, NULL) ==
+          DEALER_ERROR_IO);
+    CHECK(dealer_check_script(s, NULL, 0, DEALER_CHECK_BBO, NULL, NULL) == 0);
+    dealer_free_session(s);
+}
+
 static void test_script_error_location(void) {
     dealer_session *s = session_with(NULL, NULL, NULL);
     const char *bad = "produce 3\ncondition hcp(north) > \naction printall\n";
@@ -1626,6 +1686,7 @@ int main(void) {
     test_error_texts();
     test_run_report_and_misuse();
     test_board_records();
+    test_check_bbo();
     CHECK(rmdir(scratch_dir) == 0);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -53,6 +53,7 @@ struct cli_options {
     const char *dds_table_mb;
     const char *format;
     const char *start_board;
+    const char *check;
     int explain;
     int request;
     int untrusted;
@@ -61,7 +62,7 @@ struct cli_options {
     int json_summary;
 };
 
-static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
+static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
                                                 REQUEST_NONE, 0, 0, 0, 0};
 
 /* The long options' settings. */
@@ -103,6 +104,8 @@ static const struct long_option long_options[] = {
      "--no-board-title             LIN records without the ah|Board N| title"},
     {"json-summary", NULL, &cli.json_summary, 1,
      "--json-summary               end the run with a JSON summary object, not the text statistics"},
+    {"check", &cli.check, NULL, 0,
+     "--check=bbo                  list what BBO's dealer (classic) rejects or reads differently; no deals"},
     {"help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
     {"version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version"},
 };
@@ -321,6 +324,12 @@ static void set_seed(dealer_session *session, const char *text, enum dialect dia
         exit(255);
     }
     set_number(session, "seed", v);
+}
+
+/* --check: one diagnostic line to standard output. */
+static int32_t write_check_line(const uint8_t *data, uintptr_t len, void *userdata) {
+    (void)userdata;
+    return fwrite(data, 1, len, stdout) == len ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
@@ -561,6 +570,22 @@ int main(int argc, char **argv) {
         fprintf(stderr, "input in flex scanner failed\n");
         dealer_free_session(session);
         return 2;
+    }
+    if (cli.check) {
+        /* --check=bbo: the diagnostics on standard output, exit 1 when BBO rejects the script
+         * (README "BBO check"). */
+        int errors = strcmp(cli.check, "bbo") == 0
+                         ? dealer_check_script(session, (const uint8_t *)text, len, DEALER_CHECK_BBO, write_check_line, NULL)
+                         : -1;
+        free(text);
+        if (errors < 0) {
+            if (strcmp(cli.check, "bbo") != 0) fprintf(stderr, "unknown check '%s' (bbo)\n", cli.check);
+            else fprintf(stderr, "%s\n", dealer_last_error(session));
+            dealer_free_session(session);
+            return 2;
+        }
+        dealer_free_session(session);
+        return errors > 0 ? 1 : 0;
     }
     int status = dealer_load_script(session, (const uint8_t *)text, len);
     free(text);

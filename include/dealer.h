@@ -100,6 +100,9 @@
 // `dealer_set_dialect`: the language of classic dealer (Debian's `dealer`).
 #define DEALER_DIALECT_CLASSIC 1
 
+// `dealer_check_script`: check the script as Bridge Base Online's dealer (classic dealer) reads it.
+#define DEALER_CHECK_BBO 1
+
 // Seat index (in `dealer_deal.hands` and `dealer_set_predeal`): North.
 #define DEALER_NORTH 0
 
@@ -472,6 +475,15 @@ int32_t dealer_load_script(dealer_session *session, const uint8_t *text, uintptr
 // Loads a script from a file (NUL-terminated path). The path also becomes the input name
 // shown by `printpbn` unless the `input_name` option is set.
 int32_t dealer_load_script_file(dealer_session *session, const char *path);
+
+// Checks `len` bytes of script text at `text` as the dealer named by `flavour` reads it
+// (`DEALER_CHECK_BBO`: Bridge Base Online's dealer, i.e. classic dealer), without loading it
+// into the session or dealing. Each diagnostic is passed to `callback` (if not NULL) as one
+// line `line:col: warning|error: message\n` (not NUL-terminated), in the order of the text.
+// Returns the number of errors (0: BBO accepts the script; warnings are not counted), or
+// `DEALER_ERROR_USAGE` for an unknown flavour, `DEALER_ERROR_IO` when the callback returns
+// non-zero, `DEALER_ERROR_NULL` for a NULL session or NULL text with `len` > 0.
+int32_t dealer_check_script(dealer_session *session, const uint8_t *text, uintptr_t len, int32_t flavour, dealer_write_fn callback, void *userdata);
 
 // Directs one output stream (`DEALER_STREAM_*`) to a callback; a NULL callback restores the
 // default (output to standard output, diagnostics to standard error, csv and export lines into

@@ -101,6 +101,12 @@ namespace Libdealer
         public const int DEALER_DIALECT_CLASSIC = 1;
     }
 
+    /// <summary>DEALER_CHECK_*: flavours of DealerSession.CheckScript.</summary>
+    public static class DealerCheck
+    {
+        public const int DEALER_CHECK_BBO = 1;
+    }
+
     /// <summary>DEALER_NORTH … DEALER_WEST: seat indexes (Deal.Hands, SetPredeal).</summary>
     public static class DealerSeat
     {
@@ -263,6 +269,8 @@ namespace Libdealer
         public static extern int dealer_load_script(SessionHandle session, byte[] text, UIntPtr len);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_load_script_file(SessionHandle session, byte[] path);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_check_script(SessionHandle session, byte[] text, UIntPtr len, int flavour, dealer_write_fn callback, IntPtr userdata);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_set_output(SessionHandle session, int stream, dealer_write_fn callback, IntPtr userdata);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
@@ -630,6 +638,29 @@ namespace Libdealer
             if (script == null) throw new ArgumentNullException("script");
             byte[] text = Encoding.UTF8.GetBytes(script);
             Check(Native.dealer_load_script(handle, text, (UIntPtr)text.Length));
+        }
+
+        /// <summary>Checks a script as BBO's dealer (classic dealer) reads it, without loading it
+        /// (DEALER_CHECK_BBO): returns the diagnostics, one "line:col: warning|error: message" line
+        /// each; <paramref name="errors"/> is the number of errors (0: BBO accepts the script).</summary>
+        public string[] CheckScript(string script, out int errors)
+        {
+            CheckDisposed();
+            if (script == null) throw new ArgumentNullException("script");
+            byte[] text = Encoding.UTF8.GetBytes(script);
+            var lines = new List<string>();
+            Native.dealer_write_fn callback = (data, len, userdata) =>
+            {
+                byte[] bytes = new byte[(int)len];
+                if (bytes.Length > 0) Marshal.Copy(data, bytes, 0, bytes.Length);
+                lines.Add(Encoding.UTF8.GetString(bytes).TrimEnd('\n'));
+                return 0;
+            };
+            int status = Native.dealer_check_script(handle, text, (UIntPtr)text.Length, DealerCheck.DEALER_CHECK_BBO, callback, IntPtr.Zero);
+            GC.KeepAlive(callback);
+            Check(status);
+            errors = status;
+            return lines.ToArray();
         }
 
         /// <summary>Loads a script from a file; the path becomes printpbn's input name.</summary>

@@ -169,6 +169,19 @@ internal static class TestDealer
             }
         });
 
+        Test("check bbo", () =>
+        {
+            using (var session = new DealerSession())
+            {
+                int errors;
+                string[] lines = session.CheckScript("produce 1 # x\ncondition dds(north, spades) > 9\n", out errors);
+                Check("CheckScript: two errors", errors == 2, errors.ToString());
+                Check("CheckScript: line:col of #", lines.Length == 2 && lines[0].StartsWith("1:11: error: `#` not in column 1"),
+                      string.Join("|", lines));
+                Check("CheckScript: clean script", session.CheckScript("condition 1\n", out errors).Length == 0 && errors == 0);
+            }
+        });
+
         Test("eval", () =>
         {
             using (var session = new DealerSession())

@@ -66,6 +66,9 @@ const
   DEALER_DIALECT_V2 = 0;
   DEALER_DIALECT_CLASSIC = 1;
 
+  { dealer_check_script }
+  DEALER_CHECK_BBO = 1;
+
   { Seats (dealer_deal.hands, dealer_set_predeal). }
   DEALER_NORTH = 0;
   DEALER_EAST = 1;
@@ -175,6 +178,7 @@ function dealer_set_predeal(session: PDealerSessionHandle; seat: Int32; cards: P
 function dealer_set_usereval(session: PDealerSessionHandle; callback: TDealerUserevalFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_load_script(session: PDealerSessionHandle; text: PByte; len: NativeUInt): Int32; cdecl; external DealerLib;
 function dealer_load_script_file(session: PDealerSessionHandle; path: PAnsiChar): Int32; cdecl; external DealerLib;
+function dealer_check_script(session: PDealerSessionHandle; text: PByte; len: NativeUInt; flavour: Int32; callback: TDealerWriteFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_set_output(session: PDealerSessionHandle; stream: Int32; callback: TDealerWriteFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_set_output_fd(session: PDealerSessionHandle; stream: Int32; fd: Int32): Int32; cdecl; external DealerLib;
 function dealer_run(session: PDealerSessionHandle; report: PDealerRunReport): Int32; cdecl; external DealerLib;

@@ -48,6 +48,8 @@ mod options;
 mod usereval;
 // Loading a script.
 mod scripts;
+// Checking a script for another dealer (BBO) without loading it.
+mod check;
 // Output streams to callbacks or file descriptors.
 mod output;
 // `dealer_run` and `dealer_next_deal`.
@@ -66,6 +68,7 @@ mod version;
 #[cfg(test)]
 mod tests;
 
+pub use check::*;
 pub use dd::*;
 pub use deals::*;
 pub use errors::*;

@@ -74,6 +74,9 @@ pub const DEALER_DIALECT_V2: i32 = 0;
 /// `dealer_set_dialect`: the language of classic dealer (Debian's `dealer`).
 pub const DEALER_DIALECT_CLASSIC: i32 = 1;
 
+/// `dealer_check_script`: check the script as Bridge Base Online's dealer (classic dealer) reads it.
+pub const DEALER_CHECK_BBO: i32 = 1;
+
 /// Seat index (in `dealer_deal.hands` and `dealer_set_predeal`): North.
 pub const DEALER_NORTH: i32 = 0;
 /// Seat index: East.

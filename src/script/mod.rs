@@ -3,6 +3,7 @@
 //! dialect, or a [`Diagnostic`] located where the peers locate their errors.
 
 pub mod ast;
+pub mod bbo_check;
 pub mod lexer;
 pub mod shape_fd;
 

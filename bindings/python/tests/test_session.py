@@ -245,3 +245,12 @@ def test_every_export_and_constant_is_reachable(header_text):
 
 def test_errors_are_dealer_errors():
     assert issubclass(ScriptError, DealerError) and issubclass(Interrupted, DealerError)
+
+
+def test_check_bbo_lists_what_bbo_rejects():
+    session = Session()
+    errors, lines = session.check_bbo("produce 1 # x\ncondition dds(north, spades) > 9\n")
+    assert errors == 2
+    assert lines[0].startswith("1:11: error: `#` not in column 1")
+    assert lines[1] == "2:11: error: `dds` is DealerV2 only"
+    assert session.check_bbo("condition 1\n") == (0, [])

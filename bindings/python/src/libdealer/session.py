@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
 
 from ._native import ffi, lib
 from .dd import DdTable, vulnerability_index
@@ -246,6 +246,20 @@ class Session:
             text = script.encode("utf-8") if isinstance(script, str) else bytes(script)
             self._call(lib.dealer_load_script, text, len(text))
         self._expression_ids.clear()
+
+    def check_bbo(self, script: Script) -> Tuple[int, List[str]]:
+        """Checks a script as BBO's dealer (classic dealer) reads it, without loading it or
+        dealing (``dealer_check_script`` with ``DEALER_CHECK_BBO``). Returns the number of errors
+        (0: BBO accepts the script) and the diagnostics, ``"line:col: warning|error: message"``."""
+        if isinstance(script, os.PathLike):
+            with open(script, "rb") as file:
+                text = file.read()
+        else:
+            text = script.encode("utf-8") if isinstance(script, str) else bytes(script)
+        sink = _Sink(None)
+        handle = ffi.new_handle(sink)
+        errors = self._call(lib.dealer_check_script, text, len(text), lib.DEALER_CHECK_BBO, lib._libdealer_write, handle)
+        return errors, sink.text().splitlines()
 
     def set_usereval(self, metric: Optional[Metric]) -> None:
         """Answers the script's ``usereval`` calls with a Python function instead of a
