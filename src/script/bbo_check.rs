@@ -145,26 +145,7 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
                 let text = String::from_utf8_lossy(slice);
                 push(&mut out, span.start, Severity::Error, format!("decimal number `{text}` is DealerV2 only"));
             }
-            Ok(
-                Token::Seed
-                | Token::Title
-                | Token::Startboard
-                | Token::Opener
-                | Token::PrintNs
-                | Token::PrintSide
-                | Token::BktFreq
-                | Token::CsvRpt
-                | Token::PrintRpt
-                | Token::Export
-                | Token::Deal
-                | Token::Trix
-                | Token::ParContract
-                | Token::UserEval
-                | Token::Ltc
-                | Token::Dds
-                | Token::Par
-                | Token::Opc,
-            ) => {
+            Ok(token) if token.is_dealerv2_only_keyword() => {
                 let text = String::from_utf8_lossy(slice);
                 soft.push(out.len());
                 push(&mut out, span.start, Severity::Error, format!("`{text}` is DealerV2 only"));

@@ -442,6 +442,34 @@ pub enum Token {
     Other(u8),
 }
 
+impl Token {
+    /// Whether the token is a word that only DealerV2 reads as a keyword (`seed`, `title`,
+    /// `dds`, `par`, `csvrpt`, …); classic dealer reads it as a variable name.
+    pub fn is_dealerv2_only_keyword(&self) -> bool {
+        matches!(
+            self,
+            Token::Seed
+                | Token::Title
+                | Token::Startboard
+                | Token::Opener
+                | Token::PrintNs
+                | Token::PrintSide
+                | Token::BktFreq
+                | Token::CsvRpt
+                | Token::PrintRpt
+                | Token::Export
+                | Token::Deal
+                | Token::Trix
+                | Token::ParContract
+                | Token::UserEval
+                | Token::Ltc
+                | Token::Dds
+                | Token::Par
+                | Token::Opc
+        )
+    }
+}
+
 /// `#` in column 1 to the end of the line (which must exist); otherwise a stray `#`.
 fn hash_comment(lex: &mut logos::Lexer<Token>) -> bool {
     let start = lex.span().start;
@@ -1033,28 +1061,7 @@ impl<'a> Lexer<'a> {
                         }
                     }
                     // Words that are keywords only in DealerV2.
-                    Token::Seed
-                    | Token::Title
-                    | Token::Startboard
-                    | Token::Opener
-                    | Token::PrintNs
-                    | Token::PrintSide
-                    | Token::BktFreq
-                    | Token::CsvRpt
-                    | Token::PrintRpt
-                    | Token::Export
-                    | Token::Deal
-                    | Token::Trix
-                    | Token::ParContract
-                    | Token::UserEval
-                    | Token::Ltc
-                    | Token::Dds
-                    | Token::Par
-                    | Token::Opc
-                        if !v2 =>
-                    {
-                        ident()
-                    }
+                    t if !v2 && t.is_dealerv2_only_keyword() => ident(),
                     Token::VulWord(_) if !v2 && slice == b"both" => ident(),
                     Token::SideName(Side::NS) if !v2 => Token::VulWord(Vulnerability::NS),
                     Token::SideName(Side::EW) if !v2 => Token::VulWord(Vulnerability::EW),
