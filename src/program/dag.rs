@@ -942,12 +942,10 @@ impl DealDag {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dd::DdCache;
     use crate::dealing::{Dealer, DealingSetup};
     use crate::dialect::Dialect;
-    use crate::external::usereval::ExternalMetrics;
     use crate::program::deal_expr::StagedCondition;
-    use crate::program::eval::Evaluation;
+    use crate::program::eval::reference_value;
 
     /// A small xorshift generator: the random scripts are the same on every run.
     struct Random(u64);
@@ -1030,21 +1028,9 @@ mod tests {
             let mut staged = StagedCondition::new(&program, expr);
             let mut dealer = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
             let mut lazy = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
-            let mut dd = DdCache::default();
-            let mut external = ExternalMetrics::default();
             for _ in 0..300 {
                 let deal = dealer.deal().unwrap();
-                let expected = Evaluation {
-                    program: &program,
-                    deal: &deal,
-                    dealer: &mut dealer,
-                    produced: 0,
-                    dd: &mut dd,
-                    generated: 1,
-                    external: &mut external,
-                }
-                .value(condition)
-                .unwrap();
+                let expected = reference_value(&program, condition, &deal, &mut dealer);
                 dag.next_deal();
                 assert_eq!(dag.value(0, &program, &deal), expected, "{text}");
                 assert_eq!(dag.value(1, &program, &deal), expected, "{text}");
@@ -1098,24 +1084,8 @@ mod tests {
         let condition = program.condition.unwrap();
         assert_eq!(DealExpr::compile(&program, condition), None);
         let mut dealer = Dealer::new(&DealingSetup { seed: 5, ..Default::default() }).unwrap();
-        let mut dd = DdCache::default();
-        let mut external = ExternalMetrics::default();
         let deal = dealer.deal().unwrap();
-        let differ = (0..20)
-            .filter(|_| {
-                Evaluation {
-                    program: &program,
-                    deal: &deal,
-                    dealer: &mut dealer,
-                    produced: 0,
-                    dd: &mut dd,
-                    generated: 1,
-                    external: &mut external,
-                }
-                .truth(condition)
-                .unwrap()
-            })
-            .count();
+        let differ = (0..20).filter(|_| reference_value(&program, condition, &deal, &mut dealer) != 0).count();
         assert!(differ > 15, "{differ}");
     }
 }

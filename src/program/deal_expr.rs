@@ -594,11 +594,9 @@ pub fn apply(op: BinOp, x: i32, y: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dd::DdCache;
     use crate::dealing::{Dealer, DealingSetup};
     use crate::dialect::Dialect;
-    use crate::external::usereval::ExternalMetrics;
-    use crate::program::eval::Evaluation;
+    use crate::program::eval::reference_value;
 
     /// Compares the compiled value with the general evaluator's on many deals.
     fn agrees(expr: &str, dialect: Dialect) {
@@ -613,21 +611,9 @@ mod tests {
         let condition = program.condition.unwrap();
         let compiled = DealExpr::compile(&program, condition).expect("a deal expression");
         let mut dealer = Dealer::new(&DealingSetup { seed: 3, ..Default::default() }).unwrap();
-        let mut dd = DdCache::default();
-        let mut external = ExternalMetrics::default();
         for _ in 0..3000 {
             let deal = dealer.deal().unwrap();
-            let expected = Evaluation {
-                program: &program,
-                deal: &deal,
-                dealer: &mut dealer,
-                produced: 0,
-                dd: &mut dd,
-                generated: 1,
-                external: &mut external,
-            }
-            .value(condition)
-            .unwrap();
+            let expected = reference_value(&program, condition, &deal, &mut dealer);
             assert_eq!(compiled.value(&program, &deal), expected, "{expr}");
         }
     }
@@ -682,24 +668,12 @@ mod tests {
         let stage_seats = staged.stages.iter().map(|stage| stage.seats).collect();
         let setup = DealingSetup { seed: 8, ..Default::default() };
         let (mut lazy, mut full) = (Dealer::new(&setup).unwrap(), Dealer::new(&setup).unwrap());
-        let mut dd = DdCache::default();
-        let mut external = ExternalMetrics::default();
         let mut accepted = 0;
         for _ in 0..100_000 {
             let whole = full.deal().unwrap();
             let mut deal = lazy.deal_seats(staged.first_seats()).unwrap();
             let verdict = staged.judge(&program, &mut lazy, &mut deal);
-            let expected = Evaluation {
-                program: &program,
-                deal: &whole,
-                dealer: &mut full,
-                produced: 0,
-                dd: &mut dd,
-                generated: 1,
-                external: &mut external,
-            }
-            .truth(condition)
-            .unwrap();
+            let expected = reference_value(&program, condition, &whole, &mut full) != 0;
             assert_eq!(verdict, expected, "{script}");
             lazy.complete(&mut deal);
             assert_eq!(deal, whole);

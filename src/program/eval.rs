@@ -179,6 +179,17 @@ fn arithmetic(op: BinOp, x: i32, y: i32, pos: crate::script::ast::Pos) -> Result
     }
 }
 
+/// The general evaluator's value of `node` on `deal` (no double dummy or external metric
+/// asked), for the tests that compare a faster path with it.
+#[cfg(test)]
+pub(crate) fn reference_value(program: &Program, node: NodeId, deal: &Deal, dealer: &mut Dealer) -> i32 {
+    let mut dd = DdCache::default();
+    let mut external = ExternalMetrics::default();
+    Evaluation { program, deal, dealer, produced: 0, dd: &mut dd, generated: 1, external: &mut external }
+        .value(node)
+        .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
