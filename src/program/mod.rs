@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use crate::actions::{self, BucketFrequency1D};
 use crate::cards::{Card, Seat, SeatSet, Side, Strain, Suit};
 use crate::dd::Need;
+use crate::dealing::{SpotCards, SPOT_RANKS};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::program::hand_stats::{CountTables, HCP_TABLE};
@@ -292,6 +293,9 @@ pub struct ScriptSettings {
     pub predeal: Vec<(Seat, Card)>,
     /// Bias predeal suit lengths, `[seat][suit]`, -1 unset.
     pub bias: [[i8; 4]; 4],
+    /// Spot-card holdings (`SQTxx`), each with the position of its holding; the named cards
+    /// are in `predeal`.
+    pub spots: Vec<(SpotCards, Pos)>,
     /// Where the card predeal and the bias predeal items stand, in textual order: where a
     /// combination that no deal can satisfy is reported (at the last of them).
     pub predeal_pos: Vec<Pos>,
@@ -375,6 +379,7 @@ impl Program {
         if let Some(error) = program.action_error.take() {
             return Err(error);
         }
+        program.check_spot_cards()?;
         program.mentions_usereval = script.mentions_usereval;
         program.compiling_script = false;
         program.script_size = (program.nodes.len(), program.shapes.len());
@@ -699,16 +704,48 @@ impl Program {
     fn predeal(&mut self, item: &PredealItem) -> Result<()> {
         let s = &mut self.settings;
         match item {
-            PredealItem::Cards { seat, cards, .. } => {
+            PredealItem::Cards { seat, cards, spots, .. } => {
+                let held = |s: &ScriptSettings| {
+                    s.predeal.iter().filter(|(p, _)| p == seat).count()
+                        + s.spots.iter().filter(|(x, _)| x.seat == *seat).map(|(x, _)| x.count as usize).sum::<usize>()
+                };
                 for (card, pos) in cards {
                     if s.predeal.iter().any(|(_, c)| c == card) {
                         return Err(Error::script("Card predealt twice", pos.line, pos.col));
                     }
-                    if s.predeal.iter().filter(|(p, _)| p == seat).count() >= 13 {
+                    if held(s) >= 13 {
                         return Err(Error::script("More than 13 cards for one player", pos.line, pos.col));
+                    }
+                    if let Some((_, at)) = s.spots.iter().find(|(x, _)| x.seat == *seat && x.suit == card.suit()) {
+                        return Err(Error::script(suit_fixed(*seat, card.suit(), *at), pos.line, pos.col));
                     }
                     s.predeal.push((*seat, *card));
                     s.predeal_pos.push(*pos);
+                }
+                // A spot holding names the seat's whole suit: no card of it in another holding.
+                for spot in spots {
+                    let pos = spot.pos;
+                    let err = |m: String| Error::script(m, pos.line, pos.col);
+                    if let Some((_, at)) = s.spots.iter().find(|(x, _)| x.seat == *seat && x.suit == spot.suit) {
+                        return Err(err(suit_fixed(*seat, spot.suit, *at)));
+                    }
+                    let other_holding = s
+                        .predeal
+                        .iter()
+                        .zip(&s.predeal_pos)
+                        .any(|((p, c), at)| p == seat && c.suit() == spot.suit && *at != pos);
+                    if other_holding {
+                        return Err(err(format!(
+                            "{} already holds predealt {}s: a holding with x must name all of them",
+                            seat.name(),
+                            spot.suit.name()
+                        )));
+                    }
+                    if held(s) + spot.count as usize > 13 {
+                        return Err(err("More than 13 cards for one player".to_string()));
+                    }
+                    s.spots.push((SpotCards { seat: *seat, suit: spot.suit, count: spot.count }, pos));
+                    s.predeal_pos.push(pos);
                 }
             }
             PredealItem::SuitLength { seat, suit, length, pos } => {
@@ -734,6 +771,52 @@ impl Program {
                 }
                 s.bias[seat.index()][suit.index()] = length as i8;
                 s.predeal_pos.push(*pos);
+            }
+        }
+        Ok(())
+    }
+
+    /// The checks of spot holdings against the whole script's predeal: enough free small
+    /// cards for the `x`s of each suit (reported at the holding that asks one too many), and a
+    /// bias length equal to the holding's length (at the later of the two).
+    fn check_spot_cards(&self) -> Result<()> {
+        let s = &self.settings;
+        for suit in Suit::ALL {
+            let predealt_small =
+                s.predeal.iter().filter(|(_, c)| c.suit() == suit && SPOT_RANKS & (1 << c.rank()) != 0).count() as u32;
+            let free = 8 - predealt_small;
+            let mut wanted = 0u32;
+            for (spot, pos) in s.spots.iter().filter(|(x, _)| x.suit == suit) {
+                wanted += u32::from(spot.count);
+                if wanted > free {
+                    let total = s.spots.iter().filter(|(x, _)| x.suit == suit).map(|(x, _)| u32::from(x.count)).sum();
+                    return Err(Error::script(crate::dealing::too_many_spots(suit, total, free), pos.line, pos.col));
+                }
+            }
+        }
+        for (spot, pos) in &s.spots {
+            let bias = s.bias[spot.seat.index()][spot.suit.index()];
+            let named = s.predeal.iter().filter(|(p, c)| *p == spot.seat && c.suit() == spot.suit).count();
+            let length = named + spot.count as usize;
+            if bias >= 0 && bias as usize != length {
+                let at = s
+                    .predeal_pos
+                    .iter()
+                    .copied()
+                    .filter(|p| (p.line, p.col) >= (pos.line, pos.col))
+                    .max_by_key(|p| (p.line, p.col))
+                    .unwrap_or(*pos);
+                return Err(Error::script(
+                    format!(
+                        "{}'s spot-card holding has {} {}s but its length is set to {}",
+                        spot.seat.name(),
+                        length,
+                        spot.suit.name(),
+                        bias
+                    ),
+                    at.line,
+                    at.col,
+                ));
             }
         }
         Ok(())
@@ -1011,6 +1094,17 @@ const OUT_OF_MEMORY: &str = "Out of memory";
 
 /// Classic dealer's allocation failure: printed without a line (it happens after parsing), exit
 /// status 255.
+/// The error for a card of a suit that a spot holding at `at` already names in full.
+fn suit_fixed(seat: Seat, suit: Suit, at: Pos) -> String {
+    format!(
+        "{}'s {}s are given in full by its holding with x at line {}, column {}",
+        seat.name(),
+        suit.name(),
+        at.line,
+        at.col
+    )
+}
+
 fn out_of_memory() -> Error {
     Error::new(crate::error::ErrorKind::Script, OUT_OF_MEMORY)
 }

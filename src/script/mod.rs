@@ -538,11 +538,13 @@ mod tests {
                         (c(Suit::Hearts, 11), hk),
                         (c(Suit::Clubs, 8), ct)
                     ],
+                    spots: vec![],
                     pos: pos(1, 9),
                 },
                 PredealItem::Cards {
                     seat: Seat::West,
                     cards: vec![(c(Suit::Diamonds, 10), dq), (c(Suit::Diamonds, 3), dq)],
+                    spots: vec![],
                     pos: pos(2, 7)
                 },
                 PredealItem::SuitLength { seat: Seat::East, suit: Suit::Spades, length: 7, pos: pos(3, 16) },
