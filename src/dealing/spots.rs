@@ -75,7 +75,7 @@ pub(crate) fn spot_table(predeal: &[(Seat, Card)], spots: &[SpotCards]) -> Resul
 /// The error for more `x`s in `suit` than free small cards.
 pub fn too_many_spots(suit: Suit, wanted: u32, free: u32) -> String {
     format!(
-        "Too many spot cards (x) in {}s: {wanted} asked for, but only {free} of the {} 2 to 9 are not predealt",
+        "Too many spot cards (x) in {}s: {wanted} asked for, but only {free} of the {}s 2 to 9 are not predealt",
         suit.name(),
         suit.name()
     )
