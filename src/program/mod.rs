@@ -729,11 +729,9 @@ impl Program {
                     if let Some((_, at)) = s.spots.iter().find(|(x, _)| x.seat == *seat && x.suit == spot.suit) {
                         return Err(err(suit_fixed(*seat, spot.suit, *at)));
                     }
-                    let other_holding = s
-                        .predeal
-                        .iter()
-                        .zip(&s.predeal_pos)
-                        .any(|((p, c), at)| p == seat && c.suit() == spot.suit && *at != pos);
+                    let in_suit = s.predeal.iter().filter(|(p, c)| p == seat && c.suit() == spot.suit).count();
+                    let named = cards.iter().filter(|(c, at)| *at == pos && c.suit() == spot.suit).count();
+                    let other_holding = in_suit > named;
                     if other_holding {
                         return Err(err(format!(
                             "{} already holds predealt {}s: a holding with x must name all of them",
@@ -1276,6 +1274,37 @@ mod tests {
         ] {
             assert_eq!(classic_error(src), want, "{src:?}");
         }
+    }
+
+    #[test]
+    fn spot_holdings_are_checked_against_the_whole_predeal() {
+        for (src, want) in [
+            ("predeal north SQTxx, HA, SA\n", "line 1: North already holds predealt Spades: a holding with x must name all of them"),
+            ("predeal north SQTxx\npredeal north SA\n", "line 2: North's Spades are given in full by its holding with x at line 1, column 15"),
+            ("predeal north SA\npredeal north Sxx\n", "line 2: North already holds predealt Spades: a holding with x must name all of them"),
+            ("predeal north Sxx\n east Hx, Sxxx, Hxx", "line 2: East's Hearts are given in full by its holding with x at line 2, column 7"),
+            ("predeal north SAKQJT98xxxxxxx\n", "line 1: More than 13 cards for one player"),
+            (
+                "predeal north Sxxxxxx\npredeal west S2\npredeal south Sxx\n",
+                "line 3: Too many spot cards (x) in Spades: 8 asked for, but only 7 of the Spades 2 to 9 are not predealt",
+            ),
+            (
+                "predeal north SQTxx\npredeal spades(north) == 5\n",
+                "line 2: North's spot-card holding has 4 Spades but its length is set to 5",
+            ),
+            (
+                "predeal spades(north) == 3\npredeal north SQTxx\n",
+                "line 2: North's spot-card holding has 4 Spades but its length is set to 3",
+            ),
+        ] {
+            assert_eq!(classic_error(src), want, "{src:?}");
+        }
+        let ok = Program::from_source(b"predeal north SQTxx, HJ8x spades(north)==4 south S9\n", Dialect::V2, &NO_VARS)
+            .unwrap();
+        let spots: Vec<_> = ok.settings.spots.iter().map(|(x, p)| (x.seat, x.suit, x.count, p.col)).collect();
+        use crate::cards::{Seat, Suit};
+        assert_eq!(spots, [(Seat::North, Suit::Spades, 2, 15), (Seat::North, Suit::Hearts, 1, 22)]);
+        assert_eq!(ok.settings.predeal.len(), 5);
     }
 
     #[test]

@@ -179,6 +179,25 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
     }
 
     const NO_VARS: ScriptVars = [None, None, None, None, None, None, None, None, None, None];
+    // Spot holdings (`SQTxx`) read as identifiers to classic dealer: a syntax error there.
+    if let Ok(parsed) = super::parse(source, Dialect::Classic, &NO_VARS) {
+        for statement in &parsed.statements {
+            let super::ast::Statement::Predeal(items) = statement else { continue };
+            for item in items {
+                let super::ast::PredealItem::Cards { spots, .. } = item else { continue };
+                for spot in spots {
+                    out.push(CheckDiagnostic {
+                        line: spot.pos.line,
+                        col: spot.pos.col,
+                        severity: Severity::Error,
+                        message: "spot cards (x) in a predeal holding are libdealer's own: classic dealer reads \
+                                  the word as a name (syntax error); predeal the named cards only"
+                            .to_string(),
+                    });
+                }
+            }
+        }
+    }
     match Program::from_source(source, Dialect::Classic, &NO_VARS) {
         Ok(_) => {
             for &i in &soft {
@@ -302,6 +321,17 @@ mod tests {
             check("condition 1\naction printlin\n")[0],
             "2:8: error: `printlin` is a libdealer action: BBO does not know it"
         );
+    }
+
+    #[test]
+    fn spot_cards_are_libdealer_only() {
+        assert_eq!(
+            check("predeal north SQTxx, HA\ncondition 1\n"),
+            ["1:15: error: spot cards (x) in a predeal holding are libdealer's own: classic dealer reads the word as \
+              a name (syntax error); predeal the named cards only"]
+        );
+        // A variable of that form elsewhere is classic dealer's too.
+        assert!(check("Sxx = hcp(north)\ncondition Sxx > 3\n").is_empty());
     }
 
     #[test]
