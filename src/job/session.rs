@@ -33,6 +33,9 @@ use crate::program::deal_expr::{DealExpr, StagedCondition};
 use crate::program::{CompiledAction, ExternalCall, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
 
+/// A card predeal: the predealt cards and the spot holdings.
+type CardPredeal = (Vec<(Seat, Card)>, Vec<SpotCards>);
+
 /// glibc's drand48 state before any seeding (`rnd()` in DealerV2's library mode).
 const UNSEEDED_DRAND48: u64 = 0x1234_ABCD_330E;
 
@@ -558,7 +561,7 @@ impl Session {
 
     /// The `-N/-E/-S/-W` holdings (cards and spot holdings), which replace every card predeal
     /// of the script when given. Spot cards (`x`) need the ChaCha generator.
-    fn command_line_predeal(&self) -> Result<Option<(Vec<(Seat, Card)>, Vec<SpotCards>)>> {
+    fn command_line_predeal(&self) -> Result<Option<CardPredeal>> {
         if self.options.predeal.iter().all(Option::is_none) {
             return Ok(None);
         }
