@@ -10,7 +10,8 @@
 //!    only DealerV2 knows (`dds`, `par`, `csvrpt`, `title`, …), libdealer's own actions
 //!    (`printlin`, `printjson`) and the classic limit on `shape` clauses;
 //! 2. a compilation in the classic dialect, whose first error (syntax or semantic) is reported
-//!    unless a construct of pass 1 at or before it already explains it;
+//!    unless a construct of pass 1 at or before it already explains it; before it, every
+//!    spot-card predeal holding (`SQTxx`, libdealer's own) of the classic syntax tree;
 //! 3. when both dialects accept the script, a comparison of the two syntax trees: a difference
 //!    means DealerV2 reads an expression differently (its operator precedence differs), which is
 //!    reported as a warning so that a script tried locally with DealerV2 is not trusted blindly.
