@@ -7,6 +7,7 @@
 //! output formats.
 
 use crate::cards::{Deal, Hand, Seat};
+use crate::dd::DdTable;
 use crate::script::ast::Vulnerability;
 
 /// The standard 16-board vulnerability cycle, indexed by `(board − 1) mod 16`.
@@ -33,6 +34,16 @@ pub fn rotate_deal(deal: &Deal, steps: usize) -> Deal {
         hands[(seat.index() + steps) % 4] = deal.hand(seat);
     }
     Deal(hands)
+}
+
+/// A double-dummy table seen after the deal is turned by `steps` seats (as [`rotate_deal`]): the
+/// results of seat `s` become those of the seat `steps` places to its left.
+pub fn rotate_table(table: &DdTable, steps: usize) -> DdTable {
+    let mut rotated = DdTable::default();
+    for seat in 0..4 {
+        rotated.0[(seat + steps) % 4] = table.0[seat];
+    }
+    rotated
 }
 
 /// A vulnerability seen after the deal is turned by `steps` seats: an odd turn swaps the sides.
@@ -84,9 +95,9 @@ impl BoardPlan {
     /// the board's.
     pub fn board(&self, number: i64, deal: &Deal) -> Board {
         match (self.rotate, self.script_dealer) {
-            (true, Some(constrained)) => {
+            (true, Some(_)) => {
                 let dealer = board_dealer(number);
-                let steps = (dealer.index() + 4 - constrained.index()) % 4;
+                let steps = self.turn(number);
                 Board {
                     number,
                     dealer,
@@ -105,6 +116,16 @@ impl BoardPlan {
                 deal: *deal,
                 rotated: false,
             },
+        }
+    }
+}
+
+impl BoardPlan {
+    /// How many seats clockwise board `number` turns its deal (0 without rotation).
+    pub fn turn(&self, number: i64) -> usize {
+        match (self.rotate, self.script_dealer) {
+            (true, Some(constrained)) => (board_dealer(number).index() + 4 - constrained.index()) % 4,
+            _ => 0,
         }
     }
 }

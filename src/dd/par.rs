@@ -1,5 +1,5 @@
-//! Par: the par score and DealerV2's par-contract text of a deal from its table ([`par`]), and a
-//! par score from one side's point of view.
+//! Par: the par score, the par contracts and DealerV2's par-contract text of a deal from its
+//! table ([`par`]), and a par score from one side's point of view.
 //!
 //! Uses the solver module's DDS conversions and types only; it holds no solver context and must
 //! not use the results, batch or cache modules.
@@ -7,7 +7,7 @@
 use dds_bridge_sys as dds;
 
 use super::solver::{dds_strain, dds_vulnerability, DdError, DdTable};
-use crate::cards::{Deal, Side, Strain};
+use crate::cards::{Deal, Seat, Side, Strain, Suit};
 use crate::script::ast::Vulnerability;
 
 /// The par result of a deal for one vulnerability, as DealerV2 reports it.
@@ -17,6 +17,53 @@ pub struct Par {
     pub score_ns: i32,
     /// DealerV2's par-contract text, e.g. `" 4H  by NS both"` or `" 7D* by EW ns"`.
     pub contract: String,
+    /// Every par contract, as DDS lists them for North–South's view (empty when the deal is
+    /// passed out).
+    pub contracts: Vec<ParContract>,
+}
+
+/// Who declares a par contract: one seat, or either seat of a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParDeclarer {
+    /// Only this seat (its partner takes fewer tricks).
+    Seat(Seat),
+    /// Either seat of the side.
+    Side(Side),
+}
+
+/// One par contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParContract {
+    /// The level, 1 to 7.
+    pub level: u8,
+    /// The strain.
+    pub strain: Strain,
+    /// Who declares it.
+    pub declarer: ParDeclarer,
+    /// Whether it is a doubled sacrifice (it goes down).
+    pub doubled: bool,
+}
+
+/// Our strain of a DDS denomination in par results (0 NT, 1 S, 2 H, 3 D, 4 C).
+fn par_strain(denom: i32) -> Option<Strain> {
+    Some(match denom {
+        0 => Strain::Notrump,
+        1 => Strain::Suit(Suit::Spades),
+        2 => Strain::Suit(Suit::Hearts),
+        3 => Strain::Suit(Suit::Diamonds),
+        4 => Strain::Suit(Suit::Clubs),
+        _ => return None,
+    })
+}
+
+/// Our declarer of DDS's `seats` in par results (0–3 N, E, S, W; 4 NS; 5 EW).
+fn par_declarer(seats: i32) -> Option<ParDeclarer> {
+    Some(match seats {
+        0..=3 => ParDeclarer::Seat(Seat::from_index(seats as usize)),
+        4 => ParDeclarer::Side(Side::NS),
+        5 => ParDeclarer::Side(Side::EW),
+        _ => return None,
+    })
 }
 
 /// The par score and contract of a deal from its table, for one vulnerability.
@@ -44,7 +91,24 @@ pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError
         Vulnerability::All => "both",
     };
     let sacrifice = if c.under_tricks > 0 { '*' } else { ' ' };
-    Ok(Par { score_ns: ns.score, contract: format!("{:2}{}{} by {} {}", c.level, denomination, sacrifice, seats, vul) })
+    let count = (ns.number.max(0) as usize).min(ns.contracts.len());
+    let contracts = ns.contracts[..count]
+        .iter()
+        .filter(|c| (1..=7).contains(&c.level))
+        .filter_map(|c| {
+            Some(ParContract {
+                level: c.level as u8,
+                strain: par_strain(c.denom)?,
+                declarer: par_declarer(c.seats)?,
+                doubled: c.under_tricks > 0,
+            })
+        })
+        .collect();
+    Ok(Par {
+        score_ns: ns.score,
+        contract: format!("{:2}{}{} by {} {}", c.level, denomination, sacrifice, seats, vul),
+        contracts,
+    })
 }
 
 /// The score of `par` from one side's point of view.
