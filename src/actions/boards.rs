@@ -234,4 +234,18 @@ mod tests {
         }
         assert_eq!(rotate_deal(&deal, 1).hand(East), deal.hand(North));
     }
+
+    #[test]
+    fn tables_turn_with_the_hands() {
+        let table = DdTable([[1; 5], [2; 5], [3; 5], [4; 5]]);
+        assert_eq!(rotate_table(&table, 0), table);
+        // One seat clockwise: North's results become East's.
+        assert_eq!(rotate_table(&table, 1), DdTable([[4; 5], [1; 5], [2; 5], [3; 5]]));
+        for steps in 0..4 {
+            assert_eq!(rotate_table(&rotate_table(&table, steps), 4 - steps), table);
+        }
+        let plan = BoardPlan { script_dealer: Some(South), script_vulnerability: None, rotate: true };
+        assert_eq!((plan.turn(1), plan.turn(2), plan.turn(3), plan.turn(4)), (2, 3, 0, 1));
+        assert_eq!(BoardPlan { rotate: false, ..plan }.turn(2), 0);
+    }
 }

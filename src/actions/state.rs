@@ -464,9 +464,10 @@ fn tally(tallies: &mut [Tally], pending: &mut Vec<(usize, i32, i32)>, defer: boo
 
 /// The double-dummy table and par of a board as its record shows it: the produced deal's table
 /// (solved ahead in a batch when the job deals ahead, else now), turned with the hands by `turn`
-/// seats, and par for the board's vulnerability.
+/// seats, and par for the board's dealer and vulnerability.
 fn board_dd(job: &mut Job, deal: &Deal, board: &actions::Board, turn: usize) -> Result<(DdTable, Par)> {
     let table = actions::boards::rotate_table(&job.dd.table(deal)?, turn);
-    let par = crate::dd::par(&table, board.vulnerability).map_err(|e| DdError { deal: board.deal, ..e })?;
+    let par = crate::dd::board_par(&table, board.vulnerability, board.dealer)
+        .map_err(|e| DdError { deal: board.deal, ..e })?;
     Ok((table, par))
 }

@@ -66,22 +66,50 @@ fn par_declarer(seats: i32) -> Option<ParDeclarer> {
     })
 }
 
-/// The par score and contract of a deal from its table, for one vulnerability.
-pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
+/// The table in DDS's layout (`[DDS strain][seat]`).
+fn dds_table(table: &DdTable) -> dds::DdTableResults {
     let mut input = dds::DdTableResults::default();
     for seat in 0..4 {
         for strain in 0..5 {
             input.res_table[dds_strain(Strain::from_index(strain)) as usize][seat] = table.0[seat][strain] as i32;
         }
     }
+    input
+}
+
+/// The par score and contract of a deal from its table, for one vulnerability: DDS's par with
+/// North–South first to bid (`SidesParBin`), as DealerV2's `par` computes it.
+pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
+    let input = dds_table(table);
     let mut sides = [dds::ParResultsMaster::default(); 2];
     // SAFETY: SidesParBin reads the table and writes two results; it holds no state.
     let code = unsafe { dds::SidesParBin(&input, sides.as_mut_ptr(), dds_vulnerability(vulnerability)) };
     if code != dds::RETURN_NO_FAULT {
         return Err(DdError { code, deal: Deal::default() });
     }
-    let ns = &sides[0];
-    let c = &ns.contracts[0];
+    Ok(from_master(&sides[0], sides[0].score, vulnerability))
+}
+
+/// The par result of a board from its table: DDS's par for the board's dealer (who bids first
+/// matters when both sides can make the same contract) and vulnerability (`DealerParBin`).
+pub fn board_par(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
+    let input = dds_table(table);
+    let mut result = dds::ParResultsMaster::default();
+    // SAFETY: DealerParBin reads the table and writes one result; it holds no state.
+    let code =
+        unsafe { dds::DealerParBin(&input, &mut result, dealer.index() as i32, dds_vulnerability(vulnerability)) };
+    if code != dds::RETURN_NO_FAULT {
+        return Err(DdError { code, deal: Deal::default() });
+    }
+    // DealerParBin scores from the dealer's side.
+    let score_ns = if dealer.index() % 2 == 0 { result.score } else { -result.score };
+    Ok(from_master(&result, score_ns, vulnerability))
+}
+
+/// Our par result from DDS's: the score from North–South's view, DealerV2's text of the first
+/// contract and every contract.
+fn from_master(master: &dds::ParResultsMaster, score_ns: i32, vulnerability: Vulnerability) -> Par {
+    let c = &master.contracts[0];
     let denomination = b"NSHDC".get(c.denom as usize).copied().unwrap_or(b'?') as char;
     let seats = ["N", "E", "S", "W", "NS", "EW"].get(c.seats as usize).copied().unwrap_or("?");
     let vul = match vulnerability {
@@ -91,8 +119,8 @@ pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError
         Vulnerability::All => "both",
     };
     let sacrifice = if c.under_tricks > 0 { '*' } else { ' ' };
-    let count = (ns.number.max(0) as usize).min(ns.contracts.len());
-    let contracts = ns.contracts[..count]
+    let count = (master.number.max(0) as usize).min(master.contracts.len());
+    let contracts = master.contracts[..count]
         .iter()
         .filter(|c| (1..=7).contains(&c.level))
         .filter_map(|c| {
@@ -104,11 +132,7 @@ pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError
             })
         })
         .collect();
-    Ok(Par {
-        score_ns: ns.score,
-        contract: format!("{:2}{}{} by {} {}", c.level, denomination, sacrifice, seats, vul),
-        contracts,
-    })
+    Par { score_ns, contract: format!("{:2}{}{} by {} {}", c.level, denomination, sacrifice, seats, vul), contracts }
 }
 
 /// The score of `par` from one side's point of view.
@@ -124,6 +148,26 @@ mod tests {
     use super::*;
     use crate::dd::solver::Solver;
     use crate::dd::test_deals::{deal, KNOWN};
+
+    #[test]
+    fn board_par_scores_from_north_south_whoever_deals() {
+        let mut solver = Solver::default();
+        for (text, _) in KNOWN {
+            let table = solver.table(&deal(text)).unwrap();
+            for v in [Vulnerability::None, Vulnerability::NS, Vulnerability::EW, Vulnerability::All] {
+                let sides = par(&table, v).unwrap();
+                // North–South bid first when North or South deals: then both agree.
+                for dealer in [Seat::North, Seat::South] {
+                    let p = board_par(&table, v, dealer).unwrap();
+                    assert_eq!((p.score_ns, &p.contracts), (sides.score_ns, &sides.contracts), "{text} {v:?}");
+                }
+                // East or West dealing: the same for both (they bid first either way).
+                let east = board_par(&table, v, Seat::East).unwrap();
+                let west = board_par(&table, v, Seat::West).unwrap();
+                assert_eq!((east.score_ns, &east.contracts), (west.score_ns, &west.contracts), "{text} {v:?}");
+            }
+        }
+    }
 
     #[test]
     fn par_contract_text_matches_dealerv2() {
