@@ -101,9 +101,8 @@ pub fn board_par(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) ->
     if code != dds::RETURN_NO_FAULT {
         return Err(DdError { code, deal: Deal::default() });
     }
-    // DealerParBin scores from the dealer's side.
-    let score_ns = if dealer.index() % 2 == 0 { result.score } else { -result.score };
-    Ok(from_master(&result, score_ns, vulnerability))
+    // DealerParBin scores from North–South's view whoever deals.
+    Ok(from_master(&result, result.score, vulnerability))
 }
 
 /// Our par result from DDS's: the score from North–South's view, DealerV2's text of the first
@@ -160,6 +159,12 @@ mod tests {
                 for dealer in [Seat::North, Seat::South] {
                     let p = board_par(&table, v, dealer).unwrap();
                     assert_eq!((p.score_ns, &p.contracts), (sides.score_ns, &sides.contracts), "{text} {v:?}");
+                }
+                // North–South's view whoever deals: a grand slam with no sacrifice is par from
+                // every seat.
+                if text == KNOWN[3].0 && v == Vulnerability::None {
+                    assert_eq!(board_par(&table, v, Seat::East).unwrap().score_ns, 1520);
+                    assert_eq!(board_par(&table, v, Seat::West).unwrap().score_ns, 1520);
                 }
                 // East or West dealing: the same for both (they bid first either way).
                 let east = board_par(&table, v, Seat::East).unwrap();
