@@ -640,6 +640,60 @@ static void test_board_records(void) {
     dealer_free_session(s);
 }
 
+/* ---- Double dummy in board records: options pbn_dd and json_dd. ---- */
+
+static void test_board_dd(void) {
+    const char *script = "produce 4\naction printpbn\n";
+    dealer_session *s = session_with("chacha", "8", script);
+    static struct buffer out;
+    dealer_run_report report = {.size = sizeof(dealer_run_report)};
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(dealer_set_option(s, "statistics", "false") == DEALER_OK);
+    CHECK(dealer_set_option(s, "threads", "2") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && strstr(out.data, "Optimum") == NULL);
+    CHECK(dealer_set_option(s, "pbn_dd", "true") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 4);
+    int tables = 0;
+    for (const char *p = out.data; (p = strstr(p, "[OptimumResultTable \"Declarer;Denomination\\2R;Result\\2R\"]\n")); p++)
+        tables++;
+    CHECK(tables == 4);
+    /* Board 1 (dealer N, no one vulnerable): its rows and score equal dds() and par() of the same deal. */
+    int nt = -1, clubs = -1, score = 99999;
+    const char *t = strstr(out.data, "[OptimumResultTable");
+    CHECK(t != NULL && sscanf(strchr(t, '\n') + 1, "N NT %d", &nt) == 1);
+    const char *w = t ? strstr(t, "\nW  C ") : NULL;
+    CHECK(w != NULL && sscanf(w, "\nW  C %d", &clubs) == 1);
+    const char *o = t ? strstr(t, "[OptimumScore \"NS ") : NULL;
+    CHECK(o != NULL && sscanf(o, "[OptimumScore \"NS %d\"]\n[ParContract \"", &score) == 1);
+    CHECK(o != NULL && strstr(o, "\"]\n[ParContract \"") != NULL);
+    dealer_session *e = session_with("chacha", "8", script);
+    dealer_deal deal;
+    int32_t v = -1;
+    CHECK(e != NULL && dealer_next_deal(e, &deal) == DEALER_OK);
+    CHECK(dealer_eval(e, "dds(north, notrump)", &v) == DEALER_OK && v == nt);
+    CHECK(dealer_eval(e, "dds(west, clubs)", &v) == DEALER_OK && v == clubs);
+    CHECK(dealer_eval(e, "par(NS, none)", &v) == DEALER_OK && v == score);
+    dealer_free_session(e);
+
+    /* json_dd: printjson objects (and format jsonl) carry "dd" and "par". */
+    CHECK(dealer_set_option(s, "format", "jsonl") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && strstr(out.data, "\"dd\"") == NULL);
+    CHECK(dealer_set_option(s, "json_dd", "true") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    char expect[64];
+    snprintf(expect, sizeof expect, "},\"dd\":{\"north\":{\"notrump\":%d,\"spades\":", nt);
+    CHECK(strstr(out.data, expect) != NULL);
+    snprintf(expect, sizeof expect, ",\"par\":{\"score_ns\":%d,\"contracts\":\"", score);
+    CHECK(strstr(out.data, expect) != NULL);
+
+    /* Bad values are refused. */
+    CHECK(dealer_set_option(s, "pbn_dd", "yes please") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "option pbn_dd: expected true or false") != NULL);
+    CHECK(dealer_set_option(s, "json_dd", "2") == DEALER_ERROR_OPTION);
+    dealer_free_session(s);
+}
+
 /* ---- dealer_set_seed and dealer_set_generator. ---- */
 
 static void test_seed_and_generator(void) {
@@ -1735,6 +1789,7 @@ int main(void) {
     test_error_texts();
     test_run_report_and_misuse();
     test_board_records();
+    test_board_dd();
     test_check_bbo();
     CHECK(rmdir(scratch_dir) == 0);
     printf("%d passed, %d failed\n", passed, failed);

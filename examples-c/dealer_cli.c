@@ -6,7 +6,8 @@
  * the random generator, --dialect= the language and output formats (default: classic with glibc,
  * DealerV2 otherwise), --explain/--no-explain the form of error messages, --untrusted for
  * scripts typed by users, --format=lin|jsonl with --start-board=, --rotate, --no-board-title and
- * --json-summary for BBO LIN and JSON Lines output, --help, --version.
+ * --json-summary for BBO LIN and JSON Lines output, --pbn-dd and --json-dd for double-dummy
+ * results in PBN (PBN 2.1 tags) and JSON Lines records, --help, --version.
  * Uses only the public header include/dealer.h.
  *
  * Builds on POSIX systems and, with mingw-w64, on Windows (the few differences are marked
@@ -60,10 +61,12 @@ struct cli_options {
     int rotate;
     int no_board_title;
     int json_summary;
+    int pbn_dd;
+    int json_dd;
 };
 
 static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
-                                                REQUEST_NONE, 0, 0, 0, 0};
+                                                REQUEST_NONE, 0, 0, 0, 0, 0, 0};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -104,6 +107,10 @@ static const struct long_option long_options[] = {
      "--no-board-title             LIN records without the ah|Board N| title"},
     {"json-summary", NULL, &cli.json_summary, 1,
      "--json-summary               end the run with a JSON summary object, not the text statistics"},
+    {"pbn-dd", NULL, &cli.pbn_dd, 1,
+     "--pbn-dd                     PBN records with double dummy: OptimumResultTable, OptimumScore, ParContract"},
+    {"json-dd", NULL, &cli.json_dd, 1,
+     "--json-dd                    JSON Lines records with the double-dummy table and par"},
     {"check", &cli.check, NULL, 0,
      "--check=bbo                  list what BBO's dealer (classic) rejects or reads differently; no deals"},
     {"help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
@@ -378,6 +385,9 @@ int main(int argc, char **argv) {
     if (cli.rotate) set(session, "rotate", "true");
     if (cli.no_board_title) set(session, "board_title", "false");
     if (cli.json_summary) set(session, "json_summary", "true");
+    /* Double dummy in board records (README "Double dummy in PBN and JSON Lines records"). */
+    if (cli.pbn_dd) set(session, "pbn_dd", "true");
+    if (cli.json_dd) set(session, "json_dd", "true");
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
     if (cli.request == REQUEST_HELP) {
         if (dialect == DIALECT_CLASSIC) classic_help(argv[0]);

@@ -111,6 +111,48 @@ for l, j, p in zip(lin, js, pbn):
 PY
 then ok "LIN, JSON Lines and PBN hold the same boards"; else ko "LIN, JSON Lines and PBN hold the same boards"; fi
 
+# --pbn-dd / --json-dd: 20 table rows, OptimumScore and ParContract in every PBN record, before
+# its blank line; "dd" and "par" in every JSON object; the same bytes whether the tables are
+# solved one by one (-R 1) or in batches across threads (-R 2); nothing else changes.
+"$cli" -s 21 -p 12 -v -R 1 --pbn-dd --rotate south.dl >dd1.pbn
+"$cli" -s 21 -p 12 -v -R 2 --pbn-dd --rotate south.dl >dd2.pbn
+"$cli" -s 21 -p 12 -v -R 2 --rotate south.dl >nodd.pbn
+same "--pbn-dd: one thread and batches on two threads write the same records" dd1.pbn dd2.pbn
+if "$python" - dd2.pbn nodd.pbn <<'PY'
+import re, sys
+dd, plain = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+records = dd.split("\n\n")[:-1]
+assert len(records) == 12, len(records)
+for r in records:
+    lines = r.split("\n")
+    i = lines.index('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
+    assert i == len(lines) - 23, lines
+    rows = lines[i + 1:i + 21]
+    assert [l[0] + l[1:4].strip() for l in rows] == [s + d for s in "NESW" for d in ("NT", "S", "H", "D", "C")], rows
+    assert all(re.fullmatch(r"[NESW] (NT| [SHDC]) ( \d|1[0-3])", l) for l in rows), rows
+    assert re.fullmatch(r'\[OptimumScore "NS -?\d+"\]', lines[i + 21]), lines[i + 21]
+    assert re.fullmatch(r'\[ParContract "(Pass|(NS|EW|[NESW]) [1-7](NT|[SHDC])X?(; (NS|EW|[NESW]) [1-7](NT|[SHDC])X?)*)"\]', lines[i + 22]), lines[i + 22]
+stripped = "\n\n".join("\n".join(r.split("\n")[:-23]) for r in records) + "\n\n"
+assert stripped == plain
+PY
+then ok "--pbn-dd: PBN 2.1 table, OptimumScore and ParContract in every record, nothing else"; else ko "--pbn-dd: PBN 2.1 tags"; fi
+"$cli" -s 21 -p 12 --format=jsonl --json-dd --rotate south.dl >dd.jsonl
+"$cli" -s 21 -p 12 --format=jsonl --rotate south.dl >nodd.jsonl
+if "$python" - dd.jsonl nodd.jsonl <<'PY'
+import json, sys
+dd = [json.loads(l) for l in open(sys.argv[1])]
+plain = [json.loads(l) for l in open(sys.argv[2])]
+assert len(dd) == len(plain) == 12
+for a, b in zip(dd, plain):
+    t, p = a.pop("dd"), a.pop("par")
+    assert a == b
+    assert list(t) == ["north", "east", "south", "west"]
+    assert all(list(t[s]) == ["notrump", "spades", "hearts", "diamonds", "clubs"] for s in t)
+    assert all(0 <= v <= 13 for s in t.values() for v in s.values())
+    assert set(p) == {"score_ns", "contracts"} and isinstance(p["score_ns"], int)
+PY
+then ok "--json-dd: \"dd\" and \"par\" in every object, the rest unchanged"; else ko "--json-dd"; fi
+
 # Bad values: the option's message and the peers' status for an option error.
 for bad in --format=pbn --start-board=-1 --start-board=abc --start-board=1000000001; do
   "$cli" -s 1 "$bad" plain.dl >out 2>err
@@ -119,7 +161,8 @@ for bad in --format=pbn --start-board=-1 --start-board=abc --start-board=1000000
 done
 # --help lists the new long options.
 "$cli" --help >out
-if grep -q -- --format= out && grep -q -- --start-board= out && grep -q -- --rotate out && grep -q -- --json-summary out; then
+if grep -q -- --format= out && grep -q -- --start-board= out && grep -q -- --rotate out && grep -q -- --json-summary out &&
+  grep -q -- --pbn-dd out && grep -q -- --json-dd out; then
   ok "--help lists the board-record options"
 else
   ko "--help lists the board-record options"

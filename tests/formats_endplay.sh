@@ -5,6 +5,12 @@
 # --start-board (a practice set whose script says `dealer south`), once with the boards' own
 # dealers from board 1. tests/formats/endplay_check.py does the comparing.
 #
+# Then --pbn-dd and --json-dd (tests/formats/pbn_dd_check.py): 50 boards of PBN with PBN 2.1's
+# OptimumResultTable, OptimumScore and ParContract, read by endplay and by a strict reader written
+# from the standard, must equal endplay's own double-dummy tables and par, our script's
+# dds()/par() values for the same deals and our JSON Lines' "dd"/"par"; once with the board
+# cycle, once rotated. Without --pbn-dd the PBN must be byte for byte what it was without it.
+#
 # endplay is installed with pip into a virtual environment under target/ (kept between runs;
 # FORMATS_VENV names another place).
 # When python3's venv or endplay cannot be installed (no network, no wheel) the test is NOT RUN:
@@ -62,4 +68,56 @@ printf 'condition hcp(north) + hcp(south) >= 20\nproduce 200\naction printpbn\n'
 compare "practice set: --rotate --start-board=9, 200 boards" practice.dl -s 5 --rotate --start-board=9
 compare "board cycle from board 1, 200 boards" boards.dl -s 6
 compare "classic dialect (glibc), board cycle, 200 boards" boards.dl --rng=glibc -s 6
+
+# dd_compare NAME SCRIPT VALUES-SCRIPT ARGS...: 50 boards with --pbn-dd and --json-dd, checked by
+# pbn_dd_check.py (VALUES-SCRIPT, when not "-", prints the same deals' dds()/par() values).
+dd_compare() {
+  local name=$1 script=$2 values=$3
+  shift 3
+  local args=(dd.pbn dd.jsonl)
+  "$cli" "$@" -v --pbn-dd "$script" >dd.pbn &&
+    "$cli" "$@" --format=jsonl --json-dd "$script" >dd.jsonl &&
+    "$cli" "$@" -v "$script" >plain.pbn || { echo "FAIL $name: the CLI failed"; failed=1; return; }
+  if [ "$values" != - ]; then
+    "$cli" "$@" -v "$values" >values.jsonl 2>/dev/null || { echo "FAIL $name: the CLI failed on the values script"; failed=1; return; }
+    args+=(values.jsonl)
+  fi
+  # Without the DD tags the records are what --pbn-dd was not given for.
+  if ! "$venv/bin/python" - dd.pbn plain.pbn <<'PY'; then
+import re, sys
+with_dd = open(sys.argv[1]).read()
+plain = open(sys.argv[2]).read()
+stripped = re.sub(r'\[OptimumResultTable [^\n]*\n(?:[NESW] [ A-Z]{2} [ 0-9]{2}\n){20}\[OptimumScore [^\n]*\n\[ParContract [^\n]*\n', '', with_dd)
+sys.exit(0 if stripped == plain else 1)
+PY
+    echo "FAIL $name: --pbn-dd changed more than adding the DD tags"
+    failed=1
+    return
+  fi
+  "$venv/bin/python" "$top/tests/formats/pbn_dd_check.py" "${args[@]}" >check.out 2>&1
+  local status=$?
+  sed 's/^/  /' check.out
+  if [ $status -eq 0 ]; then
+    echo "PASS $name"
+  else
+    echo "FAIL $name"
+    failed=1
+  fi
+}
+condition='condition hcp(north) + hcp(south) >= 18'
+printf '%s\nproduce 50\naction printpbn\n' "$condition" >dd_boards.dl
+{
+  echo "$condition"
+  echo 'produce 50'
+  printf 'action printjson('
+  for s in north east south west; do
+    for d in notrump spades hearts diamonds clubs; do
+      printf '"%s%s" dds(%s, %s), ' "${s:0:1}" "${d:0:1}" "$s" "$d"
+    done
+  done
+  echo '"par_none" par(NS, none), "par_ns" par(NS, ns), "par_ew" par(NS, ew), "par_all" par(NS, both))'
+} >dd_values.dl
+printf 'dealer south\ncondition hcp(south) >= 12\nproduce 50\naction printpbn\n' >dd_practice.dl
+dd_compare "--pbn-dd/--json-dd, board cycle, 50 boards, against endplay and dds()/par()" dd_boards.dl dd_values.dl -s 11
+dd_compare "--pbn-dd/--json-dd, --rotate --start-board=3, 50 boards, against endplay" dd_practice.dl - -s 12 --rotate --start-board=3
 exit $failed

@@ -7,6 +7,7 @@
 //! output formats.
 
 use crate::cards::{Deal, Hand, Seat};
+use crate::dd::DdTable;
 use crate::script::ast::Vulnerability;
 
 /// The standard 16-board vulnerability cycle, indexed by `(board − 1) mod 16`.
@@ -33,6 +34,16 @@ pub fn rotate_deal(deal: &Deal, steps: usize) -> Deal {
         hands[(seat.index() + steps) % 4] = deal.hand(seat);
     }
     Deal(hands)
+}
+
+/// A double-dummy table seen after the deal is turned by `steps` seats (as [`rotate_deal`]): the
+/// results of seat `s` become those of the seat `steps` places to its left.
+pub fn rotate_table(table: &DdTable, steps: usize) -> DdTable {
+    let mut rotated = DdTable::default();
+    for seat in 0..4 {
+        rotated.0[(seat + steps) % 4] = table.0[seat];
+    }
+    rotated
 }
 
 /// A vulnerability seen after the deal is turned by `steps` seats: an odd turn swaps the sides.
@@ -84,9 +95,9 @@ impl BoardPlan {
     /// the board's.
     pub fn board(&self, number: i64, deal: &Deal) -> Board {
         match (self.rotate, self.script_dealer) {
-            (true, Some(constrained)) => {
+            (true, Some(_)) => {
                 let dealer = board_dealer(number);
-                let steps = (dealer.index() + 4 - constrained.index()) % 4;
+                let steps = self.turn(number);
                 Board {
                     number,
                     dealer,
@@ -105,6 +116,16 @@ impl BoardPlan {
                 deal: *deal,
                 rotated: false,
             },
+        }
+    }
+}
+
+impl BoardPlan {
+    /// How many seats clockwise board `number` turns its deal (0 without rotation).
+    pub fn turn(&self, number: i64) -> usize {
+        match (self.rotate, self.script_dealer) {
+            (true, Some(constrained)) => (board_dealer(number).index() + 4 - constrained.index()) % 4,
+            _ => 0,
         }
     }
 }
@@ -212,5 +233,19 @@ mod tests {
             assert_eq!(rotate_deal(&rotate_deal(&deal, steps), 4 - steps), deal);
         }
         assert_eq!(rotate_deal(&deal, 1).hand(East), deal.hand(North));
+    }
+
+    #[test]
+    fn tables_turn_with_the_hands() {
+        let table = DdTable([[1; 5], [2; 5], [3; 5], [4; 5]]);
+        assert_eq!(rotate_table(&table, 0), table);
+        // One seat clockwise: North's results become East's.
+        assert_eq!(rotate_table(&table, 1), DdTable([[4; 5], [1; 5], [2; 5], [3; 5]]));
+        for steps in 0..4 {
+            assert_eq!(rotate_table(&rotate_table(&table, steps), 4 - steps), table);
+        }
+        let plan = BoardPlan { script_dealer: Some(South), script_vulnerability: None, rotate: true };
+        assert_eq!((plan.turn(1), plan.turn(2), plan.turn(3), plan.turn(4)), (2, 3, 0, 1));
+        assert_eq!(BoardPlan { rotate: false, ..plan }.turn(2), 0);
     }
 }

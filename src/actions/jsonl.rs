@@ -6,16 +6,21 @@
 //! {"schema":1,"type":"deal","board":1,"dealer":"N","vulnerable":"None","deal":"N:… … … …",
 //!  "hands":{"north":{"pbn":"AK2.Q3.KJ43.AT98","spades":"AK2","hearts":"Q3","diamonds":"KJ43",
 //!  "clubs":"AT98"},"east":{…},"south":{…},"west":{…}},"values":{"hcp_north":13}}
+//! {"schema":1,"type":"deal",…,"values":{},"dd":{"north":{"notrump":9,"spades":10,"hearts":8,
+//!  "diamonds":7,"clubs":8},"east":{…},"south":{…},"west":{…}},"par":{"score_ns":420,
+//!  "contracts":"NS 4S"}}
 //! {"schema":1,"type":"summary","generated":1234,"produced":10,"seed":42,"seconds":0.012}
 //! ```
 //!
-//! (each object on one line). Strings are escaped as RFC 8259 requires: `"` and `\` with a
+//! (each object on one line; `"dd"` and `"par"` only with the `json_dd` option). Strings are escaped as RFC 8259 requires: `"` and `\` with a
 //! backslash, control characters as `\n`, `\t`, … or `\u00XX`; other text is written as is (UTF-8).
 
 use std::io::Write;
 
 use crate::actions::boards::{vulnerability_name, Board};
-use crate::cards::{Seat, Suit};
+use crate::actions::pbn_dd::{par_contracts_text, ROW_STRAINS};
+use crate::cards::{Seat, Strain, Suit};
+use crate::dd::{DdTable, Par};
 
 /// The version of the JSON Lines schema, written as `"schema"` in every object. Raised when a
 /// field changes meaning or disappears; new fields may be added without raising it.
@@ -55,8 +60,19 @@ fn suit_key(suit: Suit) -> &'static str {
     ["clubs", "diamonds", "hearts", "spades"][suit.index()]
 }
 
-/// `printjson(…)`: the object of one board and its named values, then a newline.
-pub fn print_json(out: &mut Vec<u8>, board: &Board, values: &[(&str, i32)]) {
+/// The key of a strain in a `"dd"` declarer object.
+fn strain_key(strain: Strain) -> &'static str {
+    match strain {
+        Strain::Notrump => "notrump",
+        Strain::Suit(suit) => suit_key(suit),
+    }
+}
+
+/// `printjson(…)`: the object of one board and its named values, then a newline; with `dd` (the
+/// `json_dd` option) also the board's double-dummy table (`"dd"`: tricks by declarer and strain)
+/// and par for its vulnerability (`"par"`: North–South's score and the par contracts, written as
+/// PBN's `ParContract`).
+pub fn print_json(out: &mut Vec<u8>, board: &Board, values: &[(&str, i32)], dd: Option<(&DdTable, &Par)>) {
     let _ = write!(
         out,
         "{{\"schema\":{SCHEMA},\"type\":\"deal\",\"board\":{},\"dealer\":\"{}\",\"vulnerable\":\"{}\",\"deal\":\"N:",
@@ -94,7 +110,27 @@ pub fn print_json(out: &mut Vec<u8>, board: &Board, values: &[(&str, i32)]) {
         write_json_string(out, name);
         let _ = write!(out, ":{value}");
     }
-    out.extend_from_slice(b"}}\n");
+    out.push(b'}');
+    if let Some((table, par)) = dd {
+        out.extend_from_slice(b",\"dd\":{");
+        for (i, seat) in Seat::ALL.into_iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ = write!(out, "\"{}\":{{", seat_key(seat));
+            for (j, strain) in ROW_STRAINS.into_iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                let _ = write!(out, "\"{}\":{}", strain_key(strain), table.tricks(seat, strain));
+            }
+            out.push(b'}');
+        }
+        let _ = write!(out, "}},\"par\":{{\"score_ns\":{},\"contracts\":", par.score_ns);
+        write_json_string(out, &par_contracts_text(par));
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"}\n");
 }
 
 /// The end-of-run summary object: deals generated and produced, the seed, elapsed seconds.
@@ -131,7 +167,7 @@ mod tests {
         let deal = Deal::from_pbn("N:AK2.Q3.KJ43.AT98 QJT9.AKJ2.A5.732 876.T98.QT987.K5 543.7654.62.QJ64").unwrap();
         let board = BoardPlan::default().board(2, &deal);
         let mut out = Vec::new();
-        print_json(&mut out, &board, &[("hcp \"n\"", 17), ("v2", -3)]);
+        print_json(&mut out, &board, &[("hcp \"n\"", 17), ("v2", -3)], None);
         let expected = concat!(
             "{\"schema\":1,\"type\":\"deal\",\"board\":2,\"dealer\":\"E\",\"vulnerable\":\"NS\",",
             "\"deal\":\"N:AK2.Q3.KJ43.AT98 QJT9.AKJ2.A5.732 876.T98.QT987.K5 543.7654.62.QJ64\",",
@@ -143,6 +179,28 @@ mod tests {
             "\"values\":{\"hcp \\\"n\\\"\":17,\"v2\":-3}}\n"
         );
         assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
+
+    #[test]
+    fn json_dd_adds_the_table_and_par_after_the_values() {
+        let deal = Deal::from_pbn("N:AK2.Q3.KJ43.AT98 QJT9.AKJ2.A5.732 876.T98.QT987.K5 543.7654.62.QJ64").unwrap();
+        let board = BoardPlan::default().board(1, &deal);
+        // Declarers N, E, S, W; strains C, D, H, S, NT.
+        let table = DdTable([[8, 7, 8, 10, 9], [5, 6, 5, 3, 4], [8, 7, 8, 10, 9], [5, 6, 4, 3, 4]]);
+        let par = Par { score_ns: 420, contract: String::new(), contracts: Vec::new() };
+        let mut out = Vec::new();
+        print_json(&mut out, &board, &[], Some((&table, &par)));
+        let text = String::from_utf8(out).unwrap();
+        let tail = concat!(
+            "\"values\":{},\"dd\":{",
+            "\"north\":{\"notrump\":9,\"spades\":10,\"hearts\":8,\"diamonds\":7,\"clubs\":8},",
+            "\"east\":{\"notrump\":4,\"spades\":3,\"hearts\":5,\"diamonds\":6,\"clubs\":5},",
+            "\"south\":{\"notrump\":9,\"spades\":10,\"hearts\":8,\"diamonds\":7,\"clubs\":8},",
+            "\"west\":{\"notrump\":4,\"spades\":3,\"hearts\":4,\"diamonds\":6,\"clubs\":5}},",
+            "\"par\":{\"score_ns\":420,\"contracts\":\"Pass\"}}\n"
+        );
+        assert!(text.ends_with(tail), "{text}");
+        assert_eq!(text.lines().count(), 1);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! statistics accumulators (`average`, `frequency`, `bktfreq`), the end-of-run footer and the
 //! `-m` progress meter, and the per-run state of a run's actions ([`state`]); and libdealer's
 //! own board records: duplicate board numbering and rotation ([`boards`]), BBO's LIN
-//! (`printlin`, [`lin`]) and JSON Lines (`printjson`, [`jsonl`]).
+//! (`printlin`, [`lin`]) and JSON Lines (`printjson`, [`jsonl`]), and PBN 2.1's double-dummy
+//! tags ([`pbn_dd`]).
 //!
 //! This module only formats and accumulates values that the session has already evaluated; it
 //! knows nothing of dealing or expression evaluation, except [`state`], which evaluates each
@@ -17,6 +18,7 @@ pub mod cformat;
 pub mod footer;
 pub mod jsonl;
 pub mod lin;
+pub mod pbn_dd;
 pub mod printers;
 pub mod report;
 pub mod state;
@@ -26,6 +28,7 @@ pub use boards::{board_dealer, board_vulnerability, Board, BoardPlan};
 pub use footer::{write_footer, LibraryCounts, ProgressMeter, RunSummary};
 pub use jsonl::{print_json, write_json_summary};
 pub use lin::print_lin;
+pub use pbn_dd::{par_contracts_text, write_pbn_dd};
 pub use printers::{
     print_compact, print_es, print_hand_pages, print_oneline, print_pbn, EsItem, HandPagesLength, PbnInfo, PrintState,
 };

@@ -9,7 +9,7 @@ use crate::actions::{
     Frequency2D, PbnInfo, PrintState, ReportCell, RunSummary,
 };
 use crate::cards::{Deal, Seat};
-use crate::dd::DdTable;
+use crate::dd::{DdError, DdTable, Par};
 use crate::dealing::GeneratorKind;
 use crate::dialect::Dialect;
 use crate::error::Result;
@@ -241,6 +241,13 @@ impl<'p> ActionState<'p> {
                         if actions::print_pbn(&mut outputs.out, &shown.deal, &info) {
                             self.statistics = !self.statistics;
                         }
+                        if self.options.pbn_dd {
+                            // The tags go before the record's closing blank line.
+                            let (table, par) = board_dd(job, deal, &shown, self.boards.turn(board))?;
+                            outputs.out.pop();
+                            actions::write_pbn_dd(&mut outputs.out, &table, &par);
+                            outputs.out.push(b'\n');
+                        }
                     }
                 }
                 CompiledAction::PrintLin => {
@@ -255,7 +262,13 @@ impl<'p> ActionState<'p> {
                             self.json_values.push((name, ev.value(*value)?));
                         }
                     }
-                    actions::print_json(&mut outputs.out, &self.boards.board(board, deal), &self.json_values)
+                    let shown = self.boards.board(board, deal);
+                    let dd = match self.options.json_dd {
+                        true => Some(board_dd(job, deal, &shown, self.boards.turn(board))?),
+                        false => None,
+                    };
+                    let dd = dd.as_ref().map(|(table, par)| (table, par));
+                    actions::print_json(&mut outputs.out, &shown, &self.json_values, dd)
                 }
                 CompiledAction::PrintEs(parts) => {
                     self.es_items.clear();
@@ -447,4 +460,14 @@ fn tally(tallies: &mut [Tally], pending: &mut Vec<(usize, i32, i32)>, defer: boo
     } else {
         tallies[value.0].add(value.1, value.2);
     }
+}
+
+/// The double-dummy table and par of a board as its record shows it: the produced deal's table
+/// (solved ahead in a batch when the job deals ahead, else now), turned with the hands by `turn`
+/// seats, and par for the board's dealer and vulnerability.
+fn board_dd(job: &mut Job, deal: &Deal, board: &actions::Board, turn: usize) -> Result<(DdTable, Par)> {
+    let table = actions::boards::rotate_table(&job.dd.table(deal)?, turn);
+    let par = crate::dd::board_par(&table, board.vulnerability, board.dealer)
+        .map_err(|e| DdError { deal: board.deal, ..e })?;
+    Ok((table, par))
 }

@@ -49,7 +49,7 @@ impl DdCache {
             results: DealResults::default(),
             probing: false,
             missed: false,
-            placeholder: Par { score_ns: 0, contract: String::new() },
+            placeholder: Par { score_ns: 0, contract: String::new(), contracts: Vec::new() },
         }
     }
 

@@ -30,6 +30,6 @@ mod test_deals;
 
 pub use batch::{BatchItem, SolverPool};
 pub use cache::DdCache;
-pub use par::{par, par_for_side, Par};
+pub use par::{board_par, par, par_for_side, Par, ParContract, ParDeclarer};
 pub use results::{DealResults, Need};
 pub use solver::{error_text, DdError, DdTable, Solver, TableMemory, SCORE_OUT_OF_RANGE};

@@ -1,5 +1,5 @@
-//! Par: the par score and DealerV2's par-contract text of a deal from its table ([`par`]), and a
-//! par score from one side's point of view.
+//! Par: the par score, the par contracts and DealerV2's par-contract text of a deal from its
+//! table ([`par`]), and a par score from one side's point of view.
 //!
 //! Uses the solver module's DDS conversions and types only; it holds no solver context and must
 //! not use the results, batch or cache modules.
@@ -7,7 +7,7 @@
 use dds_bridge_sys as dds;
 
 use super::solver::{dds_strain, dds_vulnerability, DdError, DdTable};
-use crate::cards::{Deal, Side, Strain};
+use crate::cards::{Deal, Seat, Side, Strain, Suit};
 use crate::script::ast::Vulnerability;
 
 /// The par result of a deal for one vulnerability, as DealerV2 reports it.
@@ -17,24 +17,98 @@ pub struct Par {
     pub score_ns: i32,
     /// DealerV2's par-contract text, e.g. `" 4H  by NS both"` or `" 7D* by EW ns"`.
     pub contract: String,
+    /// Every par contract, as DDS lists them for North–South's view (empty when the deal is
+    /// passed out).
+    pub contracts: Vec<ParContract>,
 }
 
-/// The par score and contract of a deal from its table, for one vulnerability.
-pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
+/// Who declares a par contract: one seat, or either seat of a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParDeclarer {
+    /// Only this seat (its partner takes fewer tricks).
+    Seat(Seat),
+    /// Either seat of the side.
+    Side(Side),
+}
+
+/// One par contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParContract {
+    /// The level, 1 to 7.
+    pub level: u8,
+    /// The strain.
+    pub strain: Strain,
+    /// Who declares it.
+    pub declarer: ParDeclarer,
+    /// Whether it is a doubled sacrifice (it goes down).
+    pub doubled: bool,
+}
+
+/// Our strain of a DDS denomination in par results (0 NT, 1 S, 2 H, 3 D, 4 C).
+fn par_strain(denom: i32) -> Option<Strain> {
+    Some(match denom {
+        0 => Strain::Notrump,
+        1 => Strain::Suit(Suit::Spades),
+        2 => Strain::Suit(Suit::Hearts),
+        3 => Strain::Suit(Suit::Diamonds),
+        4 => Strain::Suit(Suit::Clubs),
+        _ => return None,
+    })
+}
+
+/// Our declarer of DDS's `seats` in par results (0–3 N, E, S, W; 4 NS; 5 EW).
+fn par_declarer(seats: i32) -> Option<ParDeclarer> {
+    Some(match seats {
+        0..=3 => ParDeclarer::Seat(Seat::from_index(seats as usize)),
+        4 => ParDeclarer::Side(Side::NS),
+        5 => ParDeclarer::Side(Side::EW),
+        _ => return None,
+    })
+}
+
+/// The table in DDS's layout (`[DDS strain][seat]`).
+fn dds_table(table: &DdTable) -> dds::DdTableResults {
     let mut input = dds::DdTableResults::default();
     for seat in 0..4 {
         for strain in 0..5 {
             input.res_table[dds_strain(Strain::from_index(strain)) as usize][seat] = table.0[seat][strain] as i32;
         }
     }
+    input
+}
+
+/// The par score and contract of a deal from its table, for one vulnerability: DDS's par with
+/// North–South first to bid (`SidesParBin`), as DealerV2's `par` computes it.
+pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
+    let input = dds_table(table);
     let mut sides = [dds::ParResultsMaster::default(); 2];
     // SAFETY: SidesParBin reads the table and writes two results; it holds no state.
     let code = unsafe { dds::SidesParBin(&input, sides.as_mut_ptr(), dds_vulnerability(vulnerability)) };
     if code != dds::RETURN_NO_FAULT {
         return Err(DdError { code, deal: Deal::default() });
     }
-    let ns = &sides[0];
-    let c = &ns.contracts[0];
+    Ok(from_master(&sides[0], sides[0].score, vulnerability))
+}
+
+/// The par result of a board from its table: DDS's par for the board's dealer (who bids first
+/// matters when both sides can make the same contract) and vulnerability (`DealerParBin`).
+pub fn board_par(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
+    let input = dds_table(table);
+    let mut result = dds::ParResultsMaster::default();
+    // SAFETY: DealerParBin reads the table and writes one result; it holds no state.
+    let code =
+        unsafe { dds::DealerParBin(&input, &mut result, dealer.index() as i32, dds_vulnerability(vulnerability)) };
+    if code != dds::RETURN_NO_FAULT {
+        return Err(DdError { code, deal: Deal::default() });
+    }
+    // DealerParBin scores from North–South's view whoever deals.
+    Ok(from_master(&result, result.score, vulnerability))
+}
+
+/// Our par result from DDS's: the score from North–South's view, DealerV2's text of the first
+/// contract and every contract.
+fn from_master(master: &dds::ParResultsMaster, score_ns: i32, vulnerability: Vulnerability) -> Par {
+    let c = &master.contracts[0];
     let denomination = b"NSHDC".get(c.denom as usize).copied().unwrap_or(b'?') as char;
     let seats = ["N", "E", "S", "W", "NS", "EW"].get(c.seats as usize).copied().unwrap_or("?");
     let vul = match vulnerability {
@@ -44,7 +118,20 @@ pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError
         Vulnerability::All => "both",
     };
     let sacrifice = if c.under_tricks > 0 { '*' } else { ' ' };
-    Ok(Par { score_ns: ns.score, contract: format!("{:2}{}{} by {} {}", c.level, denomination, sacrifice, seats, vul) })
+    let count = (master.number.max(0) as usize).min(master.contracts.len());
+    let contracts = master.contracts[..count]
+        .iter()
+        .filter(|c| (1..=7).contains(&c.level))
+        .filter_map(|c| {
+            Some(ParContract {
+                level: c.level as u8,
+                strain: par_strain(c.denom)?,
+                declarer: par_declarer(c.seats)?,
+                doubled: c.under_tricks > 0,
+            })
+        })
+        .collect();
+    Par { score_ns, contract: format!("{:2}{}{} by {} {}", c.level, denomination, sacrifice, seats, vul), contracts }
 }
 
 /// The score of `par` from one side's point of view.
@@ -60,6 +147,32 @@ mod tests {
     use super::*;
     use crate::dd::solver::Solver;
     use crate::dd::test_deals::{deal, KNOWN};
+
+    #[test]
+    fn board_par_scores_from_north_south_whoever_deals() {
+        let mut solver = Solver::default();
+        for (text, _) in KNOWN {
+            let table = solver.table(&deal(text)).unwrap();
+            for v in [Vulnerability::None, Vulnerability::NS, Vulnerability::EW, Vulnerability::All] {
+                let sides = par(&table, v).unwrap();
+                // North–South bid first when North or South deals: then both agree.
+                for dealer in [Seat::North, Seat::South] {
+                    let p = board_par(&table, v, dealer).unwrap();
+                    assert_eq!((p.score_ns, &p.contracts), (sides.score_ns, &sides.contracts), "{text} {v:?}");
+                }
+                // North–South's view whoever deals: a grand slam with no sacrifice is par from
+                // every seat.
+                if text == KNOWN[3].0 && v == Vulnerability::None {
+                    assert_eq!(board_par(&table, v, Seat::East).unwrap().score_ns, 1520);
+                    assert_eq!(board_par(&table, v, Seat::West).unwrap().score_ns, 1520);
+                }
+                // East or West dealing: the same for both (they bid first either way).
+                let east = board_par(&table, v, Seat::East).unwrap();
+                let west = board_par(&table, v, Seat::West).unwrap();
+                assert_eq!((east.score_ns, &east.contracts), (west.score_ns, &west.contracts), "{text} {v:?}");
+            }
+        }
+    }
 
     #[test]
     fn par_contract_text_matches_dealerv2() {

@@ -112,6 +112,13 @@ use super::status::*;
 /// - `json_summary`: `true` or `false` (the default; `--json-summary`): the run ends with a JSON
 ///   summary object (deals generated and produced, seed, seconds) instead of the text statistics;
 ///   under `format` `lin` or `jsonl` it is the only end-of-run output.
+/// - `pbn_dd`: `true` or `false` (the default; `--pbn-dd`): every `printpbn` record carries PBN
+///   2.1's double-dummy tags: `OptimumResultTable` (20 rows: declarers N, E, S, W, denominations
+///   NT, S, H, D, C, tricks), `OptimumScore` (`"NS <score>"`) and `ParContract`, for the record's
+///   hands and vulnerability. Tables are solved in batches across the `threads`.
+/// - `json_dd`: `true` or `false` (the default; `--json-dd`): every `printjson` object (and
+///   `format` `jsonl`) carries `"dd"` (tricks by declarer and strain) and `"par"` (`score_ns`,
+///   `contracts`). See the README's "Double dummy in PBN and JSON Lines records".
 #[no_mangle]
 pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_char, value: *const c_char) -> i32 {
     with_session(session, |h| {

@@ -99,6 +99,11 @@ pub struct Options {
     /// Whether the run ends with a JSON summary object instead of the text statistics
     /// (`json_summary`).
     pub json_summary: bool,
+    /// Whether every `printpbn` record carries the PBN 2.1 double-dummy tags `OptimumResultTable`,
+    /// `OptimumScore` and `ParContract` (`pbn_dd`).
+    pub pbn_dd: bool,
+    /// Whether every `printjson` object carries the double-dummy table and par (`json_dd`).
+    pub json_dd: bool,
 }
 
 /// What a run prints for its deals (the `format` option).
@@ -158,6 +163,8 @@ impl Default for Options {
             format: OutputFormat::Script,
             board_title: true,
             json_summary: false,
+            pbn_dd: false,
+            json_dd: false,
         }
     }
 }
@@ -376,6 +383,8 @@ impl Options {
             }
             "board_title" => o.board_title = parse_bool(key, value)?,
             "json_summary" => o.json_summary = parse_bool(key, value)?,
+            "pbn_dd" => o.pbn_dd = parse_bool(key, value)?,
+            "json_dd" => o.json_dd = parse_bool(key, value)?,
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
@@ -493,6 +502,8 @@ pub const OPTION_KEYS: &[&str] = &[
     "format",
     "board_title",
     "json_summary",
+    "pbn_dd",
+    "json_dd",
 ];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
@@ -707,6 +718,8 @@ mod tests {
         ("format", &["", "LIN", "json", "pbn", "lin "]),
         ("board_title", &["", "2", "abc"]),
         ("json_summary", &["", "2", "abc"]),
+        ("pbn_dd", &["", "2", "abc", "ON"]),
+        ("json_dd", &["", "2", "abc"]),
     ];
 
     #[test]

@@ -80,6 +80,16 @@ pub struct Session {
     script_actions: Option<(Vec<CompiledAction>, bool)>,
 }
 
+/// Whether the script's board records carry double-dummy results for every produced deal:
+/// `printpbn` (not silenced) with the `pbn_dd` option, `printjson` with `json_dd`.
+fn board_records_need_tables(program: &Program, o: &Options) -> bool {
+    program.actions.iter().any(|a| match a {
+        CompiledAction::PrintPbn => o.pbn_dd && !o.quiet,
+        CompiledAction::PrintJson(_) => o.json_dd,
+        _ => false,
+    })
+}
+
 /// Builds a `usereval` metric for a job.
 pub type MetricMaker = Box<dyn Fn() -> Box<dyn Metric> + Send>;
 
@@ -404,8 +414,9 @@ impl Session {
         }?;
         let mut dd_use = program.dd_use();
         let zrd_tricks = o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks);
-        if zrd_tricks {
-            // Every produced deal is written with its whole table.
+        if zrd_tricks || board_records_need_tables(program, o) {
+            // Every produced deal is written with its whole table: solved ahead in batches
+            // across threads, as for a script's own `par`.
             dd_use.actions = Need::TABLE;
         }
         let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || zrd_tricks || library.is_some();
