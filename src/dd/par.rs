@@ -3,7 +3,10 @@
 //!
 //! Uses the solver module's DDS conversions and types only; it holds no solver context and must
 //! not use the results, batch or cache modules.
+// Without DDS (the WebAssembly build) the conversions to its orders go unused.
+#![cfg_attr(not(feature = "dds"), allow(dead_code, unused_imports))]
 
+#[cfg(feature = "dds")]
 use dds_bridge_sys as dds;
 
 use super::solver::{dds_strain, dds_vulnerability, DdError, DdTable};
@@ -21,6 +24,18 @@ pub struct Par {
 
 /// The par score and contract of a deal from its table, for one vulnerability.
 pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
+    #[cfg(not(feature = "dds"))]
+    {
+        let _ = (table, vulnerability);
+        Err(DdError { code: super::solver::DD_NOT_AVAILABLE, deal: Deal::default() })
+    }
+    #[cfg(feature = "dds")]
+    par_from_dds(table, vulnerability)
+}
+
+/// [`par`] through DDS's SidesParBin.
+#[cfg(feature = "dds")]
+fn par_from_dds(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
     let mut input = dds::DdTableResults::default();
     for seat in 0..4 {
         for strain in 0..5 {
@@ -55,7 +70,7 @@ pub fn par_for_side(par: &Par, side: Side) -> i32 {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "dds"))]
 mod tests {
     use super::*;
     use crate::dd::solver::Solver;
