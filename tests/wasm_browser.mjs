@@ -87,7 +87,7 @@ try {
 
   await check('a script error marks its line as you type', async () => {
     await page.fill('#script', 'produce 3\ncondition hcp(north) >= 15 &&\n  shape(north, 5xxx) >\naction printall\n');
-    await page.waitForSelector('#gutter div.error', { timeout: 5000 });
+    await page.waitForSelector('#gutter div.error[data-line="4"]', { timeout: 5000 });
     const lines = await page.$$eval('#gutter div.error', (l) => l.map((d) => d.dataset.line));
     expect(JSON.stringify(lines) === '["4"]', `marked lines ${JSON.stringify(lines)}, want ["4"]`);
     const text = await page.textContent('#problems');

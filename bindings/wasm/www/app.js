@@ -9,7 +9,7 @@ import { EXAMPLES } from './examples.js';
 const $ = (id) => document.getElementById(id);
 const editor = $('script');
 const gutter = $('gutter');
-const SUITS = [['♠', 's'], ['♥', 'h'], ['♦', 'd'], ['♣', 'c']];
+const SUITS = [['♠', 'suit-s'], ['♥', 'suit-h'], ['♦', 'suit-d'], ['♣', 'suit-c']];
 const HCP = { A: 4, K: 3, Q: 2, J: 1 };
 
 const playground = {
@@ -32,8 +32,10 @@ function setStatus(text) {
 function renderGutter() {
   const lines = editor.value.split('\n').length;
   const marks = new Map();
+  // libdealer's own errors are errors; what BBO's dealer would do differently is a warning here.
   for (const d of playground.diagnostics) {
-    if (d.line > 0 && marks.get(d.line) !== 'error') marks.set(d.line, d.severity);
+    const kind = d.source === 'bbo' ? 'warning' : d.severity;
+    if (d.line > 0 && marks.get(d.line) !== 'error') marks.set(d.line, kind);
   }
   const parts = [];
   for (let i = 1; i <= lines; i++) {
@@ -49,11 +51,11 @@ function renderProblems() {
   list.innerHTML = '';
   for (const d of playground.diagnostics) {
     const li = document.createElement('li');
-    li.className = d.severity;
+    li.className = d.source === 'bbo' ? 'warning' : d.severity;
     const b = document.createElement('button');
     const where = d.line ? `line ${d.line}${d.column ? `, column ${d.column}` : ''}: ` : '';
-    const who = d.source === 'bbo' ? 'BBO: ' : '';
-    b.textContent = `${d.severity === 'error' ? '✖' : '⚠'} ${who}${where}${d.message}`;
+    const who = d.source === 'bbo' ? (d.severity === 'error' ? 'BBO rejects, ' : 'BBO, ') : '';
+    b.textContent = `${d.source !== 'bbo' && d.severity === 'error' ? '✖' : '⚠'} ${who}${where}${d.message}`;
     b.addEventListener('click', () => goTo(d.line, d.column));
     li.append(b);
     list.append(li);
@@ -79,7 +81,7 @@ function scheduleCheck() {
 
 function runCheck() {
   try {
-    playground.diagnostics = check(editor.value, { dialect: $('dialect').value || dialectOfGenerator() });
+    playground.diagnostics = check(editor.value, { dialect: $('dialect').value || dialectOfGenerator(), bbo: $('bbo').checked });
   } catch (e) {
     playground.diagnostics = [{ line: 0, column: 0, severity: 'error', source: 'dealer', message: String(e) }];
   }
@@ -290,6 +292,7 @@ async function main() {
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') stop(); });
   $('generator').addEventListener('change', scheduleCheck);
   $('dialect').addEventListener('change', scheduleCheck);
+  $('bbo').addEventListener('change', scheduleCheck);
   $('run').addEventListener('click', run);
   $('stop').addEventListener('click', stop);
   for (const f of ['text', 'pbn', 'lin', 'json']) $(`dl-${f}`).addEventListener('click', () => downloadAs(f));
