@@ -97,3 +97,12 @@ for (const c of CASES) {
     assert.equal(mask(got.output), mask(want));
   });
 }
+
+test('files and external programs are not available in the browser build', () => {
+  const csv = generate('produce 1\naction printoneline\n', { seed: 1, options: { csv_file: 'out.csv' } });
+  assert.equal(csv.ok, false);
+  assert.match(csv.error.message, /not available in this build/);
+  const opc = generate('produce 1\ncondition opc(NS) > 0\naction printoneline\n', { seed: 1, dialect: 'v2', options: { opc_program: 'dop' } });
+  assert.equal(opc.ok, false, JSON.stringify(opc.error));
+  assert.match(opc.error.message, /opc: .*not available in this build/);
+});
