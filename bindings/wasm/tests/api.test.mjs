@@ -106,3 +106,14 @@ test('files and external programs are not available in the browser build', () =>
   assert.equal(opc.ok, false, JSON.stringify(opc.error));
   assert.match(opc.error.message, /opc: .*not available in this build/);
 });
+
+test('progress: the core reports the meter on the diagnostics stream as it goes', () => {
+  const meter = [];
+  const r = generate('produce 200\naction printoneline\n', { seed: 1, progress: true, deals: 0 }, (stream, text) => {
+    if (stream === 'diagnostics') meter.push(text);
+  });
+  assert.equal(r.ok, true);
+  assert.ok(meter.some((t) => /50% complete/.test(t)), meter.join(''));
+  // The output stream is the same with or without the meter.
+  assert.equal(r.output, generate('produce 200\naction printoneline\n', { seed: 1, deals: 0 }).output);
+});

@@ -167,6 +167,7 @@ function runOptions(overrides = {}) {
     produce: $('produce').value.trim() || undefined,
     format: $('format').value,
     inputName: playground.inputName,
+    progress: true,
     deals: 200,
     ...overrides,
   };
@@ -191,9 +192,15 @@ async function run() {
         shown += text;
         if (shown.length < 2_000_000) $('output').textContent = shown;
       },
+      // The core's progress meter (`Calculating... N% complete`, by deals produced).
+      onProgress: (text) => {
+        const meter = text.match(/(\d+)% complete/g);
+        if (meter) setStatus(`Running (seed ${options.seed})… ${meter[meter.length - 1]}`);
+      },
     });
     playground.lastResult = result;
-    $('output').textContent = result.output + (result.diagnostics ? `\n${result.diagnostics}` : '')
+    const notes = result.diagnostics.replace(/Calculating\.\.\. ?\d+% complete\r/g, '').replace(/ {38}\r/g, '');
+    $('output').textContent = result.output + (notes ? `\n${notes}` : '')
       + (result.error ? `\nError: ${result.error.line ? `line ${result.error.line}: ` : ''}${result.error.message}\n` : '');
     renderDeals(result.deals);
     renderStats(result, result.timing);
