@@ -47,7 +47,13 @@ export interface Statistics {
   produced: number;
   /** The seed used, as a decimal string (null after an error). */
   seed: string | null;
+  /** The one-dimensional `frequency` tables of the output (see `frequencies`). */
+  frequencies: Frequency[];
 }
+
+/** One `frequency` action's table: its title and [value, count] rows (value 'Low'/'High' for
+ * the counts outside the range). */
+export interface Frequency { title: string; rows: [string, number][] }
 
 export interface GenerateResult {
   ok: boolean;
@@ -64,6 +70,8 @@ export function init(source?: string | URL | Response | BufferSource | WebAssemb
 export function version(): string;
 export function check(script: string, options?: CheckOptions): Diagnostic[];
 export function randomSeed(): number;
+/** The one-dimensional frequency tables in a run's printed output. */
+export function frequencies(output: string): Frequency[];
 export function optionList(options?: GenerateOptions): string[];
 export function generate(
   script: string,

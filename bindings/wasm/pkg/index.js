@@ -72,7 +72,7 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
  * dealer_set_option keys}. onText(stream, text) is called as text is written ('output' or
  * 'diagnostics').
  * Returns {ok, output, diagnostics, deals: [{N, E, S, W}], statistics: {generated, produced,
- * seed}, error: null | {line, column, severity, source, message}}.
+ * seed, frequencies}, error: null | {line, column, severity, source, message}}.
  */
 export function generate(script, options = {}, onText) {
   const list = optionList(options);
@@ -84,7 +84,27 @@ export function generate(script, options = {}, onText) {
     output: r.output,
     diagnostics: r.diagnostics,
     deals: r.deals,
-    statistics: { generated: r.generated, produced: r.produced, seed: r.seed },
+    statistics: { generated: r.generated, produced: r.produced, seed: r.seed, frequencies: frequencies(r.output) },
     error: r.error,
   };
+}
+
+/** The one-dimensional frequency tables of the printed output: [{title, rows: [[value, count]]}]. */
+export function frequencies(text) {
+  const found = [];
+  let current = null;
+  for (const line of text.split('\n')) {
+    const head = line.match(/^(?:Description|Frequency)\s*:?\s*(.*?):?\s*$/);
+    if (head) {
+      current = { title: head[1], rows: [] };
+      found.push(current);
+      continue;
+    }
+    if (!current) continue;
+    const row = line.match(/^\s*(-?\d+|Low|High)\t?\s+(\d+)(?:\s|$)/);
+    if (row && !/^\s*Low\s+-?\d+\s+-?\d+/.test(line)) current.rows.push([row[1], Number(row[2])]);
+    else if (/^Value/.test(line)) continue;
+    else current = null;
+  }
+  return found.filter((f) => f.rows.length > 0);
 }

@@ -117,3 +117,12 @@ test('progress: the core reports the meter on the diagnostics stream as it goes'
   // The output stream is the same with or without the meter.
   assert.equal(r.output, generate('produce 200\naction printoneline\n', { seed: 1, deals: 0 }).output);
 });
+
+test('statistics include the frequency tables', () => {
+  const r = generate('generate 2000\nproduce 2000\naction frequency "North HCP" (hcp(north), 0, 10), average hcp(north)\n', { seed: 4, deals: 0 });
+  assert.equal(r.statistics.frequencies.length, 1);
+  const f = r.statistics.frequencies[0];
+  assert.equal(f.title, 'North HCP');
+  assert.equal(f.rows[0][0], '0');
+  assert.equal(f.rows.reduce((a, [, n]) => a + n, 0), 2000);
+});

@@ -2,7 +2,7 @@
 // compile, no dealing), runs in a Web Worker (Stop terminates it), hand diagrams, statistics
 // and frequency charts, downloads. State lives in the `playground` object (also on window for
 // the browser test).
-import { init, check, version, randomSeed } from '../pkg/index.js';
+import { init, check, version, randomSeed, frequencies } from '../pkg/index.js';
 import { DealerWorker } from '../pkg/worker-client.js';
 import { EXAMPLES } from './examples.js';
 
@@ -115,26 +115,6 @@ function renderDeals(deals) {
       + `<div class="c">#${i + 1}</div><div class="e">${handHtml('East', d.E)}</div><div class="s">${handHtml('South', d.S)}</div>`;
     box.append(el);
   });
-}
-
-/** The one-dimensional frequency tables of the printed output: [{title, rows: [[value, count]]}]. */
-export function frequencies(text) {
-  const found = [];
-  let current = null;
-  for (const line of text.split('\n')) {
-    const head = line.match(/^(?:Description|Frequency)\s*:?\s*(.*?):?\s*$/);
-    if (head) {
-      current = { title: head[1], rows: [] };
-      found.push(current);
-      continue;
-    }
-    if (!current) continue;
-    const row = line.match(/^\s*(-?\d+|Low|High)\t?\s+(\d+)(?:\s|$)/);
-    if (row && !/^\s*Low\s+-?\d+\s+-?\d+/.test(line)) current.rows.push([row[1], Number(row[2])]);
-    else if (/^Value/.test(line)) continue;
-    else current = null;
-  }
-  return found.filter((f) => f.rows.length > 0);
 }
 
 function renderStats(result, timing) {
