@@ -1,4 +1,4 @@
-// Unit tests of the JS API under node: `node --test bindings/wasm/tests/`.
+// Unit tests of the JS API under node: `node --test bindings/wasm/tests/api.test.mjs`.
 // Needs `make wasm` (bindings/wasm/pkg/gen) and, for the byte-identity tests, the native CLI
 // (target/release/dealer) and ../shared/parity.
 import { test } from 'node:test';
