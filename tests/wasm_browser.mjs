@@ -166,6 +166,18 @@ try {
     await phone.screenshot({ path: join(artefacts, 'playground-phone.png'), fullPage: true });
     await phone.close();
   });
+  await check('a page loaded once works offline (service worker)', async () => {
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await browser.setOffline(true);
+    try {
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      await page.click('#run');
+      await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 20000 });
+    } finally {
+      await browser.setOffline(false);
+    }
+  });
   console.log(`  (page ready in ${loadMs} ms; runs in ms: ${JSON.stringify(firstResult)})`);
   expect(errors.length === 0, errors.join('; '));
 } catch (e) {

@@ -298,6 +298,10 @@ async function main() {
   runCheck();
   setStatus(`Ready (loaded in ${Math.round(playground.loadMs)} ms). Ctrl+Enter runs, Escape stops.`);
   document.body.dataset.ready = 'true';
+  // Offline once loaded: the service worker keeps a copy of every file the page fetched.
+  if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {
+    navigator.serviceWorker.register('sw.js').catch(() => {});
+  }
 }
 
 main().catch((e) => setStatus(`Could not load: ${e.message}`));
