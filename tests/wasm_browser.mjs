@@ -1,8 +1,9 @@
 // The playground in a real browser (headless Debian chromium driven by playwright-core, no
 // browser download): serves bindings/wasm on 127.0.0.1 with python3's http.server, then checks
 // that a script error marks its line, that runs print exactly what the native CLI prints for
-// parity scripts (drand48, glibc, chacha), that Stop ends a long run within 1 s, and saves a
-// screenshot as target/wasm-test/playground.png. Prints `N passed, M failed`.
+// parity scripts (drand48, glibc, chacha), that Stop ends a long run within 1 s, that the examples
+// run, that the page fits a phone and works offline once loaded, and saves screenshots in
+// target/wasm-test/ (playground.png, playground-phone.png). Prints `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
