@@ -174,7 +174,10 @@ try {
       await page.reload();
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       await page.click('#run');
-      await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 20000 });
+      await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state), null, { timeout: 20000 })
+        .catch(() => {});
+      const state = await page.evaluate(() => document.body.dataset.state);
+      expect(state === 'done', `offline run: state ${state}, status: ${await page.textContent('#status')}`);
     } finally {
       await browser.setOffline(false);
     }

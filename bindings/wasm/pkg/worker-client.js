@@ -12,6 +12,11 @@ export class DealerWorker {
 
   start() {
     this.worker = new Worker(this.url, { type: 'module' });
+    // A worker that cannot load (or dies) fails its jobs instead of leaving them waiting.
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.failAll(new Error(`the dealer worker failed: ${event.message || 'it could not be loaded'}`));
+    };
     this.worker.onmessage = (event) => {
       const m = event.data;
       const job = this.pending.get(m.id);
@@ -44,15 +49,18 @@ export class DealerWorker {
     return this.post('generate', script, options, handlers);
   }
 
+  /** Rejects every pending job with `error`. */
+  failAll(error) {
+    for (const job of this.pending.values()) job.reject(error);
+    this.pending.clear();
+  }
+
   /** Stops every job at once: their promises reject with an Error whose `cancelled` is true. */
   cancel() {
     this.worker.terminate();
-    for (const job of this.pending.values()) {
-      const e = new Error('cancelled');
-      e.cancelled = true;
-      job.reject(e);
-    }
-    this.pending.clear();
+    const e = new Error('cancelled');
+    e.cancelled = true;
+    this.failAll(e);
     this.start();
   }
 

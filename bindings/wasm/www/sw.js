@@ -1,5 +1,5 @@
 // The playground's service worker: network first, the last copy of each file from the cache when
-// the network fails, so that a page loaded once keeps working offline (and never serves a stale
+// the network fails (or hangs for 2 s), so that a page loaded once keeps working offline (and never serves a stale
 // file while the server is reachable).
 const CACHE = 'libdealer-playground';
 
@@ -14,8 +14,14 @@ self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim(
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  // A network that neither answers nor fails (offline emulation can hang) counts as failed
+  // after 2 s.
+  const network = Promise.race([
+    fetch(request),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('network timeout')), 2000)),
+  ]);
   event.respondWith(
-    fetch(request)
+    network
       .then((response) => {
         if (response.ok) {
           const copy = response.clone();
