@@ -21,7 +21,8 @@ fn main() {
     // The shared library's SONAME (major version 0); `make install` installs
     // libdealer.so.<version> with the libdealer.so.0 and libdealer.so symlinks.
     // (ELF only: a Windows DLL has no SONAME.)
-    if std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os != "windows") {
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    if os != "windows" && os != "unknown" && !os.is_empty() {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libdealer.so.0");
     }
     println!("cargo:rerun-if-changed=src/ffi");

@@ -20,6 +20,7 @@
 
 pub mod actions;
 pub mod cards;
+pub mod clock;
 pub mod dd;
 pub mod dealing;
 pub mod dialect;

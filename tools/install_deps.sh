@@ -6,14 +6,16 @@
 # test, valgrind, mono and Free Pascal for the C# and Pascal bindings, nuget to read the C#
 # package back, a Python 3 with venv for the Python binding unless one is on the PATH, and for
 # the Windows build tested under Wine (tests/windows.sh) the mingw-w64 posix cross compilers,
-# wine64 and zip; the Rust target x86_64-pc-windows-gnu is added by `make windows` itself).
+# wine64 and zip; the Rust target x86_64-pc-windows-gnu is added by `make windows` itself; and
+# for the WebAssembly build's tests node, npm and the chromium they drive headless (the Rust
+# target, wasm-bindgen-cli and playwright-core come from tools/install_wasm_tools.sh).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
 build="make gcc g++ binutils libclang-dev"
 test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
-  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip"
+  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip nodejs npm chromium"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;

@@ -432,7 +432,15 @@ fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart], ev: &mut E
     Ok(())
 }
 
+/// Today's local date as `YYYY.MM.DD` (PBN `[Date]`); without the `os` feature there is no
+/// clock to read and the date is PBN's unknown one, `????.??.??`.
+#[cfg(not(feature = "os"))]
+fn local_date() -> String {
+    "????.??.??".to_string()
+}
+
 /// Today's local date as `YYYY.MM.DD` (PBN `[Date]`).
+#[cfg(feature = "os")]
 fn local_date() -> String {
     // SAFETY: localtime_r / localtime_s write into the provided struct; time(NULL) has no
     // preconditions.

@@ -4,6 +4,10 @@
 //! Uses the solver module's DDS conversions and types only; it holds no solver context and must
 //! not use the results, batch or cache modules.
 
+// Without DDS (the WebAssembly build) the conversions to its orders go unused.
+#![cfg_attr(not(feature = "dds"), allow(dead_code, unused_imports))]
+
+#[cfg(feature = "dds")]
 use dds_bridge_sys as dds;
 
 use super::solver::{dds_strain, dds_vulnerability, DdError, DdTable};
@@ -67,6 +71,7 @@ fn par_declarer(seats: i32) -> Option<ParDeclarer> {
 }
 
 /// The table in DDS's layout (`[DDS strain][seat]`).
+#[cfg(feature = "dds")]
 fn dds_table(table: &DdTable) -> dds::DdTableResults {
     let mut input = dds::DdTableResults::default();
     for seat in 0..4 {
@@ -80,6 +85,18 @@ fn dds_table(table: &DdTable) -> dds::DdTableResults {
 /// The par score and contract of a deal from its table, for one vulnerability: DDS's par with
 /// North–South first to bid (`SidesParBin`), as DealerV2's `par` computes it.
 pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
+    #[cfg(not(feature = "dds"))]
+    {
+        let _ = (table, vulnerability);
+        Err(DdError { code: super::solver::DD_NOT_AVAILABLE, deal: Deal::default() })
+    }
+    #[cfg(feature = "dds")]
+    par_from_dds(table, vulnerability)
+}
+
+/// [`par`] through DDS's SidesParBin.
+#[cfg(feature = "dds")]
+fn par_from_dds(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
     let input = dds_table(table);
     let mut sides = [dds::ParResultsMaster::default(); 2];
     // SAFETY: SidesParBin reads the table and writes two results; it holds no state.
@@ -93,6 +110,18 @@ pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError
 /// The par result of a board from its table: DDS's par for the board's dealer (who bids first
 /// matters when both sides can make the same contract) and vulnerability (`DealerParBin`).
 pub fn board_par(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
+    #[cfg(not(feature = "dds"))]
+    {
+        let _ = (table, vulnerability, dealer);
+        Err(DdError { code: super::solver::DD_NOT_AVAILABLE, deal: Deal::default() })
+    }
+    #[cfg(feature = "dds")]
+    board_par_from_dds(table, vulnerability, dealer)
+}
+
+/// [`board_par`] through DDS's DealerParBin.
+#[cfg(feature = "dds")]
+fn board_par_from_dds(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
     let input = dds_table(table);
     let mut result = dds::ParResultsMaster::default();
     // SAFETY: DealerParBin reads the table and writes one result; it holds no state.
@@ -107,6 +136,7 @@ pub fn board_par(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) ->
 
 /// Our par result from DDS's: the score from North–South's view, DealerV2's text of the first
 /// contract and every contract.
+#[cfg(feature = "dds")]
 fn from_master(master: &dds::ParResultsMaster, score_ns: i32, vulnerability: Vulnerability) -> Par {
     let c = &master.contracts[0];
     let denomination = b"NSHDC".get(c.denom as usize).copied().unwrap_or(b'?') as char;
@@ -142,7 +172,7 @@ pub fn par_for_side(par: &Par, side: Side) -> i32 {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "dds"))]
 mod tests {
     use super::*;
     use crate::dd::solver::Solver;

@@ -5,9 +5,12 @@
 //!
 //! This is the bottom layer of `dd`: it must not use the par, results, batch or cache modules,
 //! which all build on it.
+// Without DDS (the WebAssembly build) the conversions to its orders go unused.
+#![cfg_attr(not(feature = "dds"), allow(dead_code, unused_imports))]
 
 use std::fmt;
 
+#[cfg(feature = "dds")]
 use dds_bridge_sys as dds;
 
 use crate::cards::{Deal, Seat, Strain, Suit};
@@ -51,8 +54,11 @@ impl fmt::Display for DdError {
 impl std::error::Error for DdError {}
 
 impl From<DdError> for crate::error::Error {
-    /// A solver failure stops the run.
+    /// A solver failure stops the run; a build without DDS reports that it is not available.
     fn from(e: DdError) -> Self {
+        if e.code == DD_NOT_AVAILABLE {
+            return crate::error::Error::new(crate::error::ErrorKind::NotAvailable, error_text(e.code));
+        }
         crate::error::Error::new(crate::error::ErrorKind::Run, e.to_string())
     }
 }
@@ -62,6 +68,15 @@ pub fn error_text(code: i32) -> String {
     if code == SCORE_OUT_OF_RANGE {
         return "the solver answered a trick count outside 0..13".to_string();
     }
+    if code == DD_NOT_AVAILABLE {
+        return DD_NOT_AVAILABLE_TEXT.to_string();
+    }
+    dds_error_text(code)
+}
+
+/// DDS's own text for one of its return codes.
+#[cfg(feature = "dds")]
+fn dds_error_text(code: i32) -> String {
     let mut line = [0 as std::ffi::c_char; 80];
     // SAFETY: ErrorMessage writes a NUL-terminated text of at most 80 bytes into `line`; it
     // holds no state and may be called from any thread.
@@ -75,9 +90,23 @@ pub fn error_text(code: i32) -> String {
     }
 }
 
+/// Without DDS there is no text for its codes.
+#[cfg(not(feature = "dds"))]
+fn dds_error_text(_code: i32) -> String {
+    "unknown error".to_string()
+}
+
 /// Our own code, outside DDS's range, for a solve that reported success with an impossible
 /// number of tricks.
 pub const SCORE_OUT_OF_RANGE: i32 = -1000;
+
+/// Our own code for a solve asked of a build without DDS (the `dds` feature off, as in the
+/// WebAssembly build).
+pub const DD_NOT_AVAILABLE: i32 = -1001;
+
+/// What a script that needs double dummy is told by a build without DDS.
+pub const DD_NOT_AVAILABLE_TEXT: &str =
+    "double dummy (dd, par, score with dd results) is not available in this build (the browser has no DDS)";
 
 /// DDS's suit index (S, H, D, C = 0..3) of a dealer suit (C, D, H, S = 0..3); also its strain
 /// index, with NT = 4 in both orders.
@@ -99,6 +128,7 @@ pub(super) fn dds_vulnerability(v: Vulnerability) -> i32 {
 }
 
 /// The deal in DDS's card layout: `[hand N..W][DDS suit]`, rank r (0 = deuce) as bit `r + 2`.
+#[cfg(feature = "dds")]
 fn dds_cards(deal: &Deal) -> [[u32; 4]; 4] {
     let mut cards = [[0u32; 4]; 4];
     for seat in Seat::ALL {
@@ -150,13 +180,36 @@ impl Default for TableMemory {
 
 /// One DDS solver context (transposition table and search state), used by one thread at a time.
 pub struct Solver {
+    #[cfg(feature = "dds")]
     context: std::ptr::NonNull<dds::DdsSolverContext>,
+    #[cfg(not(feature = "dds"))]
+    _memory: TableMemory,
 }
 
 // SAFETY: a solver context is plain heap state with no thread affinity; `&mut self` on every
 // solving method guarantees one thread uses it at a time.
+#[cfg(feature = "dds")]
 unsafe impl Send for Solver {}
 
+#[cfg(not(feature = "dds"))]
+impl Solver {
+    /// A solver that answers every solve with [`DD_NOT_AVAILABLE`].
+    pub fn new(memory: TableMemory) -> Solver {
+        Solver { _memory: memory }
+    }
+
+    /// Fails: no DDS in this build.
+    pub fn table(&mut self, deal: &Deal) -> Result<DdTable, DdError> {
+        Err(DdError { code: DD_NOT_AVAILABLE, deal: *deal })
+    }
+
+    /// Fails: no DDS in this build.
+    pub fn tricks(&mut self, deal: &Deal, _declarer: Seat, _strain: Strain) -> Result<u8, DdError> {
+        Err(DdError { code: DD_NOT_AVAILABLE, deal: *deal })
+    }
+}
+
+#[cfg(feature = "dds")]
 impl Solver {
     /// A new context with the kind of transposition table DDS 2.9 gives each of its threads (the
     /// "large" kind) using at most `memory`. (With the crate's default, the smaller "pattern"
@@ -221,6 +274,7 @@ impl Default for Solver {
     }
 }
 
+#[cfg(feature = "dds")]
 impl Drop for Solver {
     fn drop(&mut self) {
         // SAFETY: the context came from dds_solver_context_new and is freed once.
@@ -228,7 +282,7 @@ impl Drop for Solver {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "dds"))]
 mod tests {
     use super::*;
     use crate::dd::test_deals::{deal, flat, KNOWN};

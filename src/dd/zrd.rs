@@ -290,6 +290,9 @@ pub struct LibraryReader<R: Read + Seek = BufReader<File>> {
 /// file system, and refuses to open a folder as a file ("Access is denied"): a folder is
 /// reported as `not a regular file` there, as everywhere.)
 pub fn open_regular_file(path: &Path) -> std::io::Result<File> {
+    if !cfg!(feature = "os") {
+        return Err(std::io::Error::new(std::io::ErrorKind::Unsupported, crate::job::sinks::NO_FILES));
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;

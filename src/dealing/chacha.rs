@@ -231,7 +231,8 @@ pub(crate) struct ChaChaDealer {
     /// Progress of the current fresh deal: seats settled and the cards still undealt.
     settled: usize,
     undealt: u64,
-    /// Whether the CPU has a fast BMI2 `pdep`.
+    /// Whether the CPU has a fast BMI2 `pdep` (read on x86-64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fast_pdep: bool,
     bias: Option<Box<BiasState>>,
     swap: u8,

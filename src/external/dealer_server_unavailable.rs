@@ -1,4 +1,4 @@
-//! The DealerServer protocol where it cannot work (Windows): DealerV2's DealerServer talks
+//! The DealerServer protocol where it cannot work (Windows, WebAssembly): DealerV2's DealerServer talks
 //! through a POSIX shared-memory page and two POSIX named semaphores and runs in a process group
 //! of its own, none of which Windows has. The interface is that of the Unix module, so the rest
 //! of the library is the same everywhere; starting a server fails with
@@ -33,8 +33,14 @@ pub struct DealerServer {
 }
 
 /// The message of every attempt to start a DealerServer here.
+#[cfg(windows)]
 pub const NOT_AVAILABLE: &str = "usereval: the DealerServer protocol (POSIX shared memory and semaphores) is not \
      available on Windows; register an in-process metric instead (dealer_set_usereval)";
+
+/// The message of every attempt to start a DealerServer here.
+#[cfg(not(windows))]
+pub const NOT_AVAILABLE: &str = "usereval: the DealerServer protocol (POSIX shared memory, semaphores and \
+     processes) is not available in this build (the browser)";
 
 impl DealerServer {
     /// Fails with [`ErrorKind::NotAvailable`]: no server can be started on this system.

@@ -73,6 +73,12 @@ impl Opc {
             Side::EW => (("-E", Seat::East), ("-W", Seat::West)),
         };
         let program = self.config.program.display();
+        if !cfg!(feature = "os") {
+            return Err(Error::new(
+                ErrorKind::NotAvailable,
+                format!("opc: {program}: running external programs is not available in this build (the browser)"),
+            ));
+        }
         let failed = |what: String| Error::new(ErrorKind::Run, format!("opc: {program}: {what}"));
         let mut command = Command::new(&self.config.program);
         command

@@ -5,7 +5,7 @@
 //! top to bottom in the order of a run. What a deal is worth is the program's business, how it
 //! is dealt the dealing stage's and what is printed the actions'; this file only orders events.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use crate::actions::state::ActionState;
 use crate::actions::{self, ProgressMeter, RunSummary};

@@ -173,6 +173,10 @@ impl Options {
     /// The number of threads double-dummy batches use: with `threads` 0, one per available core
     /// up to the most a session may use (64).
     pub fn dd_threads(&self) -> usize {
+        // Without the `threads` feature (the WebAssembly build) everything runs on one thread.
+        if !cfg!(feature = "threads") {
+            return 1;
+        }
         match self.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
             n => n,

@@ -198,6 +198,10 @@ impl<S: Summary> ParallelDealing<S> {
         limit: u64,
         summary: Option<S>,
     ) -> Option<ParallelDealing<S>> {
+        // Without the `threads` feature the caller deals on its own thread.
+        if !cfg!(feature = "threads") {
+            return None;
+        }
         let condition = program.condition?;
         let (task_sender, task_receiver) = mpsc::channel();
         let (result_sender, result_receiver) = mpsc::channel();

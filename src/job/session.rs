@@ -9,9 +9,9 @@
 //! [`Sink`]s. Output is buffered and handed to the sinks in large pieces; whatever was written
 //! before an error stays written (the buffer is flushed before the error is returned).
 
+use crate::clock::Instant;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::zrd::LibraryReader;
@@ -347,7 +347,7 @@ impl Session {
             (None, GeneratorKind::Drand48) => (random_u64() % 0xFFFF_FFFF + 1) as i64,
             // Classic dealer seeds with the time.
             // SAFETY: time(NULL) has no preconditions.
-            (None, GeneratorKind::Glibc) => (unsafe { libc::time(std::ptr::null_mut()) }) as i64,
+            (None, GeneratorKind::Glibc) => time_seed(),
             (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
         };
 
@@ -885,7 +885,28 @@ impl Session {
     }
 }
 
+/// Classic dealer's seed when none is given: the time in seconds.
+#[cfg(feature = "os")]
+fn time_seed() -> i64 {
+    // SAFETY: time(NULL) has no preconditions.
+    (unsafe { libc::time(std::ptr::null_mut()) }) as i64
+}
+
+/// Without the `os` feature there is no clock: a random seed, as for the other generators.
+#[cfg(not(feature = "os"))]
+fn time_seed() -> i64 {
+    (random_u64() % 0xFFFF_FFFF + 1) as i64
+}
+
+/// Without the `os` feature there is no system randomness to read: the host (the WebAssembly
+/// binding) always gives a seed; this fixed value is used only if it does not.
+#[cfg(not(feature = "os"))]
+fn random_u64() -> u64 {
+    0x5DEE_CE66_D1CE_F00D
+}
+
 /// 64 random bits from the operating system.
+#[cfg(feature = "os")]
 fn random_u64() -> u64 {
     let mut buf = [0u8; 8];
     #[cfg(unix)]

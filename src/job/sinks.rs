@@ -223,8 +223,14 @@ impl Outputs<'_> {
     }
 }
 
+/// Why a build without the `os` feature (the browser) opens no file.
+pub const NO_FILES: &str = "files are not available in this build (the browser)";
+
 /// Opens (creates) an output file, truncated or appended to.
 pub(crate) fn open_file(path: &str, truncate: bool) -> Result<std::fs::File> {
+    if !cfg!(feature = "os") {
+        return Err(Error::new(ErrorKind::NotAvailable, format!("cannot open {path}: {NO_FILES}")));
+    }
     let mut o = std::fs::OpenOptions::new();
     o.create(true);
     if truncate {

@@ -1,0 +1,80 @@
+/** libdealer-wasm: the libdealer core compiled to WebAssembly. */
+
+/** One finding about a script. */
+export interface Diagnostic {
+  /** 1-based line (0 when the error has no position). */
+  line: number;
+  /** 1-based byte column (0 when unknown). */
+  column: number;
+  severity: 'error' | 'warning';
+  /** 'dealer': libdealer refuses the script; 'bbo': how Bridge Base Online's dealer reads it. */
+  source: 'dealer' | 'bbo';
+  message: string;
+}
+
+export type Generator = 'chacha' | 'drand48' | 'glibc';
+export type Dialect = 'classic' | 'v2';
+
+export interface CheckOptions {
+  dialect?: Dialect | '';
+  /** Also check how BBO's dealer reads the script (default true). */
+  bbo?: boolean;
+}
+
+export interface GenerateOptions {
+  /** Seed; default: a random one (reported back in statistics.seed). */
+  seed?: number | string;
+  generator?: Generator;
+  dialect?: Dialect;
+  produce?: number;
+  generate?: number;
+  format?: 'text' | 'lin' | 'json';
+  /** How many produced deals to return as objects (default 100). */
+  deals?: number;
+  /** The script's file name, as PBN's [Event] tag names it. */
+  inputName?: string;
+  /** Write the core's progress meter to the diagnostics stream. */
+  progress?: boolean;
+  /** Other options of the C API's dealer_set_option, by key. */
+  options?: Record<string, string | number>;
+}
+
+/** The four hands of a deal in PBN suit order (spades first), e.g. "AKQ2.J54.T9.8765". */
+export interface Deal { N: string; E: string; S: string; W: string }
+
+export interface Statistics {
+  generated: number;
+  produced: number;
+  /** The seed used, as a decimal string (null after an error). */
+  seed: string | null;
+  /** The one-dimensional `frequency` tables of the output (see `frequencies`). */
+  frequencies: Frequency[];
+}
+
+/** One `frequency` action's table: its title and [value, count] rows (value 'Low'/'High' for
+ * the counts outside the range). */
+export interface Frequency { title: string; rows: [string, number][] }
+
+export interface GenerateResult {
+  ok: boolean;
+  /** Exactly what the native CLI prints on standard output. */
+  output: string;
+  /** What it prints on standard error (warnings, the progress meter). */
+  diagnostics: string;
+  deals: Deal[];
+  statistics: Statistics;
+  error: Diagnostic | null;
+}
+
+export function init(source?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export function version(): string;
+export function check(script: string, options?: CheckOptions): Diagnostic[];
+export function randomSeed(): number;
+/** The one-dimensional frequency tables in a run's printed output. */
+export function frequencies(output: string): Frequency[];
+export function optionList(options?: GenerateOptions): string[];
+export function generate(
+  script: string,
+  options?: GenerateOptions,
+  onText?: (stream: 'output' | 'diagnostics', text: string) => void,
+): GenerateResult;

@@ -1,0 +1,110 @@
+// libdealer-wasm: check and generate dealer scripts with the libdealer core compiled to
+// WebAssembly. The same module works in a page, in a Web Worker (see worker-client.js for a
+// worker with progress and cancel) and under node (pass the .wasm file's bytes to init).
+import initWasm, { initSync, check as rawCheck, generate as rawGenerate, version as rawVersion } from './gen/dealer_wasm.js';
+
+let ready = null;
+
+/**
+ * Loads the WebAssembly module once. `source`: the .wasm file's URL, a Response, its bytes or a
+ * WebAssembly.Module; default: gen/dealer_wasm_bg.wasm beside this file.
+ */
+export function init(source) {
+  if (!ready) {
+    if (source instanceof Uint8Array || source instanceof ArrayBuffer || source instanceof WebAssembly.Module) {
+      initSync({ module: source });
+      ready = Promise.resolve();
+    } else {
+      ready = initWasm(source === undefined ? undefined : { module_or_path: source }).then(() => undefined);
+    }
+  }
+  return ready;
+}
+
+/** The library's version. */
+export function version() {
+  return rawVersion();
+}
+
+/**
+ * Checks a script without dealing: libdealer's own error (at most one, the first) and, unless
+ * `bbo` is false, Bridge Base Online's reading of it (classic dealer).
+ * Returns [{line, column, severity: 'error'|'warning', source: 'dealer'|'bbo', message}].
+ */
+export function check(script, { dialect = '', bbo = true } = {}) {
+  return JSON.parse(rawCheck(String(script), dialect || '', !!bbo));
+}
+
+/** A 32-bit seed from the platform's random source (never 0). */
+export function randomSeed() {
+  const a = new Uint32Array(1);
+  do crypto.getRandomValues(a); while (a[0] === 0);
+  return a[0];
+}
+
+const FORMATS = { text: 'script', script: 'script', lin: 'lin', json: 'jsonl', jsonl: 'jsonl' };
+
+/** The option keys and values handed to the core for `generate`'s options. */
+export function optionList({ seed, generator, dialect, produce, generate: gen, format, progress, inputName, options } = {}) {
+  const list = [];
+  const add = (k, v) => { if (v !== undefined && v !== null && v !== '') list.push(k, String(v)); };
+  add('generator', generator);
+  add('dialect', dialect);
+  add('seed', seed === undefined || seed === null || seed === '' ? randomSeed() : seed);
+  add('produce', produce);
+  add('generate', gen);
+  if (format !== undefined) {
+    const f = FORMATS[format];
+    if (!f) throw new Error(`format: expected text, lin or json, got '${format}'`);
+    add('format', f);
+  }
+  if (progress) add('progress', '1');
+  add('input_name', inputName);
+  for (const [k, v] of Object.entries(options || {})) add(k, v);
+  return list;
+}
+
+/**
+ * Runs a script's whole job as the native CLI does with the same seed and generator.
+ * options: {seed, generator: 'chacha'|'drand48'|'glibc', dialect: 'classic'|'v2', produce,
+ * generate, format: 'text'|'lin'|'json', inputName: the script's file name for PBN's [Event], deals: how many produced deals to return as objects
+ * (default 100), progress: whether the core writes its progress meter, options: other
+ * dealer_set_option keys}. onText(stream, text) is called as text is written ('output' or
+ * 'diagnostics').
+ * Returns {ok, output, diagnostics, deals: [{N, E, S, W}], statistics: {generated, produced,
+ * seed, frequencies}, error: null | {line, column, severity, source, message}}.
+ */
+export function generate(script, options = {}, onText) {
+  const list = optionList(options);
+  const cb = onText ? (stream, text) => onText(stream === 0 ? 'output' : 'diagnostics', text) : undefined;
+  const deals = options.deals === undefined ? 100 : Math.max(0, options.deals | 0);
+  const r = JSON.parse(rawGenerate(String(script), list, cb, deals));
+  return {
+    ok: r.ok,
+    output: r.output,
+    diagnostics: r.diagnostics,
+    deals: r.deals,
+    statistics: { generated: r.generated, produced: r.produced, seed: r.seed, frequencies: frequencies(r.output) },
+    error: r.error,
+  };
+}
+
+/** The one-dimensional frequency tables of the printed output: [{title, rows: [[value, count]]}]. */
+export function frequencies(text) {
+  const found = [];
+  let current = null;
+  for (const line of text.split('\n')) {
+    const head = line.match(/^(?:Description|Frequency)\s*:?\s*(.*?):?\s*$/);
+    if (head) {
+      current = { title: head[1], rows: [] };
+      found.push(current);
+      continue;
+    }
+    if (!current) continue;
+    const row = line.match(/^\s*(-?\d+|Low|High)\t?\s+(\d+)(?:\s|$)/);
+    if (row && !/^\s*Low\s+-?\d+\s+-?\d+/.test(line)) current.rows.push([row[1], Number(row[2])]);
+    else if (/^Value/.test(line)) continue;
+    else current = null;
+  }
+  return found.filter((f) => f.rows.length > 0);
+}

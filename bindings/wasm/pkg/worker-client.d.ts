@@ -1,0 +1,21 @@
+import type { CheckOptions, Diagnostic, GenerateOptions, GenerateResult } from './index.js';
+
+export interface Timing {
+  /** Milliseconds the run took in the worker. */
+  ms: number;
+  /** Milliseconds to the first output text, null if none. */
+  firstOutputMs: number | null;
+}
+
+export class DealerWorker {
+  constructor(url?: string | URL);
+  check(script: string, options?: CheckOptions): Promise<Diagnostic[]>;
+  generate(
+    script: string,
+    options?: GenerateOptions,
+    handlers?: { onOutput?: (text: string) => void; onProgress?: (text: string) => void },
+  ): Promise<GenerateResult & { timing: Timing }>;
+  /** Terminates running jobs (their promises reject with `cancelled: true`). */
+  cancel(): void;
+  terminate(): void;
+}

@@ -1,0 +1,28 @@
+// The Web Worker side of worker-client.js: loads the module, then answers
+// {id, kind: 'check' | 'generate', script, options} messages. While a job runs it posts
+// {id, type: 'output' | 'progress', text}; at the end {id, type: 'result', result} or
+// {id, type: 'error', message}. Cancel is the client's: it terminates this worker.
+import { init, check, generate } from './index.js';
+
+const loaded = init();
+self.onmessage = async (event) => {
+  const { id, kind, script, options } = event.data;
+  try {
+    await loaded;
+    if (kind === 'check') {
+      self.postMessage({ id, type: 'result', result: check(script, options) });
+      return;
+    }
+    const started = performance.now();
+    let first = null;
+    const result = generate(script, options, (stream, text) => {
+      if (stream === 'output' && first === null) first = performance.now() - started;
+      self.postMessage({ id, type: stream === 'output' ? 'output' : 'progress', text });
+    });
+    result.timing = { ms: performance.now() - started, firstOutputMs: first };
+    self.postMessage({ id, type: 'result', result });
+  } catch (e) {
+    self.postMessage({ id, type: 'error', message: String(e && e.message ? e.message : e) });
+  }
+};
+self.postMessage({ type: 'ready' });

@@ -1,0 +1,185 @@
+//! libdealer in the browser: [`check`] and [`generate`] over the same core as the native
+//! library (`dealer` with default features off: no DDS, threads, files or external programs;
+//! a script that needs one of those stops with a "not available in this build" error).
+//!
+//! Results cross to JavaScript as JSON text (the JS wrapper in `pkg/` parses it), so this crate
+//! needs nothing beyond wasm-bindgen and js-sys.
+
+#![warn(missing_docs)]
+
+use std::sync::{Arc, Mutex};
+
+use dealer::job::{Sink, Stream};
+use dealer::script::bbo_check::{check_bbo, Severity};
+use dealer::{Error, Session};
+use wasm_bindgen::prelude::*;
+
+/// A JSON string literal of `text`.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One diagnostic as a JSON object.
+fn diagnostic_json(line: u32, col: u32, severity: &str, source: &str, message: &str) -> String {
+    format!(
+        "{{\"line\":{line},\"column\":{col},\"severity\":\"{severity}\",\"source\":\"{source}\",\"message\":{}}}",
+        json_string(message)
+    )
+}
+
+/// An error as a diagnostic object (line and column 0 when it has none).
+fn error_json(e: &Error) -> String {
+    diagnostic_json(e.line.unwrap_or(0), e.col.unwrap_or(0), "error", "dealer", &e.message)
+}
+
+/// A session with the given options set, in order (`options`: alternating keys and values).
+fn session_with(options: &[String]) -> Result<Session, Error> {
+    let mut session = Session::new();
+    for pair in options.chunks(2) {
+        if let [key, value] = pair {
+            session.set_option(key, value)?;
+        }
+    }
+    Ok(session)
+}
+
+/// Checks a script without dealing: loads it as `dialect` (`classic`, `v2` or empty for the
+/// generator's default) and, with `bbo`, also reads it as Bridge Base Online's dealer does.
+/// Returns a JSON array of diagnostics `{line, column, severity, source, message}`
+/// (`source`: `dealer` for libdealer's own error, `bbo` for the BBO check). Cheap enough to
+/// call on every keystroke.
+#[wasm_bindgen]
+pub fn check(script: &str, dialect: &str, bbo: bool) -> String {
+    let mut found = Vec::new();
+    let mut options = Vec::new();
+    if !dialect.is_empty() {
+        options.push("dialect".to_string());
+        options.push(dialect.to_string());
+    }
+    match session_with(&options).and_then(|mut s| s.load_script(script.as_bytes())) {
+        Ok(()) => {}
+        Err(e) => found.push(error_json(&e)),
+    }
+    if bbo {
+        for d in check_bbo(script.as_bytes()) {
+            let severity = match d.severity {
+                Severity::Warning => "warning",
+                Severity::Error => "error",
+            };
+            found.push(diagnostic_json(d.line, d.col, severity, "bbo", &d.message));
+        }
+    }
+    format!("[{}]", found.join(","))
+}
+
+/// Writes one stream's bytes to a buffer and, when given, to a JavaScript callback
+/// `(stream, text)` (`stream`: 0 output, 1 diagnostics) as they come.
+struct Forward {
+    /// The callback, if any.
+    callback: Option<js_sys::Function>,
+    /// The stream's number for the callback.
+    stream: u32,
+    /// Everything written.
+    buffer: Arc<Mutex<Vec<u8>>>,
+}
+
+// SAFETY: the WebAssembly build has no threads (the core's `threads` feature is off), so the
+// JavaScript function is only ever called on the thread that created it.
+unsafe impl Send for Forward {}
+
+impl Forward {
+    /// Appends `bytes` and hands them to the callback.
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.buffer.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(bytes);
+        if let Some(cb) = &self.callback {
+            let text = JsValue::from_str(&String::from_utf8_lossy(bytes));
+            cb.call2(&JsValue::NULL, &JsValue::from(self.stream), &text)
+                .map_err(|_| std::io::Error::other("the output callback failed"))?;
+        }
+        Ok(())
+    }
+}
+
+/// The seats' hands of a deal as a JSON object `{"N": "AKQ.xxx..", ...}` (PBN suit order).
+fn deal_json(deal: &dealer::cards::Deal) -> String {
+    let hands: Vec<String> = ["N", "E", "S", "W"]
+        .iter()
+        .zip(deal.0.iter())
+        .map(|(seat, hand)| format!("\"{seat}\":{}", json_string(&hand.pbn())))
+        .collect();
+    format!("{{{}}}", hands.join(","))
+}
+
+/// Runs a script's whole job, as the native CLI does with the same options, and returns JSON:
+/// `{ok, output, diagnostics, generated, produced, seed, deals, error}`.
+///
+/// `options`: alternating option keys and values of the C API's `dealer_set_option` (`seed`,
+/// `generator`, `dialect`, `produce`, `generate`, `format`, ...). `on_text`, if not null, is
+/// called as output is written (`(stream, text)`; 0: output, 1: diagnostics such as the
+/// progress meter). `deals`: how many of the produced deals to return as objects as well (dealt
+/// again by a second session with the same options, which deals the same deals).
+#[wasm_bindgen]
+pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Function>, deals: u32) -> String {
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let diagnostics = Arc::new(Mutex::new(Vec::new()));
+    let run = || -> Result<dealer::RunReport, Error> {
+        let mut session = session_with(&options)?;
+        for (stream, number, buffer) in [(Stream::Output, 0, &output), (Stream::Diagnostics, 1, &diagnostics)] {
+            let mut forward = Forward { callback: on_text.clone(), stream: number, buffer: Arc::clone(buffer) };
+            session.set_sink(stream, Some(Sink::Callback(Box::new(move |bytes: &[u8]| forward.write(bytes)))));
+        }
+        session.load_script(script.as_bytes())?;
+        session.run()
+    };
+    let result = run();
+    let mut dealt = Vec::new();
+    if result.is_ok() && deals > 0 {
+        if let Ok(mut again) = session_with(&options) {
+            if again.load_script(script.as_bytes()).is_ok() {
+                while dealt.len() < deals as usize {
+                    match again.next_deal() {
+                        Ok(Some(deal)) => dealt.push(deal_json(&deal)),
+                        _ => break,
+                    }
+                }
+            }
+        }
+    }
+    let text = |b: &Arc<Mutex<Vec<u8>>>| {
+        String::from_utf8_lossy(&b.lock().map(|v| v.clone()).unwrap_or_default()).into_owned()
+    };
+    let (ok, report, error) = match &result {
+        Ok(r) => (
+            true,
+            format!("\"generated\":{},\"produced\":{},\"seed\":\"{}\"", r.generated, r.produced, r.seed),
+            "null".to_string(),
+        ),
+        Err(e) => (false, "\"generated\":0,\"produced\":0,\"seed\":null".to_string(), error_json(e)),
+    };
+    format!(
+        "{{\"ok\":{ok},\"output\":{},\"diagnostics\":{},{report},\"deals\":[{}],\"error\":{error}}}",
+        json_string(&text(&output)),
+        json_string(&text(&diagnostics)),
+        dealt.join(",")
+    )
+}
+
+/// The library's version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

@@ -1,0 +1,63 @@
+// The parity scripts the wasm tests run in both the native CLI and the WebAssembly build:
+// [name, folder under ../shared/parity, generator, seed, extra CLI flags / options].
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const top = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const shared = resolve(top, '../shared/parity');
+export const cli = join(top, 'target/release/dealer');
+
+export const CASES = [
+  // DealerV2's generator (drand48) on DealerV2 regression scripts.
+  { file: 'dealerv2/cases/2nt_Demo_s11.dli', generator: 'drand48', seed: 11 },
+  { file: 'dealerv2/cases/BktFreq_s19.dli', generator: 'drand48', seed: 19 },
+  { file: 'dealerv2/cases/freqEx2D_s139.dli', generator: 'drand48', seed: 139 },
+  { file: 'dealerv2/cases/Bias_0S7D_s281.dli', generator: 'drand48', seed: 281 },
+  { file: 'dealerv2/cases/pbn_s179.dli', generator: 'drand48', seed: 179 },
+  { file: 'dealerv2/cases/ShapeFD_syntax_s223.dli', generator: 'drand48', seed: 223 },
+  // Classic dealer's generator (glibc) on BBO-style scripts.
+  { file: 'pbs/scripts/1N_with_Singleton.dlr', generator: 'glibc', seed: 11, produce: 20 },
+  { file: 'pbs/scripts/Flannery.dlr', generator: 'glibc', seed: 11, produce: 20 },
+  { file: 'pbs/scripts/Multi_2D.dlr', generator: 'glibc', seed: 11, produce: 20 },
+  // libdealer's own generator (chacha).
+  { file: 'pbs/scripts/Gazzilli.dlr', generator: 'chacha', seed: 5, produce: 20 },
+  { file: 'dealerv2/cases/freqEx_s137.dli', generator: 'chacha', seed: 137 },
+];
+
+/** Whether the parity scripts and the native CLI are here. */
+export function available() {
+  return existsSync(shared) && existsSync(cli);
+}
+
+/** The lines that differ by nature between runs: the time taken and PBN's date. */
+export function mask(text) {
+  return text
+    .split('\n')
+    .filter((l) => !l.startsWith('Time needed') && !l.startsWith('[Date '))
+    .join('\n');
+}
+
+/** The CLI's arguments for a case. */
+export function cliArgs(c) {
+  const args = [`--rng=${c.generator}`, '-s', String(c.seed)];
+  if (c.produce) args.push('-p', String(c.produce));
+  return args;
+}
+
+/** The generate() options for a case. */
+export function apiOptions(c) {
+  return { generator: c.generator, seed: c.seed, produce: c.produce, deals: 0, inputName: c.file.split('/').pop() };
+}
+
+/** What the native CLI prints for a case. */
+export function native(c) {
+  const path = join(shared, c.file);
+  return execFileSync(cli, [...cliArgs(c), path.split('/').pop()], { cwd: dirname(path), encoding: 'utf8', maxBuffer: 1 << 26 });
+}
+
+/** A case's script text. */
+export function script(c) {
+  return readFileSync(join(shared, c.file), 'utf8');
+}

@@ -1,0 +1,307 @@
+// The playground page: an editor checked as you type (on this thread: a check is a parse and a
+// compile, no dealing), runs in a Web Worker (Stop terminates it), hand diagrams, statistics
+// and frequency charts, downloads. State lives in the `playground` object (also on window for
+// the browser test).
+import { init, check, version, randomSeed, frequencies } from '../pkg/index.js';
+import { DealerWorker } from '../pkg/worker-client.js';
+import { EXAMPLES } from './examples.js';
+
+const $ = (id) => document.getElementById(id);
+const editor = $('script');
+const gutter = $('gutter');
+const SUITS = [['♠', 'suit-s'], ['♥', 'suit-h'], ['♦', 'suit-d'], ['♣', 'suit-c']];
+const HCP = { A: 4, K: 3, Q: 2, J: 1 };
+
+const playground = {
+  worker: null,
+  running: false,
+  lastResult: null,
+  lastOptions: null,
+  diagnostics: [],
+  startedAt: 0,
+  firstResultMs: null,
+  loadMs: null,
+};
+window.playground = playground;
+
+function setStatus(text) {
+  $('status').textContent = text;
+}
+
+// Editor: line numbers and marks.
+function renderGutter() {
+  const lines = editor.value.split('\n').length;
+  const marks = new Map();
+  // libdealer's own errors are errors; what BBO's dealer would do differently is a warning here.
+  for (const d of playground.diagnostics) {
+    const kind = d.source === 'bbo' ? 'warning' : d.severity;
+    if (d.line > 0 && marks.get(d.line) !== 'error') marks.set(d.line, kind);
+  }
+  const parts = [];
+  for (let i = 1; i <= lines; i++) {
+    const m = marks.get(i);
+    parts.push(`<div data-line="${i}"${m ? ` class="${m}" title="${m}"` : ''}>${i}</div>`);
+  }
+  gutter.innerHTML = parts.join('');
+  gutter.scrollTop = editor.scrollTop;
+}
+
+function renderProblems() {
+  const list = $('problems');
+  list.innerHTML = '';
+  for (const d of playground.diagnostics) {
+    const li = document.createElement('li');
+    li.className = d.source === 'bbo' ? 'warning' : d.severity;
+    const b = document.createElement('button');
+    const where = d.line ? `line ${d.line}${d.column ? `, column ${d.column}` : ''}: ` : '';
+    const who = d.source === 'bbo' ? (d.severity === 'error' ? 'BBO rejects, ' : 'BBO, ') : '';
+    b.textContent = `${d.source !== 'bbo' && d.severity === 'error' ? '✖' : '⚠'} ${who}${where}${d.message}`;
+    b.addEventListener('click', () => goTo(d.line, d.column));
+    li.append(b);
+    list.append(li);
+  }
+}
+
+function goTo(line, column) {
+  if (!line) return;
+  const lines = editor.value.split('\n');
+  let pos = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) pos += lines[i].length + 1;
+  pos += Math.max(0, (column || 1) - 1);
+  editor.focus();
+  editor.setSelectionRange(pos, pos);
+}
+
+let checkTimer = 0;
+function scheduleCheck() {
+  renderGutter();
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(runCheck, 120);
+}
+
+function runCheck() {
+  try {
+    playground.diagnostics = check(editor.value, { dialect: $('dialect').value || dialectOfGenerator(), bbo: $('bbo').checked });
+  } catch (e) {
+    playground.diagnostics = [{ line: 0, column: 0, severity: 'error', source: 'dealer', message: String(e) }];
+  }
+  renderGutter();
+  renderProblems();
+  document.body.dataset.checked = String(Date.now());
+}
+
+function dialectOfGenerator() {
+  return $('generator').value === 'glibc' ? 'classic' : 'v2';
+}
+
+// Results.
+function handHtml(seatName, pbn) {
+  const suits = pbn.split('.');
+  let hcp = 0;
+  for (const c of pbn) hcp += HCP[c] || 0;
+  const rows = SUITS.map(([sym, cls], i) => `<span class="${cls}">${sym} ${suits[i] ? suits[i].replaceAll('T', '10') : '—'}</span>`);
+  return `<div class="hand"><b>${seatName} · ${hcp} HCP</b>${rows.join('')}</div>`;
+}
+
+function renderDeals(deals) {
+  const box = $('deals');
+  box.innerHTML = deals.length ? '' : '<p>No deals.</p>';
+  deals.forEach((d, i) => {
+    const el = document.createElement('div');
+    el.className = 'deal';
+    el.setAttribute('role', 'group');
+    el.setAttribute('aria-label', `Deal ${i + 1}`);
+    el.innerHTML = `<div class="n">${handHtml('North', d.N)}</div><div class="w">${handHtml('West', d.W)}</div>`
+      + `<div class="c">#${i + 1}</div><div class="e">${handHtml('East', d.E)}</div><div class="s">${handHtml('South', d.S)}</div>`;
+    box.append(el);
+  });
+}
+
+function renderStats(result, timing) {
+  const s = result.statistics;
+  const rows = [
+    ['Generated', s.generated], ['Produced', s.produced], ['Seed', s.seed ?? '—'],
+    ['Time in the worker', timing ? `${(timing.ms / 1000).toFixed(3)} s` : '—'],
+    ['Deals per second', timing && timing.ms > 0 ? Math.round(s.generated / (timing.ms / 1000)).toLocaleString('en') : '—'],
+  ];
+  let html = `<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('')}</tbody></table>`;
+  for (const f of frequencies(result.output)) {
+    const max = Math.max(1, ...f.rows.map((r) => r[1]));
+    html += `<h3>${escapeHtml(f.title)}</h3><div class="bars" role="img" aria-label="Frequency of ${escapeHtml(f.title)}">`;
+    html += f.rows.map(([v, n]) => `<div class="bar"><span>${v}</span><i style="width:${(100 * n / max).toFixed(1)}%"></i><span>${n}</span></div>`).join('');
+    html += '</div>';
+  }
+  $('stats').innerHTML = html;
+}
+
+function escapeHtml(t) {
+  return t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+}
+
+function runOptions(overrides = {}) {
+  const seedText = $('seed').value.trim();
+  return {
+    seed: seedText === '' ? randomSeed() : seedText,
+    generator: $('generator').value,
+    dialect: $('dialect').value || undefined,
+    produce: $('produce').value.trim() || undefined,
+    format: $('format').value,
+    inputName: playground.inputName,
+    progress: true,
+    deals: 200,
+    ...overrides,
+  };
+}
+
+async function run() {
+  if (playground.running) return;
+  const options = runOptions();
+  playground.lastOptions = options;
+  playground.running = true;
+  $('run').disabled = true;
+  $('stop').disabled = false;
+  $('output').textContent = '';
+  document.body.dataset.state = 'running';
+  setStatus(`Running (seed ${options.seed})…`);
+  const started = performance.now();
+  let shown = '';
+  try {
+    const result = await playground.worker.generate(editor.value, options, {
+      onOutput: (text) => {
+        if (playground.firstResultMs === null) playground.firstResultMs = performance.now() - playground.pageStart;
+        shown += text;
+        if (shown.length < 2_000_000) $('output').textContent = shown;
+      },
+      // The core's progress meter (`Calculating... N% complete`, by deals produced).
+      onProgress: (text) => {
+        const meter = text.match(/(\d+)% complete/g);
+        if (meter) setStatus(`Running (seed ${options.seed})… ${meter[meter.length - 1]}`);
+      },
+    });
+    playground.lastResult = result;
+    const notes = result.diagnostics.replace(/Calculating\.\.\. ?\d+% complete\r/g, '').replace(/ {38}\r/g, '');
+    $('output').textContent = result.output + (notes ? `\n${notes}` : '')
+      + (result.error ? `\nError: ${result.error.line ? `line ${result.error.line}: ` : ''}${result.error.message}\n` : '');
+    renderDeals(result.deals);
+    renderStats(result, result.timing);
+    if (result.error && result.error.line) {
+      playground.diagnostics = [result.error];
+      renderGutter();
+      renderProblems();
+    }
+    const secs = ((performance.now() - started) / 1000).toFixed(2);
+    setStatus(result.ok ? `Done: ${result.statistics.produced} of ${result.statistics.generated} deals in ${secs} s (seed ${result.statistics.seed}).`
+      : `Stopped by an error: ${result.error.message}`);
+    document.body.dataset.state = result.ok ? 'done' : 'failed';
+  } catch (e) {
+    if (e.cancelled) {
+      setStatus('Stopped.');
+      document.body.dataset.state = 'stopped';
+    } else {
+      setStatus(`Failed: ${e.message}`);
+      document.body.dataset.state = 'failed';
+    }
+  } finally {
+    playground.running = false;
+    $('run').disabled = false;
+    $('stop').disabled = true;
+  }
+}
+
+function stop() {
+  if (!playground.running) return;
+  playground.worker.cancel();
+}
+
+// Downloads: the output as shown, PBN made from the deals, LIN and JSON lines by the core (the
+// same seed deals the same deals again).
+function save(name, text, type = 'text/plain') {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function pbnOf(result) {
+  const seats = ['N', 'E', 'S', 'W'];
+  return result.deals.map((d, i) => {
+    const dealer = seats[i % 4];
+    return `[Event "libdealer playground, seed ${result.statistics.seed}"]\n[Board "${i + 1}"]\n[Dealer "${dealer}"]\n`
+      + `[Deal "N:${d.N} ${d.E} ${d.S} ${d.W}"]\n\n`;
+  }).join('');
+}
+
+async function downloadAs(format) {
+  const r = playground.lastResult;
+  if (!r || !playground.lastOptions) {
+    setStatus('Run a script first.');
+    return;
+  }
+  if (format === 'text') return save('dealer-output.txt', r.output);
+  if (format === 'pbn') return save('dealer-deals.pbn', pbnOf(r));
+  const again = await playground.worker.generate(editor.value, { ...playground.lastOptions, seed: r.statistics.seed, format, deals: 0 });
+  save(format === 'lin' ? 'dealer-deals.lin' : 'dealer-deals.jsonl', again.output);
+}
+
+// Tabs (arrow keys move between them).
+const tabs = ['output', 'deals', 'stats'];
+function selectTab(name, focus) {
+  for (const t of tabs) {
+    const on = t === name;
+    $(`tab-${t}`).setAttribute('aria-selected', String(on));
+    $(`tab-${t}`).tabIndex = on ? 0 : -1;
+    $(`panel-${t}`).hidden = !on;
+  }
+  if (focus) $(`tab-${name}`).focus();
+}
+
+function loadExample(i) {
+  const ex = EXAMPLES[i];
+  editor.value = ex.script;
+  $('generator').value = ex.generator;
+  $('dialect').value = ex.dialect;
+  $('seed').value = ex.seed;
+  playground.inputName = undefined;
+  scheduleCheck();
+}
+
+async function main() {
+  playground.pageStart = performance.timeOrigin ? 0 : performance.now();
+  const select = $('example');
+  EXAMPLES.forEach((ex, i) => select.add(new Option(ex.title, String(i))));
+  select.addEventListener('change', () => loadExample(Number(select.value)));
+  editor.addEventListener('input', scheduleCheck);
+  editor.addEventListener('scroll', () => { gutter.scrollTop = editor.scrollTop; });
+  editor.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
+  });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') stop(); });
+  $('generator').addEventListener('change', scheduleCheck);
+  $('dialect').addEventListener('change', scheduleCheck);
+  $('bbo').addEventListener('change', scheduleCheck);
+  $('run').addEventListener('click', run);
+  $('stop').addEventListener('click', stop);
+  for (const f of ['text', 'pbn', 'lin', 'json']) $(`dl-${f}`).addEventListener('click', () => downloadAs(f));
+  tabs.forEach((t, i) => {
+    $(`tab-${t}`).addEventListener('click', () => selectTab(t));
+    $(`tab-${t}`).addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowRight') selectTab(tabs[(i + 1) % tabs.length], true);
+      if (e.key === 'ArrowLeft') selectTab(tabs[(i + tabs.length - 1) % tabs.length], true);
+    });
+  });
+  await init();
+  playground.worker = new DealerWorker();
+  playground.loadMs = performance.now();
+  $('version').textContent = `libdealer ${version()}`;
+  loadExample(0);
+  runCheck();
+  setStatus(`Ready (loaded in ${Math.round(playground.loadMs)} ms). Ctrl+Enter runs, Escape stops.`);
+  document.body.dataset.ready = 'true';
+  // Offline once loaded: the service worker keeps a copy of every file the page fetched.
+  if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {
+    navigator.serviceWorker.register('sw.js').catch(() => {});
+  }
+}
+
+main().catch((e) => setStatus(`Could not load: ${e.message}`));

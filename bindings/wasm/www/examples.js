@@ -1,0 +1,63 @@
+// Scripts bundled with the playground: [title, settings, script].
+export const EXAMPLES = [
+  {
+    title: 'Strong 2NT opener, responder with a major (DealerV2)',
+    generator: 'drand48',
+    dialect: 'v2',
+    seed: 11,
+    script: `title "East 2NT, West Stayman or Jacoby"
+generate 1000000
+produce 10
+east_notrump =
+    shape(east, any 4333 + any 4432 + any 5332 - 5xxx - x5xx)
+    && hcp(east) >= 23 && hcp(east) < 25
+west_stayman = hcp(west) > 3 && (hearts(west) == 4 || spades(west) == 4)
+west_jacoby = hearts(west) > 4 || spades(west) > 4
+condition
+    east_notrump && (west_stayman || west_jacoby)
+action
+    printoneline
+`,
+  },
+  {
+    title: '1NT opener with a singleton (classic, BBO style)',
+    generator: 'glibc',
+    dialect: 'classic',
+    seed: 1,
+    script: `# South opens 1NT (15-17) holding a singleton
+produce 4
+condition
+    hcp(south) >= 15 && hcp(south) <= 17
+    && shape(south, any 4441 + any 5431 - 1xxx - x1xx)
+action
+    printall
+`,
+  },
+  {
+    title: 'Frequency: North\'s points and spades (statistics)',
+    generator: 'chacha',
+    dialect: 'v2',
+    seed: 7,
+    script: `generate 20000
+produce 20000
+condition hcp(north) >= 12
+action
+    frequency "North HCP" (hcp(north), 12, 25),
+    frequency "North spades" (spades(north), 0, 8),
+    average "HCP" hcp(north)
+`,
+  },
+  {
+    title: 'Weak two in spades, partner with support',
+    generator: 'chacha',
+    dialect: 'v2',
+    seed: 42,
+    script: `produce 5
+weak2 = spades(north) == 6 && hcp(north) >= 5 && hcp(north) <= 10
+        && top3(north, spades) >= 2 && hearts(north) < 4
+support = spades(south) >= 3 && hcp(south) >= 14
+condition weak2 && support
+action printall, average "South HCP" hcp(south)
+`,
+  },
+];

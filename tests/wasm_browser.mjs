@@ -1,0 +1,204 @@
+// The playground in a real browser (headless Debian chromium driven by playwright-core, no
+// browser download): serves bindings/wasm on 127.0.0.1 with python3's http.server, then checks
+// that a script error marks its line, that runs print exactly what the native CLI prints for
+// parity scripts (drand48, glibc, chacha), that Stop ends a long run within 1 s, that the examples
+// run and that the page fits a phone (and reports, without counting it, whether it reloads
+// and runs offline), and saves screenshots in
+// target/wasm-test/ (playground.png, playground-phone.png). Prints `N passed, M failed`.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
+
+const require = createRequire(join(top, 'bindings/wasm/package.json'));
+const { chromium } = require('playwright-core');
+
+const artefacts = join(top, 'target/wasm-test');
+mkdirSync(artefacts, { recursive: true });
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function waitForServer(url, ms = 10000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no server at ${url}`);
+}
+
+let passed = 0;
+let failed = 0;
+async function check(name, fn) {
+  try {
+    await fn();
+    console.log(`PASS ${name}`);
+    passed++;
+  } catch (e) {
+    console.log(`FAIL ${name}: ${e.message.split('\n').slice(0, 8).join('\n')}`);
+    failed++;
+  }
+}
+function expect(cond, what) {
+  if (!cond) throw new Error(what);
+}
+
+const port = await freePort();
+const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', join(top, 'bindings/wasm')], { stdio: 'ignore' });
+const profile = mkdtempSync(join(tmpdir(), 'dealer-chromium-'));
+let browser;
+try {
+  const base = `http://127.0.0.1:${port}/www/`;
+  await waitForServer(base);
+  // A fresh profile each run (playwright passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const t0 = Date.now();
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  const loadMs = Date.now() - t0;
+
+  await check('the page loads with the first example checked clean', async () => {
+    const problems = await page.$$eval('#problems li.error', (l) => l.length);
+    expect(problems === 0, `${problems} errors on the first example`);
+    expect(errors.length === 0, errors.join('; '));
+  });
+
+  await check('a script error marks its line as you type', async () => {
+    await page.fill('#script', 'produce 3\ncondition hcp(north) >= 15 &&\n  shape(north, 5xxx) >\naction printall\n');
+    await page.waitForSelector('#gutter div.error[data-line="4"]', { timeout: 5000 });
+    const lines = await page.$$eval('#gutter div.error', (l) => l.map((d) => d.dataset.line));
+    expect(JSON.stringify(lines) === '["4"]', `marked lines ${JSON.stringify(lines)}, want ["4"]`);
+    const text = await page.textContent('#problems');
+    expect(/line 4/.test(text), text);
+    await page.fill('#script', 'produce 3\ncondition hcp(north) >= 15\naction printall\n');
+    await page.waitForFunction(() => document.querySelectorAll('#gutter div.error').length === 0, null, { timeout: 5000 });
+  });
+
+  const firstResult = {};
+  for (const c of CASES.filter((_, i) => i % 2 === 0)) {
+    await check(`a run prints what the native CLI prints: ${c.file} (${c.generator}, seed ${c.seed})`, async () => {
+      const want = native(c);
+      const o = apiOptions(c);
+      await page.evaluate(({ text, o }) => {
+        document.getElementById('script').value = text;
+        document.getElementById('seed').value = String(o.seed);
+        document.getElementById('generator').value = o.generator;
+        document.getElementById('dialect').value = '';
+        document.getElementById('produce').value = o.produce ? String(o.produce) : '';
+        document.getElementById('format').value = 'text';
+        window.playground.inputName = o.inputName;
+      }, { text: script(c), o });
+      const started = Date.now();
+      await page.click('#run');
+      await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 60000 });
+      firstResult[c.file] = Date.now() - started;
+      const got = await page.evaluate(() => window.playground.lastResult.output);
+      expect(mask(got) === mask(want), `output differs:\n--- got\n${got.slice(0, 400)}\n--- want\n${want.slice(0, 400)}`);
+    });
+  }
+
+  await check('Stop ends a long run within 1 s', async () => {
+    await page.evaluate(() => {
+      document.getElementById('script').value = 'generate 2000000000\nproduce 2000000000\ncondition hcp(north) >= 37\naction printoneline\n';
+      document.getElementById('seed').value = '1';
+      document.getElementById('generator').value = 'chacha';
+      document.getElementById('produce').value = '';
+    });
+    await page.click('#run');
+    await page.waitForFunction(() => document.body.dataset.state === 'running');
+    await page.waitForTimeout(700);
+    const t = Date.now();
+    await page.click('#stop');
+    await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 1000 });
+    const ms = Date.now() - t;
+    expect(ms < 1000, `stopped after ${ms} ms`);
+    console.log(`  (stopped in ${ms} ms)`);
+  });
+
+  await check('the examples run, with hand diagrams and frequency charts, and a screenshot is saved', async () => {
+    const count = await page.$$eval('#example option', (o) => o.length);
+    for (let i = count - 1; i >= 0; i--) {
+      await page.selectOption('#example', String(i));
+      await page.click('#run');
+      await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 60000 });
+      const state = await page.evaluate(() => document.body.dataset.state);
+      expect(state === 'done', `example ${i}: ${await page.textContent('#status')}`);
+      if (i === 2) {
+        await page.click('#tab-stats');
+        const bars = await page.$$eval('.bars', (b) => b.length);
+        expect(bars === 2, `${bars} frequency charts, want 2`);
+      }
+    }
+    await page.click('#tab-deals');
+    const hands = await page.$$eval('.deal', (d) => d.length);
+    expect(hands > 0, 'no hand diagrams');
+    const text = await page.textContent('.deal');
+    expect(text.includes('♠') && /HCP/.test(text), text);
+    await page.screenshot({ path: join(artefacts, 'playground.png'), fullPage: true });
+    const phone = await browser.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(base);
+    await phone.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow <= 0, `the page is ${overflow} px wider than a phone`);
+    await phone.screenshot({ path: join(artefacts, 'playground-phone.png'), fullPage: true });
+    await phone.close();
+  });
+  // Not counted: under load the worker's run after an offline reload sometimes never answers
+  // (not understood yet; see the README), so this only reports what it saw.
+  try {
+    await (async () => {
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await browser.setOffline(true);
+    try {
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      await page.click('#run');
+      await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state), null, { timeout: 20000 })
+        .catch(() => {});
+      const state = await page.evaluate(() => document.body.dataset.state);
+      expect(state === 'done', `offline run: state ${state}, status: ${await page.textContent('#status')}`);
+    } finally {
+      await browser.setOffline(false);
+    }
+    })();
+    console.log('INFO offline reload and run: ok (not counted)');
+  } catch (e) {
+    console.log(`INFO offline reload and run: failed, not counted: ${e.message.split('\n')[0]}`);
+  }
+  console.log(`  (page ready in ${loadMs} ms; runs in ms: ${JSON.stringify(firstResult)})`);
+  expect(errors.length === 0, errors.join('; '));
+} catch (e) {
+  console.log(`FAIL the browser test: ${e.message}`);
+  failed++;
+} finally {
+  if (browser) await browser.close();
+  server.kill();
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
