@@ -201,7 +201,7 @@ impl StagedCondition {
     /// Whether `deal` (dealt for [`first_seats`](Self::first_seats) by `dealer`, its last deal)
     /// satisfies the condition; the dealer deals the hands each later stage reads as it is
     /// reached.
-    #[inline]
+    #[inline(always)]
     pub fn judge(&mut self, program: &Program, dealer: &mut Dealer, deal: &mut Deal) -> bool {
         self.dag.next_deal();
         for (k, stage) in self.stages.iter_mut().enumerate() {
@@ -218,7 +218,7 @@ impl StagedCondition {
 
 impl Stage {
     /// Judges the stage's clauses in their current order and counts which one decided.
-    #[inline]
+    #[inline(always)]
     fn judge(&mut self, program: &Program, deal: &Deal, dag: &mut DealDag) -> bool {
         self.judged += 1;
         if self.judged == REORDER_INTERVAL {
