@@ -19,6 +19,7 @@ pub mod eval;
 pub mod hand_stats;
 pub mod scoring;
 pub mod shape;
+pub mod tallied_values;
 
 use std::collections::HashMap;
 
