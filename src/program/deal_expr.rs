@@ -11,6 +11,7 @@
 
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
+use crate::program::chain_order;
 use crate::program::dag::DealDag;
 use crate::program::hand_stats;
 use crate::program::scoring;
@@ -126,7 +127,7 @@ const REORDER_INTERVAL: u32 = 1 << 12;
 impl StagedCondition {
     /// Stages a deal expression of `program`.
     pub fn new(program: &Program, condition: DealExpr) -> StagedCondition {
-        let (any, clauses) = match condition {
+        let (any, clauses) = match chain_order::arrange(program, condition) {
             DealExpr::All(clauses) => (false, clauses),
             DealExpr::Any(alternatives) => (true, alternatives),
             other => (false, vec![other]),

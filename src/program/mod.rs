@@ -13,6 +13,7 @@
 //! cannot run) are reported after every statement has been checked, and only for the action list
 //! that is finally in force.
 
+pub mod chain_order;
 pub mod dag;
 pub mod deal_expr;
 pub mod eval;
