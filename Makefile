@@ -190,6 +190,7 @@ cli-errors: all
 	tests/cli_options.sh
 	tests/cli_formats.sh
 	tests/bbo_check.sh
+	tests/spot_predeal.sh
 
 # The LIN and PBN board records read by an independent parser: endplay from PyPI (in a venv under
 # target/), 200 boards each, hands, dealer and vulnerability against ours. NOT RUN when endplay

@@ -973,6 +973,54 @@ static void test_predeal(void) {
     dealer_free_session(s);
 }
 
+/* ---- Spot-card predeal (SQTxx): ChaCha deals it; the compatibility generators refuse it. ---- */
+
+static void test_spot_cards(void) {
+    const uint64_t spades = (uint64_t)0x1FFF << (16 * SPADES);
+    const uint64_t small_spades = (uint64_t)0xFF << (16 * SPADES);
+    const uint64_t qt = CARD(SPADES, RQ) | CARD(SPADES, RT);
+    dealer_session *s = session_with(NULL, "5", "produce 50\npredeal north SQTxx\n");
+    dealer_deal d;
+    int n = 0, exact = 1;
+    int32_t status;
+    uint64_t seen_smalls = 0;
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        uint64_t north = d.hands[DEALER_NORTH] & spades;
+        n++;
+        exact &= popcount64(north) == 4 && (north & ~small_spades) == qt;
+        seen_smalls |= north & small_spades;
+    }
+    CHECK(status == DEALER_DONE && n == 50 && exact);
+    CHECK(popcount64(seen_smalls) == 8);
+    /* The switch-style predeal takes x as well. */
+    CHECK(dealer_set_predeal(s, DEALER_EAST, "HAxx") == DEALER_OK && no_error(s));
+    CHECK(load(s, "produce 20\n") == DEALER_OK);
+    n = 0; exact = 1;
+    const uint64_t hearts = (uint64_t)0x1FFF << (16 * HEARTS);
+    while ((status = dealer_next_deal(s, &d)) == DEALER_OK) {
+        uint64_t east = d.hands[DEALER_EAST] & hearts;
+        n++;
+        exact &= popcount64(east) == 3 && (east & ~((uint64_t)0xFF << (16 * HEARTS))) == CARD(HEARTS, RA);
+    }
+    CHECK(status == DEALER_DONE && n == 20 && exact);
+    /* drand48: the option's x is refused when the deals start. */
+    CHECK(dealer_set_generator(s, DEALER_GENERATOR_DRAND48) == DEALER_OK);
+    CHECK(load(s, "produce 20\n") == DEALER_OK);
+    CHECK(dealer_next_deal(s, &d) == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "predeal_east") != NULL && strstr(dealer_last_error(s), "ChaCha") != NULL);
+    dealer_free_session(s);
+    /* glibc: a script with x is a script error at the holding's line and column. */
+    s = session_with("glibc", "5", "produce 5\npredeal north SA, HQTxx\n");
+    CHECK(s != NULL);
+    uint32_t line = 0, col = 0;
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 2 && col == 19);
+    CHECK(strcmp(dealer_last_error_summary(s),
+                 "line 2: spot cards (x) in predeal need the ChaCha generator: the glibc generator reproduces "
+                 "classic dealer, which has none") == 0);
+    dealer_free_session(s);
+}
+
 /* ---- dealer_set_output_fd. ---- */
 
 #ifdef _WIN32
@@ -1677,6 +1725,7 @@ int main(void) {
     test_threads();
     test_variables();
     test_predeal();
+    test_spot_cards();
     test_output_fd();
     test_output_fd_closed_reader();
     test_compiled_expressions();

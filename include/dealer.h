@@ -311,7 +311,8 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 //   without it the records go to `DEALER_STREAM_CSV`.
 // - `export_file`: the file `export` writes to (`-X`); without it, `DEALER_STREAM_EXPORT`.
 // - `predeal_north`, `predeal_east`, `predeal_south`, `predeal_west`: cards for the seat such
-//   as `SAK,HQ` (`-N`, `-E`, `-S`, `-W`); see `dealer_set_predeal`. Empty removes them.
+//   as `SAK,HQ` or `SQTxx` (`-N`, `-E`, `-S`, `-W`); see `dealer_set_predeal`. Empty removes
+//   them.
 //   Suit letters `S`, `H`, `D`, `C` and ranks `AKQJT98765432` (any case), separated by
 //   nothing, commas, blanks or `-`; only the first 31 characters count (as in DealerV2). Any
 //   other character, a rank before a suit letter, or a card given twice is refused.
@@ -455,8 +456,11 @@ int32_t dealer_set_variable(dealer_session *session, uint32_t index, const char 
 // As with classic dealer's switches, while any seat has a predeal set this way the script's
 // own `predeal` lines are replaced. NULL or an empty string removes the seat's predeal. Text
 // that is not such cards (see the `predeal_north` option) is refused at once, with the text
-// quoted; a card given to two seats is reported when the deals start. Returns `DEALER_OK`,
-// `DEALER_ERROR_OPTION` for a bad seat or bad text, or `DEALER_ERROR_UTF8`.
+// quoted; a card given to two seats is reported when the deals start. An `x` is a spot card
+// (`SQTxx`: the suit is exactly its named cards and that many cards of ranks 2 to 9 that no
+// predeal names; ChaCha generator only, reported as `DEALER_ERROR_OPTION` when the deals start
+// with another generator). Returns `DEALER_OK`, `DEALER_ERROR_OPTION` for a bad seat or bad
+// text, or `DEALER_ERROR_UTF8`.
 int32_t dealer_set_predeal(dealer_session *session, int32_t seat, const char *cards);
 
 // Answers `usereval` queries with a callback of the caller's instead of a DealerServer process

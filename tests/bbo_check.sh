@@ -85,6 +85,8 @@ row "printlin" 'produce 1\ncondition 1\naction printlin\n' '3:8: error: `printli
 clauses=$(for i in $(seq 32); do printf ' || shape(north, 4333)'; done)
 row "32 shape clauses" "produce 1\ncondition 0$clauses\n" \
   '2:698: error: shape clause 32: classic dealer allows 31 (Too many shapes -- only 32 allowed!)' 1
+row "spot cards" 'predeal north SQTxx, HA\nproduce 1\ncondition 1\n' \
+  "1:15: error: spot cards (x) in a predeal holding are libdealer's own: classic dealer reads the word as a name (syntax error); predeal the named cards only" 1
 row "classic syntax error" 'produce 1\ncondition hcp(north) >\n' \
   '3:1: error: classic dealer rejects the script: syntax error' 1
 

@@ -5,7 +5,8 @@
 #   - layout: a small C program prints sizeof and offsetof of the header's structs and fields;
 #     the Pascal test compares its records with them;
 #   - the Pascal test's own checks (script error line and column, NextDeal / Eval, DD table,
-#     freeing twice);
+#     freeing twice, CheckScript: a real BBO script of ../shared/parity/pbs/scripts without
+#     error, a script with a `#` not in column 1 and a `shape{}` with both errors' positions);
 #   - capture: "generate 1000 produce 5 action printoneline" run with a fixed seed through
 #     SetOutput gives the bytes `dealer -s SEED` prints (the timing line masked).
 # Prints "ok: NAME" / "FAIL: NAME" per check and "N passed, M failed"; exit status 1 on any
@@ -112,8 +113,11 @@ fi
 
 seed=12345
 printf 'generate 1000\nproduce 5\naction printoneline\n' >"$tmp/capture.dlr"
+# A real BBO script for CheckScript (no error expected), when the shared material is there.
+bbo_script=$(ls "${BBO_SCRIPTS:-$top/../shared/parity/pbs/scripts}"/*.dlr 2>/dev/null | head -n 1)
+[ -n "$bbo_script" ] || echo "note: no BBO script found: CheckScript runs on built-in scripts only"
 LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-  "$tmp/build/test_dealer" "$tmp/layout.txt" "$tmp/capture.dlr" "$seed" "$tmp/captured.txt" \
+  "$tmp/build/test_dealer" "$tmp/layout.txt" "$tmp/capture.dlr" "$seed" "$tmp/captured.txt" ${bbo_script:+"$bbo_script"} \
   >"$tmp/pascal.out" 2>&1
 status=$?
 grep -E '^(ok|FAIL): ' "$tmp/pascal.out"

@@ -14,6 +14,7 @@ fn chacha(seed: i64, predeal: Vec<(Seat, dealer::cards::Card)>) -> Dealer {
         drand48_state: None,
         predeal,
         bias: [[-1; 4]; 4],
+        spots: Vec::new(),
         swap: 0,
     })
     .expect("valid setup")

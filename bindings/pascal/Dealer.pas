@@ -221,6 +221,20 @@ type
 
   TDealerTricks = array[0..3, 0..4] of Integer;
 
+  { How serious a diagnostic of TDealerSession.CheckScript is. }
+  TDealerCheckSeverity = (dcsWarning, dcsError);
+
+  { One finding of dealer_check_script: 1-based line and byte column, severity, message. }
+  TDealerDiagnostic = record
+    Line: Integer;
+    Column: Integer;
+    Severity: TDealerCheckSeverity;
+    Message: string;
+  end;
+
+  { The diagnostics of TDealerSession.CheckScript, sorted by position. }
+  TDealerDiagnostics = array of TDealerDiagnostic;
+
   { The deals of TDealerSession.NextDeals. }
   TDealerDealArray = array of TDealerDeal;
   { Values[I][J]: expression J (the ids passed, in order) on deal I; true is 1. }
@@ -256,6 +270,11 @@ type
     procedure LoadScript(const Text: string);
     procedure LoadScriptBytes(Text: PByte; Len: NativeUInt);
     procedure LoadScriptFile(const Path: string);
+    { dealer_check_script: checks Script as Flavour (DEALER_CHECK_BBO: as Bridge Base Online's
+      dealer, classic dealer, reads it) without loading or dealing; returns every diagnostic
+      (none: BBO accepts it as it is). ErrorCount counts the errors among them. Raises
+      EDealerError for a failed call (not for a script with errors). }
+    function CheckScript(const Script: string; Flavour: Integer = DEALER_CHECK_BBO): TDealerDiagnostics;
 
     { Captures a stream (DEALER_STREAM_*) into OutputText[Stream]; Capture False restores
       the default (standard output / standard error). }
@@ -305,6 +324,10 @@ type
 function DealToPbn(const Deal: TDealerDeal): string;
 function DealToOneLine(const Deal: TDealerDeal): string;
 function DealerVersion: string;
+{ The number of errors (not warnings) among Diagnostics. }
+function ErrorCount(const Diagnostics: TDealerDiagnostics): Integer;
+{ Reads one diagnostic line "LINE:COL: warning|error: MESSAGE"; False when it is not one. }
+function ParseDiagnostic(const Text: string; out Diagnostic: TDealerDiagnostic): Boolean;
 
 implementation
 
@@ -550,6 +573,96 @@ function WriteStream3(data: PByte; len: NativeUInt; userdata: Pointer): Int32; c
 begin
   Append(TDealerSession(userdata).FOutput[3], data, len);
   Result := 0;
+end;
+
+{ dealer_check_script's callback: the diagnostic lines, appended to the UTF8String at userdata. }
+function CollectCheck(data: PByte; len: NativeUInt; userdata: Pointer): Int32; cdecl;
+begin
+  Append(PUTF8String(userdata)^, data, len);
+  Result := 0;
+end;
+
+function ParseDiagnostic(const Text: string; out Diagnostic: TDealerDiagnostic): Boolean;
+var
+  Rest, Kind: string;
+  P: Integer;
+begin
+  Result := False;
+  Diagnostic.Line := 0;
+  Diagnostic.Column := 0;
+  Diagnostic.Severity := dcsError;
+  Diagnostic.Message := '';
+  Rest := Text;
+  P := Pos(':', Rest);
+  if (P < 2) or not TryStrToInt(Copy(Rest, 1, P - 1), Diagnostic.Line) then
+    Exit;
+  Delete(Rest, 1, P);
+  P := Pos(':', Rest);
+  if (P < 2) or not TryStrToInt(Copy(Rest, 1, P - 1), Diagnostic.Column) then
+    Exit;
+  Delete(Rest, 1, P);
+  Rest := TrimLeft(Rest);
+  P := Pos(':', Rest);
+  if P < 2 then
+    Exit;
+  Kind := Copy(Rest, 1, P - 1);
+  if Kind = 'warning' then
+    Diagnostic.Severity := dcsWarning
+  else if Kind = 'error' then
+    Diagnostic.Severity := dcsError
+  else
+    Exit;
+  Diagnostic.Message := Trim(Copy(Rest, P + 1, Length(Rest) - P));
+  Result := True;
+end;
+
+function ErrorCount(const Diagnostics: TDealerDiagnostics): Integer;
+var
+  I: Integer;
+begin
+  Result := 0;
+  for I := 0 to High(Diagnostics) do
+    if Diagnostics[I].Severity = dcsError then
+      Inc(Result);
+end;
+
+function TDealerSession.CheckScript(const Script: string; Flavour: Integer): TDealerDiagnostics;
+var
+  U, Lines: UTF8String;
+  Empty: Byte;
+  Text: PByte;
+  Status: Int32;
+  List: TStringList;
+  I, N: Integer;
+  D: TDealerDiagnostic;
+begin
+  Result := nil;
+  NeedHandle;
+  U := UTF8String(Script);
+  Empty := 0;
+  if Length(U) = 0 then
+    Text := @Empty
+  else
+    Text := PByte(PAnsiChar(U));
+  Lines := '';
+  Status := dealer_check_script(FHandle, Text, Length(U), Flavour, CollectCheck, @Lines);
+  if Status < 0 then
+    Check(Status);
+  List := TStringList.Create;
+  try
+    List.Text := string(Lines);
+    SetLength(Result, List.Count);
+    N := 0;
+    for I := 0 to List.Count - 1 do
+      if ParseDiagnostic(List[I], D) then
+      begin
+        Result[N] := D;
+        Inc(N);
+      end;
+    SetLength(Result, N);
+  finally
+    List.Free;
+  end;
 end;
 
 procedure TDealerSession.SetOutput(Stream: Integer; Capture: Boolean);

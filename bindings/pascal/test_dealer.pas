@@ -1,9 +1,10 @@
 { test_dealer.pas -- tests of the Dealer unit (run by tests/bindings_pascal.sh).
 
-  Usage: test_dealer LAYOUT_FILE SCRIPT_FILE SEED CAPTURE_OUT
+  Usage: test_dealer LAYOUT_FILE SCRIPT_FILE SEED CAPTURE_OUT [BBO_SCRIPT]
     LAYOUT_FILE  lines "name value" from a C program: sizeof of each struct, offsetof of
                  each field (name struct.field)
     SCRIPT_FILE  the capture script; its output with seed SEED goes to CAPTURE_OUT
+    BBO_SCRIPT   a real BBO script, which CheckScript must find free of errors
   Prints "ok: NAME" / "FAIL: NAME" and "N passed, M failed"; exit status 1 on failure. }
 program test_dealer;
 
@@ -111,6 +112,65 @@ begin
         Raised := E.Status = DEALER_ERROR_OPTION;
     end;
     Check(Raised, 'option error raises EDealerError');
+  finally
+    S.Free;
+  end;
+end;
+
+{ The bytes of a file as a string (no line-end conversion). }
+function ReadFileText(const Path: string): string;
+var
+  F: TFileStream;
+  U: UTF8String;
+begin
+  F := TFileStream.Create(Path, fmOpenRead or fmShareDenyNone);
+  try
+    SetLength(U, F.Size);
+    if F.Size > 0 then
+      F.ReadBuffer(U[1], F.Size);
+  finally
+    F.Free;
+  end;
+  Result := string(U);
+end;
+
+(* CheckScript (dealer_check_script, DEALER_CHECK_BBO): a real BBO script has no error; a script
+   with a '#' not in column 1 and a 'shape{...}' gets both errors at their lines and columns. *)
+procedure TestCheckScript(const CleanFile: string);
+var
+  S: TDealerSession;
+  D: TDealerDiagnostics;
+  Parsed: TDealerDiagnostic;
+begin
+  S := TDealerSession.Create;
+  try
+    if CleanFile <> '' then
+    begin
+      D := S.CheckScript(ReadFileText(CleanFile));
+      Check(ErrorCount(D) = 0, 'CheckScript: a real BBO script has no error',
+        Format('%d errors in %s', [ErrorCount(D), CleanFile]));
+    end;
+    D := S.CheckScript('produce 1 # one deal' + #10 + 'condition shape{north, 5+s}' + #10);
+    Check(Length(D) = 2, 'CheckScript: two diagnostics', IntToStr(Length(D)));
+    if Length(D) = 2 then
+    begin
+      Check((D[0].Line = 1) and (D[0].Column = 11) and (D[0].Severity = dcsError),
+        'CheckScript: # not in column 1 at 1:11', Format('%d:%d', [D[0].Line, D[0].Column]));
+      Check(Pos('`#` not in column 1', D[0].Message) = 1, 'CheckScript: # message', D[0].Message);
+      Check((D[1].Line = 2) and (D[1].Column = 11) and (D[1].Severity = dcsError),
+        'CheckScript: shape{} at 2:11', Format('%d:%d', [D[1].Line, D[1].Column]));
+      Check((Pos('`shape{', D[1].Message) = 1) and (Pos('is DealerV2 only', D[1].Message) > 0),
+        'CheckScript: shape{} message', D[1].Message);
+    end;
+    Check(ErrorCount(D) = 2, 'CheckScript: ErrorCount', IntToStr(ErrorCount(D)));
+    D := S.CheckScript('par = hcp(north)' + #10 + 'condition par > 10' + #10);
+    Check((Length(D) = 2) and (ErrorCount(D) = 0) and (D[0].Severity = dcsWarning),
+      'CheckScript: warnings only', IntToStr(Length(D)));
+    D := S.CheckScript('');
+    Check(Length(D) = 0, 'CheckScript: an empty script', IntToStr(Length(D)));
+    Check(ParseDiagnostic('12:3: warning: a: b', Parsed) and (Parsed.Line = 12) and (Parsed.Column = 3)
+      and (Parsed.Severity = dcsWarning) and (Parsed.Message = 'a: b'), 'ParseDiagnostic');
+    Check(not ParseDiagnostic('no diagnostic', Parsed), 'ParseDiagnostic refuses other text');
   finally
     S.Free;
   end;
@@ -484,6 +544,10 @@ begin
       TestSetDeal;
       TestNextDeals;
       TestFreeTwice;
+      if ParamCount >= 5 then
+        TestCheckScript(ParamStr(5))
+      else
+        TestCheckScript('');
     except
       on E: Exception do
         Check(False, 'unexpected exception', E.ClassName + ': ' + E.Message);

@@ -23,7 +23,9 @@
 //!
 //! With bias predeal, a suit-length table is drawn from its exact distribution (see `bias`)
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
-//! card predeal and the bias lengths equally likely.
+//! card predeal and the bias lengths equally likely. Spot holdings (`SQTxx`, see `spots`) deal
+//! this way too: each suit's `x`s are drawn first from its free small cards, then the rest of
+//! the suit is split by the table, in which a spot holding's seat takes no further card of it.
 //!
 //! Swapping (`-x 2`/`-x 3`) works as in DealerV2: a fresh deal, then cumulative exchanges of
 //! the E/S/W hands; generated deal `i` is arrangement `i mod 2` (or `mod 6`) of fresh deal
@@ -38,6 +40,7 @@
 
 use super::bias::LengthSampler;
 use super::hand_sampler::HandSampler;
+use super::spots::SpotDraw;
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -74,6 +77,9 @@ struct BiasState {
     /// Bit positions of each suit's free cards, in the order each deal's shuffle starts from.
     suit_cards: [[u8; 13]; 4],
     suit_count: [u8; 4],
+    /// The spot holdings' `x`s, drawn from each suit's free small cards before the suit is
+    /// split (the sampler's table counts the free cards without them).
+    spots: Option<SpotDraw>,
 }
 
 /// One ChaCha stream read as 64-bit words by index, a buffer at a time; reading on from the
@@ -322,8 +328,16 @@ fn has_fast_pdep() -> bool {
 
 impl ChaChaDealer {
     /// Sets up from a validated predeal and, when `bias` is given, a validated and feasible
-    /// bias table (`pinned[hand][suit]` = free cards of the suit the hand must receive).
-    pub(crate) fn new(seed: i64, predeal: &[(Seat, Card)], pinned: Option<[[i8; 4]; 4]>, swap: u8) -> ChaChaDealer {
+    /// bias table (`pinned[hand][suit]` = free cards of the suit the hand must receive, besides
+    /// its `x`s). `spots` (`[hand][suit]`: the `x`s, −1 where none), which needs `pinned`, gives
+    /// spot holdings.
+    pub(crate) fn new(
+        seed: i64,
+        predeal: &[(Seat, Card)],
+        spots: Option<&[[i8; 4]; 4]>,
+        pinned: Option<[[i8; 4]; 4]>,
+        swap: u8,
+    ) -> ChaChaDealer {
         let mut base = [0u64; 4];
         let mut taken = 0u64;
         for &(seat, card) in predeal {
@@ -364,8 +378,25 @@ impl ChaChaDealer {
             }
         }
         let bias = pinned.map(|pinned| {
-            let slots = slots.map(|s| s as u8);
-            Box::new(BiasState { sampler: LengthSampler::new(slots, suit_count, pinned), suit_cards, suit_count })
+            // The `x`s are dealt before the table: they leave their seats' slots and their suits'
+            // free cards.
+            let mut table_slots = slots.map(|s| s as u8);
+            let mut table_cards = suit_count;
+            if let Some(spots) = spots {
+                for h in 0..4 {
+                    for s in 0..4 {
+                        let x = spots[h][s].max(0) as u8;
+                        table_slots[h] -= x;
+                        table_cards[s] -= x;
+                    }
+                }
+            }
+            Box::new(BiasState {
+                sampler: LengthSampler::new(table_slots, table_cards, pinned),
+                suit_cards,
+                suit_count,
+                spots: spots.map(|spots| SpotDraw::new(spots, free)),
+            })
         });
         ChaChaDealer {
             words: DealWords::new(seed),
@@ -489,8 +520,20 @@ impl ChaChaDealer {
         // Each deal shuffles from the same starting order, so it depends only on its number.
         let mut suit_cards = state.suit_cards;
         for s in 0..4 {
-            let n = state.suit_count[s] as usize;
+            let mut n = state.suit_count[s] as usize;
             let cards = &mut suit_cards[s];
+            if let Some(spots) = state.spots.as_ref().filter(|spots| spots.has(s)) {
+                let taken = spots.draw(s, &mut hands, |m| below(&mut rng, m));
+                // The rest of the suit's free cards, in their starting order.
+                let mut kept = 0;
+                for i in 0..n {
+                    if taken >> cards[i] & 1 == 0 {
+                        cards[kept] = cards[i];
+                        kept += 1;
+                    }
+                }
+                n = kept;
+            }
             for i in (1..n).rev() {
                 let j = below(&mut rng, i as u32 + 1) as usize;
                 cards.swap(i, j);
@@ -610,7 +653,7 @@ mod tests {
 
     #[test]
     fn deals_do_not_depend_on_the_cpu() {
-        let mut fast = ChaChaDealer::new(5, &[], None, 0);
+        let mut fast = ChaChaDealer::new(5, &[], None, None, 0);
         let mut portable = fast.clone();
         portable.fast_pdep = false;
         for _ in 0..2000 {
@@ -620,7 +663,7 @@ mod tests {
 
     #[test]
     fn rejections_draw_again_from_the_deal_s_own_words() {
-        let mut dealer = ChaChaDealer::new(11, &[], None, 0);
+        let mut dealer = ChaChaDealer::new(11, &[], None, None, 0);
         let mut overflowed = 0;
         for _ in 0..100_000 {
             let deal = dealer.deal_seats(SeatSet::ALL).expect("no bias");

@@ -24,6 +24,7 @@ mod chacha;
 mod drand48;
 mod glibc;
 mod hand_sampler;
+mod spots;
 mod v2bias;
 mod v2dealer;
 mod v2pack;
@@ -36,6 +37,7 @@ mod tests;
 pub const LAZY_DEALING_ORDER: [Seat; 4] = chacha::DEALING_ORDER;
 
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
+pub use spots::{too_many_spots, SpotCards, SPOT_RANKS};
 
 /// Which random generator (and with it which peer's dealing algorithm) a session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +66,9 @@ pub struct DealingSetup {
     pub predeal: Vec<(Seat, Card)>,
     /// Bias predeal: `bias[seat][suit]` is the required suit length, −1 when unset.
     pub bias: [[i8; 4]; 4],
+    /// Spot-card holdings (`SQTxx`): each fixes a seat's suit to its predealt cards of the
+    /// suit and `count` free cards of ranks 2 to 9 (ChaCha only; see `spots`).
+    pub spots: Vec<SpotCards>,
     /// Swapping mode: 0 (off), 2 (E/W exchange) or 3 (all E/S/W arrangements).
     pub swap: u8,
 }
@@ -77,6 +82,7 @@ impl Default for DealingSetup {
             drand48_state: None,
             predeal: Vec::new(),
             bias: [[-1; 4]; 4],
+            spots: Vec::new(),
             swap: 0,
         }
     }
@@ -149,8 +155,10 @@ fn check_bias(bias: &[[i8; 4]; 4]) -> Result<bool, String> {
 }
 
 /// The free cards each (seat, suit) must still receive for the bias to hold, given the card
-/// predeal; −1 where no length is set.
-fn pinned_cells(predeal: &[(Seat, Card)], bias: &[[i8; 4]; 4]) -> Result<[[i8; 4]; 4], String> {
+/// predeal and the spot holdings (`spots[seat][suit]`: the `x`s, −1 where the suit is not
+/// fixed; the `x`s count as predealt cards here, and a fixed suit takes no other free card);
+/// −1 where no length is set.
+fn pinned_cells(predeal: &[(Seat, Card)], bias: &[[i8; 4]; 4], spots: &[[i8; 4]; 4]) -> Result<[[i8; 4]; 4], String> {
     let mut held = [[0i8; 4]; 4];
     for &(seat, card) in predeal {
         held[seat.index()][card.suit().index()] += 1;
@@ -159,7 +167,19 @@ fn pinned_cells(predeal: &[(Seat, Card)], bias: &[[i8; 4]; 4]) -> Result<[[i8; 4
     for seat in Seat::ALL {
         for suit in Suit::ALL {
             let (h, s) = (seat.index(), suit.index());
-            if bias[h][s] >= 0 {
+            if spots[h][s] >= 0 {
+                let length = held[h][s] + spots[h][s];
+                if bias[h][s] >= 0 && bias[h][s] != length {
+                    return Err(format!(
+                        "{}'s spot-card holding has {} {}s but its length is set to {}",
+                        seat.name(),
+                        length,
+                        suit.name(),
+                        bias[h][s]
+                    ));
+                }
+                pinned[h][s] = 0;
+            } else if bias[h][s] >= 0 {
                 if held[h][s] > bias[h][s] {
                     return Err(format!(
                         "{} is predealt {} {}s but its length is set to {}",
@@ -174,6 +194,15 @@ fn pinned_cells(predeal: &[(Seat, Card)], bias: &[[i8; 4]; 4]) -> Result<[[i8; 4
         }
     }
     Ok(pinned)
+}
+
+/// The error for spot cards with a compatibility generator.
+pub fn spots_need_chacha(generator: GeneratorKind) -> String {
+    let peer = match generator {
+        GeneratorKind::Glibc => "glibc generator reproduces classic dealer",
+        _ => "drand48 generator reproduces DealerV2",
+    };
+    format!("spot cards (x) in predeal need the ChaCha generator: the {peer}, which has none")
 }
 
 /// The error for a bias predeal that no deal can satisfy.
@@ -191,6 +220,10 @@ impl Dealer {
             return Err(format!("Swapping mode must be 0, 2 or 3, not {}", setup.swap));
         }
         check_predeal(&setup.predeal)?;
+        let spots = spots::spot_table(&setup.predeal, &setup.spots)?;
+        if !setup.spots.is_empty() && setup.generator != GeneratorKind::ChaCha {
+            return Err(spots_need_chacha(setup.generator));
+        }
         let mut warnings = Vec::new();
         let engine = match setup.generator {
             GeneratorKind::Glibc => {
@@ -212,7 +245,7 @@ impl Dealer {
                     if setup.swap != 0 {
                         warnings.push("Bias predeal is in force: swapping is discarded".to_string());
                     }
-                    let pinned = pinned_cells(&[], &setup.bias)?;
+                    let pinned = pinned_cells(&[], &setup.bias, &[[-1; 4]; 4])?;
                     if !bias::LengthSampler::new([13; 4], [13; 4], pinned).feasible() {
                         return Err(impossible_bias());
                     }
@@ -228,16 +261,19 @@ impl Dealer {
             }
             GeneratorKind::ChaCha => {
                 let has_bias = check_bias(&setup.bias)?;
-                let constrained = has_bias || !setup.predeal.is_empty();
+                let has_spots = !setup.spots.is_empty();
+                let constrained = has_bias || has_spots || !setup.predeal.is_empty();
                 let swap = if constrained && setup.swap != 0 {
                     warnings.push("Predeal is in force: swapping is discarded".to_string());
                     0
                 } else {
                     setup.swap
                 };
-                let pinned = if has_bias { Some(pinned_cells(&setup.predeal, &setup.bias)?) } else { None };
-                let dealer = chacha::ChaChaDealer::new(setup.seed, &setup.predeal, pinned, swap);
-                if has_bias && !dealer.bias_feasible() {
+                let pinned =
+                    if has_bias || has_spots { Some(pinned_cells(&setup.predeal, &setup.bias, &spots)?) } else { None };
+                let spots = has_spots.then_some(&spots);
+                let dealer = chacha::ChaChaDealer::new(setup.seed, &setup.predeal, spots, pinned, swap);
+                if (has_bias || has_spots) && !dealer.bias_feasible() {
                     return Err(impossible_bias());
                 }
                 Engine::ChaCha(Box::new(dealer))

@@ -471,6 +471,223 @@ fn chacha_bias_with_predeal_and_many_constraints() {
     }
 }
 
+// ---------------------------------------------------------------- spot-card predeal (ChaCha)
+
+/// `C(n, k)` as a float.
+fn choose(n: u64, k: u64) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// The chi-square statistic of `counts` against probabilities `p` (cells with p > 0).
+fn chi_square(counts: &[u64], p: &[f64]) -> f64 {
+    let n: u64 = counts.iter().sum();
+    counts
+        .iter()
+        .zip(p)
+        .filter(|(_, &p)| p > 0.0)
+        .map(|(&c, &p)| {
+            let e = p * n as f64;
+            (c as f64 - e).powi(2) / e
+        })
+        .sum()
+}
+
+/// A spot holding.
+fn spot(seat: Seat, suit: Suit, count: u8) -> SpotCards {
+    SpotCards { seat, suit, count }
+}
+
+/// The small (2–9) cards of `suit` in `hand`, as rank bits 0..8.
+fn smalls(hand: Hand, suit: Suit) -> u16 {
+    hand.suit_bits(suit) & SPOT_RANKS
+}
+
+/// Index of a `k`-subset of 0..n (given as a bit mask) among all `k`-subsets: its colex rank.
+fn subset_index(mask: u16) -> usize {
+    let mut index = 0.0;
+    for (i, bit) in (0..16).filter(|&b| mask >> b & 1 != 0).enumerate() {
+        index += choose(bit, i as u64 + 1);
+    }
+    index as usize
+}
+
+#[test]
+fn chacha_spot_holding_is_exact() {
+    // predeal north SQTxx: North holds SQ, ST and two of the eight small spades, nothing else in
+    // spades; each pair of small spades equally likely; the other hands share the rest uniformly.
+    let mut s = setup(GeneratorKind::ChaCha, 61);
+    s.predeal = predeal("north SQT");
+    s.spots = vec![spot(Seat::North, Suit::Spades, 2)];
+    let mut dealer = Dealer::new(&s).unwrap();
+    const N: usize = 200_000;
+    let mut pairs = [0u64; 28];
+    let mut east_spades = [0u64; 10];
+    let mut east_hearts = [0u64; 14];
+    for _ in 0..N {
+        let d = dealer.deal().unwrap();
+        assert!(d.is_complete());
+        let north = d.hand(Seat::North);
+        assert_eq!(north.len(Suit::Spades), 4);
+        assert_eq!(north.suit_bits(Suit::Spades) & !SPOT_RANKS, (1 << 10) | (1 << 8), "{north:?}");
+        pairs[subset_index(smalls(north, Suit::Spades))] += 1;
+        east_spades[d.hand(Seat::East).len(Suit::Spades) as usize] += 1;
+        east_hearts[d.hand(Seat::East).len(Suit::Hearts) as usize] += 1;
+    }
+    assert!(chi_square(&pairs, &[1.0 / 28.0; 28]) < chi_square_limit(27.0), "pairs {pairs:?}");
+    // East takes 13 of the 39 cards North does not hold: 9 spades among them.
+    let p: Vec<f64> = (0..10).map(|k| choose(9, k) * choose(30, 13 - k) / choose(39, 13)).collect();
+    assert!(chi_square(&east_spades, &p) < chi_square_limit(9.0), "east spades {east_spades:?}");
+    // North holds 9 other cards of the 39 non-spades; 13 hearts among them; East takes 13 of
+    // the 39 cards left: P(East k hearts) sums over North's hearts.
+    let p: Vec<f64> = (0..14)
+        .map(|k| {
+            (0..=9u64)
+                .map(|h| {
+                    let north = choose(13, h) * choose(26, 9 - h) / choose(39, 9);
+                    north * choose(13 - h, k) * choose(26 + h, 13 - k) / choose(39, 13)
+                })
+                .sum()
+        })
+        .collect();
+    assert!(chi_square(&east_hearts, &p) < chi_square_limit(13.0), "east hearts {east_hearts:?}");
+}
+
+#[test]
+fn chacha_spot_holdings_with_bias_and_other_predeals_are_exact() {
+    // North SQTxx, South S9 and a spade length of 5, West HJ8x: North's smalls come from the
+    // seven left (S9 is South's), West's heart smalls from the seven left (H8 is named).
+    let mut s = setup(GeneratorKind::ChaCha, 62);
+    s.predeal = predeal("north SQT; south S9; west HJ8");
+    s.spots = vec![spot(Seat::North, Suit::Spades, 2), spot(Seat::West, Suit::Hearts, 1)];
+    s.bias[Seat::South.index()][Suit::Spades.index()] = 5;
+    let mut dealer = Dealer::new(&s).unwrap();
+    const N: usize = 150_000;
+    let mut north_pairs = [0u64; 28];
+    let mut west_heart = [0u64; 8];
+    for _ in 0..N {
+        let d = dealer.deal().unwrap();
+        assert!(d.is_complete());
+        let (north, south, west) = (d.hand(Seat::North), d.hand(Seat::South), d.hand(Seat::West));
+        assert_eq!(north.len(Suit::Spades), 4);
+        assert_eq!(north.suit_bits(Suit::Spades) & !SPOT_RANKS, (1 << 10) | (1 << 8));
+        assert_eq!(south.len(Suit::Spades), 5);
+        assert!(south.contains(Card::new(Suit::Spades, 7)));
+        assert_eq!(west.len(Suit::Hearts), 3);
+        assert_eq!(west.suit_bits(Suit::Hearts) & !SPOT_RANKS, 1 << 9);
+        assert!(west.contains(Card::new(Suit::Hearts, 6)));
+        north_pairs[subset_index(smalls(north, Suit::Spades))] += 1;
+        let west_small = smalls(west, Suit::Hearts) & !(1 << 6);
+        west_heart[west_small.trailing_zeros() as usize] += 1;
+    }
+    // 21 pairs of the small spades other than the 9, never the 9 (index of pairs with bit 7).
+    let mut p = [0.0; 28];
+    for (i, cell) in p.iter_mut().enumerate() {
+        let pair =
+            (0..8u16).flat_map(|a| (a + 1..8).map(move |b| (1u16 << a) | (1 << b))).find(|&m| subset_index(m) == i);
+        *cell = if pair.is_some_and(|m| m & (1 << 7) == 0) { 1.0 / 21.0 } else { 0.0 };
+    }
+    assert!(north_pairs.iter().zip(&p).all(|(&c, &p)| p > 0.0 || c == 0));
+    assert!(chi_square(&north_pairs, &p) < chi_square_limit(20.0), "{north_pairs:?}");
+    let mut p = [1.0 / 7.0; 8];
+    p[6] = 0.0; // the H8 is named
+    assert_eq!(west_heart[6], 0);
+    assert!(chi_square(&west_heart, &p) < chi_square_limit(6.0), "{west_heart:?}");
+    // The whole deal against rejection sampling: plain predeal deals (uniform, tested above)
+    // kept when they meet the spot holdings and the bias have the same distribution.
+    let mut plain = setup(GeneratorKind::ChaCha, 64);
+    plain.predeal = s.predeal.clone();
+    let mut reference = Dealer::new(&plain).unwrap();
+    let meets = |d: &Deal| {
+        let (north, south, west) = (d.hand(Seat::North), d.hand(Seat::South), d.hand(Seat::West));
+        north.len(Suit::Spades) == 4
+            && north.suit_bits(Suit::Spades) & !SPOT_RANKS == (1 << 10) | (1 << 8)
+            && south.len(Suit::Spades) == 5
+            && west.len(Suit::Hearts) == 3
+            && west.suit_bits(Suit::Hearts) & !SPOT_RANKS == 1 << 9
+            && west.contains(Card::new(Suit::Hearts, 6))
+    };
+    // A cell per (East's spades, East's hearts, West's spades, South's hcp > 8).
+    let cell = |d: &Deal| {
+        let (east, west) = (d.hand(Seat::East), d.hand(Seat::West));
+        ((east.len(Suit::Spades) * 14 + east.len(Suit::Hearts)) * 5 + west.len(Suit::Spades).min(4)) as usize * 2
+            + usize::from(hcp(d.hand(Seat::South)) > 8)
+    };
+    let mut ours = vec![0u64; 14 * 14 * 5 * 2];
+    let mut kept = vec![0u64; ours.len()];
+    for _ in 0..N {
+        ours[cell(&dealer.deal().unwrap())] += 1;
+    }
+    let mut accepted = 0;
+    while accepted < N / 2 {
+        let d = reference.deal().unwrap();
+        if meets(&d) {
+            kept[cell(&d)] += 1;
+            accepted += 1;
+        }
+    }
+    let (a, b) = (N as f64, accepted as f64);
+    let (mut chi, mut cells) = (0.0, 0.0);
+    for (&x, &y) in ours.iter().zip(&kept) {
+        if x + y >= 5 {
+            chi += ((b / a).sqrt() * x as f64 - (a / b).sqrt() * y as f64).powi(2) / (x + y) as f64;
+            cells += 1.0;
+        }
+    }
+    assert!(cells > 20.0 && chi < chi_square_limit(cells - 1.0), "two-sample chi-square {chi} over {cells} cells");
+}
+
+#[test]
+fn chacha_spot_holdings_share_a_suit() {
+    // north Sxx, south Sxxx: five of the eight small spades go to North and South, the honours
+    // and the rest to East and West.
+    let mut s = setup(GeneratorKind::ChaCha, 63);
+    s.spots = vec![spot(Seat::North, Suit::Spades, 2), spot(Seat::South, Suit::Spades, 3)];
+    let mut dealer = Dealer::new(&s).unwrap();
+    const N: usize = 100_000;
+    let mut north_pairs = [0u64; 28];
+    let mut east_spades = [0u64; 9];
+    for _ in 0..N {
+        let d = dealer.deal().unwrap();
+        let (north, south) = (d.hand(Seat::North), d.hand(Seat::South));
+        assert_eq!((north.len(Suit::Spades), south.len(Suit::Spades)), (2, 3));
+        assert_eq!((north.suit_bits(Suit::Spades) | south.suit_bits(Suit::Spades)) & !SPOT_RANKS, 0);
+        north_pairs[subset_index(smalls(north, Suit::Spades))] += 1;
+        east_spades[d.hand(Seat::East).len(Suit::Spades) as usize] += 1;
+    }
+    assert!(chi_square(&north_pairs, &[1.0 / 28.0; 28]) < chi_square_limit(27.0), "{north_pairs:?}");
+    // East takes 13 of the 26 cards left to East–West, 8 of them spades.
+    let p: Vec<f64> = (0..9).map(|k| choose(8, k) * choose(18, 13 - k) / choose(26, 13)).collect();
+    assert!(chi_square(&east_spades, &p) < chi_square_limit(8.0), "{east_spades:?}");
+}
+
+#[test]
+fn spot_holding_errors() {
+    let mut s = setup(GeneratorKind::ChaCha, 1);
+    s.predeal = predeal("south S98");
+    s.spots = vec![spot(Seat::North, Suit::Spades, 7)];
+    assert_eq!(
+        Dealer::new(&s).unwrap_err(),
+        "Too many spot cards (x) in Spades: 7 asked for, but only 6 of the Spades 2 to 9 are not predealt"
+    );
+    s.spots = vec![spot(Seat::North, Suit::Spades, 3)];
+    s.bias[Seat::North.index()][Suit::Spades.index()] = 4;
+    assert_eq!(Dealer::new(&s).unwrap_err(), "North's spot-card holding has 3 Spades but its length is set to 4");
+    s.bias[Seat::North.index()][Suit::Spades.index()] = 3;
+    assert!(Dealer::new(&s).is_ok());
+    for generator in [GeneratorKind::Drand48, GeneratorKind::Glibc] {
+        s.generator = generator;
+        assert!(Dealer::new(&s).unwrap_err().starts_with("spot cards (x) in predeal need the ChaCha generator"));
+    }
+    // A length that leaves no deal (13 spades needed by one seat besides 1 fixed elsewhere).
+    let mut s = setup(GeneratorKind::ChaCha, 1);
+    s.spots = vec![spot(Seat::North, Suit::Spades, 1)];
+    s.bias[Seat::South.index()][Suit::Spades.index()] = 13;
+    assert!(Dealer::new(&s).is_err());
+}
+
 #[test]
 fn chacha_swapping_cycles_arrangements() {
     let mut s = setup(GeneratorKind::ChaCha, 3);
@@ -505,7 +722,10 @@ fn chacha_setups() -> Vec<DealingSetup> {
     with_bias.bias[Seat::East.index()][Suit::Hearts.index()] = 6;
     let mut swapped = setup(GeneratorKind::ChaCha, 34);
     swapped.swap = 3;
-    vec![plain, with_predeal, with_bias, swapped]
+    let mut with_spots = setup(GeneratorKind::ChaCha, 35);
+    with_spots.predeal = predeal("north SQT; east HA");
+    with_spots.spots = vec![spot(Seat::North, Suit::Spades, 2), spot(Seat::East, Suit::Hearts, 3)];
+    vec![plain, with_predeal, with_bias, swapped, with_spots]
 }
 
 /// Setups of the compatibility generators with the features that change how they deal.

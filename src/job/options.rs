@@ -568,9 +568,14 @@ const PREDEAL_TEXT_CHARS: usize = 31;
 /// suit letter (S, H, D, C) starts a suit, ranks (AKQJT98765432) follow it, and commas, blanks
 /// and `-` separate. Only the first 31 characters count, as in DealerV2. Any other character, a
 /// rank before any suit, or a card given twice is an error (the reason is returned).
-pub(crate) fn predeal_cards(text: &str) -> std::result::Result<Vec<Card>, String> {
+///
+/// An `x` (libdealer's own, ChaCha only) is a spot card of the current suit, as in a script's
+/// `SQTxx`: a suit with `x`s holds exactly its named cards and that many cards of ranks 2 to 9
+/// that no predeal names. Returns the cards and the `x`s per suit (index: [`Suit::index`]).
+pub(crate) fn predeal_cards(text: &str) -> std::result::Result<(Vec<Card>, [u8; 4]), String> {
     let mut suit: Option<Suit> = None;
     let mut cards: Vec<Card> = Vec::new();
+    let mut spots = [0u8; 4];
     for ch in text.chars().take(PREDEAL_TEXT_CHARS).map(|c| c.to_ascii_uppercase()) {
         match ch {
             'C' => suit = Some(Suit::Clubs),
@@ -578,6 +583,12 @@ pub(crate) fn predeal_cards(text: &str) -> std::result::Result<Vec<Card>, String
             'H' => suit = Some(Suit::Hearts),
             'S' => suit = Some(Suit::Spades),
             ',' | ' ' | '\t' | '-' => {}
+            'X' => {
+                let Some(su) = suit else {
+                    return Err("the spot card 'x' comes before any suit letter (S, H, D, C)".to_string());
+                };
+                spots[su.index()] += 1;
+            }
             _ => {
                 let Some(rank) = crate::cards::RANK_LETTERS.iter().position(|&r| r as char == ch) else {
                     return Err(format!("'{ch}' is not a suit (S, H, D, C) or a rank (AKQJT98765432)"));
@@ -593,10 +604,10 @@ pub(crate) fn predeal_cards(text: &str) -> std::result::Result<Vec<Card>, String
             }
         }
     }
-    if cards.len() > 13 {
+    if cards.len() + spots.iter().map(|&x| x as usize).sum::<usize>() > 13 {
         return Err("More than 13 cards for one player".to_string());
     }
-    Ok(cards)
+    Ok((cards, spots))
 }
 
 /// Parses the value of a true/false option: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off`.
@@ -674,7 +685,10 @@ mod tests {
         ("opc_program", &[""]),
         ("zrd_file", &["", "w:", "wN:"]),
         ("dl52_file", &["", "w:"]),
-        ("predeal_north", &["QQQ!!", "!!garbage", "SAX", "SAA", "AK", "S A K Q J T 9 8 7 6 5 4 3 2 HA"]),
+        (
+            "predeal_north",
+            &["QQQ!!", "!!garbage", "SAY", "SAA", "XS", "SAKQJT98xxxxxxx", "AK", "S A K Q J T 9 8 7 6 5 4 3 2 HA"],
+        ),
         ("predeal_east", &["QQQ!!", "S?"]),
         ("predeal_south", &["QQQ!!", "hello"]),
         ("predeal_west", &["QQQ!!", "1"]),
@@ -742,6 +756,7 @@ mod tests {
             ("debug", "1:2"),
             ("predeal_north", "SAQ,HK765,DAQT74,C97"),
             ("predeal_north", "s a k, h -, d q"),
+            ("predeal_north", "SQTxx,HJ8X"),
             ("predeal_north", ""),
             ("csv_file", "w:out.csv"),
             ("dds_table_mb", "16"),

@@ -13,10 +13,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::cards::{Card, Deal, Seat, SeatSet};
+use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::zrd::LibraryReader;
 use crate::dd::{DdCache, Need, SolverPool};
-use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
+use crate::dealing::{spots_need_chacha, Dealer, DealingSetup, GeneratorKind, SpotCards};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::external::dealer_server::{DealerServer, ServerConfig};
@@ -32,6 +32,9 @@ use crate::job::sinks::{Sink, Stream};
 use crate::program::deal_expr::{DealExpr, StagedCondition};
 use crate::program::{CompiledAction, ExternalCall, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
+
+/// A card predeal: the predealt cards and the spot holdings.
+type CardPredeal = (Vec<(Seat, Card)>, Vec<SpotCards>);
 
 /// glibc's drand48 state before any seeding (`rnd()` in DealerV2's library mode).
 const UNSEEDED_DRAND48: u64 = 0x1234_ABCD_330E;
@@ -338,9 +341,15 @@ impl Session {
             (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
         };
 
-        let predeal = match self.command_line_predeal()? {
-            Some(cards) => cards,
-            None => s.predeal.clone(),
+        let (predeal, spots) = match self.command_line_predeal()? {
+            Some(given) => given,
+            None => {
+                let compatibility = o.generator != GeneratorKind::ChaCha && o.library_file.is_none();
+                if let (Some((_, pos)), true) = (s.spots.first(), compatibility) {
+                    return Err(Error::script(spots_need_chacha(o.generator), pos.line, pos.col));
+                }
+                (s.predeal.clone(), s.spots.iter().map(|(x, _)| *x).collect())
+            }
         };
         let setup = DealingSetup {
             generator: o.generator,
@@ -348,6 +357,7 @@ impl Session {
             drand48_state: None,
             predeal,
             bias: s.bias,
+            spots,
             swap: o.swap,
         };
         let mut seed_printed = seed_value as u64;
@@ -375,7 +385,7 @@ impl Session {
                 max_produce = max_produce.min(max_generate);
                 seed_printed = reader.start_seed();
                 library = Some(reader);
-                if !setup.predeal.is_empty() {
+                if !setup.predeal.is_empty() || !setup.spots.is_empty() {
                     library_discards.push("predeal");
                 }
                 if setup.bias.iter().flatten().any(|&b| b >= 0) {
@@ -549,24 +559,39 @@ impl Session {
         self.current = None;
     }
 
-    /// The `-N/-E/-S/-W` holdings, which replace every card predeal of the script when given.
-    fn command_line_predeal(&self) -> Result<Option<Vec<(Seat, Card)>>> {
+    /// The `-N/-E/-S/-W` holdings (cards and spot holdings), which replace every card predeal
+    /// of the script when given. Spot cards (`x`) need the ChaCha generator.
+    fn command_line_predeal(&self) -> Result<Option<CardPredeal>> {
         if self.options.predeal.iter().all(Option::is_none) {
             return Ok(None);
         }
         let mut cards: Vec<(Seat, Card)> = Vec::new();
+        let mut spots: Vec<SpotCards> = Vec::new();
         for seat in Seat::ALL {
             let Some(text) = &self.options.predeal[seat.index()] else { continue };
             // The text was checked when it was set; the checks across seats are made here.
-            let seat_cards = predeal_cards(text).map_err(|why| Error::new(ErrorKind::Option, why))?;
+            let (seat_cards, seat_spots) = predeal_cards(text).map_err(|why| Error::new(ErrorKind::Option, why))?;
             for card in seat_cards {
                 if cards.iter().any(|(_, c)| *c == card) {
                     return Err(Error::new(ErrorKind::Option, "Card predealt twice"));
                 }
                 cards.push((seat, card));
             }
+            for suit in Suit::ALL {
+                let count = seat_spots[suit.index()];
+                if count > 0 {
+                    if self.options.generator != GeneratorKind::ChaCha {
+                        let key = ["predeal_north", "predeal_east", "predeal_south", "predeal_west"][seat.index()];
+                        return Err(Error::new(
+                            ErrorKind::Option,
+                            format!("option {key}: {}, in '{text}'", spots_need_chacha(self.options.generator)),
+                        ));
+                    }
+                    spots.push(SpotCards { seat, suit, count });
+                }
+            }
         }
-        Ok(Some(cards))
+        Ok(Some((cards, spots)))
     }
 
     /// Returns the next deal that satisfies the condition (no actions run), or `None` when the

@@ -363,6 +363,42 @@ fn an_impossible_bias_predeal_is_a_script_error_at_its_line() {
 }
 
 #[test]
+fn spot_cards_deal_with_chacha_and_are_refused_by_the_compatibility_generators() {
+    let script = "produce 50\npredeal south HA\npredeal north S2, HQ9x\n  east SQTxx\n";
+    let (mut s, _out) = captured(&[("seed", "3")], script);
+    let mut produced = 0;
+    while let Some(deal) = s.next_deal().unwrap() {
+        let east = deal.hand(Seat::East);
+        assert_eq!(east.len(Suit::Spades), 4);
+        assert_eq!(east.suit_bits(Suit::Spades) & 0x1F00, (1 << 10) | (1 << 8));
+        assert_eq!(east.suit_bits(Suit::Spades) & 1, 0, "the S2 is North's");
+        assert_eq!(deal.hand(Seat::North).len(Suit::Hearts), 3);
+        produced += 1;
+    }
+    assert_eq!(produced, 50);
+    for rng in ["drand48", "glibc"] {
+        let (mut s, _out) = captured(&[("seed", "1"), ("rng", rng)], script);
+        let e = s.run().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Script, "{rng}");
+        // The first spot holding: `HQ9x` at line 3, column 19.
+        assert_eq!((e.line, e.col), (Some(3), Some(19)), "{rng}: {e}");
+        assert!(e.to_string().contains("spot cards (x) in predeal need the ChaCha generator"), "{e}");
+    }
+    // The command-line predeal takes x too, and replaces the script's spot holdings.
+    let (mut s, _out) = captured(&[("seed", "4"), ("predeal_west", "sakx,dxx")], script);
+    while let Some(deal) = s.next_deal().unwrap() {
+        let west = deal.hand(Seat::West);
+        assert_eq!((west.len(Suit::Spades), west.len(Suit::Diamonds)), (3, 2));
+        assert_eq!(west.suit_bits(Suit::Diamonds) & 0x1F00, 0);
+        assert_ne!(deal.hand(Seat::East).len(Suit::Spades), 99);
+    }
+    let (mut s, _out) = captured(&[("seed", "4"), ("rng", "drand48"), ("predeal_west", "sakx")], script);
+    let e = s.run().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Option);
+    assert!(e.to_string().starts_with("option predeal_west: spot cards (x)"), "{e}");
+}
+
+#[test]
 fn time_limit_stops_a_run_that_produces_nothing() {
     let (mut s, out) = captured(
         &[("rng", "glibc"), ("seed", "1"), ("time_limit", "1")],

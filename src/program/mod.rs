@@ -27,6 +27,7 @@ use std::collections::HashMap;
 use crate::actions::{self, BucketFrequency1D};
 use crate::cards::{Card, Seat, SeatSet, Side, Strain, Suit};
 use crate::dd::Need;
+use crate::dealing::{SpotCards, SPOT_RANKS};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::program::hand_stats::{CountTables, HCP_TABLE};
@@ -294,6 +295,9 @@ pub struct ScriptSettings {
     pub predeal: Vec<(Seat, Card)>,
     /// Bias predeal suit lengths, `[seat][suit]`, -1 unset.
     pub bias: [[i8; 4]; 4],
+    /// Spot-card holdings (`SQTxx`), each with the position of its holding; the named cards
+    /// are in `predeal`.
+    pub spots: Vec<(SpotCards, Pos)>,
     /// Where the card predeal and the bias predeal items stand, in textual order: where a
     /// combination that no deal can satisfy is reported (at the last of them).
     pub predeal_pos: Vec<Pos>,
@@ -377,6 +381,7 @@ impl Program {
         if let Some(error) = program.action_error.take() {
             return Err(error);
         }
+        program.check_spot_cards()?;
         program.mentions_usereval = script.mentions_usereval;
         program.compiling_script = false;
         program.script_size = (program.nodes.len(), program.shapes.len());
@@ -701,16 +706,46 @@ impl Program {
     fn predeal(&mut self, item: &PredealItem) -> Result<()> {
         let s = &mut self.settings;
         match item {
-            PredealItem::Cards { seat, cards, .. } => {
+            PredealItem::Cards { seat, cards, spots, .. } => {
+                let held = |s: &ScriptSettings| {
+                    s.predeal.iter().filter(|(p, _)| p == seat).count()
+                        + s.spots.iter().filter(|(x, _)| x.seat == *seat).map(|(x, _)| x.count as usize).sum::<usize>()
+                };
                 for (card, pos) in cards {
                     if s.predeal.iter().any(|(_, c)| c == card) {
                         return Err(Error::script("Card predealt twice", pos.line, pos.col));
                     }
-                    if s.predeal.iter().filter(|(p, _)| p == seat).count() >= 13 {
+                    if held(s) >= 13 {
                         return Err(Error::script("More than 13 cards for one player", pos.line, pos.col));
+                    }
+                    if let Some((_, at)) = s.spots.iter().find(|(x, _)| x.seat == *seat && x.suit == card.suit()) {
+                        return Err(Error::script(suit_fixed(*seat, card.suit(), *at), pos.line, pos.col));
                     }
                     s.predeal.push((*seat, *card));
                     s.predeal_pos.push(*pos);
+                }
+                // A spot holding names the seat's whole suit: no card of it in another holding.
+                for spot in spots {
+                    let pos = spot.pos;
+                    let err = |m: String| Error::script(m, pos.line, pos.col);
+                    if let Some((_, at)) = s.spots.iter().find(|(x, _)| x.seat == *seat && x.suit == spot.suit) {
+                        return Err(err(suit_fixed(*seat, spot.suit, *at)));
+                    }
+                    let in_suit = s.predeal.iter().filter(|(p, c)| p == seat && c.suit() == spot.suit).count();
+                    let named = cards.iter().filter(|(c, at)| *at == pos && c.suit() == spot.suit).count();
+                    let other_holding = in_suit > named;
+                    if other_holding {
+                        return Err(err(format!(
+                            "{} already holds predealt {}s: a holding with x must name all of them",
+                            seat.name(),
+                            spot.suit.name()
+                        )));
+                    }
+                    if held(s) + spot.count as usize > 13 {
+                        return Err(err("More than 13 cards for one player".to_string()));
+                    }
+                    s.spots.push((SpotCards { seat: *seat, suit: spot.suit, count: spot.count }, pos));
+                    s.predeal_pos.push(pos);
                 }
             }
             PredealItem::SuitLength { seat, suit, length, pos } => {
@@ -736,6 +771,52 @@ impl Program {
                 }
                 s.bias[seat.index()][suit.index()] = length as i8;
                 s.predeal_pos.push(*pos);
+            }
+        }
+        Ok(())
+    }
+
+    /// The checks of spot holdings against the whole script's predeal: enough free small
+    /// cards for the `x`s of each suit (reported at the holding that asks one too many), and a
+    /// bias length equal to the holding's length (at the later of the two).
+    fn check_spot_cards(&self) -> Result<()> {
+        let s = &self.settings;
+        for suit in Suit::ALL {
+            let predealt_small =
+                s.predeal.iter().filter(|(_, c)| c.suit() == suit && SPOT_RANKS & (1 << c.rank()) != 0).count() as u32;
+            let free = 8 - predealt_small;
+            let mut wanted = 0u32;
+            for (spot, pos) in s.spots.iter().filter(|(x, _)| x.suit == suit) {
+                wanted += u32::from(spot.count);
+                if wanted > free {
+                    let total = s.spots.iter().filter(|(x, _)| x.suit == suit).map(|(x, _)| u32::from(x.count)).sum();
+                    return Err(Error::script(crate::dealing::too_many_spots(suit, total, free), pos.line, pos.col));
+                }
+            }
+        }
+        for (spot, pos) in &s.spots {
+            let bias = s.bias[spot.seat.index()][spot.suit.index()];
+            let named = s.predeal.iter().filter(|(p, c)| *p == spot.seat && c.suit() == spot.suit).count();
+            let length = named + spot.count as usize;
+            if bias >= 0 && bias as usize != length {
+                let at = s
+                    .predeal_pos
+                    .iter()
+                    .copied()
+                    .filter(|p| (p.line, p.col) >= (pos.line, pos.col))
+                    .max_by_key(|p| (p.line, p.col))
+                    .unwrap_or(*pos);
+                return Err(Error::script(
+                    format!(
+                        "{}'s spot-card holding has {} {}s but its length is set to {}",
+                        spot.seat.name(),
+                        length,
+                        spot.suit.name(),
+                        bias
+                    ),
+                    at.line,
+                    at.col,
+                ));
             }
         }
         Ok(())
@@ -1013,6 +1094,17 @@ const OUT_OF_MEMORY: &str = "Out of memory";
 
 /// Classic dealer's allocation failure: printed without a line (it happens after parsing), exit
 /// status 255.
+/// The error for a card of a suit that a spot holding at `at` already names in full.
+fn suit_fixed(seat: Seat, suit: Suit, at: Pos) -> String {
+    format!(
+        "{}'s {}s are given in full by its holding with x at line {}, column {}",
+        seat.name(),
+        suit.name(),
+        at.line,
+        at.col
+    )
+}
+
 fn out_of_memory() -> Error {
     Error::new(crate::error::ErrorKind::Script, OUT_OF_MEMORY)
 }
@@ -1184,6 +1276,37 @@ mod tests {
         ] {
             assert_eq!(classic_error(src), want, "{src:?}");
         }
+    }
+
+    #[test]
+    fn spot_holdings_are_checked_against_the_whole_predeal() {
+        for (src, want) in [
+            ("predeal north SQTxx, HA, SA\n", "line 1: North already holds predealt Spades: a holding with x must name all of them"),
+            ("predeal north SQTxx\npredeal north SA\n", "line 2: North's Spades are given in full by its holding with x at line 1, column 15"),
+            ("predeal north SA\npredeal north Sxx\n", "line 2: North already holds predealt Spades: a holding with x must name all of them"),
+            ("predeal north Sxx\n east Hx, Sxxx, Hxx", "line 2: East's Hearts are given in full by its holding with x at line 2, column 7"),
+            ("predeal north SAKQJT98xxxxxxx\n", "line 1: More than 13 cards for one player"),
+            (
+                "predeal north Sxxxxxx\npredeal west S2\npredeal south Sxx\n",
+                "line 3: Too many spot cards (x) in Spades: 8 asked for, but only 7 of the Spades 2 to 9 are not predealt",
+            ),
+            (
+                "predeal north SQTxx\npredeal spades(north) == 5\n",
+                "line 2: North's spot-card holding has 4 Spades but its length is set to 5",
+            ),
+            (
+                "predeal spades(north) == 3\npredeal north SQTxx\n",
+                "line 2: North's spot-card holding has 4 Spades but its length is set to 3",
+            ),
+        ] {
+            assert_eq!(classic_error(src), want, "{src:?}");
+        }
+        let ok = Program::from_source(b"predeal north SQTxx, HJ8x spades(north)==4 south S9\n", Dialect::V2, &NO_VARS)
+            .unwrap();
+        let spots: Vec<_> = ok.settings.spots.iter().map(|(x, p)| (x.seat, x.suit, x.count, p.col)).collect();
+        use crate::cards::{Seat, Suit};
+        assert_eq!(spots, [(Seat::North, Suit::Spades, 2, 15), (Seat::North, Suit::Hearts, 1, 22)]);
+        assert_eq!(ok.settings.predeal.len(), 5);
     }
 
     #[test]

@@ -82,6 +82,18 @@ pub enum Vulnerability {
     All,
 }
 
+/// The `x`s of a predeal holding such as `SQTxx`: `count` cards of `suit` below the ten that no
+/// predeal names. The holding names the seat's whole suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpotHolding {
+    /// The holding's suit.
+    pub suit: Suit,
+    /// How many `x`s (at least 1).
+    pub count: u8,
+    /// Where the holding stands (its suit letter).
+    pub pos: Pos,
+}
+
 /// One item of a `predeal` statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PredealItem {
@@ -94,6 +106,9 @@ pub enum PredealItem {
         seat: Seat,
         /// The cards, each with the position of its holding.
         cards: Vec<(Card, Pos)>,
+        /// The spot-card (`x`) parts of its holdings (libdealer's own), in textual order; a
+        /// holding's named cards are those of `cards` with its position.
+        spots: Vec<SpotHolding>,
         /// Where it stands in the script.
         pos: Pos,
     },

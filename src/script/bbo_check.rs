@@ -10,7 +10,8 @@
 //!    only DealerV2 knows (`dds`, `par`, `csvrpt`, `title`, …), libdealer's own actions
 //!    (`printlin`, `printjson`) and the classic limit on `shape` clauses;
 //! 2. a compilation in the classic dialect, whose first error (syntax or semantic) is reported
-//!    unless a construct of pass 1 at or before it already explains it;
+//!    unless a construct of pass 1 at or before it already explains it; before it, every
+//!    spot-card predeal holding (`SQTxx`, libdealer's own) of the classic syntax tree;
 //! 3. when both dialects accept the script, a comparison of the two syntax trees: a difference
 //!    means DealerV2 reads an expression differently (its operator precedence differs), which is
 //!    reported as a warning so that a script tried locally with DealerV2 is not trusted blindly.
@@ -179,6 +180,25 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
     }
 
     const NO_VARS: ScriptVars = [None, None, None, None, None, None, None, None, None, None];
+    // Spot holdings (`SQTxx`) read as identifiers to classic dealer: a syntax error there.
+    if let Ok(parsed) = super::parse(source, Dialect::Classic, &NO_VARS) {
+        for statement in &parsed.statements {
+            let super::ast::Statement::Predeal(items) = statement else { continue };
+            for item in items {
+                let super::ast::PredealItem::Cards { spots, .. } = item else { continue };
+                for spot in spots {
+                    out.push(CheckDiagnostic {
+                        line: spot.pos.line,
+                        col: spot.pos.col,
+                        severity: Severity::Error,
+                        message: "spot cards (x) in a predeal holding are libdealer's own: classic dealer reads \
+                                  the word as a name (syntax error); predeal the named cards only"
+                            .to_string(),
+                    });
+                }
+            }
+        }
+    }
     match Program::from_source(source, Dialect::Classic, &NO_VARS) {
         Ok(_) => {
             for &i in &soft {
@@ -302,6 +322,17 @@ mod tests {
             check("condition 1\naction printlin\n")[0],
             "2:8: error: `printlin` is a libdealer action: BBO does not know it"
         );
+    }
+
+    #[test]
+    fn spot_cards_are_libdealer_only() {
+        assert_eq!(
+            check("predeal north SQTxx, HA\ncondition 1\n"),
+            ["1:15: error: spot cards (x) in a predeal holding are libdealer's own: classic dealer reads the word as \
+              a name (syntax error); predeal the named cards only"]
+        );
+        // A variable of that form elsewhere is classic dealer's too.
+        assert!(check("Sxx = hcp(north)\ncondition Sxx > 3\n").is_empty());
     }
 
     #[test]

@@ -43,6 +43,47 @@ impl Holding {
     }
 }
 
+/// A predeal holding with spot cards such as `SQTxx` (libdealer's own): the named cards and the
+/// number of `x`s, which come after them. The peers read such a word as an identifier; the
+/// [`Lexer`] turns an identifier of this form into [`Token::SpotHolding`] only where a predeal
+/// holding stands (after a `predeal` item's compass word or a comma between its holdings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpotHolding {
+    /// The suit and the named ranks.
+    pub holding: Holding,
+    /// How many `x`s (at least 1).
+    pub spots: u8,
+}
+
+impl SpotHolding {
+    /// Reads `[CDHS]A?K?Q?J?T?9?8?7?6?5?4?3?2?x+`: a holding's text followed by `x`s.
+    pub fn parse(word: &[u8]) -> Option<SpotHolding> {
+        let (&letter, rest) = word.split_first()?;
+        if !b"CDHS".contains(&letter) {
+            return None;
+        }
+        let named = rest.iter().take_while(|&&c| c != b'x').count();
+        let spots = rest.len() - named;
+        if spots == 0 || spots > 13 || rest[named..].iter().any(|&c| c != b'x') {
+            return None;
+        }
+        let mut ranks = 0u16;
+        let mut below = 13u8;
+        for &c in &rest[..named] {
+            if !b"AKQJT98765432".contains(&c) {
+                return None;
+            }
+            let rank = rank_of_letter(c);
+            if rank >= below {
+                return None;
+            }
+            ranks |= 1 << rank;
+            below = rank;
+        }
+        Some(SpotHolding { holding: Holding { suit: suit_of_letter(letter), ranks }, spots: spots as u8 })
+    }
+}
+
 /// A four-character `[0-9x]{4}` word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DistrWord {
@@ -398,6 +439,8 @@ pub enum Token {
     /// `[CDHS]A?K?Q?J?T?9?8?7?6?5?4?3?2?`.
     #[regex("[CDHS]A?K?Q?J?T?9?8?7?6?5?4?3?2?", holding, priority = 10)]
     Holding(Holding),
+    /// A predeal holding with `x`s (produced by [`Lexer`] from an identifier).
+    SpotHolding(SpotHolding),
     /// `[2-9TJQKA][CDHS]`.
     #[regex("[2-9TJQKA][CDHS]", card, priority = 10)]
     Card(Card),
@@ -628,6 +671,21 @@ pub type Spanned = (Pos, Token, Pos);
 /// `script::support::MAX_EXPR_DEPTH`).
 pub const MAX_OPEN_PARENS: u32 = 9_994;
 
+/// Where a token stands with respect to a `predeal` statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PredealPlace {
+    /// Not in a predeal statement.
+    Outside,
+    /// In a predeal statement, where an item starts.
+    Items,
+    /// Where a holding stands: after an item's compass word or a comma.
+    Holding,
+    /// After a holding: a comma or the next item.
+    AfterHolding,
+    /// Inside a bias item (`spades(north) == 5`), before its number.
+    Bias,
+}
+
 /// The token stream of one script: wraps the `logos` lexer with everything that depends on
 /// dialect and context (see the module documentation).
 pub struct Lexer<'a> {
@@ -655,6 +713,8 @@ pub struct Lexer<'a> {
     /// Set while reading a `pointcount`/`altcount` list, whose 14th value is an error the
     /// peers report as soon as they read it (the grammar would only see it one token later).
     count_list: Option<CountList>,
+    /// Where the current token stands in a `predeal` statement (for spot holdings).
+    predeal: PredealPlace,
     finished: bool,
     echo: String,
     mentions_usereval: bool,
@@ -683,6 +743,7 @@ impl<'a> Lexer<'a> {
             yielded: 0,
             failed: false,
             count_list: None,
+            predeal: PredealPlace::Outside,
             finished: false,
             echo: String::new(),
             mentions_usereval: false,
@@ -950,6 +1011,29 @@ impl<'a> Lexer<'a> {
         Ok(())
     }
 
+    /// Follows `predeal` statements and turns an identifier written as a spot holding
+    /// (`SQTxx`) into [`Token::SpotHolding`] where a holding stands.
+    fn track_predeal(&mut self, token: Token) -> Token {
+        let token = match token {
+            Token::Ident(word) if self.predeal == PredealPlace::Holding => match SpotHolding::parse(word.as_bytes()) {
+                Some(spot) => Token::SpotHolding(spot),
+                None => Token::Ident(word),
+            },
+            other => other,
+        };
+        use PredealPlace::*;
+        self.predeal = match (&token, self.predeal) {
+            (Token::Predeal, _) => Items,
+            (Token::Compass(_), Items | AfterHolding) | (Token::Comma, AfterHolding) => Holding,
+            (Token::Holding(_) | Token::SpotHolding(_), Holding) => AfterHolding,
+            (Token::Suit(_), Items | AfterHolding) => Bias,
+            (Token::LParen | Token::Compass(_) | Token::RParen | Token::EqEq, Bias) => Bias,
+            (Token::Number(_), Bias) => Items,
+            _ => Outside,
+        };
+        token
+    }
+
     /// Scans the next token (its end location not yet known: it is its start).
     fn scan(&mut self) -> Option<Result<Spanned, Diagnostic>> {
         loop {
@@ -1081,6 +1165,7 @@ impl<'a> Lexer<'a> {
                     other => other,
                 },
             };
+            let token = self.track_predeal(token);
             if let Err(e) = self.track_count_list(&token, pos).and_then(|()| self.track_parens(&token, pos)) {
                 self.finished = true;
                 return Some(Err(e));

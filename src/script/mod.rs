@@ -538,11 +538,13 @@ mod tests {
                         (c(Suit::Hearts, 11), hk),
                         (c(Suit::Clubs, 8), ct)
                     ],
+                    spots: vec![],
                     pos: pos(1, 9),
                 },
                 PredealItem::Cards {
                     seat: Seat::West,
                     cards: vec![(c(Suit::Diamonds, 10), dq), (c(Suit::Diamonds, 3), dq)],
+                    spots: vec![],
                     pos: pos(2, 7)
                 },
                 PredealItem::SuitLength { seat: Seat::East, suit: Suit::Spades, length: 7, pos: pos(3, 16) },
@@ -562,6 +564,37 @@ mod tests {
         let s = classic("predeal north SA\nhearts(north) == 3");
         assert_eq!(s.statements.len(), 1);
         assert_eq!(error("predeal north SA\nspades(north) > 3", Dialect::Classic), (2, "syntax error".to_string()));
+    }
+
+    #[test]
+    fn spot_holdings_only_where_a_holding_stands() {
+        let s = classic("predeal north SQTxx, HJ8x spades(north)==4 south\nSx");
+        let Statement::Predeal(items) = &s.statements[0] else { panic!("{s:?}") };
+        let spots: Vec<&SpotHolding> = items
+            .iter()
+            .flat_map(|i| match i {
+                PredealItem::Cards { spots, .. } => spots.iter().collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        assert_eq!(
+            spots,
+            [
+                &SpotHolding { suit: Suit::Spades, count: 2, pos: pos(1, 15) },
+                &SpotHolding { suit: Suit::Hearts, count: 1, pos: pos(1, 22) },
+                &SpotHolding { suit: Suit::Spades, count: 1, pos: pos(2, 1) },
+            ]
+        );
+        let PredealItem::Cards { cards, .. } = &items[0] else { panic!() };
+        assert_eq!(cards.len(), 4, "SQ ST HJ H8");
+        // Elsewhere such words stay identifiers (the peers' variable names).
+        let s = v2("Sxx = hcp(north)\ncondition Sxx > 3 && Hx == 1\nHx = 1\n");
+        assert_eq!(s.statements.len(), 3);
+        assert!(matches!(&s.statements[0], Statement::Define(name, _, _) if name == "Sxx"));
+        for bad in ["predeal north SxQ", "predeal north SQxT", "predeal north sQx", "predeal north SQTxX"] {
+            assert_eq!(error(bad, Dialect::Classic), (1, "syntax error".to_string()), "{bad}");
+            assert_eq!(error(bad, Dialect::V2), (1, "syntax error".to_string()), "{bad}");
+        }
     }
 
     #[test]
