@@ -166,7 +166,11 @@ fn size(expr: &DealExpr) -> u64 {
 
 /// A rough cost of judging `expr` once, in units of reading one suit length: what orders a
 /// chain's operands, not a measurement.
-fn cost(expr: &DealExpr) -> f64 {
+pub(crate) fn cost(expr: &DealExpr) -> f64 {
+    if expr.length_seat().is_some() && !matches!(expr, DealExpr::Const(_) | DealExpr::Stat(_)) {
+        // The DAG makes it one look-up by the hand's pattern.
+        return 3.0;
+    }
     let stat = |stat: &Stat| match stat {
         Stat::Length(..) => 1.0,
         Stat::Count(..) => 3.0,
@@ -175,7 +179,7 @@ fn cost(expr: &DealExpr) -> f64 {
         DealExpr::Const(_) => 0.5,
         DealExpr::Stat(s) => stat(s),
         DealExpr::StatCompare(s, ..) | DealExpr::StatRange(s, ..) => stat(s) + 0.5,
-        DealExpr::Shape(..) | DealExpr::ShapeIn(..) => 2.0,
+        DealExpr::Shape(..) | DealExpr::ShapeIn(..) => 3.0,
         DealExpr::HasCard(..) => 1.0,
         DealExpr::HandMeasure(..) => 6.0,
         DealExpr::Cccc(_) => 30.0,
