@@ -90,7 +90,9 @@ lib: FORCE
 	ar rcs $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer.o && mv -f $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer.a
 	rm -f $(LIBDIR)/libdealer.o
 
-$(LIBDIR)/libdealer.a: lib
+# The empty recipe makes make look at the archive's time again after `lib` ran: without one,
+# it keeps the time it read before, and a program linked with the old archive is not relinked.
+$(LIBDIR)/libdealer.a: lib ;
 
 $(RELEASE)/dealer: examples-c/dealer_cli.c $(LIBDIR)/libdealer.a
 	$(CC) $(CFLAGS) -Iinclude examples-c/dealer_cli.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@

@@ -17,8 +17,8 @@ use crate::job::dealing_loop::Job;
 use crate::job::options::{Options, OutputFormat};
 use crate::job::report::Statistics;
 use crate::job::sinks::Outputs;
-use crate::program::deal_expr::DealExpr;
 use crate::program::eval::Evaluation;
+use crate::program::tallied_values::TalliedValues;
 use crate::program::{CompiledAction, EsPart, Program, ReportPart};
 
 /// Per-action accumulators for the end-of-run statistics.
@@ -56,7 +56,7 @@ impl Tally {
     }
 
     /// Counts one deal's value (`second` is the column value of 2-D tables).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add(&mut self, value: i32, second: i32) {
         match self {
             Tally::None => {}
@@ -122,9 +122,9 @@ pub(crate) struct ActionState<'p> {
     pub(crate) kept: Option<Vec<Deal>>,
     /// Reused for every deal: no allocation per deal.
     pub(crate) es_items: Vec<EsItem<'p>>,
-    /// Per action: the value a statistic (`average`, `frequency`, `bucketfrequency`) tallies,
-    /// compiled as a deal expression when it is one.
-    pub(crate) tallied: Vec<Option<DealExpr>>,
+    /// The values the statistics (`average`, `frequency`, `bucketfrequency`) tally, as one
+    /// program, for those that are deal expressions.
+    pub(crate) tallied: TalliedValues,
     /// The values the deal in hand adds to the statistics: (action, value, column value), added
     /// when the deal is committed (see [`ActionState::commit`]). Only under an output ceiling,
     /// which may leave the deal out after its actions ran; otherwise they are added at once (a
@@ -180,11 +180,7 @@ impl<'p> ActionState<'p> {
             tallies: program.actions.iter().map(Tally::for_action).collect(),
             kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
             es_items: Vec::new(),
-            tallied: program
-                .actions
-                .iter()
-                .map(|action| action.tallied_value().and_then(|value| DealExpr::compile(program, value)))
-                .collect(),
+            tallied: TalliedValues::new(program),
             pending: Vec::new(),
             defer_tallies: options.ceilings().output_bytes.is_some(),
             pages,
@@ -204,7 +200,8 @@ impl<'p> ActionState<'p> {
         let produced = job.produced;
         let board = produced + self.board_offset;
         self.pending.clear();
-        for (index, (action, tallied)) in program.actions.iter().zip(&self.tallied).enumerate() {
+        self.tallied.next_deal();
+        for (index, action) in program.actions.iter().enumerate() {
             // The general evaluator (`job.evaluation`) is set up only by the actions that need it.
             match action {
                 CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
@@ -285,8 +282,8 @@ impl<'p> ActionState<'p> {
                 CompiledAction::Average { value, .. }
                 | CompiledAction::Frequency { value, .. }
                 | CompiledAction::BucketFrequency { value, .. } => {
-                    let v = match tallied {
-                        Some(expr) => expr.value(program, deal),
+                    let v = match self.tallied.value(index, program, deal) {
+                        Some(v) => v,
                         None => job.evaluation(program, deal).value(*value)?,
                     };
                     tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, v, 0))

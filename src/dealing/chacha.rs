@@ -565,7 +565,7 @@ impl ChaChaDealer {
     /// The next generated deal with at least `seats` settled; the other hands hold only their
     /// predealt cards until [`complete`](Self::complete) settles them. `None` = the bias
     /// sampler rejected this attempt.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn deal_seats(&mut self, seats: SeatSet) -> Option<Deal> {
         let index = self.generated;
         self.generated = index.wrapping_add(1);

@@ -293,7 +293,7 @@ impl Dealer {
     /// others are left empty until [`extend`](Self::extend) or [`complete`](Self::complete)
     /// deals them (ChaCha from the deal's own random words; the compatibility generators
     /// shuffle their whole deck and build the other hands from it later).
-    #[inline]
+    #[inline(always)]
     pub fn deal_seats(&mut self, seats: SeatSet) -> Option<Deal> {
         let slots = match &mut self.engine {
             Engine::ChaCha(d) => return d.deal_seats(seats),

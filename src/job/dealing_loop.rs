@@ -72,8 +72,9 @@ pub(crate) struct Job {
 pub(crate) enum Produced {
     /// A produced deal.
     Deal(Deal),
-    /// The statistics of several produced deals, added up by the dealing threads.
-    Summary(Statistics),
+    /// The statistics of several produced deals, added up by the dealing threads (boxed: a
+    /// produced deal, the common case, then moves as a small value).
+    Summary(Box<Statistics>),
 }
 
 impl Job {
@@ -232,7 +233,7 @@ impl Job {
                 Event::Summarized { end, accepted, summary } => {
                     self.generated = end as i64;
                     self.produced += accepted as i64;
-                    return Ok(Some(Produced::Summary(summary)));
+                    return Ok(Some(Produced::Summary(Box::new(summary))));
                 }
                 Event::Failed(index, e) => {
                     self.generated = index as i64 + 1;

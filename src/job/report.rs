@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::actions::state::Tally;
 use crate::cards::Deal;
 use crate::job::parallel::Summary;
-use crate::program::deal_expr::DealExpr;
+use crate::program::tallied_values::TalliedValues;
 use crate::program::Program;
 
 /// The ceiling that stopped a run early (see [`RunReport::ceiling`]).
@@ -43,8 +43,8 @@ pub struct RunReport {
 /// value each) of values read from the deal alone: dealing threads add them up by chunk, and
 /// their sums do not depend on the order the deals are added in.
 pub(crate) struct Statistics {
-    /// Each action's value.
-    pub(crate) values: Arc<[DealExpr]>,
+    /// The actions' values, as one program (cloned for every dealing thread's summaries).
+    values: TalliedValues,
     /// Each action's accumulator, empty.
     pub(crate) empty: Arc<[Tally]>,
     pub(crate) tallies: Vec<Tally>,
@@ -53,25 +53,22 @@ pub(crate) struct Statistics {
 impl Statistics {
     /// The (empty) statistics of the program's actions, when they are all such statistics.
     pub(crate) fn for_run(program: &Program) -> Option<Statistics> {
-        let values: Vec<DealExpr> = program
-            .actions
-            .iter()
-            .map(|action| DealExpr::compile(program, action.tallied_value()?))
-            .collect::<Option<_>>()?;
+        let values = TalliedValues::new(program);
+        if !values.all_actions_tallied() {
+            return None;
+        }
         let empty: Arc<[Tally]> = program.actions.iter().map(Tally::for_action).collect();
-        Some(Statistics { values: values.into(), tallies: empty.to_vec(), empty })
+        Some(Statistics { values, tallies: empty.to_vec(), empty })
     }
 }
 
 impl Summary for Statistics {
     fn empty(&self) -> Statistics {
-        Statistics { values: Arc::clone(&self.values), empty: Arc::clone(&self.empty), tallies: self.empty.to_vec() }
+        Statistics { values: self.values.clone(), empty: Arc::clone(&self.empty), tallies: self.empty.to_vec() }
     }
 
     #[inline]
     fn add(&mut self, program: &Program, deal: &Deal) {
-        for (value, tally) in self.values.iter().zip(&mut self.tallies) {
-            tally.add(value.value(program, deal), 0);
-        }
+        self.values.tally_each(program, deal, &mut self.tallies, |tally, value| tally.add(value, 0));
     }
 }

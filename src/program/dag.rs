@@ -779,7 +779,9 @@ impl DealDag {
     }
 
     /// The value of root `root` on `deal` (the deal of the last [`next_deal`](Self::next_deal));
-    /// hands the root does not read may be partial.
+    /// hands the root does not read may be partial. (Out of line: the staged condition that
+    /// calls it stays small enough to be inlined into the dealing loops.)
+    #[inline(never)]
     pub fn value(&mut self, root: usize, program: &Program, deal: &Deal) -> i32 {
         let (entry, slot) = self.roots[root];
         self.run(entry, program, deal);

@@ -11,6 +11,7 @@
 
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
+use crate::program::chain_order;
 use crate::program::dag::DealDag;
 use crate::program::hand_stats;
 use crate::program::scoring;
@@ -70,8 +71,10 @@ pub enum DealExpr {
 /// accepted before the other hands are dealt.
 ///
 /// Within a stage the clauses are reordered as the run goes: those that most often decide a
-/// deal when judged (fail in an `&&` chain, pass in an `||` chain) are judged first. The clauses read only
-/// the deal, so judging them in another order changes no verdict, only the time it takes.
+/// deal when judged (fail in an `&&` chain, pass in an `||` chain), for what they cost, are
+/// judged first. The clauses read only the deal, so judging them in another order changes no
+/// verdict, only the time it takes. A group of clauses that costs more than dealing the next
+/// hand is judged with the next hand's group.
 #[derive(Clone, Debug)]
 pub struct StagedCondition {
     /// Whether the stages are alternatives (the condition is an `||` chain): the first stage
@@ -101,6 +104,8 @@ struct Clause {
     test: ClauseTest,
     judged: u32,
     decided: u32,
+    /// What judging it costs, roughly ([`chain_order::cost`], doubled, at least 1).
+    cost: u64,
 }
 
 /// How a clause is judged.
@@ -123,10 +128,15 @@ impl Clause {
 /// Judgements of a stage between two reorderings of its clauses.
 const REORDER_INTERVAL: u32 = 1 << 12;
 
+/// What dealing one more hand costs, in the units of [`chain_order::cost`] (about one
+/// reading of a suit length each): a group of clauses that costs more is judged with the
+/// next hand's.
+const HAND_DEALING_COST: f64 = 24.0;
+
 impl StagedCondition {
     /// Stages a deal expression of `program`.
     pub fn new(program: &Program, condition: DealExpr) -> StagedCondition {
-        let (any, clauses) = match condition {
+        let (any, clauses) = match chain_order::arrange(program, condition) {
             DealExpr::All(clauses) => (false, clauses),
             DealExpr::Any(alternatives) => (true, alternatives),
             other => (false, vec![other]),
@@ -137,6 +147,19 @@ impl StagedCondition {
             let seats = clause.seats();
             let rank = LAZY_DEALING_ORDER.iter().rposition(|&seat| seats.contains(seat)).map_or(0, |k| k + 1);
             groups[rank].push(clause);
+        }
+        // A group that costs more to judge than dealing the next hand joins the next hand's
+        // group (if it has one), where its clauses are judged in the best order among that
+        // group's: North's long evaluation can wait until South's rare opening is found.
+        // (Not over a hand no clause reads: a group's cost is estimated before the DAG shares
+        // what its clauses have in common, which overstates long scripts' costs, and dealing
+        // two hands more for it costs more than it saves on the scripts measured.)
+        for rank in 0..groups.len() - 1 {
+            let cost: f64 = groups[rank].iter().map(chain_order::cost).sum();
+            if !groups[rank + 1].is_empty() && cost > HAND_DEALING_COST {
+                let moved = std::mem::take(&mut groups[rank]);
+                groups[rank + 1].splice(0..0, moved);
+            }
         }
         let mut stages: Vec<(SeatSet, bool, Vec<DealExpr>)> = Vec::new();
         let mut dealt = SeatSet::NONE;
@@ -178,13 +201,14 @@ impl StagedCondition {
                 let clauses = group
                     .into_iter()
                     .map(|expr| {
+                        let cost = (chain_order::cost(&expr) * 2.0).clamp(1.0, 1e6) as u64;
                         let test = if in_line(&expr) {
                             ClauseTest::InLine(expr)
                         } else {
                             next_root += 1;
                             ClauseTest::Root(next_root - 1)
                         };
-                        Clause { test, judged: 0, decided: 0 }
+                        Clause { test, judged: 0, decided: 0, cost }
                     })
                     .collect();
                 Stage { seats, any, clauses, judged: 0 }
@@ -201,7 +225,7 @@ impl StagedCondition {
     /// Whether `deal` (dealt for [`first_seats`](Self::first_seats) by `dealer`, its last deal)
     /// satisfies the condition; the dealer deals the hands each later stage reads as it is
     /// reached.
-    #[inline]
+    #[inline(always)]
     pub fn judge(&mut self, program: &Program, dealer: &mut Dealer, deal: &mut Deal) -> bool {
         self.dag.next_deal();
         for (k, stage) in self.stages.iter_mut().enumerate() {
@@ -218,7 +242,7 @@ impl StagedCondition {
 
 impl Stage {
     /// Judges the stage's clauses in their current order and counts which one decided.
-    #[inline]
+    #[inline(always)]
     fn judge(&mut self, program: &Program, deal: &Deal, dag: &mut DealDag) -> bool {
         self.judged += 1;
         if self.judged == REORDER_INTERVAL {
@@ -239,13 +263,14 @@ impl Stage {
         !self.any
     }
 
-    /// Puts the clauses that decide most often when judged first. (The count of decisions
-    /// alone would favour the clauses already in front, which are judged on every deal.)
+    /// Puts the clauses that decide most often for what they cost when judged first. (The
+    /// count of decisions alone would favour the clauses already in front, which are judged on
+    /// every deal.)
     #[cold]
     fn reorder(&mut self) {
         self.clauses.sort_by(|a, b| {
             let ((a_decided, a_judged), (b_decided, b_judged)) = (a.decision_rate(), b.decision_rate());
-            (b_decided * a_judged).cmp(&(a_decided * b_judged))
+            (b_decided * a_judged * a.cost).cmp(&(a_decided * b_judged * b.cost))
         });
         for clause in &mut self.clauses {
             clause.decided = 0;

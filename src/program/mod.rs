@@ -13,12 +13,14 @@
 //! cannot run) are reported after every statement has been checked, and only for the action list
 //! that is finally in force.
 
+pub mod chain_order;
 pub mod dag;
 pub mod deal_expr;
 pub mod eval;
 pub mod hand_stats;
 pub mod scoring;
 pub mod shape;
+pub mod tallied_values;
 
 use std::collections::HashMap;
 
