@@ -7,15 +7,16 @@
 # package back, a Python 3 with venv for the Python binding unless one is on the PATH, and for
 # the Windows build tested under Wine (tests/windows.sh) the mingw-w64 posix cross compilers,
 # wine64 and zip; the Rust target x86_64-pc-windows-gnu is added by `make windows` itself; and
-# for the WebAssembly build's tests node, npm and the chromium they drive headless (the Rust
-# target, wasm-bindgen-cli and playwright-core come from tools/install_wasm_tools.sh).
+# for the WebAssembly build's tests node and npm (Debian's, unless the commands are there) and
+# the chromium they drive headless (the Rust target, wasm-bindgen-cli and playwright-core come
+# from tools/install_wasm_tools.sh).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
 build="make gcc g++ binutils libclang-dev"
 test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
-  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip nodejs npm chromium"
+  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;
@@ -29,6 +30,12 @@ for package in $wanted; do
 done
 if [ "${1:-}" = test ] && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
   missing="$missing python3 python3-venv"
+fi
+# Node.js and npm as commands: a machine's own Node.js (e.g. NodeSource's nodejs, which carries
+# npm) serves, and Debian's npm package cannot be installed beside it.
+if [ "${1:-}" = test ]; then
+  command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+  command -v npm >/dev/null 2>&1 || missing="$missing npm"
 fi
 [ -n "$missing" ] || exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
