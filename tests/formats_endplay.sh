@@ -46,14 +46,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 failed=0
-# compare NAME SCRIPT ARGS...: the script's 200 boards as JSON Lines, LIN and PBN, then endplay.
-compare() {
-  local name=$1 script=$2
-  shift 2
-  "$cli" "$@" --format=jsonl "$script" >ours.jsonl &&
-    "$cli" "$@" --format=lin "$script" >theirs.lin &&
-    "$cli" "$@" -v "$script" >theirs.pbn || { echo "FAIL $name: the CLI failed"; failed=1; return; }
-  "$venv/bin/python" "$top/tests/formats/endplay_check.py" ours.jsonl theirs.lin theirs.pbn >check.out 2>&1
+# run_checker NAME COMMAND...: runs a checker, shows what it printed (indented), then PASS or
+# FAIL NAME.
+run_checker() {
+  local name=$1
+  shift
+  "$@" >check.out 2>&1
   local status=$?
   sed 's/^/  /' check.out
   if [ $status -eq 0 ]; then
@@ -62,6 +60,16 @@ compare() {
     echo "FAIL $name"
     failed=1
   fi
+}
+
+# compare NAME SCRIPT ARGS...: the script's 200 boards as JSON Lines, LIN and PBN, then endplay.
+compare() {
+  local name=$1 script=$2
+  shift 2
+  "$cli" "$@" --format=jsonl "$script" >ours.jsonl &&
+    "$cli" "$@" --format=lin "$script" >theirs.lin &&
+    "$cli" "$@" -v "$script" >theirs.pbn || { echo "FAIL $name: the CLI failed"; failed=1; return; }
+  run_checker "$name" "$venv/bin/python" "$top/tests/formats/endplay_check.py" ours.jsonl theirs.lin theirs.pbn
 }
 printf 'dealer south\ncondition hcp(south) >= 12\nproduce 200\naction printpbn\n' >practice.dl
 printf 'condition hcp(north) + hcp(south) >= 20\nproduce 200\naction printpbn\n' >boards.dl
@@ -94,15 +102,7 @@ PY
     failed=1
     return
   fi
-  "$venv/bin/python" "$top/tests/formats/pbn_dd_check.py" "${args[@]}" >check.out 2>&1
-  local status=$?
-  sed 's/^/  /' check.out
-  if [ $status -eq 0 ]; then
-    echo "PASS $name"
-  else
-    echo "FAIL $name"
-    failed=1
-  fi
+  run_checker "$name" "$venv/bin/python" "$top/tests/formats/pbn_dd_check.py" "${args[@]}"
 }
 condition='condition hcp(north) + hcp(south) >= 18'
 printf '%s\nproduce 50\naction printpbn\n' "$condition" >dd_boards.dl

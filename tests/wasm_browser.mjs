@@ -2,9 +2,9 @@
 // browser download): serves bindings/wasm on 127.0.0.1 with python3's http.server, then checks
 // that a script error marks its line, that runs print exactly what the native CLI prints for
 // parity scripts (drand48, glibc, chacha), that Stop ends a long run within 1 s, that the examples
-// run and that the page fits a phone (and reports, without counting it, whether it reloads
-// and runs offline), and saves screenshots in
-// target/wasm-test/ (playground.png, playground-phone.png). Prints `N passed, M failed`.
+// run, that the page fits a phone and that, once loaded, it reloads and runs with the server
+// gone, and saves screenshots in target/wasm-test/ (playground.png, playground-phone.png).
+// Prints `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -168,28 +168,21 @@ try {
     await phone.screenshot({ path: join(artefacts, 'playground-phone.png'), fullPage: true });
     await phone.close();
   });
-  // Not counted: under load the worker's run after an offline reload sometimes never answers
-  // (not understood yet; see the README), so this only reports what it saw.
-  try {
-    await (async () => {
+  await check('a page loaded once reloads and runs with the server gone (the service worker\'s copies)', async () => {
     await page.evaluate(() => navigator.serviceWorker.ready);
-    await browser.setOffline(true);
-    try {
-      await page.reload();
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-      await page.click('#run');
-      await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state), null, { timeout: 20000 })
-        .catch(() => {});
-      const state = await page.evaluate(() => document.body.dataset.state);
-      expect(state === 'done', `offline run: state ${state}, status: ${await page.textContent('#status')}`);
-    } finally {
-      await browser.setOffline(false);
-    }
-    })();
-    console.log('INFO offline reload and run: ok (not counted)');
-  } catch (e) {
-    console.log(`INFO offline reload and run: failed, not counted: ${e.message.split('\n')[0]}`);
-  }
+    // The server stops: every request now fails at once, as offline. (Chromium's offline
+    // emulation is not used: under load, a worker started while it applies sometimes never ran.)
+    const stopped = new Promise((resolve) => server.once('exit', resolve));
+    server.kill();
+    await stopped;
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    await page.click('#run');
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state), null, { timeout: 20000 })
+      .catch(() => {});
+    const state = await page.evaluate(() => document.body.dataset.state);
+    expect(state === 'done', `offline run: state ${state}, status: ${await page.textContent('#status')}`);
+  });
   console.log(`  (page ready in ${loadMs} ms; runs in ms: ${JSON.stringify(firstResult)})`);
   expect(errors.length === 0, errors.join('; '));
 } catch (e) {

@@ -53,6 +53,10 @@ pub(crate) struct Statistics {
 impl Statistics {
     /// The (empty) statistics of the program's actions, when they are all such statistics.
     pub(crate) fn for_run(program: &Program) -> Option<Statistics> {
+        // A printing (or any other) action rules them out before anything is compiled.
+        if !program.actions.iter().all(|action| action.tallied_value().is_some()) {
+            return None;
+        }
         let values = TalliedValues::new(program);
         if !values.all_actions_tallied() {
             return None;

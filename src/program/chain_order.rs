@@ -32,7 +32,7 @@ const SAMPLE_SEED: u64 = 0x5eed;
 
 /// Most operand evaluations the measuring may cost, in expression nodes times sample deals: a
 /// script with chains nested deeper than this allows keeps its remaining chains as written.
-const MEASURING_BUDGET: u64 = 1 << 24;
+const MEASURING_BUDGET: u64 = 1 << 22;
 
 /// Arranges the chains inside `expr`, an expression of `program`. A chain at the top (the
 /// clauses of a condition) keeps its order, which the staged condition adapts as the run goes,
@@ -106,7 +106,8 @@ impl Arranger<'_> {
         if parts.len() < 2 {
             return parts;
         }
-        let needed = parts.iter().map(size).sum::<u64>() * SAMPLE_DEALS as u64;
+        let limit = self.budget / SAMPLE_DEALS as u64;
+        let needed = parts.iter().map(|part| size_up_to(part, limit)).sum::<u64>() * SAMPLE_DEALS as u64;
         if needed > self.budget {
             return parts;
         }
@@ -149,24 +150,45 @@ fn group_by_hand_lengths(parts: Vec<DealExpr>, any: bool) -> Vec<DealExpr> {
     grouped
 }
 
-/// The number of nodes of `expr`.
-fn size(expr: &DealExpr) -> u64 {
-    1 + match expr {
-        DealExpr::Not(a)
-        | DealExpr::CompareConst(_, a, _)
-        | DealExpr::DivideConst(_, a, _)
-        | DealExpr::Score(_, _, a)
-        | DealExpr::Imps(a) => size(a),
-        DealExpr::Binary(_, a, b) => size(a) + size(b),
-        DealExpr::Conditional(c, a, b) => size(c) + size(a) + size(b),
-        DealExpr::All(parts) | DealExpr::Any(parts) => parts.iter().map(size).sum(),
-        _ => 0,
+/// The number of nodes of `expr`, counted up to `limit` (a larger count is `limit + 1`).
+fn size_up_to(expr: &DealExpr, limit: u64) -> u64 {
+    let mut count = 0;
+    let mut pending = vec![expr];
+    while let Some(expr) = pending.pop() {
+        count += 1;
+        if count > limit {
+            break;
+        }
+        match expr {
+            DealExpr::Not(a)
+            | DealExpr::CompareConst(_, a, _)
+            | DealExpr::DivideConst(_, a, _)
+            | DealExpr::Score(_, _, a)
+            | DealExpr::Imps(a) => pending.push(a),
+            DealExpr::Binary(_, a, b) => pending.extend([a.as_ref(), b.as_ref()]),
+            DealExpr::Conditional(c, a, b) => pending.extend([c.as_ref(), a.as_ref(), b.as_ref()]),
+            DealExpr::All(parts) | DealExpr::Any(parts) => pending.extend(parts.iter()),
+            _ => {}
+        }
     }
+    count
 }
 
+/// Costs above this are not told apart: [`cost`] stops adding up there, so that arranging the
+/// nested chains of a long script does not walk its large expressions again at every level.
+const COST_CAP: f64 = 1000.0;
+
 /// A rough cost of judging `expr` once, in units of reading one suit length: what orders a
-/// chain's operands, not a measurement.
+/// chain's operands, not a measurement (at most a little over [`COST_CAP`]).
 pub(crate) fn cost(expr: &DealExpr) -> f64 {
+    cost_within(expr, COST_CAP)
+}
+
+/// [`cost`], adding up no further once the sum passes `cap`.
+fn cost_within(expr: &DealExpr, cap: f64) -> f64 {
+    if cap < 0.0 {
+        return 0.0;
+    }
     if expr.length_seat().is_some() && !matches!(expr, DealExpr::Const(_) | DealExpr::Stat(_)) {
         // The DAG makes it one look-up by the hand's pattern.
         return 3.0;
@@ -174,6 +196,17 @@ pub(crate) fn cost(expr: &DealExpr) -> f64 {
     let stat = |stat: &Stat| match stat {
         Stat::Length(..) => 1.0,
         Stat::Count(..) => 3.0,
+    };
+    // The sum of the operands' costs, each within what is left of the cap.
+    let sum = |base: f64, operands: &mut dyn Iterator<Item = &DealExpr>| {
+        let mut total = base;
+        for operand in operands {
+            if total > cap {
+                break;
+            }
+            total += cost_within(operand, cap - total);
+        }
+        total
     };
     match expr {
         DealExpr::Const(_) => 0.5,
@@ -184,11 +217,16 @@ pub(crate) fn cost(expr: &DealExpr) -> f64 {
         DealExpr::HandMeasure(..) => 6.0,
         DealExpr::Cccc(_) => 30.0,
         DealExpr::Quality(..) => 10.0,
-        DealExpr::Not(a) | DealExpr::CompareConst(_, a, _) | DealExpr::DivideConst(_, a, _) => 0.5 + cost(a),
-        DealExpr::Score(_, _, a) | DealExpr::Imps(a) => 3.0 + cost(a),
-        DealExpr::Binary(_, a, b) => 1.0 + cost(a) + cost(b),
-        DealExpr::Conditional(c, a, b) => 1.0 + cost(c) + cost(a).max(cost(b)),
-        DealExpr::All(parts) | DealExpr::Any(parts) => 1.0 + parts.iter().map(cost).sum::<f64>(),
+        DealExpr::Not(a) | DealExpr::CompareConst(_, a, _) | DealExpr::DivideConst(_, a, _) => {
+            sum(0.5, &mut std::iter::once(a.as_ref()))
+        }
+        DealExpr::Score(_, _, a) | DealExpr::Imps(a) => sum(3.0, &mut std::iter::once(a.as_ref())),
+        DealExpr::Binary(_, a, b) => sum(1.0, &mut [a.as_ref(), b.as_ref()].into_iter()),
+        DealExpr::Conditional(c, a, b) => {
+            let condition = sum(1.0, &mut std::iter::once(c.as_ref()));
+            condition + cost_within(a, cap - condition).max(cost_within(b, cap - condition))
+        }
+        DealExpr::All(parts) | DealExpr::Any(parts) => sum(1.0, &mut parts.iter()),
     }
 }
 

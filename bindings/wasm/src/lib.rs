@@ -9,28 +9,17 @@
 
 use std::sync::{Arc, Mutex};
 
+use dealer::actions::jsonl::write_json_string;
 use dealer::job::{Sink, Stream};
 use dealer::script::bbo_check::{check_bbo, Severity};
 use dealer::{Error, Session};
 use wasm_bindgen::prelude::*;
 
-/// A JSON string literal of `text`.
+/// A JSON string literal of `text` (the core's escaping, that of its JSON Lines records).
 fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    let mut out = Vec::with_capacity(text.len() + 2);
+    write_json_string(&mut out, text);
+    String::from_utf8(out).expect("escaping keeps UTF-8")
 }
 
 /// One diagnostic as a JSON object.
