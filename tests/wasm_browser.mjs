@@ -169,9 +169,9 @@ try {
     await phone.close();
   });
   // Reported, not counted yet: a page loaded once reloads from the service worker's copies
-  // with the server stopped, but its run never ends (the worker does not answer; not
-  // understood yet, see the README). The server is stopped rather than Chromium's offline
-  // emulation used, which does the same and also hangs.
+  // with the server stopped, but in some runs its run never ends (the worker does not answer;
+  // not understood yet, see the README). The server is stopped rather than Chromium's offline
+  // emulation used, which hangs alike.
   try {
     await page.evaluate(() => navigator.serviceWorker.ready);
     const stopped = new Promise((resolve) => server.once('exit', resolve));
