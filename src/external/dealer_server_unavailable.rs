@@ -5,27 +5,10 @@
 //! [`ErrorKind::NotAvailable`] (`DEALER_ERROR_NOT_AVAILABLE`), naming the alternative: an
 //! in-process metric (`dealer_set_usereval`), which works on every system.
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use crate::error::{Error, ErrorKind, Result};
 use crate::external::usereval::{Metric, Query, QueryContext, SLOTS};
-use crate::job::Interrupter;
 
-/// How to reach the server (the Unix module's fields; none is used here).
-#[derive(Clone, Debug)]
-pub struct ServerConfig {
-    /// The server program.
-    pub path: PathBuf,
-    /// How long one query may take before the run stops.
-    pub timeout: Duration,
-    /// The session's interrupter.
-    pub interrupter: Option<Interrupter>,
-    /// The dealer's own debug level (`-D n`).
-    pub dealer_debug: i32,
-    /// The server's debug level (`-D n.m`).
-    pub server_debug: i32,
-}
+pub use crate::external::server_config::ServerConfig;
 
 /// A DealerServer that never runs: [`DealerServer::start`] always fails.
 pub struct DealerServer {

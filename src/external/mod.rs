@@ -10,4 +10,5 @@ pub mod dealer_server;
 #[path = "dealer_server_unavailable.rs"]
 pub mod dealer_server;
 pub mod opc;
+pub mod server_config;
 pub mod usereval;
