@@ -8,7 +8,11 @@ export interface Timing {
 }
 
 export class DealerWorker {
-  constructor(url?: string | URL);
+  /**
+   * `url`: the worker module (default: worker.js beside worker-client.js).
+   * `loadTimeoutMs` (default 20000): jobs fail if the worker's scripts have not loaded by then.
+   */
+  constructor(url?: string | URL, options?: { loadTimeoutMs?: number });
   check(script: string, options?: CheckOptions): Promise<Diagnostic[]>;
   generate(
     script: string,

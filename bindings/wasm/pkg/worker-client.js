@@ -2,23 +2,40 @@
 // progress events while a job runs, and cancel (the worker is terminated and a fresh one
 // started, so a long run stops at once).
 export class DealerWorker {
-  /** `url`: worker.js's URL (default: beside this file). */
-  constructor(url = new URL('./worker.js', import.meta.url)) {
+  /**
+   * `url`: worker.js's URL (default: beside this file), or a module that imports it (a page with
+   * a service worker starts it from inside its scope, so that the worker also loads offline).
+   * `loadTimeoutMs`: a worker whose scripts have not loaded by then fails its jobs (a browser
+   * may end a worker whose script cannot be fetched without an error event).
+   */
+  constructor(url = new URL('./worker.js', import.meta.url), { loadTimeoutMs = 20000 } = {}) {
     this.url = url;
+    this.loadTimeoutMs = loadTimeoutMs;
     this.next = 1;
     this.pending = new Map();
     this.start();
   }
 
   start() {
+    this.failure = null;
     this.worker = new Worker(this.url, { type: 'module' });
+    clearTimeout(this.loadTimer);
+    this.loadTimer = setTimeout(() => {
+      this.failure = new Error(`the dealer worker did not load within ${this.loadTimeoutMs / 1000} s (${this.url})`);
+      this.failAll(this.failure);
+    }, this.loadTimeoutMs);
     // A worker that cannot load (or dies) fails its jobs instead of leaving them waiting.
     this.worker.onerror = (event) => {
       event.preventDefault();
+      clearTimeout(this.loadTimer);
       this.failAll(new Error(`the dealer worker failed: ${event.message || 'it could not be loaded'}`));
     };
     this.worker.onmessage = (event) => {
       const m = event.data;
+      if (m.type === 'ready') {
+        clearTimeout(this.loadTimer);
+        return;
+      }
       const job = this.pending.get(m.id);
       if (!job) return;
       if (m.type === 'output') job.onOutput?.(m.text);
@@ -34,6 +51,10 @@ export class DealerWorker {
   post(kind, script, options, handlers = {}) {
     const id = this.next++;
     return new Promise((resolve, reject) => {
+      if (this.failure) {
+        reject(this.failure);
+        return;
+      }
       this.pending.set(id, { resolve, reject, ...handlers });
       this.worker.postMessage({ id, kind, script, options });
     });
@@ -66,6 +87,7 @@ export class DealerWorker {
 
   /** Ends the worker for good. */
   terminate() {
+    clearTimeout(this.loadTimer);
     this.worker.terminate();
   }
 }

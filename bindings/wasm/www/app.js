@@ -223,12 +223,15 @@ function save(name, text, type = 'text/plain') {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+// The standard 16-board cycle's vulnerability, by (board − 1) mod 16, in PBN's words.
+const VULNERABLE = ['None', 'NS', 'EW', 'All', 'NS', 'EW', 'All', 'None', 'EW', 'All', 'None', 'NS', 'All', 'None', 'NS', 'EW'];
+
 function pbnOf(result) {
   const seats = ['N', 'E', 'S', 'W'];
   return result.deals.map((d, i) => {
     const dealer = seats[i % 4];
     return `[Event "libdealer playground, seed ${result.statistics.seed}"]\n[Board "${i + 1}"]\n[Dealer "${dealer}"]\n`
-      + `[Deal "N:${d.N} ${d.E} ${d.S} ${d.W}"]\n\n`;
+      + `[Vulnerable "${VULNERABLE[i % 16]}"]\n[Deal "N:${d.N} ${d.E} ${d.S} ${d.W}"]\n\n`;
   }).join('');
 }
 
@@ -291,7 +294,7 @@ async function main() {
     });
   });
   await init();
-  playground.worker = new DealerWorker();
+  playground.worker = new DealerWorker(new URL('dealer-worker.js', import.meta.url));
   playground.loadMs = performance.now();
   $('version').textContent = `libdealer ${version()}`;
   loadExample(0);

@@ -4,7 +4,7 @@
 const CACHE = 'libdealer-playground';
 
 // The files the page needs, fetched when the service worker is installed.
-const FILES = ['./', 'index.html', 'style.css', 'app.js', 'examples.js', '../pkg/index.js', '../pkg/worker.js',
+const FILES = ['./', 'index.html', 'style.css', 'app.js', 'examples.js', 'dealer-worker.js', '../pkg/index.js', '../pkg/worker.js',
   '../pkg/worker-client.js', '../pkg/gen/dealer_wasm.js', '../pkg/gen/dealer_wasm_bg.wasm'];
 
 self.addEventListener('install', (event) => {
