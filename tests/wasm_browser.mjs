@@ -2,9 +2,10 @@
 // browser download): serves bindings/wasm on 127.0.0.1 with python3's http.server, then checks
 // that a script error marks its line, that runs print exactly what the native CLI prints for
 // parity scripts (drand48, glibc, chacha), that Stop ends a long run within 1 s, that the examples
-// run, that the page fits a phone, that a page loaded once reloads and runs with the server
-// stopped, and that a worker that cannot load fails its job; saves screenshots in
-// target/wasm-test/ (playground.png, playground-phone.png). Prints `N passed, M failed`.
+// run (the third with bar charts and a 2-D frequency's heat-map table), that the page and that
+// table fit a phone, that a page loaded once reloads and runs with the server stopped, and that a
+// worker that cannot load fails its job; saves screenshots in target/wasm-test/ (playground.png,
+// playground-phone.png, playground-phone-heatmap.png). Prints `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -56,6 +57,36 @@ async function check(name, fn) {
 }
 function expect(cond, what) {
   if (!cond) throw new Error(what);
+}
+
+// The Statistics tab after a run of the third example (one 2-D frequency, hcp 12..20 by spades
+// 2..6): one heat-map table with a caption, a header row, 11 value rows and a Sum row, each value
+// row 7 shaded count cells and its sum, the numbers those of the run's statistics.frequencies2d.
+async function checkHeatMap(p) {
+  const got = await p.evaluate(() => [...document.querySelectorAll('#stats table.heat')].map((t) => ({
+    caption: t.caption && t.caption.textContent,
+    columns: [...t.tHead.querySelectorAll('th[scope="col"]')].map((th) => th.textContent),
+    rows: [...t.tBodies[0].rows].map((r) => ({
+      label: r.querySelector('th[scope="row"]').textContent,
+      counts: [...r.querySelectorAll('td.cell')].map((td) => Number(td.textContent)),
+      shades: [...r.querySelectorAll('td.cell')].map((td) => getComputedStyle(td).backgroundColor),
+      sum: Number(r.querySelector('td.sum').textContent),
+    })),
+    foot: [...t.tFoot.querySelectorAll('td')].map((td) => Number(td.textContent)),
+  })));
+  const want = await p.evaluate(() => window.playground.lastResult.statistics.frequencies2d);
+  expect(got.length === 1 && want.length === 1, `${got.length} heat-map tables, ${want.length} 2-D tables, want 1`);
+  const [t] = got;
+  expect(t.caption === want[0].title && /by spades/.test(t.caption), `caption ${t.caption}`);
+  expect(JSON.stringify(t.columns) === JSON.stringify([...want[0].columns, 'Sum']) && t.columns.length === 8, `columns ${t.columns}`);
+  expect(t.rows.length === 11 && t.rows.every((r) => r.counts.length === 7), `rows ${t.rows.map((r) => r.counts.length)}`);
+  expect(JSON.stringify(t.rows.map(({ label, counts, sum }) => ({ label, counts, sum }))) === JSON.stringify(want[0].rows), 'cells differ from statistics.frequencies2d');
+  expect(JSON.stringify(t.foot) === JSON.stringify([...want[0].columnSums, want[0].total]), `Sum row ${t.foot}`);
+  // Shaded by count: the largest count's cell is darker than an empty cell.
+  const cells = t.rows.flatMap((r) => r.counts.map((n, i) => [n, r.shades[i]]));
+  const max = cells.reduce((a, c) => (c[0] > a[0] ? c : a));
+  const zero = cells.find((c) => c[0] === 0);
+  expect(zero && max[1] !== zero[1], `shades: max ${max[1]}, zero ${zero && zero[1]}`);
 }
 
 const port = await freePort();
@@ -152,7 +183,7 @@ try {
     console.log(`  (stopped in ${ms} ms)`);
   });
 
-  await check('the examples run, with hand diagrams and frequency charts, and a screenshot is saved', async () => {
+  await check('the examples run, with hand diagrams, frequency charts and a heat map, and a screenshot is saved', async () => {
     const count = await page.$$eval('#example option', (o) => o.length);
     for (let i = count - 1; i >= 0; i--) {
       await page.selectOption('#example', String(i));
@@ -164,6 +195,7 @@ try {
         await page.click('#tab-stats');
         const bars = await page.$$eval('.bars', (b) => b.length);
         expect(bars === 2, `${bars} frequency charts, want 2`);
+        await checkHeatMap(page);
       }
     }
     await page.click('#tab-deals');
@@ -179,6 +211,34 @@ try {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow <= 0, `the page is ${overflow} px wider than a phone`);
     await phone.screenshot({ path: join(artefacts, 'playground-phone.png'), fullPage: true });
+    // The 2-D example's heat map on the phone: the table scrolls inside its box, the page does not.
+    await phone.selectOption('#example', '2');
+    await phone.click('#run');
+    await phone.waitForFunction(() => document.body.dataset.state === 'done' && !window.playground.running, null, { timeout: 60000 });
+    await phone.click('#tab-stats');
+    await checkHeatMap(phone);
+    const fit = await phone.evaluate(() => {
+      const wrap = document.querySelector('.heat-wrap');
+      return { page: document.documentElement.scrollWidth - window.innerWidth, scroll: getComputedStyle(wrap).overflowX,
+        box: wrap.getBoundingClientRect().right - window.innerWidth };
+    });
+    expect(fit.page <= 0 && fit.box <= 0 && fit.scroll === 'auto', `heat map on a phone: ${JSON.stringify(fit)}`);
+    await phone.screenshot({ path: join(artefacts, 'playground-phone-heatmap.png'), fullPage: true });
+    // A table wider than the phone (freqEx2D: 11 count columns) scrolls sideways in its box.
+    const wide = CASES.find((c) => c.file.endsWith('freqEx2D_s139.dli'));
+    await phone.evaluate(({ text, o }) => {
+      document.getElementById('script').value = text;
+      document.getElementById('seed').value = String(o.seed);
+      document.getElementById('generator').value = o.generator;
+    }, { text: script(wide), o: apiOptions(wide) });
+    await phone.click('#run');
+    await phone.waitForFunction(() => document.body.dataset.state === 'done' && !window.playground.running, null, { timeout: 60000 });
+    const scrolls = await phone.evaluate(() => {
+      const wrap = document.querySelector('.heat-wrap');
+      const cells = document.querySelectorAll('.heat tbody td.cell').length;
+      return { page: document.documentElement.scrollWidth - window.innerWidth, inner: wrap.scrollWidth - wrap.clientWidth, cells };
+    });
+    expect(scrolls.page <= 0 && scrolls.inner > 0 && scrolls.cells === 16 * 11, `wide heat map on a phone: ${JSON.stringify(scrolls)}`);
     await phone.close();
   });
   await check('the PBN and LIN downloads hold the deals of the run', async () => {

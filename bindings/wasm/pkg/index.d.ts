@@ -49,11 +49,32 @@ export interface Statistics {
   seed: string | null;
   /** The one-dimensional `frequency` tables of the output (see `frequencies`). */
   frequencies: Frequency[];
+  /** The two-dimensional `frequency` (and `bktfreq`) tables of the output (see
+   * `frequencyTables2d`). */
+  frequencies2d: Frequency2D[];
 }
 
 /** One `frequency` action's table: its title and [value, count] rows (value 'Low'/'High' for
  * the counts outside the range). */
 export interface Frequency { title: string; rows: [string, number][] }
+
+/** One row of a two-dimensional table: a value of the first expression ('Low'/'High' for the
+ * deals below/above its range), its count in each column, and the printed row sum. */
+export interface Frequency2DRow { label: string; counts: number[]; sum: number }
+
+/** One two-dimensional `frequency "title" (e1, lo1, hi1, e2, lo2, hi2)` table as printed: rows
+ * are values of e1, columns values of e2. */
+export interface Frequency2D {
+  title: string;
+  /** The count columns' labels: 'Low', the values lo2..hi2 (bucket starts for `bktfreq`), 'High'. */
+  columns: string[];
+  /** 'Low', the values lo1..hi1, 'High', each with one count per column. */
+  rows: Frequency2DRow[];
+  /** The printed Sum row: one sum per column. */
+  columnSums: number[];
+  /** The printed grand total (the deals counted). */
+  total: number;
+}
 
 export interface GenerateResult {
   ok: boolean;
@@ -72,6 +93,8 @@ export function check(script: string, options?: CheckOptions): Diagnostic[];
 export function randomSeed(): number;
 /** The one-dimensional frequency tables in a run's printed output. */
 export function frequencies(output: string): Frequency[];
+/** The two-dimensional frequency tables in a run's printed output (both dialects' formats). */
+export function frequencyTables2d(output: string): Frequency2D[];
 export function optionList(options?: GenerateOptions): string[];
 export function generate(
   script: string,

@@ -72,7 +72,7 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
  * dealer_set_option keys}. onText(stream, text) is called as text is written ('output' or
  * 'diagnostics').
  * Returns {ok, output, diagnostics, deals: [{N, E, S, W}], statistics: {generated, produced,
- * seed, frequencies}, error: null | {line, column, severity, source, message}}.
+ * seed, frequencies, frequencies2d}, error: null | {line, column, severity, source, message}}.
  */
 export function generate(script, options = {}, onText) {
   const list = optionList(options);
@@ -84,20 +84,32 @@ export function generate(script, options = {}, onText) {
     output: r.output,
     diagnostics: r.diagnostics,
     deals: r.deals,
-    statistics: { generated: r.generated, produced: r.produced, seed: r.seed, frequencies: frequencies(r.output) },
+    statistics: { generated: r.generated, produced: r.produced, seed: r.seed, frequencies: frequencies(r.output),
+      frequencies2d: frequencyTables2d(r.output) },
     error: r.error,
   };
 }
 
-/** The one-dimensional frequency tables of the printed output: [{title, rows: [[value, count]]}]. */
+// A frequency table's first line: `Description: title:` (DealerV2; `bktfreq` prints no colon)
+// or `Frequency title:` (classic dealer).
+const HEADER = /^(?:Description|Frequency)\s*:?\s*(.*?):?\s*$/;
+
+/**
+ * The one-dimensional frequency tables of the printed output: [{title, rows: [[value, count]]}]
+ * (two-dimensional tables are `frequencyTables2d`'s).
+ */
 export function frequencies(text) {
   const found = [];
   let current = null;
-  for (const line of text.split('\n')) {
-    const head = line.match(/^(?:Description|Frequency)\s*:?\s*(.*?):?\s*$/);
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const head = line.match(HEADER);
     if (head) {
-      current = { title: head[1], rows: [] };
-      found.push(current);
+      // A 2-D table's header row (`Low v… High Sum`) would read as a row `Low v` when it has
+      // one column.
+      current = columnHeader(lines[i + 1]) ? null : { title: head[1], rows: [] };
+      if (current) found.push(current);
       continue;
     }
     if (!current) continue;
@@ -107,4 +119,48 @@ export function frequencies(text) {
     else current = null;
   }
   return found.filter((f) => f.rows.length > 0);
+}
+
+/**
+ * The two-dimensional frequency tables of the printed output (`frequency "title" (e1, lo1, hi1,
+ * e2, lo2, hi2)` in both dialects, and DealerV2's `bktfreq` with two dimensions):
+ * [{title, columns, rows: [{label, counts, sum}], columnSums, total}]. `columns` are the header's
+ * labels of the count columns ('Low', the values of e2, 'High'); each row is a value of e1 (or
+ * 'Low'/'High') with one count per column and the row's printed sum; `columnSums` and `total`
+ * are the printed Sum row. A table whose printed shape is not complete is left out.
+ */
+export function frequencyTables2d(text) {
+  const found = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const head = lines[i].match(HEADER);
+    if (!head) continue;
+    const columns = columnHeader(lines[i + 1]);
+    if (!columns) continue;
+    const table = { title: head[1], columns, rows: [], columnSums: null, total: null };
+    let j = i + 2;
+    for (; j < lines.length; j++) {
+      const row = lines[j].match(/^\s*(Low|High|Sum|-?\d+)((?:\s+\d+)+)\s*$/);
+      if (!row) break;
+      const numbers = row[2].trim().split(/\s+/).map(Number);
+      if (numbers.length !== columns.length + 1) break;
+      if (row[1] === 'Sum') {
+        table.columnSums = numbers.slice(0, -1);
+        table.total = numbers[numbers.length - 1];
+        break;
+      }
+      table.rows.push({ label: row[1], counts: numbers.slice(0, -1), sum: numbers[numbers.length - 1] });
+    }
+    if (table.total !== null && table.rows.length > 0) {
+      found.push(table);
+      i = j;
+    }
+  }
+  return found;
+}
+
+// The labels of a 2-D table's count columns from its header line (`Low v… High Sum`), or null.
+function columnHeader(line) {
+  if (line === undefined || !/^\s+Low(?:\s+-?\d+)*\s+High\s+Sum\s*$/.test(line)) return null;
+  return line.trim().split(/\s+/).slice(0, -1);
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { init, check, generate, optionList, version } from '../pkg/index.js';
+import { init, check, generate, optionList, version, frequencies, frequencyTables2d } from '../pkg/index.js';
 import { CASES, available, apiOptions, mask, native, script, top } from './cases.mjs';
 
 await init(readFileSync(join(top, 'bindings/wasm/pkg/gen/dealer_wasm_bg.wasm')));
@@ -126,3 +126,105 @@ test('statistics include the frequency tables', () => {
   assert.equal(f.rows[0][0], '0');
   assert.equal(f.rows.reduce((a, [, n]) => a + n, 0), 2000);
 });
+
+// A parsed 2-D table's lines as the core prints them (cells `%8d` in DealerV2, `%6d` in classic),
+// so that a test can find each of them in the output.
+function printedLines(t, width) {
+  const cells = (ns) => ns.map((n) => ` ${String(n).padStart(width)}`).join('');
+  return [
+    `        Low${t.columns.slice(1, -1).map((c) => ` ${c.padStart(width)}`).join('')}${width === 8 ? '    High     Sum' : '   High    Sum'}`,
+    ...t.rows.map((r) => `${r.label === 'Low' ? 'Low ' : r.label.padStart(4)}${cells([...r.counts, r.sum])}`),
+    `Sum ${cells([...t.columnSums, t.total])}`,
+  ];
+}
+
+// The sums of a parsed 2-D table agree with its counts.
+function assertSums(t) {
+  for (const r of t.rows) {
+    assert.equal(r.counts.length, t.columns.length, r.label);
+    assert.equal(r.counts.reduce((a, n) => a + n, 0), r.sum, `row ${r.label}`);
+  }
+  assert.deepEqual(t.columnSums, t.columns.map((_, i) => t.rows.reduce((a, r) => a + r.counts[i], 0)));
+  assert.equal(t.total, t.rows.reduce((a, r) => a + r.sum, 0));
+}
+
+const SMALL_2D = 'produce 1000\naction frequency (hcp(north), 10, 12, controls(north), 1, 3)\n';
+// What the CLI prints for SMALL_2D with `-s 1` (the counts are the same in both dialects).
+const SMALL_2D_TABLE = {
+  title: '',
+  columns: ['Low', '1', '2', '3', 'High'],
+  rows: [
+    { label: 'Low', counts: [84, 125, 162, 82, 20], sum: 473 },
+    { label: '10', counts: [0, 4, 31, 38, 27], sum: 100 },
+    { label: '11', counts: [0, 2, 10, 42, 36], sum: 90 },
+    { label: '12', counts: [0, 0, 3, 28, 54], sum: 85 },
+    { label: 'High', counts: [0, 0, 1, 19, 232], sum: 252 },
+  ],
+  columnSums: [84, 131, 207, 209, 369],
+  total: 1000,
+};
+
+for (const [dialect, width, head] of [['v2', 8, '\nDescription: :\n'], ['classic', 6, 'Frequency :\n']]) {
+  test(`frequencyTables2d reads a 2-D table as printed (${dialect})`, () => {
+    const r = generate(SMALL_2D, { seed: 1, dialect, deals: 0 });
+    assert.equal(r.ok, true);
+    assert.deepEqual(r.statistics.frequencies2d, [SMALL_2D_TABLE]);
+    assert.deepEqual(frequencyTables2d(r.output), [SMALL_2D_TABLE]);
+    assert.ok(r.output.includes(head + printedLines(SMALL_2D_TABLE, width).join('\n') + '\n'), r.output);
+    assertSums(SMALL_2D_TABLE);
+    // Not a 1-D table.
+    assert.deepEqual(r.statistics.frequencies, []);
+  });
+}
+
+test('frequencyTables2d reads DealerV2\'s freqEx2D_s139.dli as printed (native CLI and wasm)', { skip: !available() && 'no ../shared or no target/release/dealer' }, () => {
+  const c = CASES.find((x) => x.file.endsWith('freqEx2D_s139.dli'));
+  for (const output of [native(c), generate(script(c), apiOptions(c)).output]) {
+    const tables = frequencyTables2d(output);
+    assert.equal(tables.length, 1);
+    const t = tables[0];
+    assert.equal(t.title, 'Controls(across) Vs HCP(down)');
+    assert.deepEqual(t.columns, ['Low', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'High']);
+    assert.deepEqual(t.rows.map((r) => r.label), ['Low', ...Array.from({ length: 14 }, (_, i) => String(10 + i)), 'High']);
+    assert.deepEqual(t.rows.find((r) => r.label === '12'), { label: '12', counts: [0, 2, 36, 120, 169, 81, 7, 0, 0, 0, 0], sum: 415 });
+    assert.equal(t.total, 5000);
+    assertSums(t);
+    // Every number read is the printed one, in its place.
+    assert.ok(output.includes(`Description: ${t.title}:\n${printedLines(t, 8).join('\n')}\n`), output);
+    assert.deepEqual(frequencies(output), []);
+  }
+});
+
+test('frequencyTables2d reads DealerV2\'s two-dimensional bktfreq', () => {
+  const r = generate('produce 1000\naction bktfreq "bk2" (hcp(north), 10, 20, 5, controls(north), 0, 6, 2), bktfreq "bk1" (hcp(south), 10, 20, 5)\n', { seed: 1, dialect: 'v2', deals: 0 });
+  assert.equal(r.ok, true, JSON.stringify(r.error));
+  assert.equal(r.statistics.frequencies2d.length, 1);
+  const t = r.statistics.frequencies2d[0];
+  assert.equal(t.title, 'bk2');
+  assert.deepEqual(t.columns, ['Low', '0', '2', '4', '6', 'High']);
+  assert.deepEqual(t.rows.map((x) => x.label), ['Low', '10', '15', '20', 'High']);
+  assert.equal(t.total, 1000);
+  assertSums(t);
+});
+
+for (const dialect of ['v2', 'classic']) {
+  test(`1-D frequency tables are the same with 2-D tables beside them (${dialect})`, () => {
+    const oneD = ['frequency "South HCP" (hcp(south), 0, 12)', 'frequency (spades(east), 0, 6)'];
+    const twoD = ['frequency "HCP by controls" (hcp(north), 10, 12, controls(north), 1, 3)',
+      // One column: its header row `Low 9 High Sum` must not read as a 1-D row.
+      'frequency "One column" (hcp(east), 10, 12, hcp(west), 9, 9)'];
+    const run = (actions) => generate(`produce 500\naction ${actions.join(', ')}\n`, { seed: 9, dialect, deals: 0 });
+    const alone = run(oneD);
+    const mixed = run([twoD[0], oneD[0], twoD[1], oneD[1]]);
+    assert.equal(alone.statistics.frequencies.length, 2);
+    assert.deepEqual(mixed.statistics.frequencies, alone.statistics.frequencies);
+    assert.deepEqual(frequencies(mixed.output), alone.statistics.frequencies);
+    assert.deepEqual(mixed.statistics.frequencies2d.map((t) => t.title), ['HCP by controls', 'One column']);
+    assert.deepEqual(mixed.statistics.frequencies2d[1].columns, ['Low', '9', 'High']);
+    for (const t of mixed.statistics.frequencies2d) {
+      assert.equal(t.total, 500);
+      assertSums(t);
+    }
+    assert.deepEqual(alone.statistics.frequencies2d, []);
+  });
+}

@@ -1,8 +1,8 @@
 // The playground page: an editor checked as you type (on this thread: a check is a parse and a
 // compile, no dealing), runs in a Web Worker (Stop terminates it), hand diagrams, statistics
-// and frequency charts, downloads. State lives in the `playground` object (also on window for
+// and frequency charts (bars for 1-D tables, heat-map tables for 2-D ones), downloads. State lives in the `playground` object (also on window for
 // the browser test).
-import { init, check, version, randomSeed, frequencies } from '../pkg/index.js';
+import { init, check, version, randomSeed, frequencies, frequencyTables2d } from '../pkg/index.js';
 import { DealerWorker } from '../pkg/worker-client.js';
 import { EXAMPLES } from './examples.js';
 
@@ -131,7 +131,33 @@ function renderStats(result, timing) {
     html += f.rows.map(([v, n]) => `<div class="bar"><span>${v}</span><i style="width:${(100 * n / max).toFixed(1)}%"></i><span>${n}</span></div>`).join('');
     html += '</div>';
   }
+  for (const t of frequencyTables2d(result.output)) html += heatMapHtml(t);
   $('stats').innerHTML = html;
+}
+
+// A 2-D frequency table as an HTML table whose count cells are shaded by count (the Sum row and
+// column are not). Light cells keep dark text and dark cells take white text: the shade jumps
+// between the two ranges so that both stay readable.
+function heatMapHtml(t) {
+  const max = Math.max(1, ...t.rows.flatMap((r) => r.counts));
+  const title = escapeHtml(t.title || 'Frequency');
+  const cell = (n) => {
+    const h = n / max;
+    const alpha = h <= 0.6 ? 0.55 * h / 0.6 : 0.85 + 0.15 * (h - 0.6) / 0.4;
+    const cls = n === 0 ? 'cell zero' : h > 0.6 ? 'cell hot' : 'cell';
+    return `<td class="${cls}" style="--a:${alpha.toFixed(3)}">${n}</td>`;
+  };
+  let html = `<div class="heat-wrap" role="region" tabindex="0" aria-label="${title} (scrolls sideways)">`
+    + `<table class="heat"><caption>${title}</caption><thead><tr><td class="corner"></td>`
+    + t.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')
+    + '<th scope="col" class="sum">Sum</th></tr></thead><tbody>';
+  for (const r of t.rows) {
+    html += `<tr><th scope="row">${escapeHtml(r.label)}</th>${r.counts.map(cell).join('')}<td class="sum">${r.sum}</td></tr>`;
+  }
+  html += '</tbody><tfoot><tr><th scope="row" class="sum">Sum</th>'
+    + t.columnSums.map((n) => `<td class="sum">${n}</td>`).join('')
+    + `<td class="sum">${t.total}</td></tr></tfoot></table></div>`;
+  return html;
 }
 
 function escapeHtml(t) {

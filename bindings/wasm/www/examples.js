@@ -34,7 +34,7 @@ action
 `,
   },
   {
-    title: 'Frequency: North\'s points and spades (statistics)',
+    title: 'Frequency: North\'s points and spades, 1-D and 2-D (statistics)',
     generator: 'chacha',
     dialect: 'v2',
     seed: 7,
@@ -44,6 +44,7 @@ condition hcp(north) >= 12
 action
     frequency "North HCP" (hcp(north), 12, 25),
     frequency "North spades" (spades(north), 0, 8),
+    frequency "North HCP (down) by spades (across)" (hcp(north), 12, 20, spades(north), 2, 6),
     average "HCP" hcp(north)
 `,
   },
