@@ -113,8 +113,10 @@ export function frequencies(text) {
       continue;
     }
     if (!current) continue;
-    const row = line.match(/^\s*(-?\d+|Low|High)\t?\s+(\d+)(?:\s|$)/);
-    if (row && !/^\s*Low\s+-?\d+\s+-?\d+/.test(line)) current.rows.push([row[1], Number(row[2])]);
+    // `value<TAB>count` in both dialects (DealerV2 adds `<TAB>pct<TAB>cumulative pct`); 2-D
+    // tables have no tabs.
+    const row = line.match(/^\s*(-?\d+|Low|High)\t\s*(\d+)(?:\s|$)/);
+    if (row) current.rows.push([row[1], Number(row[2])]);
     else if (/^Value/.test(line)) continue;
     else current = null;
   }

@@ -205,7 +205,17 @@ test('frequencyTables2d reads DealerV2\'s two-dimensional bktfreq', () => {
   assert.deepEqual(t.rows.map((x) => x.label), ['Low', '10', '15', '20', 'High']);
   assert.equal(t.total, 1000);
   assertSums(t);
+  assert.deepEqual(r.statistics.frequencies, [{ title: 'bk1', rows: [['Low', 465], ['10', 386], ['15', 140], ['20', 8], ['High', 1]] }]);
 });
+
+for (const dialect of ['v2', 'classic']) {
+  test(`frequencies reads 1-D tables with Low and High rows (${dialect})`, () => {
+    const r = generate('produce 1000\naction frequency "hcp" (hcp(south), 10, 12)\n', { seed: 1, dialect, deals: 0 });
+    // What the CLI prints with -s 1 (DealerV2 adds percentages, which once hid its Low row's table).
+    assert.deepEqual(r.statistics.frequencies, [{ title: 'hcp', rows: [['Low', 465], ['10', 91], ['11', 88], ['12', 70], ['High', 286]] }]);
+    assert.match(r.output, dialect === 'v2' ? /^Low\t     465\t  46\.50\t  46\.50$/m : /^Low\t     465$/m);
+  });
+}
 
 for (const dialect of ['v2', 'classic']) {
   test(`1-D frequency tables are the same with 2-D tables beside them (${dialect})`, () => {
