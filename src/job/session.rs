@@ -29,7 +29,7 @@ use crate::job::options::{parse_debug, predeal_cards, Options, OutputFormat, GEN
 use crate::job::parallel::ParallelDealing;
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{Sink, Stream};
-use crate::program::deal_expr::{DealExpr, StagedCondition};
+use crate::program::deal_expr::StagedCondition;
 use crate::program::{CompiledAction, ExternalCall, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
 
@@ -442,10 +442,7 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
-        let fast_condition = program
-            .condition
-            .and_then(|c| DealExpr::compile(program, c))
-            .map(|condition| StagedCondition::new(program, condition));
+        let fast_condition = program.condition.and_then(|condition| StagedCondition::new(program, condition));
         // Only the seats the condition reads first are dealt before it is judged.
         let program_seats = fast_condition.as_ref().map_or(program_seats, StagedCondition::first_seats);
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.

@@ -1,9 +1,10 @@
-//! Deal expressions judged as one program over a DAG: the compiled deal expressions of a job
-//! (the clauses of its condition) are merged node by node, so that an expression that several
-//! variables or clauses share — typically an opening ladder every later variable reads — is one
-//! node, computed at most once per deal and only when a path of the judgement reads it.
+//! Deal expressions judged as one program over a DAG: the deal expressions of a job (the clauses
+//! of its condition, or the values of its actions), merged node by node by
+//! `DagBuilder`, so that an expression that several variables or clauses share — typically
+//! an opening ladder every later variable reads — is one node, computed at most once per deal
+//! and only when a path of the judgement reads it.
 //!
-//! The merged nodes are then laid out as a flat list of [`Step`]s over one value slot per node,
+//! The merged nodes are then laid out as a flat list of steps over one value slot per node,
 //! run by a loop without a recursive call per node: `&&`, `||` and `?:` are jumps, and a node
 //! that more than one place reads (and that costs more than reading the deal) is a subroutine
 //! whose slot is stamped with the deal's number when computed, so that a later read of the same
@@ -20,51 +21,65 @@
 //! general evaluator, which judges a variable again at each use as the peers do), so computing a
 //! node once per deal gives the values of judging it at each use.
 
-use std::collections::HashMap;
-
 use crate::cards::{Card, Deal, Seat, Suit};
-use crate::program::deal_expr::hand_of_shape;
-use crate::program::deal_expr::{apply, DealExpr, HandMeasure, Stat};
+use crate::program::dag_builder::DagBuilder;
+use crate::program::deal_expr::{apply, HandMeasure, Stat};
 use crate::program::hand_stats;
 use crate::program::scoring;
-use crate::program::shape::{all_patterns, pattern_index, ShapeSet};
+use crate::program::shape::pattern_index;
 use crate::program::Program;
 use crate::script::ast::{BinOp, Contract};
 
 /// Index of a merged node, which is also the index of its value slot.
-type Slot = u32;
+pub(crate) type Slot = u32;
 
 /// A node of the DAG: a deal expression whose operands are other nodes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum DagNode {
+pub(crate) enum DagNode {
+    /// A constant.
     Const(i32),
+    /// A suit length or a count over a hand.
     Stat(Stat),
+    /// A statistic compared with a constant by `!=`.
     StatCompare(Stat, BinOp, i32),
+    /// Whether a statistic lies in `lo..=hi`.
     StatRange(Stat, i32, i32),
+    /// Whether a hand's shape is in a shape set of the program.
     Shape(Seat, u32),
-    /// A shape set of the DAG's own ([`DealDag::shape_sets`]).
-    ShapeIn(Seat, u32),
+    /// Whether a hand holds a card.
     HasCard(Seat, Card),
     /// A value that depends on nothing but the suit lengths of a hand: an entry of a table
     /// (by pattern) at an offset of [`DealDag::shape_values`].
     ShapeValue(Seat, u32),
+    /// Controls, losers or LTC of a hand or one suit.
     HandMeasure(HandMeasure, Seat, Option<Suit>),
+    /// Kaplan–Rubens CCCC.
     Cccc(Seat),
+    /// Kaplan–Rubens suit quality.
     Quality(Seat, Suit),
+    /// `!a`.
     Not(Slot),
+    /// `a && b && …`, judged in order until one is 0.
     All(Vec<Slot>),
+    /// `a || b || …`, judged in order until one is not 0.
     Any(Vec<Slot>),
+    /// A comparison or arithmetic operator other than `/` and `%`.
     Binary(BinOp, Slot, Slot),
+    /// A comparison with a constant.
     CompareConst(BinOp, Slot, i32),
+    /// `a / k` or `a % k` for a constant `k` other than 0 and −1 (which cannot fail).
     DivideConst(BinOp, Slot, i32),
+    /// `c ? a : b`.
     Conditional(Slot, Slot, Slot),
+    /// Bridge score of a contract for a number of tricks.
     Score(bool, Contract, Slot),
+    /// IMPs of a score difference.
     Imps(Slot),
 }
 
 impl DagNode {
     /// The nodes it reads.
-    fn operands(&self) -> Vec<Slot> {
+    pub(crate) fn operands(&self) -> Vec<Slot> {
         match self {
             DagNode::Not(a)
             | DagNode::CompareConst(_, a, _)
@@ -88,7 +103,6 @@ impl DagNode {
                 | DagNode::StatCompare(..)
                 | DagNode::StatRange(..)
                 | DagNode::Shape(..)
-                | DagNode::ShapeIn(..)
                 | DagNode::ShapeValue(..)
                 | DagNode::HasCard(..)
         )
@@ -120,11 +134,6 @@ enum Step {
         hi: i32,
     },
     Shape {
-        dst: Slot,
-        seat: Seat,
-        set: u32,
-    },
-    ShapeIn {
         dst: Slot,
         seat: Seat,
         set: u32,
@@ -287,8 +296,6 @@ pub struct DealDag {
     steps: Vec<Step>,
     /// Per root: the step its judgement starts at, and the slot that holds its value.
     roots: Vec<(u32, Slot)>,
-    /// Shape sets made when conditions were staged ([`DealExpr::ShapeIn`]).
-    shape_sets: Vec<ShapeSet>,
     /// Tables of the values of expressions that read nothing but the suit lengths of one hand,
     /// [`crate::program::shape::PATTERNS`] entries each, by [`pattern_index`].
     shape_values: Vec<i32>,
@@ -300,239 +307,6 @@ pub struct DealDag {
     deal: u32,
     /// Return steps of the subroutines being run.
     returns: Vec<u32>,
-}
-
-/// Merges deal expressions node by node (equal sub-expressions become one node).
-struct DagBuilder<'a> {
-    program: &'a Program,
-    nodes: Vec<DagNode>,
-    /// Per node: what it reads of the deal.
-    reads: Vec<Reads>,
-    index: HashMap<DagNode, Slot, NodeHashing>,
-    /// Per node built: the node that stands for it (its table, when it has one).
-    tabled: HashMap<Slot, Slot, NodeHashing>,
-    shape_sets: Vec<ShapeSet>,
-    shape_values: Vec<i32>,
-    /// The tables in `shape_values`, by content: their offsets.
-    tables: HashMap<Vec<i32>, u32>,
-}
-
-/// The hashing of the builder's maps: their keys are small nodes made by the program itself, so
-/// a fast multiplicative hash serves (the standard one, built against crafted keys, takes a
-/// quarter of the time of building the DAG of a long script).
-type NodeHashing = std::hash::BuildHasherDefault<NodeHasher>;
-
-/// A multiplicative hash, word by word.
-#[derive(Default)]
-struct NodeHasher(u64);
-
-impl NodeHasher {
-    /// Mixes one word in.
-    #[inline]
-    fn mix(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-impl std::hash::Hasher for NodeHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.mix(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.mix(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.mix(n as u64);
-    }
-
-    fn write_i32(&mut self, n: i32) {
-        self.mix(n as u32 as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// What a node reads of the deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reads {
-    /// Nothing (a constant).
-    Nothing,
-    /// The suit lengths of one hand and nothing else: a function of its pattern.
-    LengthsOf(Seat),
-    /// More.
-    More,
-}
-
-impl Reads {
-    /// What a node with operands reading `self` and `other` reads.
-    fn and(self, other: Reads) -> Reads {
-        match (self, other) {
-            (Reads::Nothing, reads) | (reads, Reads::Nothing) => reads,
-            (Reads::LengthsOf(a), Reads::LengthsOf(b)) if a == b => Reads::LengthsOf(a),
-            _ => Reads::More,
-        }
-    }
-}
-
-impl DagBuilder<'_> {
-    /// The node of `node`, added unless an equal one exists.
-    fn intern(&mut self, node: DagNode) -> Slot {
-        if let Some(&slot) = self.index.get(&node) {
-            return slot;
-        }
-        let slot = self.nodes.len() as Slot;
-        let reads = match &node {
-            DagNode::Const(_) => Reads::Nothing,
-            DagNode::Stat(Stat::Length(seat, _))
-            | DagNode::StatCompare(Stat::Length(seat, _), ..)
-            | DagNode::StatRange(Stat::Length(seat, _), ..)
-            | DagNode::Shape(seat, _)
-            | DagNode::ShapeIn(seat, _)
-            | DagNode::ShapeValue(seat, _) => Reads::LengthsOf(*seat),
-            other => {
-                let operands = other.operands();
-                if operands.is_empty() {
-                    Reads::More
-                } else {
-                    operands.iter().fold(Reads::Nothing, |reads, &operand| reads.and(self.reads[operand as usize]))
-                }
-            }
-        };
-        self.reads.push(reads);
-        self.nodes.push(node.clone());
-        self.index.insert(node, slot);
-        slot
-    }
-
-    /// The node of a deal expression, its operands merged first.
-    fn add(&mut self, expr: &DealExpr) -> Slot {
-        let node = match expr {
-            DealExpr::Const(n) => DagNode::Const(*n),
-            DealExpr::Stat(stat) => DagNode::Stat(*stat),
-            DealExpr::StatCompare(stat, op, k) => DagNode::StatCompare(*stat, *op, *k),
-            DealExpr::StatRange(stat, lo, hi) => DagNode::StatRange(*stat, *lo, *hi),
-            DealExpr::Shape(seat, set) => DagNode::Shape(*seat, *set),
-            DealExpr::ShapeIn(seat, set) => {
-                let index = match self.shape_sets.iter().position(|s| s == &**set) {
-                    Some(index) => index,
-                    None => {
-                        self.shape_sets.push((**set).clone());
-                        self.shape_sets.len() - 1
-                    }
-                };
-                DagNode::ShapeIn(*seat, index as u32)
-            }
-            DealExpr::HasCard(seat, card) => DagNode::HasCard(*seat, *card),
-            DealExpr::HandMeasure(measure, seat, suit) => DagNode::HandMeasure(*measure, *seat, *suit),
-            DealExpr::Cccc(seat) => DagNode::Cccc(*seat),
-            DealExpr::Quality(seat, suit) => DagNode::Quality(*seat, *suit),
-            DealExpr::Not(a) => DagNode::Not(self.add(a)),
-            DealExpr::All(parts) => DagNode::All(parts.iter().map(|p| self.add(p)).collect()),
-            DealExpr::Any(parts) => DagNode::Any(parts.iter().map(|p| self.add(p)).collect()),
-            DealExpr::Binary(op, a, b) => {
-                let a = self.add(a);
-                DagNode::Binary(*op, a, self.add(b))
-            }
-            DealExpr::CompareConst(op, a, k) => DagNode::CompareConst(*op, self.add(a), *k),
-            DealExpr::DivideConst(op, a, k) => DagNode::DivideConst(*op, self.add(a), *k),
-            DealExpr::Conditional(c, a, b) => {
-                let c = self.add(c);
-                let a = self.add(a);
-                DagNode::Conditional(c, a, self.add(b))
-            }
-            DealExpr::Score(vulnerable, contract, tricks) => DagNode::Score(*vulnerable, *contract, self.add(tricks)),
-            DealExpr::Imps(a) => DagNode::Imps(self.add(a)),
-        };
-        let slot = self.intern(node);
-        self.tabled(slot)
-    }
-
-    /// `slot`, or a node that looks its value up by pattern when it computes something from the
-    /// suit lengths of one hand only.
-    fn tabled(&mut self, slot: Slot) -> Slot {
-        if let Some(&tabled) = self.tabled.get(&slot) {
-            return tabled;
-        }
-        let node = &self.nodes[slot as usize];
-        let tabled = match self.reads[slot as usize] {
-            Reads::LengthsOf(seat) if !node.operands().is_empty() => {
-                // Its value on a hand of each pattern.
-                let table: Vec<i32> = all_patterns()
-                    .into_iter()
-                    .map(|pattern| {
-                        let mut deal = Deal::default();
-                        deal.0[seat.index()] = hand_of_shape(pattern);
-                        self.value_on(slot, &deal)
-                    })
-                    .collect();
-                let next = self.shape_values.len() as u32;
-                let offset = *self.tables.entry(table.clone()).or_insert(next);
-                if offset == next {
-                    self.shape_values.extend(table);
-                }
-                self.intern(DagNode::ShapeValue(seat, offset))
-            }
-            _ => slot,
-        };
-        self.tabled.insert(slot, tabled);
-        tabled
-    }
-
-    /// The value of node `slot` on `deal`, when it reads nothing but suit lengths (for
-    /// [`tabled`](Self::tabled)).
-    fn value_on(&self, slot: Slot, deal: &Deal) -> i32 {
-        let program = self.program;
-        let value = |slot: &Slot| self.value_on(*slot, deal);
-        match &self.nodes[slot as usize] {
-            DagNode::Const(n) => *n,
-            DagNode::Stat(stat) => stat.value(program, deal),
-            DagNode::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k),
-            DagNode::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)) as i32,
-            DagNode::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
-            DagNode::ShapeIn(seat, set) => self.shape_sets[*set as usize].matches(deal.hand(*seat)) as i32,
-            DagNode::ShapeValue(seat, offset) => self.shape_values[*offset as usize + pattern_index(deal.hand(*seat))],
-            DagNode::Not(a) => (value(a) == 0) as i32,
-            DagNode::All(parts) => parts.iter().all(|part| value(part) != 0) as i32,
-            DagNode::Any(parts) => parts.iter().any(|part| value(part) != 0) as i32,
-            DagNode::Binary(op, a, b) => apply(*op, value(a), value(b)),
-            DagNode::CompareConst(op, a, k) => apply(*op, value(a), *k),
-            DagNode::DivideConst(op, a, k) => {
-                if *op == BinOp::Div {
-                    value(a) / k
-                } else {
-                    value(a) % k
-                }
-            }
-            DagNode::Conditional(c, a, b) => {
-                if value(c) != 0 {
-                    value(a)
-                } else {
-                    value(b)
-                }
-            }
-            DagNode::Score(vulnerable, contract, a) => scoring::score(program.dialect, *vulnerable, contract, value(a)),
-            DagNode::Imps(a) => scoring::imps(program.dialect, value(a)),
-            DagNode::HasCard(..) | DagNode::HandMeasure(..) | DagNode::Cccc(_) | DagNode::Quality(..) => {
-                unreachable!("only expressions of suit lengths are tabled")
-            }
-        }
-    }
 }
 
 /// Lays the merged nodes out as steps.
@@ -618,7 +392,6 @@ impl Layout<'_> {
             DagNode::StatCompare(stat, op, k) => Step::StatCompare { dst, stat: *stat, op: *op, k: *k },
             DagNode::StatRange(stat, lo, hi) => Step::StatRange { dst, stat: *stat, lo: *lo, hi: *hi },
             DagNode::Shape(seat, set) => Step::Shape { dst, seat: *seat, set: *set },
-            DagNode::ShapeIn(seat, set) => Step::ShapeIn { dst, seat: *seat, set: *set },
             DagNode::HasCard(seat, card) => Step::HasCard { dst, seat: *seat, card: *card },
             DagNode::ShapeValue(seat, offset) => Step::ShapeValue { dst, seat: *seat, offset: *offset },
             DagNode::HandMeasure(measure, seat, suit) => {
@@ -704,26 +477,15 @@ impl Layout<'_> {
 }
 
 impl DealDag {
-    /// Merges `roots`, deal expressions of `program`, into one DAG laid out as a flat program;
-    /// root `k` is judged by [`value`](Self::value)`(k, …)`.
-    pub fn new(program: &Program, roots: &[&DealExpr]) -> DealDag {
-        let mut builder = DagBuilder {
-            program,
-            nodes: Vec::new(),
-            reads: Vec::new(),
-            index: HashMap::default(),
-            tabled: HashMap::default(),
-            shape_sets: Vec::new(),
-            shape_values: Vec::new(),
-            tables: HashMap::new(),
-        };
-        let root_slots: Vec<Slot> = roots.iter().map(|root| builder.add(root)).collect();
+    /// Lays the nodes of `builder` that `roots` reach out as a flat program; root `k` is judged
+    /// by [`value`](Self::value)`(k, …)`.
+    pub(crate) fn new(builder: DagBuilder, root_slots: &[Slot]) -> DealDag {
         let nodes = builder.nodes;
         // A node read from more than one place (a root counts as one) is kept, unless cheap.
         // Reads by the nodes the roots reach (not by those a table replaced).
         let mut reads = vec![0u32; nodes.len()];
         let mut reached = vec![false; nodes.len()];
-        let mut pending = root_slots.clone();
+        let mut pending = root_slots.to_vec();
         while let Some(slot) = pending.pop() {
             reads[slot as usize] += 1;
             if !std::mem::replace(&mut reached[slot as usize], true) {
@@ -734,7 +496,7 @@ impl DealDag {
         let mut layout =
             Layout { nodes: &nodes, kept, steps: Vec::new(), entries: vec![None; nodes.len()], pending: Vec::new() };
         let mut root_entries = Vec::with_capacity(root_slots.len());
-        for &slot in &root_slots {
+        for &slot in root_slots {
             root_entries.push((layout.steps.len() as u32, slot));
             layout.read(slot);
             layout.steps.push(Step::Halt);
@@ -758,7 +520,6 @@ impl DealDag {
         DealDag {
             steps,
             roots: root_entries,
-            shape_sets: builder.shape_sets,
             shape_values: builder.shape_values,
             values: vec![0; nodes.len()],
             stamps: vec![0; nodes.len()],
@@ -804,9 +565,6 @@ impl DealDag {
                     (dst, (lo <= x && x <= hi) as i32)
                 }
                 Step::Shape { dst, seat, set } => (dst, program.shapes[set as usize].matches(deal.hand(seat)) as i32),
-                Step::ShapeIn { dst, seat, set } => {
-                    (dst, self.shape_sets[set as usize].matches(deal.hand(seat)) as i32)
-                }
                 Step::HasCard { dst, seat, card } => (dst, deal.hand(seat).contains(card) as i32),
                 Step::ShapeValue { dst, seat, offset } => {
                     (dst, self.shape_values[offset as usize + pattern_index(deal.hand(seat))])
@@ -1024,10 +782,11 @@ mod tests {
             let Ok(parsed) = crate::script::parse(text.as_bytes(), dialect, &Default::default()) else { continue };
             let Ok(program) = Program::compile(&parsed, dialect) else { continue };
             let condition = program.condition.unwrap();
-            let Some(expr) = DealExpr::compile(&program, condition) else { continue };
-            // The condition twice and one of its operands: roots share their nodes.
-            let mut dag = DealDag::new(&program, &[&expr, &expr]);
-            let mut staged = StagedCondition::new(&program, expr);
+            let mut builder = DagBuilder::new(&program);
+            let Some(root) = builder.compile(condition) else { continue };
+            // The condition twice: roots share their nodes.
+            let mut dag = DealDag::new(builder, &[root, root]);
+            let mut staged = StagedCondition::new(&program, condition).expect("a deal expression");
             let mut dealer = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
             let mut lazy = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
             for _ in 0..300 {
@@ -1055,8 +814,9 @@ mod tests {
                     condition (a or b) and (c or hcp(east) > 3 and a)\n";
         let parsed = crate::script::parse(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
-        let expr = DealExpr::compile(&program, program.condition.unwrap()).unwrap();
-        let dag = DealDag::new(&program, &[&expr]);
+        let mut builder = DagBuilder::new(&program);
+        let root = builder.compile(program.condition.unwrap()).unwrap();
+        let dag = DealDag::new(builder, &[root]);
         let calls: std::collections::HashSet<Slot> = dag
             .steps
             .iter()
@@ -1084,7 +844,8 @@ mod tests {
         let parsed = crate::script::parse(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
         let condition = program.condition.unwrap();
-        assert_eq!(DealExpr::compile(&program, condition), None);
+        assert_eq!(DagBuilder::new(&program).compile(condition), None);
+        assert!(StagedCondition::new(&program, condition).is_none());
         let mut dealer = Dealer::new(&DealingSetup { seed: 5, ..Default::default() }).unwrap();
         let deal = dealer.deal().unwrap();
         let differ = (0..20).filter(|_| reference_value(&program, condition, &deal, &mut dealer) != 0).count();

@@ -1,25 +1,23 @@
-//! Deal expressions: the part of a compiled program that reads nothing but the deal, compiled
-//! once more into a compact tree that is judged without errors, side effects or the general
-//! evaluator's bookkeeping.
+//! Deal expressions judged seat by seat: the staged condition, and the one-test clauses it
+//! judges in line.
 //!
-//! The condition of most scripts is such an expression (hand statistics, shapes, comparisons,
-//! `&&`/`||`, arithmetic). Nodes that draw random numbers, solve double dummy, ask external
-//! metrics or may fail (division by a non-constant, which may be zero) keep the general
-//! evaluator ([`crate::program::eval`]); [`DealExpr::compile`] returns `None` for them. The values are
-//! those of the general evaluator, C semantics included (wrapping arithmetic, truncating
-//! division, `&&`/`||`/`!`/comparisons giving 0 or 1, short circuits).
+//! The condition of most scripts reads nothing but the deal (hand statistics, shapes,
+//! comparisons, `&&`/`||`, arithmetic). [`StagedCondition::new`] compiles it into a
+//! [`DealDag`] (through the DAG builder) and splits its top-level chain into stages by the
+//! hands each clause reads, so that the lazy dealer deals a hand only when a clause needs it.
+//! The commonest clauses — one shape or one statistic against constants — are
+//! [`DealExpr`]s judged in line; the others are roots of the DAG. The values are those of the
+//! general evaluator ([`crate::program::eval`]), C semantics included.
 
-use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
+use crate::cards::{Deal, Seat, SeatSet, Suit};
 use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
-use crate::program::chain_order;
-use crate::program::dag::DealDag;
-use crate::program::hand_stats;
-use crate::program::scoring;
+use crate::program::dag::{DagNode, DealDag, Slot};
+use crate::program::dag_builder::DagBuilder;
 use crate::program::shape::{all_patterns, ShapeSet};
-use crate::program::{Node, NodeId, Program};
-use crate::script::ast::{BinOp, Contract};
+use crate::program::{NodeId, Program};
+use crate::script::ast::BinOp;
 
-/// A compiled deal expression.
+/// A one-test clause (or value) judged in line, without a call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DealExpr {
     /// A constant.
@@ -36,32 +34,57 @@ pub enum DealExpr {
     /// Whether a hand's shape is in a set made when the condition was staged: the clauses of a
     /// stage that read nothing but the suit lengths of one hand, joined into one look-up.
     ShapeIn(Seat, Box<ShapeSet>),
-    /// Whether a hand holds a card.
-    HasCard(Seat, Card),
-    /// Controls, losers or LTC of a hand or one suit.
-    HandMeasure(HandMeasure, Seat, Option<Suit>),
-    /// Kaplan–Rubens CCCC.
-    Cccc(Seat),
-    /// Kaplan–Rubens suit quality.
-    Quality(Seat, Suit),
-    /// `!a`.
-    Not(Box<DealExpr>),
-    /// `a && b && …`, judged in order until one is 0.
-    All(Vec<DealExpr>),
-    /// `a || b || …`, judged in order until one is not 0.
-    Any(Vec<DealExpr>),
-    /// A comparison or arithmetic operator other than `/` and `%`.
-    Binary(BinOp, Box<DealExpr>, Box<DealExpr>),
-    /// A comparison with a constant.
-    CompareConst(BinOp, Box<DealExpr>, i32),
-    /// `a / k` or `a % k` for a constant `k` other than 0 and −1 (which cannot fail).
-    DivideConst(BinOp, Box<DealExpr>, i32),
-    /// `c ? a : b`.
-    Conditional(Box<DealExpr>, Box<DealExpr>, Box<DealExpr>),
-    /// Bridge score of a contract for a number of tricks.
-    Score(bool, Contract, Box<DealExpr>),
-    /// IMPs of a score difference.
-    Imps(Box<DealExpr>),
+}
+
+impl DealExpr {
+    /// The in-line form of a merged node, when it is one test of a hand (`values`: also a
+    /// constant or a bare statistic).
+    fn of_node(node: &DagNode, values: bool) -> Option<DealExpr> {
+        Some(match *node {
+            DagNode::Const(n) if values => DealExpr::Const(n),
+            DagNode::Stat(stat) if values => DealExpr::Stat(stat),
+            DagNode::StatCompare(stat, op, k) => DealExpr::StatCompare(stat, op, k),
+            DagNode::StatRange(stat, lo, hi) => DealExpr::StatRange(stat, lo, hi),
+            DagNode::Shape(seat, set) => DealExpr::Shape(seat, set),
+            _ => return None,
+        })
+    }
+
+    /// The in-line form of a merged node that is one test of a hand.
+    pub(crate) fn test_of_node(node: &DagNode) -> Option<DealExpr> {
+        DealExpr::of_node(node, false)
+    }
+
+    /// The in-line form of a merged node that is a constant or a statistic.
+    pub(crate) fn value_of_node(node: &DagNode) -> Option<DealExpr> {
+        match node {
+            DagNode::Const(_) | DagNode::Stat(_) => DealExpr::of_node(node, true),
+            _ => None,
+        }
+    }
+
+    /// Whether the expression is true (not 0) on `deal`.
+    #[inline(always)]
+    pub fn truth(&self, program: &Program, deal: &Deal) -> bool {
+        match self {
+            DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)),
+            DealExpr::ShapeIn(seat, set) => set.matches(deal.hand(*seat)),
+            DealExpr::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)),
+            DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k) != 0,
+            DealExpr::Const(n) => *n != 0,
+            DealExpr::Stat(stat) => stat.value(program, deal) != 0,
+        }
+    }
+
+    /// The expression's value on `deal` (hands the expression does not read may be partial).
+    #[inline(always)]
+    pub fn value(&self, program: &Program, deal: &Deal) -> i32 {
+        match self {
+            DealExpr::Const(n) => *n,
+            DealExpr::Stat(stat) => stat.value(program, deal),
+            _ => self.truth(program, deal) as i32,
+        }
+    }
 }
 
 /// A condition judged seat by seat: the clauses of its top-level `&&` chain are grouped by the
@@ -104,7 +127,7 @@ struct Clause {
     test: ClauseTest,
     judged: u32,
     decided: u32,
-    /// What judging it costs, roughly ([`chain_order::cost`], doubled, at least 1).
+    /// What judging it costs, roughly (the DAG builder's estimate, doubled, at least 1).
     cost: u64,
 }
 
@@ -128,40 +151,46 @@ impl Clause {
 /// Judgements of a stage between two reorderings of its clauses.
 const REORDER_INTERVAL: u32 = 1 << 12;
 
-/// What dealing one more hand costs, in the units of [`chain_order::cost`] (about one
+/// What dealing one more hand costs, in the units of the DAG builder's costs (about one
 /// reading of a suit length each): a group of clauses that costs more is judged with the
 /// next hand's.
 const HAND_DEALING_COST: f64 = 24.0;
 
+/// A clause of a stage while the condition is staged: a merged node, or a shape set joined
+/// from several.
+enum StagedClause {
+    /// A merged node of the builder.
+    Node(Slot),
+    /// One hand's length tests joined into one look-up.
+    Joined(Seat, Box<ShapeSet>),
+}
+
 impl StagedCondition {
-    /// Stages a deal expression of `program`.
-    pub fn new(program: &Program, condition: DealExpr) -> StagedCondition {
-        let (any, clauses) = match chain_order::arrange(program, condition) {
-            DealExpr::All(clauses) => (false, clauses),
-            DealExpr::Any(alternatives) => (true, alternatives),
-            other => (false, vec![other]),
-        };
+    /// Stages the condition `condition` (a node of `program`); `None` when it is no deal
+    /// expression (see `DagBuilder::compile`).
+    pub fn new(program: &Program, condition: NodeId) -> Option<StagedCondition> {
+        let mut builder = DagBuilder::new(program);
+        let (any, clauses) = builder.clauses(condition)?;
         // Group by the position of the last seat each clause reads in the dealing order.
-        let mut groups: Vec<Vec<DealExpr>> = vec![Vec::new(); 5];
+        let mut groups: Vec<Vec<Slot>> = vec![Vec::new(); 5];
         for clause in clauses {
-            let seats = clause.seats();
+            let seats = builder.seats(clause);
             let rank = LAZY_DEALING_ORDER.iter().rposition(|&seat| seats.contains(seat)).map_or(0, |k| k + 1);
             groups[rank].push(clause);
         }
         // A group that costs more to judge than dealing the next hand joins the next hand's
         // group (if it has one), where its clauses are judged in the best order among that
         // group's: North's long evaluation can wait until South's rare opening is found.
-        // (Not over a hand no clause reads: a group's cost is estimated before the DAG shares
-        // what its clauses have in common, which overstates long scripts' costs, and dealing
-        // two hands more for it costs more than it saves on the scripts measured.)
+        // (Not over a hand no clause reads: dealing two hands more for it costs more than it
+        // saves on the scripts measured.)
         for rank in 0..groups.len() - 1 {
-            let cost: f64 = groups[rank].iter().map(chain_order::cost).sum();
+            let cost: f64 = groups[rank].iter().map(|&clause| builder.costs[clause as usize]).sum();
             if !groups[rank + 1].is_empty() && cost > HAND_DEALING_COST {
                 let moved = std::mem::take(&mut groups[rank]);
                 groups[rank + 1].splice(0..0, moved);
             }
         }
-        let mut stages: Vec<(SeatSet, bool, Vec<DealExpr>)> = Vec::new();
+        let mut stages: Vec<(SeatSet, bool, Vec<StagedClause>)> = Vec::new();
         let mut dealt = SeatSet::NONE;
         for (rank, mut group) in groups.into_iter().enumerate() {
             if rank > 0 {
@@ -172,49 +201,49 @@ impl StagedCondition {
             }
             // A lone chain of the other operator (an `||` among `&&` clauses, an `&&` among
             // alternatives) is a stage of the other kind.
-            let stage_any = match group.as_mut_slice() {
-                [DealExpr::Any(alternatives)] if !any => Some((true, std::mem::take(alternatives))),
-                [DealExpr::All(clauses)] if any => Some((false, std::mem::take(clauses))),
+            let stage_any = match group.as_slice() {
+                [lone] => match &builder.nodes[*lone as usize] {
+                    DagNode::Any(alternatives) if !any => Some((true, alternatives.clone())),
+                    DagNode::All(clauses) if any => Some((false, clauses.clone())),
+                    _ => None,
+                },
                 _ => None,
             }
             .map_or(any, |(stage_any, parts)| {
                 group = parts;
                 stage_any
             });
-            stages.push((dealt, stage_any, join_shape_clauses(program, group, stage_any)));
+            stages.push((dealt, stage_any, join_shape_clauses(&mut builder, group, stage_any)));
         }
         // The clauses beyond one test of a hand, of every stage, make one program: what they
         // share is computed once per deal.
-        let in_line = |expr: &DealExpr| {
-            matches!(
-                expr,
-                DealExpr::Shape(..) | DealExpr::ShapeIn(..) | DealExpr::StatRange(..) | DealExpr::StatCompare(..)
-            )
-        };
-        let roots: Vec<&DealExpr> =
-            stages.iter().flat_map(|(_, _, group)| group.iter()).filter(|expr| !in_line(expr)).collect();
-        let dag = DealDag::new(program, &roots);
-        let mut next_root = 0;
+        let mut roots = Vec::new();
         let stages = stages
             .into_iter()
             .map(|(seats, any, group)| {
                 let clauses = group
                     .into_iter()
-                    .map(|expr| {
-                        let cost = (chain_order::cost(&expr) * 2.0).clamp(1.0, 1e6) as u64;
-                        let test = if in_line(&expr) {
-                            ClauseTest::InLine(expr)
-                        } else {
-                            next_root += 1;
-                            ClauseTest::Root(next_root - 1)
+                    .map(|clause| {
+                        let (test, cost) = match clause {
+                            StagedClause::Joined(seat, set) => (ClauseTest::InLine(DealExpr::ShapeIn(seat, set)), 3.0),
+                            StagedClause::Node(slot) => {
+                                let test = match DealExpr::test_of_node(&builder.nodes[slot as usize]) {
+                                    Some(expr) => ClauseTest::InLine(expr),
+                                    None => {
+                                        roots.push(slot);
+                                        ClauseTest::Root(roots.len() - 1)
+                                    }
+                                };
+                                (test, builder.costs[slot as usize])
+                            }
                         };
-                        Clause { test, judged: 0, decided: 0, cost }
+                        Clause { test, judged: 0, decided: 0, cost: (cost * 2.0).clamp(1.0, 1e6) as u64 }
                     })
                     .collect();
                 Stage { seats, any, clauses, judged: 0 }
             })
             .collect();
-        StagedCondition { any, stages, dag }
+        Some(StagedCondition { any, stages, dag: DealDag::new(builder, &roots) })
     }
 
     /// The seats to deal before the first stage.
@@ -290,13 +319,6 @@ pub enum Stat {
 }
 
 impl Stat {
-    /// The seat whose hand it reads.
-    fn seat(self) -> Seat {
-        match self {
-            Stat::Length(seat, _) | Stat::Count(_, seat, _) => seat,
-        }
-    }
-
     /// The statistic on `deal`.
     #[inline(always)]
     pub(crate) fn value(self, program: &Program, deal: &Deal) -> i32 {
@@ -318,261 +340,34 @@ pub enum HandMeasure {
     Ltc,
 }
 
-/// Largest deal expression compiled, in nodes: a deal expression copies a variable's expression
-/// at each use, which variables built from variables can make exponentially large (the
-/// evaluator shares them instead).
-pub const MAX_NODES: u32 = 1 << 20;
-
-/// Deepest deal expression compiled (levels of operators over statistics, a `&&`/`||` chain
-/// counting as one): it keeps their recursive walks far from the end of any thread's stack.
-pub const MAX_DEPTH: u32 = 64;
-
-impl DealExpr {
-    /// Compiles node `id` of `program`; `None` when anything below it is not a deal expression
-    /// (or when it has more than [`MAX_NODES`] nodes or nests deeper than [`MAX_DEPTH`]: the
-    /// evaluator, which shares variables and watches its stack, takes those).
-    pub fn compile(program: &Program, id: NodeId) -> Option<DealExpr> {
-        if program.expanded_size(id) > MAX_NODES {
-            return None;
-        }
-        DealExpr::compile_at(program, id, 0)
-    }
-
-    /// [`compile`](Self::compile) of a node `depth` levels down.
-    fn compile_at(program: &Program, id: NodeId, depth: u32) -> Option<DealExpr> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        let sub = |id: NodeId| DealExpr::compile_at(program, id, depth + 1).map(Box::new);
-        Some(match &program.nodes[id as usize] {
-            Node::Const(n) => DealExpr::Const(*n),
-            Node::Length(seat, suit) => DealExpr::Stat(Stat::Length(*seat, *suit)),
-            Node::Count { table, seat, suit } => DealExpr::Stat(Stat::Count(*table, *seat, *suit)),
-            Node::Shape(seat, set) => DealExpr::Shape(*seat, *set),
-            Node::HasCard(seat, card) => DealExpr::HasCard(*seat, *card),
-            Node::Controls(seat, suit) => DealExpr::HandMeasure(HandMeasure::Controls, *seat, *suit),
-            Node::Losers(seat, suit) => DealExpr::HandMeasure(HandMeasure::Losers, *seat, *suit),
-            Node::Ltc(seat, suit) => DealExpr::HandMeasure(HandMeasure::Ltc, *seat, *suit),
-            Node::Cccc(seat) => DealExpr::Cccc(*seat),
-            Node::Quality(seat, suit) => DealExpr::Quality(*seat, *suit),
-            Node::Not(a) => DealExpr::Not(sub(*a)?),
-            Node::CompareConst(op, a, k) => match DealExpr::compile_at(program, *a, depth + 1)? {
-                DealExpr::Stat(stat) => match compare_as_range(*op, *k) {
-                    Some((lo, hi)) => DealExpr::StatRange(stat, lo, hi),
-                    None => DealExpr::StatCompare(stat, *op, *k),
-                },
-                a => DealExpr::CompareConst(*op, Box::new(a), *k),
-            },
-            Node::Binary(op, a, b, _) => match (op, &program.nodes[*b as usize]) {
-                (BinOp::And, _) => DealExpr::All(merge_ranges(chain(program, [*a, *b], BinOp::And, depth)?)),
-                (BinOp::Or, _) => DealExpr::Any(chain(program, [*a, *b], BinOp::Or, depth)?),
-                (BinOp::Div | BinOp::Mod, Node::Const(k)) if *k != 0 && *k != -1 => {
-                    DealExpr::DivideConst(*op, sub(*a)?, *k)
-                }
-                (BinOp::Div | BinOp::Mod, _) => return None,
-                _ => DealExpr::Binary(*op, sub(*a)?, sub(*b)?),
-            },
-            Node::Conditional(c, a, b) => DealExpr::Conditional(sub(*c)?, sub(*a)?, sub(*b)?),
-            Node::Score { vulnerable, contract, tricks } => DealExpr::Score(*vulnerable, *contract, sub(*tricks)?),
-            Node::Imps(a) => DealExpr::Imps(sub(*a)?),
-            Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => return None,
-        })
-    }
-
-    /// The seats whose hands the expression reads.
-    pub fn seats(&self) -> SeatSet {
-        match self {
-            DealExpr::Const(_) => SeatSet::NONE,
-            DealExpr::Stat(stat) | DealExpr::StatCompare(stat, ..) | DealExpr::StatRange(stat, ..) => {
-                SeatSet::of(stat.seat())
-            }
-            DealExpr::Shape(seat, _)
-            | DealExpr::ShapeIn(seat, _)
-            | DealExpr::HasCard(seat, _)
-            | DealExpr::HandMeasure(_, seat, _)
-            | DealExpr::Cccc(seat)
-            | DealExpr::Quality(seat, _) => SeatSet::of(*seat),
-            DealExpr::Not(a) | DealExpr::CompareConst(_, a, _) | DealExpr::DivideConst(_, a, _) => a.seats(),
-            DealExpr::Score(_, _, a) | DealExpr::Imps(a) => a.seats(),
-            DealExpr::All(clauses) | DealExpr::Any(clauses) => {
-                clauses.iter().fold(SeatSet::NONE, |seats, c| seats.union(c.seats()))
-            }
-            DealExpr::Binary(_, a, b) => a.seats().union(b.seats()),
-            DealExpr::Conditional(c, a, b) => c.seats().union(a.seats()).union(b.seats()),
-        }
-    }
-
-    /// The hand whose suit lengths (or shape) are all the expression reads, if it reads
-    /// nothing else and one hand only.
-    pub(crate) fn length_seat(&self) -> Option<Seat> {
-        let mut seat = None;
-        self.reads_only_lengths(&mut seat).then_some(seat).flatten()
-    }
-
-    /// Whether the expression reads nothing but suit lengths (or shapes) of one hand, `seat`
-    /// (set as found).
-    fn reads_only_lengths(&self, seat: &mut Option<Seat>) -> bool {
-        match self {
-            DealExpr::Const(_) => true,
-            DealExpr::Stat(Stat::Length(s, _))
-            | DealExpr::StatRange(Stat::Length(s, _), ..)
-            | DealExpr::StatCompare(Stat::Length(s, _), ..)
-            | DealExpr::Shape(s, _)
-            | DealExpr::ShapeIn(s, _) => *seat.get_or_insert(*s) == *s,
-            DealExpr::Not(a) | DealExpr::CompareConst(_, a, _) | DealExpr::DivideConst(_, a, _) => {
-                a.reads_only_lengths(seat)
-            }
-            DealExpr::All(parts) | DealExpr::Any(parts) => parts.iter().all(|part| part.reads_only_lengths(seat)),
-            DealExpr::Binary(_, a, b) => a.reads_only_lengths(seat) && b.reads_only_lengths(seat),
-            DealExpr::Conditional(c, a, b) => {
-                c.reads_only_lengths(seat) && a.reads_only_lengths(seat) && b.reads_only_lengths(seat)
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether the expression is true (not 0) on `deal`; the commonest clauses of a condition
-    /// (shapes, statistics against constants) are judged here without a call.
-    #[inline(always)]
-    pub fn truth(&self, program: &Program, deal: &Deal) -> bool {
-        match self {
-            DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)),
-            DealExpr::ShapeIn(seat, set) => set.matches(deal.hand(*seat)),
-            DealExpr::StatRange(stat, lo, hi) => (*lo..=*hi).contains(&stat.value(program, deal)),
-            DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k) != 0,
-            _ => self.value(program, deal) != 0,
-        }
-    }
-
-    /// The expression's value on `deal` (hands the expression does not read may be partial).
-    /// Statistics and constants are read in line; operators go through
-    /// `operator_value`.
-    #[inline(always)]
-    pub fn value(&self, program: &Program, deal: &Deal) -> i32 {
-        match self {
-            DealExpr::Const(n) => *n,
-            DealExpr::Stat(stat) => stat.value(program, deal),
-            _ => self.operator_value(program, deal),
-        }
-    }
-
-    /// [`value`](Self::value) of the expressions other than statistics and constants.
-    #[inline(never)]
-    fn operator_value(&self, program: &Program, deal: &Deal) -> i32 {
-        match self {
-            DealExpr::Const(n) => *n,
-            DealExpr::Stat(stat) => stat.value(program, deal),
-            DealExpr::StatCompare(stat, op, k) => apply(*op, stat.value(program, deal), *k),
-            DealExpr::StatRange(stat, lo, hi) => {
-                let x = stat.value(program, deal);
-                (*lo <= x && x <= *hi) as i32
-            }
-            DealExpr::Shape(seat, set) => program.shapes[*set as usize].matches(deal.hand(*seat)) as i32,
-            DealExpr::ShapeIn(seat, set) => set.matches(deal.hand(*seat)) as i32,
-            DealExpr::HasCard(seat, card) => deal.hand(*seat).contains(*card) as i32,
-            DealExpr::HandMeasure(measure, seat, suit) => {
-                let hand = deal.hand(*seat);
-                match measure {
-                    HandMeasure::Controls => hand_stats::controls(hand, *suit),
-                    HandMeasure::Losers => hand_stats::losers(hand, *suit),
-                    HandMeasure::Ltc => hand_stats::ltc(hand, *suit),
-                }
-            }
-            DealExpr::Cccc(seat) => hand_stats::cccc(deal.hand(*seat), program.dialect),
-            DealExpr::Quality(seat, suit) => hand_stats::quality(deal.hand(*seat), *suit, program.dialect),
-            DealExpr::Not(a) => (a.value(program, deal) == 0) as i32,
-            DealExpr::All(clauses) => clauses.iter().all(|c| c.truth(program, deal)) as i32,
-            DealExpr::Any(clauses) => clauses.iter().any(|c| c.truth(program, deal)) as i32,
-            DealExpr::CompareConst(op, a, k) => apply(*op, a.value(program, deal), *k),
-            DealExpr::Binary(op, a, b) => {
-                let x = a.value(program, deal);
-                apply(*op, x, b.value(program, deal))
-            }
-            DealExpr::DivideConst(op, a, k) => {
-                let x = a.value(program, deal);
-                if *op == BinOp::Div {
-                    x / k
-                } else {
-                    x % k
-                }
-            }
-            DealExpr::Conditional(c, a, b) => {
-                if c.value(program, deal) != 0 {
-                    a.value(program, deal)
-                } else {
-                    b.value(program, deal)
-                }
-            }
-            DealExpr::Score(vulnerable, contract, tricks) => {
-                scoring::score(program.dialect, *vulnerable, contract, tricks.value(program, deal))
-            }
-            DealExpr::Imps(a) => scoring::imps(program.dialect, a.value(program, deal)),
-        }
-    }
-}
-
-/// The operands of a chain of `op` (`&&` or `||`) whose top node has operands `sides`, left to
-/// right, each compiled one level below the chain (a chain of any length is one level: it is
-/// followed with a list, not by recursion).
-fn chain(program: &Program, sides: [NodeId; 2], op: BinOp, depth: u32) -> Option<Vec<DealExpr>> {
-    let mut clauses = Vec::new();
-    let mut pending = vec![sides[1], sides[0]];
-    while let Some(id) = pending.pop() {
-        match &program.nodes[id as usize] {
-            Node::Binary(inner, a, b, _) if *inner == op => pending.extend([*b, *a]),
-            _ => clauses.push(DealExpr::compile_at(program, id, depth + 1)?),
-        }
-    }
-    Some(clauses)
-}
-
-/// Joins the ranges of the same statistic in one `&&` chain into one, their intersection (the
-/// clauses read only the deal, so judging them in another order changes nothing).
-fn merge_ranges(mut clauses: Vec<DealExpr>) -> Vec<DealExpr> {
-    let mut i = 0;
-    while i < clauses.len() {
-        if let DealExpr::StatRange(stat, lo, hi) = clauses[i] {
-            let same = (i + 1..clauses.len()).find(|&j| matches!(clauses[j], DealExpr::StatRange(s, ..) if s == stat));
-            if let Some(j) = same {
-                if let DealExpr::StatRange(_, other_lo, other_hi) = clauses.remove(j) {
-                    clauses[i] = DealExpr::StatRange(stat, lo.max(other_lo), hi.min(other_hi));
-                }
-                // Look for another range of the statistic.
-                continue;
-            }
-        }
-        i += 1;
-    }
-    clauses
-}
-
 /// The clauses of a stage (alternatives when `any`) with those that read nothing but the suit
 /// lengths of one hand joined into one shape look-up per hand, when that saves work (several
 /// clauses, or one that is more than a single test). Such a clause is a function of the
 /// hand's shape, so judging it on a hand of each shape gives the set.
-fn join_shape_clauses(program: &Program, mut clauses: Vec<DealExpr>, any: bool) -> Vec<DealExpr> {
+fn join_shape_clauses(builder: &mut DagBuilder, clauses: Vec<Slot>, any: bool) -> Vec<StagedClause> {
+    // The other clauses first, in their order, then each hand's.
+    let mut hands = Vec::new();
+    let mut rest = clauses;
     for seat in Seat::ALL {
-        let (mine, rest): (Vec<DealExpr>, Vec<DealExpr>) =
-            clauses.into_iter().partition(|c| c.length_seat() == Some(seat));
-        clauses = rest;
-        let simple =
-            |c: &DealExpr| matches!(c, DealExpr::Shape(..) | DealExpr::StatRange(..) | DealExpr::StatCompare(..));
+        let (mine, others): (Vec<Slot>, Vec<Slot>) =
+            rest.into_iter().partition(|&clause| builder.length_seat(clause) == Some(seat));
+        rest = others;
         match mine.as_slice() {
-            [] => continue,
-            [one] if simple(one) => clauses.extend(mine),
+            [] => {}
+            [one] if DealExpr::test_of_node(&builder.nodes[*one as usize]).is_some() => {
+                hands.push(StagedClause::Node(*one));
+            }
             _ => {
-                let joined = if any { DealExpr::Any(mine) } else { DealExpr::All(mine) };
+                let joined = builder.intern(if any { DagNode::Any(mine) } else { DagNode::All(mine) });
                 let mut set = ShapeSet::new();
-                for pattern in all_patterns() {
-                    let mut deal = Deal::default();
-                    deal.0[seat.index()] = hand_of_shape(pattern);
-                    set.set(pattern, joined.truth(program, &deal));
+                for (pattern, value) in all_patterns().into_iter().zip(builder.table_by_pattern(joined, seat)) {
+                    set.set(pattern, value != 0);
                 }
-                clauses.push(DealExpr::ShapeIn(seat, Box::new(set)));
+                hands.push(StagedClause::Joined(seat, Box::new(set)));
             }
         }
     }
-    clauses
+    rest.into_iter().map(StagedClause::Node).chain(hands).collect()
 }
 
 /// A hand with the suit lengths `pattern` (spades, hearts, diamonds, clubs): the lowest cards.
@@ -585,7 +380,7 @@ pub(crate) fn hand_of_shape(pattern: [u8; 4]) -> crate::cards::Hand {
 
 /// A statistic compared with a constant as the range of values that pass (empty when none
 /// does: `lo > hi`); `None` for `!=`, which is no range.
-fn compare_as_range(op: BinOp, k: i32) -> Option<(i32, i32)> {
+pub(crate) fn compare_as_range(op: BinOp, k: i32) -> Option<(i32, i32)> {
     const EMPTY: (i32, i32) = (1, 0);
     Some(match op {
         BinOp::Eq => (k, k),
@@ -634,12 +429,15 @@ mod tests {
         };
         let program = Program::compile(&parsed, dialect).unwrap();
         let condition = program.condition.unwrap();
-        let compiled = DealExpr::compile(&program, condition).expect("a deal expression");
+        let mut builder = DagBuilder::new(&program);
+        let root = builder.compile(condition).expect("a deal expression");
+        let mut dag = DealDag::new(builder, &[root]);
         let mut dealer = Dealer::new(&DealingSetup { seed: 3, ..Default::default() }).unwrap();
         for _ in 0..3000 {
             let deal = dealer.deal().unwrap();
             let expected = reference_value(&program, condition, &deal, &mut dealer);
-            assert_eq!(compiled.value(&program, &deal), expected, "{expr}");
+            dag.next_deal();
+            assert_eq!(dag.value(0, &program, &deal), expected, "{expr}");
         }
     }
 
@@ -673,13 +471,16 @@ mod tests {
         )
         .unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
-        let DealExpr::All(clauses) = DealExpr::compile(&program, program.condition.unwrap()).unwrap() else {
-            panic!("an && chain")
-        };
+        let mut builder = DagBuilder::new(&program);
+        let (any, clauses) = builder.clauses(program.condition.unwrap()).unwrap();
+        assert!(!any, "an && chain");
         let hcp = Stat::Count(crate::program::hand_stats::HCP_TABLE as u8, Seat::North, None);
         assert_eq!(clauses.len(), 3);
-        assert_eq!(clauses[1], DealExpr::StatRange(hcp, 15, 17));
-        assert_eq!(clauses[2], DealExpr::StatRange(Stat::Length(Seat::South, Suit::Spades), 2, i32::MAX));
+        assert_eq!(builder.nodes[clauses[1] as usize], DagNode::StatRange(hcp, 15, 17));
+        assert_eq!(
+            builder.nodes[clauses[2] as usize],
+            DagNode::StatRange(Stat::Length(Seat::South, Suit::Spades), 2, i32::MAX)
+        );
     }
 
     /// Judges 100,000 deals (many reorderings) with the staged condition of `script` and checks
@@ -689,7 +490,7 @@ mod tests {
         let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
         let condition = program.condition.unwrap();
-        let mut staged = StagedCondition::new(&program, DealExpr::compile(&program, condition).unwrap());
+        let mut staged = StagedCondition::new(&program, condition).unwrap();
         let stage_seats = staged.stages.iter().map(|stage| stage.seats).collect();
         let setup = DealingSetup { seed: 8, ..Default::default() };
         let (mut lazy, mut full) = (Dealer::new(&setup).unwrap(), Dealer::new(&setup).unwrap());
@@ -743,7 +544,7 @@ mod tests {
         assert!(accepted > 1_000, "{accepted}");
         let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
-        let staged = StagedCondition::new(&program, DealExpr::compile(&program, program.condition.unwrap()).unwrap());
+        let staged = StagedCondition::new(&program, program.condition.unwrap()).unwrap();
         let kinds: Vec<Vec<&str>> = staged
             .stages
             .iter()
@@ -783,7 +584,9 @@ mod tests {
                 crate::script::parse(format!("condition {expr}\n").as_bytes(), Dialect::V2, &Default::default())
                     .unwrap();
             let program = Program::compile(&parsed, Dialect::V2).unwrap();
-            assert_eq!(DealExpr::compile(&program, program.condition.unwrap()), None, "{expr}");
+            let condition = program.condition.unwrap();
+            assert_eq!(DagBuilder::new(&program).compile(condition), None, "{expr}");
+            assert!(StagedCondition::new(&program, condition).is_none(), "{expr}");
         }
     }
 }

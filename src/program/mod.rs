@@ -15,6 +15,7 @@
 
 pub mod chain_order;
 pub mod dag;
+pub mod dag_builder;
 pub mod deal_expr;
 pub mod eval;
 pub mod hand_stats;

@@ -14,6 +14,7 @@
 
 use crate::cards::Deal;
 use crate::program::dag::DealDag;
+use crate::program::dag_builder::DagBuilder;
 use crate::program::deal_expr::DealExpr;
 use crate::program::Program;
 
@@ -42,24 +43,23 @@ enum TalliedValue {
 impl TalliedValues {
     /// The tallied values of `program`'s actions.
     pub fn new(program: &Program) -> TalliedValues {
-        let compiled: Vec<Option<DealExpr>> = program
+        let mut builder = DagBuilder::new(program);
+        let mut roots = Vec::new();
+        let values = program
             .actions
             .iter()
-            .map(|action| action.tallied_value().and_then(|value| DealExpr::compile(program, value)))
-            .collect();
-        let mut roots: Vec<&DealExpr> = Vec::new();
-        let values = compiled
-            .iter()
-            .map(|value| match value {
-                Some(expr @ (DealExpr::Const(_) | DealExpr::Stat(_))) => TalliedValue::InLine(expr.clone()),
-                Some(expr) => {
-                    roots.push(expr);
-                    TalliedValue::Root(roots.len() - 1)
-                }
+            .map(|action| match action.tallied_value().and_then(|value| builder.compile(value)) {
+                Some(slot) => match DealExpr::value_of_node(&builder.nodes[slot as usize]) {
+                    Some(expr) => TalliedValue::InLine(expr),
+                    None => {
+                        roots.push(slot);
+                        TalliedValue::Root(roots.len() - 1)
+                    }
+                },
                 None => TalliedValue::General,
             })
             .collect();
-        TalliedValues { values, any_root: !roots.is_empty(), dag: DealDag::new(program, &roots) }
+        TalliedValues { values, any_root: !roots.is_empty(), dag: DealDag::new(builder, &roots) }
     }
 
     /// Whether every action is a statistic whose value is a deal expression (and there is at
