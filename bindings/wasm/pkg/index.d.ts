@@ -29,7 +29,8 @@ export interface GenerateOptions {
   produce?: number;
   generate?: number;
   format?: 'text' | 'lin' | 'json';
-  /** How many produced deals to return as objects (default 100). */
+  /** How many of the produced deals to return as objects as well (default 100; at most the
+   * number produced: they are dealt again by a second session with the same seed). */
   deals?: number;
   /** The script's file name, as PBN's [Event] tag names it. */
   inputName?: string;

@@ -120,7 +120,8 @@ fn deal_json(deal: &dealer::cards::Deal) -> String {
 /// `generator`, `dialect`, `produce`, `generate`, `format`, ...). `on_text`, if not null, is
 /// called as output is written (`(stream, text)`; 0: output, 1: diagnostics such as the
 /// progress meter). `deals`: how many of the produced deals to return as objects as well (dealt
-/// again by a second session with the same options, which deals the same deals).
+/// again by a second session with the same options, which deals the same deals; at most as
+/// many as the run produced).
 #[wasm_bindgen]
 pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Function>, deals: u32) -> String {
     let output = Arc::new(Mutex::new(Vec::new()));
@@ -136,10 +137,13 @@ pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Func
     };
     let result = run();
     let mut dealt = Vec::new();
-    if result.is_ok() && deals > 0 {
+    // The second session looks for no more deals than the run produced: past them it would
+    // deal on to the generate limit (the run's time limit does not bind it).
+    let wanted = result.as_ref().map_or(0, |r| r.produced.clamp(0, i64::from(deals)) as usize);
+    if wanted > 0 {
         if let Ok(mut again) = session_with(&options) {
             if again.load_script(script.as_bytes()).is_ok() {
-                while dealt.len() < deals as usize {
+                while dealt.len() < wanted {
                     match again.next_deal() {
                         Ok(Some(deal)) => dealt.push(deal_json(&deal)),
                         _ => break,
