@@ -168,8 +168,7 @@ mod tests {
     use crate::program::Program;
 
     fn compiled(script: &str) -> Program {
-        let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
-        Program::compile(&parsed, Dialect::V2).unwrap()
+        Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap()
     }
 
     #[test]

@@ -449,8 +449,7 @@ mod tests {
             text += &format!("a{k} = (a{p} && hcp(west) > {k}) || (a{p} && controls(north) > {}) \n", k % 5);
         }
         text += "condition a18 || hearts(north) == 5\n";
-        let parsed = crate::script::parse(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
-        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let program = Program::from_source(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let condition = program.condition.unwrap();
         assert!(program.expanded_size(condition) > 2_000_000, "{}", program.expanded_size(condition));
         let mut builder = DagBuilder::new(&program);
@@ -470,12 +469,10 @@ mod tests {
     fn too_deep_expressions_stay_with_the_evaluator() {
         let deep = (0..70).fold(String::from("hcp(north)"), |e, k| format!("({e} + {k}) * 2"));
         let text = format!("condition {deep} > 5\n");
-        let parsed = crate::script::parse(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
-        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let program = Program::from_source(text.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         assert_eq!(DagBuilder::new(&program).compile(program.condition.unwrap()), None);
         let shallow = "condition ((hcp(north) + 1) * 2 + 3) * 2 > 5\n";
-        let parsed = crate::script::parse(shallow.as_bytes(), Dialect::V2, &Default::default()).unwrap();
-        let program = Program::compile(&parsed, Dialect::V2).unwrap();
+        let program = Program::from_source(shallow.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         assert!(DagBuilder::new(&program).compile(program.condition.unwrap()).is_some());
     }
 }

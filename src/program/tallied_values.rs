@@ -111,8 +111,7 @@ mod tests {
     use crate::program::eval::reference_value;
 
     fn program(script: &str) -> Program {
-        let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
-        Program::compile(&parsed, Dialect::V2).unwrap()
+        Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap()
     }
 
     #[test]
