@@ -188,7 +188,8 @@ consumer-test: all
 	tests/consumer.sh
 
 # The CLI's errors and options: classic dealer's error table against the real program, then
-# libdealer's long options (--explain, --no-explain and the terminal, --help, --version), then
+# libdealer's long options (--explain, --no-explain and the terminal, --help, --version,
+# misspelled ones, -R's range, --check=bbo on a clean script), then
 # the board records (--format=lin|jsonl, printlin, printjson, --start-board, --rotate), then
 # --check=bbo (the real BBO scripts of ../shared/parity/pbs/scripts and each rejected construct).
 cli-errors: all
@@ -248,9 +249,11 @@ test:
 notices:
 	tests/notices_test.sh
 
-# tests/run_all.sh itself, with a stand-in make: every suite runs, one closing line, exit status.
+# tests/run_all.sh itself, with a stand-in make: every suite runs, progress lines, one closing
+# line, exit status; and the README's Quick start names what tools/install_deps.sh installs.
 runner-test:
 	tests/run_all_test.sh
+	tests/quick_start_test.sh
 
 bench: all dds29-tools
 	$(CARGO) build --release --locked --example dds_direct

@@ -7,7 +7,9 @@
  * DealerV2 otherwise), --explain/--no-explain the form of error messages, --untrusted for
  * scripts typed by users, --format=lin|jsonl with --start-board=, --rotate, --no-board-title and
  * --json-summary for BBO LIN and JSON Lines output, --pbn-dd and --json-dd for double-dummy
- * results in PBN (PBN 2.1 tags) and JSON Lines records, --help, --version.
+ * results in PBN (PBN 2.1 tags) and JSON Lines records, --check=bbo, --help, --version. Any
+ * other "--word" is a usage error (status 2) in both dialects, with the nearest long option
+ * suggested; the peers' short switches keep their messages and statuses.
  * Uses only the public header include/dealer.h.
  *
  * Builds on POSIX systems and, with mingw-w64, on Windows (the few differences are marked
@@ -45,6 +47,9 @@ enum explain { EXPLAIN_AUTO, EXPLAIN_ON, EXPLAIN_OFF };
 /* What --help / --version ask for. */
 enum request { REQUEST_NONE, REQUEST_HELP, REQUEST_VERSION };
 
+/* Why a "--word" is refused: not a long option, one without its =VALUE, a flag given a value. */
+enum long_option_error { LONG_UNKNOWN, LONG_NEEDS_VALUE, LONG_TAKES_NO_VALUE };
+
 /* The settings made by libdealer's long options. */
 struct cli_options {
     const char *rng;
@@ -63,10 +68,12 @@ struct cli_options {
     int json_summary;
     int pbn_dd;
     int json_dd;
+    const char *bad_word; /* the first "--word" refused (NULL: none), reported by main */
+    enum long_option_error bad_word_error;
 };
 
 static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
-                                                REQUEST_NONE, 0, 0, 0, 0, 0, 0};
+                                                REQUEST_NONE, 0, 0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -75,7 +82,8 @@ static struct cli_options cli;
  * receives VALUE) or `--name` alone (`*flag` is set to `flag_value`); of several, the last wins.
  * To add an option: a member of struct cli_options (and its default) and a row here. */
 struct long_option {
-    const char *name; /* without the leading "--" */
+    const char *group; /* the heading --help prints before this row, or NULL */
+    const char *name;  /* without the leading "--" */
     const char **value;
     int *flag;
     int flag_value;
@@ -83,61 +91,69 @@ struct long_option {
 };
 
 static const struct long_option long_options[] = {
-    {"rng", &cli.rng, NULL, 0, "--rng=chacha|drand48|glibc   random generator (default chacha)"},
-    {"dialect", &cli.dialect, NULL, 0, "--dialect=classic|v2         language and output dialect"},
-    {"external-timeout", &cli.external_timeout, NULL, 0,
-     "--external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)"},
-    {"opc-program", &cli.opc_program, NULL, 0,
-     "--opc-program=PATH           the DOP program opc() runs (DealerV2's default path)"},
-    {"dds-table-mb", &cli.dds_table_mb, NULL, 0,
-     "--dds-table-mb=MB            most solver table memory per double-dummy thread (160)"},
-    {"explain", NULL, &cli.explain, EXPLAIN_ON,
+    {"Generator and dialect", "rng", &cli.rng, NULL, 0, "--rng=chacha|drand48|glibc   random generator (default chacha)"},
+    {NULL, "dialect", &cli.dialect, NULL, 0, "--dialect=classic|v2         language and output dialect"},
+    {"Errors and untrusted scripts", "explain", NULL, &cli.explain, EXPLAIN_ON,
      "--explain                    full error messages: line, column, the line and a caret"},
-    {"no-explain", NULL, &cli.explain, EXPLAIN_OFF,
+    {NULL, "no-explain", NULL, &cli.explain, EXPLAIN_OFF,
      "--no-explain                 the peers' one-line errors, even on a terminal"},
-    {"untrusted", NULL, &cli.untrusted, 1,
+    {NULL, "untrusted", NULL, &cli.untrusted, 1,
      "--untrusted                  a user's script: no opc/usereval programs; 10 s, 10^7 deals, 1 MiB"},
-    {"format", &cli.format, NULL, 0,
+    {"Board records", "format", &cli.format, NULL, 0,
      "--format=script|lin|jsonl    the script's actions, or BBO LIN / JSON Lines records instead"},
-    {"start-board", &cli.start_board, NULL, 0,
+    {NULL, "start-board", &cli.start_board, NULL, 0,
      "--start-board=N              number of the first board (dealer, vulnerability follow it)"},
-    {"rotate", NULL, &cli.rotate, 1,
+    {NULL, "rotate", NULL, &cli.rotate, 1,
      "--rotate                     turn each deal: the script's dealer hand sits in the board's dealer seat"},
-    {"no-board-title", NULL, &cli.no_board_title, 1,
+    {NULL, "no-board-title", NULL, &cli.no_board_title, 1,
      "--no-board-title             LIN records without the ah|Board N| title"},
-    {"json-summary", NULL, &cli.json_summary, 1,
+    {NULL, "json-summary", NULL, &cli.json_summary, 1,
      "--json-summary               end the run with a JSON summary object, not the text statistics"},
-    {"pbn-dd", NULL, &cli.pbn_dd, 1,
+    {"Double dummy and external programs", "pbn-dd", NULL, &cli.pbn_dd, 1,
      "--pbn-dd                     PBN records with double dummy: OptimumResultTable, OptimumScore, ParContract"},
-    {"json-dd", NULL, &cli.json_dd, 1,
+    {NULL, "json-dd", NULL, &cli.json_dd, 1,
      "--json-dd                    JSON Lines records with the double-dummy table and par"},
-    {"check", &cli.check, NULL, 0,
+    {NULL, "dds-table-mb", &cli.dds_table_mb, NULL, 0,
+     "--dds-table-mb=MB            most solver table memory per double-dummy thread (160)"},
+    {NULL, "external-timeout", &cli.external_timeout, NULL, 0,
+     "--external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)"},
+    {NULL, "opc-program", &cli.opc_program, NULL, 0,
+     "--opc-program=PATH           the DOP program opc() runs (DealerV2's default path)"},
+    {"Checking a script", "check", &cli.check, NULL, 0,
      "--check=bbo                  list what BBO's dealer (classic) rejects or reads differently; no deals"},
-    {"help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
-    {"version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version"},
+    {"Information", "help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
+    {NULL, "version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version"},
 };
 enum { N_LONG_OPTIONS = sizeof long_options / sizeof long_options[0] };
 
-/* Whether `arg` is one of the long options; records its setting if so. */
-static int take_long_option(const char *arg) {
-    for (int k = 0; k < N_LONG_OPTIONS; k++) {
-        const struct long_option *o = &long_options[k];
-        size_t n = strlen(o->name);
-        if (strncmp(arg, "--", 2) != 0 || strncmp(arg + 2, o->name, n) != 0) continue;
-        const char *rest = arg + 2 + n;
-        if (o->value && *rest == '=') *o->value = rest + 1;
-        else if (o->flag && *rest == '\0') *o->flag = o->flag_value;
-        else continue;
-        return 1;
+/* The long option named by `arg` ("--name" or "--name=VALUE"), or NULL. */
+static const struct long_option *find_long_option(const char *arg) {
+    size_t n = strcspn(arg + 2, "=");
+    for (int k = 0; k < N_LONG_OPTIONS; k++)
+        if (strlen(long_options[k].name) == n && strncmp(arg + 2, long_options[k].name, n) == 0) return &long_options[k];
+    return NULL;
+}
+
+/* Records the setting of the long option `arg` ("--name..."); a word that is none, or one used
+ * without its value or with a value it does not take, is kept in cli.bad_word (the first such
+ * word; main reports it). */
+static void take_long_option(const char *arg) {
+    const struct long_option *o = find_long_option(arg);
+    const char *rest = arg + 2 + strcspn(arg + 2, "=");
+    if (o && o->value && *rest == '=') *o->value = rest + 1;
+    else if (o && o->flag && *rest == '\0') *o->flag = o->flag_value;
+    else if (!cli.bad_word) {
+        cli.bad_word = arg;
+        cli.bad_word_error = !o ? LONG_UNKNOWN : o->value ? LONG_NEEDS_VALUE : LONG_TAKES_NO_VALUE;
     }
-    return 0;
 }
 
 /* Takes libdealer's long options out of argv (into `cli`) before getopt parses the peers' short
  * switches (`optstring`), so that those parse exactly as in the peers. A long option counts
  * wherever getopt would see an option: not after "--", not as the argument of a short switch
- * (`-T --help` is a title), and with POSIXLY_CORRECT not after the first operand. Other "--"
- * words are left to getopt, as in the peers. Returns the new argc. */
+ * (`-T --help` is a title), and with POSIXLY_CORRECT not after the first operand. Every "--word"
+ * there is taken out: one that is not a long option is an error (cli.bad_word). Returns the
+ * new argc. */
 static int take_long_options(int argc, char **argv, const char *optstring) {
     int kept = 1, operands_only = 0;
     int posixly_correct = getenv("POSIXLY_CORRECT") != NULL;
@@ -151,7 +167,8 @@ static int take_long_options(int argc, char **argv, const char *optstring) {
         } else if (arg[0] != '-' || arg[1] == '\0') {
             operands_only = posixly_correct;
         } else if (arg[1] == '-') {
-            if (take_long_option(arg)) continue;
+            take_long_option(arg);
+            continue;
         } else {
             /* short switches: the first that takes an argument takes the rest of the word, or
              * else the next word */
@@ -166,6 +183,66 @@ static int take_long_options(int argc, char **argv, const char *optstring) {
     }
     argv[kept] = NULL;
     return kept;
+}
+
+/* The edit distance (insertions, deletions, substitutions) between a and b; at most 99. */
+static int edit_distance(const char *a, size_t la, const char *b) {
+    size_t lb = strlen(b);
+    int row[64];
+    if (la > 60 || lb > 60) return 99;
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diagonal = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int above = row[j];
+            int best = diagonal + (a[i - 1] != b[j - 1]);
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[lb];
+}
+
+/* The long option closest to the name in `arg` ("--name..."): one that starts with it, or within
+ * a third of its length in edits (at least 1, at most 2). NULL when none is that close. */
+static const struct long_option *nearest_long_option(const char *arg) {
+    const char *name = arg + 2;
+    size_t n = strcspn(name, "=");
+    const struct long_option *best = NULL;
+    int best_distance = 99;
+    for (int k = 0; k < N_LONG_OPTIONS; k++) {
+        const char *candidate = long_options[k].name;
+        int d = n >= 2 && strncmp(candidate, name, n) == 0 ? 0 : edit_distance(name, n, candidate);
+        if (d < best_distance) {
+            best_distance = d;
+            best = &long_options[k];
+        }
+    }
+    int allowed = n >= 6 ? 2 : 1;
+    return best_distance <= allowed ? best : NULL;
+}
+
+/* Reports cli.bad_word on stderr (nothing on stdout); returns the usage-error status, 2. */
+static int report_bad_word(const char *argv0) {
+    const struct long_option *o = find_long_option(cli.bad_word);
+    switch (cli.bad_word_error) {
+    case LONG_NEEDS_VALUE:
+        fprintf(stderr, "%s: option '--%s' needs a value: %.*s\n", argv0, o->name, (int)strcspn(o->help, " "), o->help);
+        break;
+    case LONG_TAKES_NO_VALUE:
+        fprintf(stderr, "%s: option '--%s' takes no value: '%s'\n", argv0, o->name, cli.bad_word);
+        break;
+    case LONG_UNKNOWN: {
+        const struct long_option *near = nearest_long_option(cli.bad_word);
+        if (near) fprintf(stderr, "%s: unknown option '%s' (did you mean --%s?)\n", argv0, cli.bad_word, near->name);
+        else fprintf(stderr, "%s: unknown option '%s' (--help lists the options)\n", argv0, cli.bad_word);
+        break;
+    }
+    }
+    return 2;
 }
 
 /* The dialect the long options choose: --dialect, else classic with glibc and DealerV2
@@ -235,7 +312,7 @@ static void v2_usage(const char *argv0) {
            "  -O N|E|S|W    opener (opc)\n"
            "  -P 0..3       default par vulnerability\n"
            "  -M 1|2        double-dummy mode\n"
-           "  -R n          threads for dealing and double dummy (0 = one per core)\n"
+           "  -R n          threads for dealing and double dummy, 0..64 (0 = one per core)\n"
            "  -D n[.m]      debug verbosity\n"
            "  -U path       DealerServer path\n"
            "  -L file|=     library mode: deals and double-dummy results from a ZRD file\n"
@@ -250,23 +327,41 @@ static void classic_usage(const char *argv0) {
     fprintf(stderr, "Usage: %s [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]\n", argv0);
 }
 
-/* --help in the classic dialect (classic dealer's -h prints only the usage line, on stderr). */
-static void classic_help(const char *argv0) {
-    printf("Usage: %s [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]\n", argv0);
-    printf("  -0, -2, -3    swapping mode 0, 2 or 3\n"
-           "  -e            exhaust mode (not available)\n"
-           "  -h            usage\n"
-           "  -u            no effect (as in classic dealer)\n"
-           "  -v            toggle the end-of-run statistics\n"
-           "  -m            progress meter on stderr\n"
-           "  -q            suppress printpbn output\n"
-           "  -p N          maximum number of deals produced\n"
-           "  -g N          maximum number of deals generated\n"
-           "  -s N          seed\n"
-           "  -t N          time limit in seconds\n"
-           "  -l N          library mode (not available)\n"
-           "  -V            version\n");
-    print_long_options();
+/* --help, in both dialects: libdealer's own usage text (the peers' -h keeps its form). */
+static void help_text(const char *argv0, enum dialect dialect) {
+    printf("Usage: %s [switches] [long options] [script]\n"
+           "Deals bridge hands that satisfy a script in the dealer language (classic dealer or DealerV2);\n"
+           "the script is read from the file named, else from standard input.\n\n", argv0);
+    if (dialect == DIALECT_V2) {
+        printf("DealerV2's switches (this dialect; --dialect=classic or --rng=glibc for classic dealer's):\n"
+               "  Dealing:   -g N  most deals generated    -p N  most deals produced    -s N  seed\n"
+               "             -x 2|3  swapping mode    -R N  threads, 0..64 (0 = one per core)\n"
+               "             -N/-E/-S/-W cards  predeal, e.g. -E SQT,HK765,DAQT74,C97    -O N|E|S|W  opener (opc)\n"
+               "  Output:    -q  no printpbn output    -v  toggle the statistics    -m  progress meter\n"
+               "             -T text  title    -C [w:]file  csvrpt file    -X file  export file\n"
+               "             -Z [w][N]:file  ZRD file    -l [w]:file  52-byte deals    -D n[.m]  debug\n"
+               "  Double dummy and servers:  -M 1|2  mode    -P 0..3  par vulnerability    -U path  DealerServer\n"
+               "  Library mode:  -L file|=  deals from a ZRD file\n"
+               "  Script variables:  -0 .. -9 text  $0 .. $9\n"
+               "  Information:  -h  DealerV2's help    -V  version\n");
+    } else {
+        printf("Classic dealer's switches (this dialect; --dialect=v2 for DealerV2's):\n"
+               "  Dealing:   -g N  most deals generated    -p N  most deals produced    -s N  seed\n"
+               "             -t N  time limit in seconds    -0, -2, -3  swapping mode\n"
+               "  Output:    -q  no printpbn output    -v  toggle the statistics    -m  progress meter\n"
+               "  No effect or not available:  -u    -e (exhaust mode)    -l N (library mode)\n"
+               "  Information:  -h  classic dealer's usage line    -V  version\n");
+    }
+    for (int k = 0; k < N_LONG_OPTIONS; k++) {
+        if (long_options[k].group) printf("\n%s:\n", long_options[k].group);
+        printf("  %s\n", long_options[k].help);
+    }
+    printf("\nExample:\n"
+           "  %s -s 1 -p 5 example.dlr               five deals that satisfy example.dlr, seed 1\n"
+           "  %s --rng=drand48 -s 11 script.dli      what DealerV2 4.3.3 prints for that script\n"
+           "\nThe manual is README.md in libdealer's source (Using the CLI, The language, Deliberate\n"
+           "deviations from the peers). A misspelled or misused long option exits with status 2.\n",
+           argv0, argv0);
 }
 
 /* Reads a whole stream into memory. Returns NULL on a read error. */
@@ -333,9 +428,9 @@ static void set_seed(dealer_session *session, const char *text, enum dialect dia
     set_number(session, "seed", v);
 }
 
-/* --check: one diagnostic line to standard output. */
+/* --check: one diagnostic line to standard output; `userdata` counts the lines. */
 static int32_t write_check_line(const uint8_t *data, uintptr_t len, void *userdata) {
-    (void)userdata;
+    (*(long *)userdata)++;
     return fwrite(data, 1, len, stdout) == len ? 0 : 1;
 }
 
@@ -364,6 +459,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "unknown dialect '%s' (classic or v2)\n", cli.dialect);
         return 2;
     }
+    /* A misspelled or misused long option is a usage error in both dialects (the peers have no
+     * long options: their getopt would read "--frmat" as the switches -, f, r, …). */
+    if (cli.bad_word) return report_bad_word(argv[0]);
     full_errors = cli.explain == EXPLAIN_ON || (cli.explain == EXPLAIN_AUTO && isatty(STDERR_FILENO));
 
     dealer_session *session = NULL;
@@ -390,8 +488,7 @@ int main(int argc, char **argv) {
     if (cli.json_dd) set(session, "json_dd", "true");
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
     if (cli.request == REQUEST_HELP) {
-        if (dialect == DIALECT_CLASSIC) classic_help(argv[0]);
-        else v2_usage(argv[0]);
+        help_text(argv[0], dialect);
         dealer_free_session(session);
         return 0;
     }
@@ -489,17 +586,9 @@ int main(int argc, char **argv) {
         case 'M': /* DealerV2 ignores other values */
             if (strcmp(optarg, "1") == 0 || strcmp(optarg, "2") == 0) set(session, "dds_mode", optarg);
             break;
-        case 'R': {
-            long threads = strtol(optarg, NULL, 10);
-            if (threads > 10) {
-                fprintf(stderr, "Invalid value[%ld] for R opt(0..12) setting to 9.\n", threads);
-                threads = 8; /* what DealerV2 then really sets */
-            }
-            char text[8];
-            snprintf(text, sizeof text, "%ld", threads < 0 ? 0 : threads);
-            set(session, "threads", text);
+        case 'R': /* 0 (one per core) to the library's most, 64; its message states the range */
+            set(session, "threads", optarg);
             break;
-        }
         case 'D': { /* n[.m] read with atol, as DealerV2 does: the library takes digits only */
             const char *sep = strpbrk(optarg, ".:");
             long n = peer_number(optarg), m = sep ? peer_number(sep + 1) : 0;
@@ -583,10 +672,13 @@ int main(int argc, char **argv) {
     }
     if (cli.check) {
         /* --check=bbo: the diagnostics on standard output, exit 1 when BBO rejects the script
-         * (README "BBO check"). */
+         * (README "BBO check"); `statistics` is 0 after -v. */
+        long lines = 0;
         int errors = strcmp(cli.check, "bbo") == 0
-                         ? dealer_check_script(session, (const uint8_t *)text, len, DEALER_CHECK_BBO, write_check_line, NULL)
+                         ? dealer_check_script(session, (const uint8_t *)text, len, DEALER_CHECK_BBO, write_check_line, &lines)
                          : -1;
+        /* A clean script: one line, so that the user knows the check ran (stdout with -v). */
+        if (errors == 0 && lines == 0) fprintf(statistics ? stderr : stdout, "no problems for BBO's dealer\n");
         free(text);
         if (errors < 0) {
             if (strcmp(cli.check, "bbo") != 0) fprintf(stderr, "unknown check '%s' (bbo)\n", cli.check);

@@ -4,7 +4,7 @@
 # errors, 1 with errors, 2 for an unknown check.
 #
 # 1. Every real BBO script of ../shared/parity/pbs/scripts: no error (exit 0); the warnings, if
-#    any, are listed.
+#    any, are listed; without any, `no problems for BBO's dealer` on stderr.
 # 2. One script per construct BBO rejects: the exact diagnostics and exit 1; when classic dealer
 #    (/usr/games/dealer) is installed, it must reject the same script too (non-zero exit).
 # 3. A script BBO accepts but DealerV2 reads differently: a warning and exit 0.
@@ -13,36 +13,35 @@
 # Environment: DEALER_CLI (default target/release/dealer), DEALER_ORACLE (default
 # /usr/games/dealer), BBO_SCRIPTS (default ../shared/parity/pbs/scripts beside the worktree).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cli=${DEALER_CLI:-$top/target/release/dealer}
+. "$(dirname "$0")/lib.sh"
+row_labels PASS: FAIL:
+require_cli
 oracle=${DEALER_ORACLE:-/usr/games/dealer}
 scripts=${BBO_SCRIPTS:-$top/../shared/parity/pbs/scripts}
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+enter_work_dir
+tmp=$work
 
-pass() { passed=$((passed + 1)); echo "PASS: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
 # 1. The real BBO scripts.
 if [ -d "$scripts" ]; then
   n=0
   for f in "$scripts"/*; do
     n=$((n + 1))
-    out=$("$cli" --check=bbo "$f")
+    out=$("$cli" --check=bbo "$f" 2>"$tmp/err")
     rc=$?
-    if [ "$rc" -eq 0 ] && ! grep -q ': error: ' <<<"$out"; then
-      pass "$(basename "$f")"
+    # nothing to report: one line on stderr says the check ran; else the lines on stdout only
+    if [ -z "$out" ]; then want_err="no problems for BBO's dealer"; else want_err=""; fi
+    if [ "$rc" -eq 0 ] && ! grep -q ': error: ' <<<"$out" && [ "$(cat "$tmp/err")" = "$want_err" ]; then
+      ok "$(basename "$f")"
       [ -n "$out" ] && sed "s|^|  warning in $(basename "$f"): |" <<<"$out"
     else
-      fail "$(basename "$f") (exit $rc)"
-      echo "$out"
+      ko "$(basename "$f") (exit $rc)"
+      echo "$out"; cat "$tmp/err"
     fi
   done
-  [ "$n" -ge 60 ] && pass "$n BBO scripts checked" || fail "only $n BBO scripts in $scripts"
+  [ "$n" -ge 60 ] && ok "$n BBO scripts checked" || ko "only $n BBO scripts in $scripts"
 else
-  fail "no BBO scripts at $scripts"
+  ko "no BBO scripts at $scripts"
 fi
 
 # 2. Constructs BBO rejects: script (printf format), expected output, exit status.
@@ -52,15 +51,15 @@ row() {
   local out rc
   out=$("$cli" --check=bbo "$tmp/s.dlr")
   rc=$?
-  if [ "$out" = "$(printf "$want")" ] && [ "$rc" -eq "$want_rc" ]; then pass "$name"; else
-    fail "$name (exit $rc)"
+  if [ "$out" = "$(printf "$want")" ] && [ "$rc" -eq "$want_rc" ]; then ok "$name"; else
+    ko "$name (exit $rc)"
     printf 'got:\n%s\nwant:\n%b\n' "$out" "$want"
   fi
   if [ "$want_rc" -eq 1 ] && [ -x "$oracle" ]; then
     if (cd "$tmp" && timeout 20 "$oracle" s.dlr >/dev/null 2>&1); then
-      fail "$name: classic dealer accepts it"
+      ko "$name: classic dealer accepts it"
     else
-      pass "$name: classic dealer rejects it too"
+      ok "$name: classic dealer rejects it too"
     fi
   fi
 }
@@ -98,7 +97,6 @@ row "V2 keyword as a variable" 'trix = hcp(north)\nproduce 1\ncondition trix > 1
 
 # Unknown check.
 "$cli" --check=gib "$tmp/s.dlr" >/dev/null 2>&1
-[ $? -eq 2 ] && pass "unknown check: exit 2" || fail "unknown check: exit 2"
+[ $? -eq 2 ] && ok "unknown check: exit 2" || ko "unknown check: exit 2"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

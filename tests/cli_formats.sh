@@ -9,25 +9,12 @@
 # Prints PASS/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
 # Environment: DEALER_CLI (default target/release/dealer), PYTHON (default python3).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cli=${DEALER_CLI:-$top/target/release/dealer}
+. "$(dirname "$0")/lib.sh"
+row_labels PASS FAIL
+require_cli
 python=${PYTHON:-python3}
 checker=$top/tests/formats/check_records.py
-
-if [ ! -x "$cli" ]; then
-  echo "FAIL: $cli not found (run make first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-pass=0
-fail=0
-
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1${2:+ ($2)}"; fail=$((fail + 1)); }
+enter_work_dir
 
 # records NAME KIND FIRST [checker flags] -- CLI ARGS...: runs the CLI into out, then the checker.
 records() {
@@ -168,5 +155,4 @@ else
   ko "--help lists the board-record options"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

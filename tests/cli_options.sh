@@ -3,7 +3,12 @@
 #   - errors: the peers' one line by default (`line N: message`), the library's full text (line,
 #     column, the script line and a caret) with --explain or when standard error is a terminal,
 #     the one line again with --no-explain; exit statuses the same in every form;
-#   - --help and --version (standard output, status 0) beside the peers' -h and -V (unchanged);
+#   - --help (libdealer's own usage text) and --version (standard output, status 0) beside the
+#     peers' -h and -V (unchanged);
+#   - a misspelled long option (named, the nearest suggested), one without its value or a flag
+#     given one: stderr only, status 2, in both dialects;
+#   - -R takes what the library takes (0..64), and its errors state that range;
+#   - --check=bbo on a clean script says so in one line (stderr; stdout with -v);
 #   - long options do not change how the peers' short switches parse (`-T --help` is a title,
 #     `--` ends the options, POSIXLY_CORRECT stops at the first operand);
 #   - printpbn's [Generator] tag: libdealer and its version with ChaCha, DealerV2's text otherwise.
@@ -13,21 +18,11 @@
 # Prints PASS/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
 # Environment: DEALER_CLI (default target/release/dealer).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cli=${DEALER_CLI:-$top/target/release/dealer}
+. "$(dirname "$0")/lib.sh"
+row_labels PASS FAIL
+require_cli
 version=$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' "$top/Cargo.toml" | head -n 1)
-
-if [ ! -x "$cli" ]; then
-  echo "FAIL: $cli not found (run make first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-pass=0
-fail=0
+enter_work_dir
 status=0
 
 # run ARGS...: the CLI with argv[0] "dealer" and no standard input; leaves out, err and rc.
@@ -57,13 +52,7 @@ check() {
   elif ! matches err "$4"; then
     why="stderr '$(head -c 160 err | tr '\n' '|')'"
   fi
-  if [ -z "$why" ]; then
-    echo "PASS $1"
-    pass=$((pass + 1))
-  else
-    echo "FAIL $1 ($why)"
-    fail=$((fail + 1))
-  fi
+  if [ -z "$why" ]; then ok "$1"; else ko "$1" "$why"; fi
 }
 
 # has NAME WORD...: the last run's standard output holds every WORD.
@@ -71,13 +60,15 @@ has() {
   local name=$1 word missing=""
   shift
   for word in "$@"; do grep -qF -- "$word" out || missing+=" $word"; done
-  if [ -z "$missing" ]; then
-    echo "PASS $name"
-    pass=$((pass + 1))
-  else
-    echo "FAIL $name (missing:$missing)"
-    fail=$((fail + 1))
-  fi
+  if [ -z "$missing" ]; then ok "$name"; else ko "$name" "missing:$missing"; fi
+}
+
+# lacks NAME WORD...: the last run's standard output holds none of the WORDs.
+lacks() {
+  local name=$1 word found=""
+  shift
+  for word in "$@"; do grep -qF -- "$word" out && found+=" $word"; done
+  if [ -z "$found" ]; then ok "$name"; else ko "$name" "found:$found"; fi
 }
 
 printf 'condition hcp(north) > \naction printall\n' >syntax.dl
@@ -126,20 +117,26 @@ else
 fi
 
 # ----------------------------------------------------------------------- --help and --version
+# --help is libdealer's own usage text (no DealerV2 banner), in both dialects; -h keeps the peers'.
+usage='Usage: dealer [switches] [long options] [script]'
 run --help
-check "v2: --help" 0 '^--- HELP' -
+check "v2: --help is a plain usage text" 0 "^$usage"$'\n' -
 has "v2: --help lists the long options" --rng= --dialect= --explain --no-explain --help --version
+has "v2: --help groups the options, an example, the manual" "DealerV2's switches" "Dealing:" \
+  "Generator and dialect:" "Board records:" "Example:" "-s 1 -p 5 example.dlr" README.md "-R N  threads, 0..64"
+lacks "v2: --help without DealerV2's banner" '--- HELP'
 run --rng=glibc --help
-check "classic: --help on stdout" 0 '^Usage: dealer [-023ehuvmqV] [-p n] [-g n] [-s seed] [-l n] [inputfile]' -
+check "classic: --help on stdout" 0 "^$usage"$'\n' -
 has "classic: --help lists the long options" --rng= --dialect= --explain --no-explain --help --version
+has "classic: --help lists classic dealer's switches" "Classic dealer's switches" "-t N  time limit"
 run --dialect=classic --help
-check "classic dialect with ChaCha: --help" 0 '^Usage: dealer [-023ehuvmqV]' -
+check "classic dialect with ChaCha: --help" 0 "^$usage" -
 run --version
 check "v2: --version" 0 "^dealer (libdealer) $version"$'\n' -
 run --rng=glibc --version
 check "classic: --version" 0 "^dealer (libdealer) $version"$'\n' -
 run --rng=drand48 -s 1 --help syntax.dl
-check "--help wins over the script" 0 '^--- HELP' -
+check "--help wins over the script" 0 "^$usage" -
 run --rng=glibc --version -x
 check "--version wins over an invalid switch" 0 "^dealer (libdealer) $version" -
 # The peers' switches are unchanged.
@@ -168,8 +165,50 @@ run -s 1 -- --help
 check "-- ends the options: --help is the file" 255 - '--help: No such file or directory'
 POSIXLY_CORRECT=1 run --rng=glibc -s 1 -p 1 pbn.dl --help
 check "POSIXLY_CORRECT: --help after the file is an operand" 0 '^[Event ' -
-run --rng=glibc --bogus pbn.dl
-check "classic: an unknown long option goes to getopt" 255 - '~dealer: invalid option -- '"'-'"
+
+# ------------------------------------------- misspelled and misused long options: status 2
+# (the peers' getopt would read "--frmat" as the switches -, f, r, …: DealerV2 exits 0 after its
+# help on stdout, classic dealer 255 after one message per letter)
+for dialect in v2 classic; do
+  run --dialect=$dialect --frmat=lin pbn.dl
+  check "$dialect: --frmat=lin is named, --format suggested" 2 - "dealer: unknown option '--frmat=lin' (did you mean --format?)"
+  run --dialect=$dialect -s 1 pbn.dl --rotte
+  check "$dialect: --rotte after the file" 2 - "dealer: unknown option '--rotte' (did you mean --rotate?)"
+  run --dialect=$dialect --bogus pbn.dl
+  check "$dialect: --bogus, nothing close" 2 - "dealer: unknown option '--bogus' (--help lists the options)"
+  run --dialect=$dialect --format pbn.dl
+  check "$dialect: --format without its value" 2 - "dealer: option '--format' needs a value: --format=script|lin|jsonl"
+  run --dialect=$dialect --rotate=yes pbn.dl
+  check "$dialect: --rotate=yes, a flag given a value" 2 - "dealer: option '--rotate' takes no value: '--rotate=yes'"
+  run --dialect=$dialect --help --chek=bbo
+  check "$dialect: a misspelled option wins over --help" 2 - "dealer: unknown option '--chek=bbo' (did you mean --check?)"
+done
+run --rng=glibc --vers
+check "classic: --vers suggests --version" 2 - "dealer: unknown option '--vers' (did you mean --version?)"
+run -T --frmat -s 1 pbn.dl
+check "v2: -T --frmat is a title, not an option" 0 '~[Description "--frmat"]' -
+
+# ------------------------------------------------- -R: what the library takes, 0..64
+for threads in 0 1 11 12 64; do
+  run -R $threads -s 1 -p 1 pbn.dl
+  check "v2: -R $threads is taken" 0 '^[Event ' -
+done
+for threads in 65 99 -1 abc; do
+  run -R $threads -s 1 -p 1 pbn.dl
+  check "v2: -R $threads names the range" 255 - "option threads: expected a number of threads from 0 (one per core) to 64, got '$threads'"
+done
+run -h
+has "v2: -h states -R's range" "-R n          threads for dealing and double dummy, 0..64"
+
+# ------------------------------------------------------- --check=bbo on a clean script
+printf 'produce 1\ncondition hcp(north) > 10\n' >clean.dlr
+run --check=bbo clean.dlr
+check "--check=bbo, clean script: one line on stderr" 0 - "no problems for BBO's dealer"
+run --check=bbo -v clean.dlr
+check "--check=bbo -v, clean script: the line on stdout" 0 "no problems for BBO's dealer" -
+printf 'produce 1\ncondition dds(north, spades) > 9\n' >v2only.dlr
+run --check=bbo v2only.dlr
+check "--check=bbo with an error: only the diagnostics" 1 '2:11: error: `dds` is DealerV2 only' -
 run --dialect=other pbn.dl
 check "unknown --dialect" 2 - "unknown dialect 'other' (classic or v2)"
 run --dds-table-mb=8 -s 1 pbn.dl
@@ -199,5 +238,4 @@ check "drand48: DealerV2's [Generator]" 0 '~[Generator "Dealer Version 2.4 by Ha
 run --rng=glibc --dialect=v2 -s 1 pbn.dl
 check "glibc, v2 dialect: DealerV2's [Generator]" 0 '~[Generator "Dealer Version 2.4 by Hans, Henk, and JGM"]' -
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$status" -eq 0 ]
+finish "$status"

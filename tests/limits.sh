@@ -6,26 +6,10 @@
 # Prints PASS/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
 # Environment: DEALER_CLI (default target/release/dealer).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cli=${DEALER_CLI:-$top/target/release/dealer}
-if [ ! -x "$cli" ]; then
-  echo "FAIL: $cli not found (run make first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-pass=0
-fail=0
-ok() {
-  echo "PASS $1"
-  pass=$((pass + 1))
-}
-ko() {
-  echo "FAIL $1 ($2)"
-  fail=$((fail + 1))
-}
+. "$(dirname "$0")/lib.sh"
+row_labels PASS FAIL
+require_cli
+enter_work_dir
 
 # expect NAME STATUS STDERR-LINE: checks the last run (out, err, rc files).
 expect() {
@@ -193,5 +177,4 @@ expect "--untrusted: the time ceiling (10 s)" 1 "the run stopped early at the ti
 took=$(($(date +%s) - start))
 if [ "$took" -ge 10 ] && [ "$took" -le 20 ]; then ok "--untrusted: stopped after ${took} s"; else ko "--untrusted: time ceiling" "took ${took} s"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -3,14 +3,12 @@
 # normal dependencies without proc-macros, this target): each one is in the table with its
 # version and license, and the table names no crate that is no longer linked.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$top" || exit 1
 target=$(rustc -vV | sed -n 's/^host: //p')
 linked=$(cargo tree --locked -e normal,no-proc-macro --prefix none --target "$target" -f '{p} | {l}' \
   | grep -v '^dealer v' | sed 's/ (\*)$//; s/ v\([^ ]*\) |/ | \1 |/' | sort -u)
 table=$(sed -n 's/^| \([a-z][^|]*\) | \([0-9][^|]*\) | \([^|]*\) |$/\1 | \2 | \3/p' THIRD-PARTY-NOTICES.md | sort -u)
-passed=0
-failed=0
 while IFS= read -r crate; do
   if grep -qxF "$crate" <<< "$table"; then passed=$((passed + 1))
   else echo "FAIL: THIRD-PARTY-NOTICES.md lacks the row: | $crate |"; failed=$((failed + 1)); fi
@@ -23,5 +21,4 @@ done <<< "$table"
 for file in LICENSE LICENSES/Apache-2.0.txt; do
   if [ -s "$file" ]; then passed=$((passed + 1)); else echo "FAIL: $file is missing"; failed=$((failed + 1)); fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -8,15 +8,13 @@
 # output (answered, the child ended), is missing or cannot be run.
 # Prints "N passed, M failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cli="$top/target/release/dealer"
+. "$(dirname "$0")/lib.sh"
+require_cli
 dop="$top/tests/opc/fake_dop.sh"
-passed=0
-failed=0
-check() { if [ "$2" = "$3" ]; then echo "ok: $1"; passed=$((passed + 1)); else
-  echo "FAIL: $1"; echo "  expected: $3"; echo "  got:      $2"; failed=$((failed + 1)); fi; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+check() { if [ "$2" = "$3" ]; then ok "$1"; else
+  ko "$1"; echo "  expected: $3"; echo "  got:      $2"; fi; }
+enter_work_dir
+tmp=$work
 export FAKE_DOP_LOG="$tmp/log"
 
 printf 'produce 2\naction printoneline(opc(NS)), printoneline(opc(NS, hearts)), printoneline(opc(EW, notrump)), printoneline(opc(NS, clubs)), printoneline(opc(EW, spades))\n' > "$tmp/values.dli"
@@ -69,5 +67,4 @@ chmod 644 "$tmp/not_executable"
 err=$("$cli" --opc-program="$tmp/not_executable" -s 1 "$tmp/cond.dli" 2>&1 >/dev/null)
 check "program that is not executable" "$err" \
   "line 2: opc: $tmp/not_executable: cannot start: Permission denied (os error 13)"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # `make test`: runs every test suite in turn, going on after a suite that fails, and ends with one
 # line `Suites: N passed, M failed[, K skipped]` (a suite is skipped when it printed NOT RUN and
-# exited 0, which only happens outside CI). Exits non-zero when any suite failed.
+# exited 0, which only happens outside CI). Exits non-zero when any suite failed. Before each
+# suite one progress line: `=== [k/n] suite (elapsed mm:ss) ===`.
 #
 # Each suite is a make target of its own (`make rust-test`, `make parity`, …), so one suite can
 # be run alone; SUITES="parity limits" tests/run_all.sh runs a chosen few.
 set -u
+SECONDS=0
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 make=${MAKE:-make}
@@ -27,9 +29,13 @@ if ! "$make" --no-print-directory all; then
   exit 1
 fi
 
+total=$(echo $suites | wc -w)
+k=0
 for suite in $suites; do
+  k=$((k + 1))
   echo
-  echo "=== $suite ==="
+  # progress: the suite's place in the run and the time since the run started (build included)
+  printf '=== [%d/%d] %s (elapsed %02d:%02d) ===\n' "$k" "$total" "$suite" $((SECONDS / 60)) $((SECONDS % 60))
   "$make" --no-print-directory "$suite" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
   if [ "$status" -ne 0 ]; then

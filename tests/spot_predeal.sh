@@ -13,17 +13,12 @@
 # Prints PASS/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
 # Environment: DEALER_CLI (default target/release/dealer), DEALER_ORACLE (default /usr/games/dealer).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cli=${DEALER_CLI:-$top/target/release/dealer}
+. "$(dirname "$0")/lib.sh"
+row_labels PASS: FAIL:
+require_cli
 oracle=${DEALER_ORACLE:-/usr/games/dealer}
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-pass() { passed=$((passed + 1)); echo "PASS: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $1${2:+ ($2)}"; }
+enter_work_dir
+tmp=$work
 
 # North's spades and hearts of every `printoneline` deal (`n S.H.D.C e …`) on stdin must match.
 check_north() {
@@ -38,18 +33,18 @@ printf 'predeal north SQTxx, HJ8x\nproduce 300\naction printoneline\n' >spot.dl
 for dialect in v2 classic; do
   if "$cli" --rng=chacha --dialect=$dialect -s 7 spot.dl >out 2>err &&
     check_north '^QT[2-9][2-9]$' '^J(9[2-7]|8[2-7])$|^J98$' <out; then
-    pass "ChaCha ($dialect): North holds SQ ST + two small spades, HJ H8 + one small heart"
+    ok "ChaCha ($dialect): North holds SQ ST + two small spades, HJ H8 + one small heart"
   else
-    fail "ChaCha ($dialect)" "$(head -c 300 err)"
+    ko "ChaCha ($dialect)" "$(head -c 300 err)"
   fi
 done
 
 printf 'predeal north SAK\nproduce 300\naction printoneline\n' >plain.dl
 if "$cli" -s 8 -N 'SQTxx,HJ8x' plain.dl >out 2>err &&
   check_north '^QT[2-9][2-9]$' '^J(9[2-7]|8[2-7])$|^J98$' <out; then
-  pass "-N SQTxx,HJ8x replaces the script's predeal"
+  ok "-N SQTxx,HJ8x replaces the script's predeal"
 else
-  fail "-N SQTxx,HJ8x" "$(head -c 300 err)"
+  ko "-N SQTxx,HJ8x" "$(head -c 300 err)"
 fi
 
 for rng in drand48 glibc; do
@@ -57,21 +52,21 @@ for rng in drand48 glibc; do
   rc=$?
   if [ $rc -eq 255 ] && [ ! -s out ] &&
     grep -q "^line 1: spot cards (x) in predeal need the ChaCha generator: the $rng generator reproduces" err; then
-    pass "--rng=$rng refuses x (status 255, line 1)"
+    ok "--rng=$rng refuses x (status 255, line 1)"
   else
-    fail "--rng=$rng refuses x" "exit $rc, $(head -c 200 err)"
+    ko "--rng=$rng refuses x" "exit $rc, $(head -c 200 err)"
   fi
   "$cli" --rng=$rng --explain -s 1 spot.dl >out 2>err
-  if grep -q "^line 1, column 15: spot cards (x)" err; then pass "--rng=$rng --explain: line 1, column 15"; else
-    fail "--rng=$rng --explain" "$(head -c 200 err)"
+  if grep -q "^line 1, column 15: spot cards (x)" err; then ok "--rng=$rng --explain: line 1, column 15"; else
+    ko "--rng=$rng --explain" "$(head -c 200 err)"
   fi
 done
 "$cli" --rng=drand48 -s 1 -N 'SQTxx' plain.dl >out 2>err
 rc=$?
 if [ $rc -ne 0 ] && grep -q "^option predeal_north: spot cards (x) in predeal need the ChaCha generator" err; then
-  pass "--rng=drand48 -N SQTxx is an option error"
+  ok "--rng=drand48 -N SQTxx is an option error"
 else
-  fail "--rng=drand48 -N SQTxx" "exit $rc, $(head -c 200 err)"
+  ko "--rng=drand48 -N SQTxx" "exit $rc, $(head -c 200 err)"
 fi
 
 # Script errors: status 255 at the holding's line.
@@ -80,7 +75,7 @@ err_row() {
   printf "$script" >e.dl
   "$cli" -s 1 e.dl >out 2>err
   local rc=$?
-  if [ $rc -eq 255 ] && [ "$(cat err)" = "$want" ]; then pass "$name"; else fail "$name" "exit $rc, $(head -c 300 err)"; fi
+  if [ $rc -eq 255 ] && [ "$(cat err)" = "$want" ]; then ok "$name"; else ko "$name" "exit $rc, $(head -c 300 err)"; fi
 }
 err_row "too many x" 'predeal north Sxxxxxx\npredeal west S2\n\npredeal south Sxx\nproduce 1\n' \
   'line 4: Too many spot cards (x) in Spades: 8 asked for, but only 7 of the Spades 2 to 9 are not predealt'
@@ -94,12 +89,11 @@ if [ -x "$oracle" ]; then
   printf 'predeal north SQTxx\nproduce 1\naction printoneline\n' >c.dl
   "$oracle" -s 1 c.dl >out 2>err
   rc=$?
-  if [ $rc -ne 0 ] && grep -q "syntax error" err; then pass "classic dealer rejects x (syntax error)"; else
-    fail "classic dealer rejects x" "exit $rc, $(head -c 200 err)"
+  if [ $rc -ne 0 ] && grep -q "syntax error" err; then ok "classic dealer rejects x (syntax error)"; else
+    ko "classic dealer rejects x" "exit $rc, $(head -c 200 err)"
   fi
 else
   echo "NOT RUN: classic dealer ($oracle) not installed"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -18,33 +18,24 @@
 # a check failed. Environment: DEALER_CLI (default target/release/dealer), CC (default cc).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
+. "$here/lib.sh"
 dealer=${DEALER_CLI:-$top/target/release/dealer}
 cc=${CC:-cc}
 
-passed=0
-failed=0
-ok() { echo "ok: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
 # check NAME CONDITION-STATUS [DETAIL]
-check() { if [ "$2" = 0 ]; then ok "$1"; else fail "$1${3:+ -- $3}"; fi; }
-finish() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
-  exit $?
-}
+check() { if [ "$2" = 0 ]; then ok "$1"; else ko "$1${3:+ -- $3}"; fi; }
 
 work=$(mktemp -d /tmp/usereval_test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 server=$work/test_dealer_server
 
 if [ ! -x "$dealer" ]; then
-  fail "$dealer not found (run make first)"
+  ko "$dealer not found (run make first)"
   finish
 fi
 if ! "$cc" -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror -o "$server" \
     "$top/examples-c/test_dealer_server.c" -pthread; then
-  fail "build the test DealerServer"
+  ko "build the test DealerServer"
   finish
 fi
 ok "build the test DealerServer"
@@ -423,7 +414,7 @@ check "rnd(0) prints 1..5 in the actions" "$([ "$(tr -d ' \n' <"$OUT")" = 12345 
 # ---------------------------------------------------------------------------------------------
 # 6. Failures: each a clear message, a non-zero status, and nothing left behind.
 
-f=$(script fail "produce 3
+f=$(script ko "produce 3
 action printrpt(rnd(0) == 3 ? usereval(96, NS, 0) : usereval(99, NS, 0))
 ")
 run "missing server" -v -s 1 -U "$work/no/such/server" "$f"

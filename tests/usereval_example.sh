@@ -3,23 +3,20 @@
 # dealer_set_usereval) prints exactly what the CLI prints for the same script and seed when the
 # metric comes from the test DealerServer's tag 3 instead. Prints "N passed, M failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 release="$top/target/release"
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+enter_work_dir
+tmp=$work
 printf 'condition usereval(3, NS, 3) >= 25\naction printoneline(usereval(3, NS, 3)), printoneline(usereval(3, south, 2))\n' \
   > "$tmp/goren.dli"
 for seed in 3 11 2024; do
   "$release/usereval_metric" "$seed" 6 > "$tmp/in-process.txt"
   "$release/dealer" -U "$release/test_dealer_server" -s "$seed" -p 6 -v "$tmp/goren.dli" > "$tmp/server.txt"
   if [ -s "$tmp/server.txt" ] && [ "$(wc -l < "$tmp/server.txt")" -eq 12 ] && cmp -s "$tmp/in-process.txt" "$tmp/server.txt"; then
-    echo "ok: seed $seed: in-process metric = DealerServer"; passed=$((passed + 1))
+    ok "seed $seed: in-process metric = DealerServer"
   else
-    echo "FAIL: seed $seed: in-process metric differs from the DealerServer"; failed=$((failed + 1))
+    ko "seed $seed: in-process metric differs from the DealerServer"
     diff "$tmp/in-process.txt" "$tmp/server.txt" | head -n 10
   fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
