@@ -62,7 +62,7 @@ pub struct Program {
     /// rather than to `generate`: no `action` statement at all, or a printing action in the
     /// final list (DealerV2) or in any list, even a replaced one (classic's `will_print`).
     pub prints_deals: bool,
-    /// Shape sets referenced by [`Node::Shape`].
+    /// Shape sets referenced by [`Node::Shape`](crate::program::Node::Shape).
     pub shapes: Vec<ShapeSet>,
     /// Count tables after `pointcount`/`altcount`.
     pub counts: CountTables,
@@ -82,7 +82,7 @@ pub struct Program {
     /// Nodes and shape sets that belong to the script itself (the rest came from `dealer_eval`).
     pub(super) script_size: (usize, usize),
     /// Per node: how many nodes an evaluation of it may visit, counting a variable's expression
-    /// at each use (saturating); see [`MAX_EXPANDED_NODES`].
+    /// at each use (saturating); see [`MAX_EXPANDED_NODES`](crate::program::MAX_EXPANDED_NODES).
     pub(super) expanded: Vec<u32>,
     /// Whether expressions being compiled come from the script (not from `dealer_eval`).
     pub(super) compiling_script: bool,

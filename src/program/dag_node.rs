@@ -25,7 +25,7 @@ pub(crate) enum DagNode {
     /// Whether a hand holds a card.
     HasCard(Seat, Card),
     /// A value that depends on nothing but the suit lengths of a hand: an entry of a table
-    /// (by pattern) at an offset of [`DealDag::shape_values`].
+    /// (by pattern) at an offset of the DAG's tables (`DealDag::shape_values`).
     ShapeValue(Seat, u32),
     /// Controls, losers or LTC of a hand or one suit.
     HandMeasure(HandMeasure, Seat, Option<Suit>),

@@ -1,12 +1,11 @@
 //! The node array a compiled script is made of: [`Node`], the expression node every condition,
-//! variable and action argument points into by [`NodeId`], the operands of a node, and the
-//! values of the operators in C, and the message for an expression nested too deeply.
+//! variable and action argument points into by [`NodeId`], the operands of a node, the
+//! values of its operators in C; and the message for an expression nested too deeply.
 
-use crate::cards::{Card, Seat, Suit};
-use crate::cards::{Side, Strain};
+use crate::cards::{Card, Seat, Side, Strain, Suit};
 use crate::script::ast::{BinOp, Contract, Pos, Vulnerability};
 
-/// Index of a node in [`Program::nodes`].
+/// Index of a node in [`Program::nodes`](crate::program::Program::nodes).
 pub type NodeId = u32;
 
 /// One compiled expression node. Children are indices into the same array.
