@@ -62,7 +62,7 @@ pub struct Program {
     /// rather than to `generate`: no `action` statement at all, or a printing action in the
     /// final list (DealerV2) or in any list, even a replaced one (classic's `will_print`).
     pub prints_deals: bool,
-    /// Shape sets referenced by [`Node::Shape`](crate::program::Node::Shape).
+    /// Shape sets referenced by [`Node::Shape`].
     pub shapes: Vec<ShapeSet>,
     /// Count tables after `pointcount`/`altcount`.
     pub counts: CountTables,

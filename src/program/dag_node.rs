@@ -1,5 +1,5 @@
-//! The merged nodes of deal expressions: [`DagNode`], a deal expression whose operands are
-//! other merged nodes (by [`Slot`]), and the hand statistics and measures it reads straight from
+//! The merged nodes of deal expressions: `DagNode`, a deal expression whose operands are
+//! other merged nodes (by `Slot`), and the hand statistics and measures it reads straight from
 //! the deal ([`Stat`], [`HandMeasure`]). The DAG builder makes them, the DAG runs them.
 
 use crate::cards::{Card, Deal, Seat, Suit};

@@ -15,7 +15,7 @@ pub enum Node {
     Const(i32),
     /// Length of a suit in a seat's hand.
     Length(Seat, Suit),
-    /// A count table (index into [`CountTables`]) over a hand or one suit.
+    /// A count table (index into [`CountTables`](crate::program::hand_stats::CountTables)) over a hand or one suit.
     Count {
         /// The count table.
         table: u8,
