@@ -7,46 +7,14 @@
 //! Degenerate ranges (bounds inverted) never panic: values outside the table are dropped, and
 //! rows/columns with a negative count print nothing, which is what the peers print.
 
-use std::fmt;
 use std::io::Write;
 
 use super::cformat::{format_g, write_fixed};
 use crate::dialect::Dialect;
-
-/// Why a bucket table cannot be built (DealerV2 would divide by zero or allocate a negative size).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableError {
-    /// The bucket size is zero or negative.
-    NonPositiveBucketSize,
-    /// `hi` is so far below `lo` that the table would have fewer than two buckets.
-    InvertedRange,
-}
-
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableError::NonPositiveBucketSize => write!(f, "bktfreq bucket size must be positive"),
-            TableError::InvertedRange => write!(f, "bktfreq upper bound is below the lower bound"),
-        }
-    }
-}
-
-impl std::error::Error for TableError {}
-
-/// Whether classic dealer fails with `Out of memory` (exit 255) when building a 1-D frequency
-/// table: its `calloc` gets the negative size `hi − lo + 1`.
-pub fn classic_frequency_allocation_fails(lo: i32, hi: i32) -> bool {
-    (hi as i64) - (lo as i64) + 1 < 0
-}
-
-/// Whether classic dealer fails with `Out of memory` (exit 255) when building a 2-D frequency
-/// table: the `int` product `(hi1 − lo1 + 3) × (hi2 − lo2 + 3)` is negative (two negative
-/// dimensions allocate fine and print an empty table).
-pub fn classic_frequency2d_allocation_fails(rows: (i32, i32), cols: (i32, i32)) -> bool {
-    let r = rows.1.wrapping_sub(rows.0).wrapping_add(3);
-    let c = cols.1.wrapping_sub(cols.0).wrapping_add(3);
-    r.wrapping_mul(c) < 0
-}
+use crate::program::table_limits::bucket_count;
+pub use crate::program::table_limits::{
+    classic_frequency2d_allocation_fails, classic_frequency_allocation_fails, TableError,
+};
 
 /// Appends `"%s: "` for a present label (an empty label still gives `": "`).
 fn write_label_prefix(out: &mut Vec<u8>, label: Option<&str>) {
@@ -349,16 +317,8 @@ struct Buckets {
 
 impl Buckets {
     fn new(lo: i32, hi: i32, size: i32) -> Result<Self, TableError> {
-        if size <= 0 {
-            return Err(TableError::NonPositiveBucketSize);
-        }
-        let (lo, hi, size) = (lo as i64, hi as i64, size as i64);
-        // C truncating division, as the peer computes it.
-        let num = 3 + (hi - lo) / size;
-        if num < 2 {
-            return Err(TableError::InvertedRange);
-        }
-        Ok(Buckets { lo, size, num })
+        let num = bucket_count(lo, hi, size)?;
+        Ok(Buckets { lo: lo as i64, size: size as i64, num })
     }
 
     fn index(&self, v: i32) -> i64 {

@@ -1,6 +1,7 @@
-//! The operands of the `&&` and `||` chains inside a deal expression, arranged as the
-//! expression is compiled into a DAG so that a chain is decided after as little work as
-//! possible.
+//! How the operands of the `&&` and `||` chains inside a deal expression are arranged as the
+//! DAG builder compiles it, so that a chain is decided after as little work as possible: the
+//! fixed sample of deals the decision rates are measured on, the cost model, and the order
+//! they give. The builder does the arranging (it computes the nodes' values on the sample).
 //!
 //! A deal expression reads nothing but the deal and cannot fail, so the operands of a chain
 //! may be judged in any order: `a && b` is 1 exactly when both are not 0, whichever is judged
@@ -23,19 +24,17 @@
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::cards::{Card, Deal, Seat};
-use crate::program::dag::{DagNode, Slot};
-use crate::program::dag_builder::{DagBuilder, Reads};
-use crate::program::deal_expr::Stat;
+use crate::cards::{Card, Deal};
+use crate::program::dag_node::{DagNode, Slot, Stat};
 
 /// Deals in the sample the decision rates are measured on.
-const SAMPLE_DEALS: usize = 128;
+pub(crate) const SAMPLE_DEALS: usize = 128;
 
 /// Seed of the sample (any fixed value: the sample must be the same for every run).
 const SAMPLE_SEED: u64 = 0x5eed;
 
 /// [`SAMPLE_DEALS`] random deals from [`SAMPLE_SEED`]: each a shuffle of the 52 cards.
-fn sample_deals() -> Vec<Deal> {
+pub(crate) fn sample_deals() -> Vec<Deal> {
     let mut rng = ChaCha8Rng::seed_from_u64(SAMPLE_SEED);
     (0..SAMPLE_DEALS)
         .map(|_| {
@@ -58,114 +57,64 @@ fn sample_deals() -> Vec<Deal> {
 /// stay finite and comparable.
 const COST_CAP: f64 = 1000.0;
 
-impl DagBuilder<'_> {
-    /// The operands of an `&&` (`any` false) or `||` chain, arranged: one hand's length tests
-    /// joined, then the cheapest for how often it decides first.
-    pub(crate) fn arrange(&mut self, parts: Vec<Slot>, any: bool) -> Vec<Slot> {
-        let parts = self.group_by_hand_lengths(parts, any);
-        if parts.len() < 2 {
-            return parts;
-        }
-        // Per operand: its cost over the fraction of the sample on which it decides the chain
-        // (with one decision and one non-decision added, so that none is 0 or 1).
-        let mut keyed: Vec<(f64, Slot)> = parts
-            .into_iter()
-            .map(|part| {
-                let decided = self.values_on_sample(part).iter().filter(|&&value| (value != 0) == any).count();
-                let rate = (decided as f64 + 1.0) / (SAMPLE_DEALS as f64 + 2.0);
-                (self.costs[part as usize] / rate, part)
-            })
-            .collect();
-        keyed.sort_by(|(a, _), (b, _)| a.total_cmp(b));
-        keyed.into_iter().map(|(_, part)| part).collect()
-    }
+/// The operands of a chain, each with its cost and the number of sample deals on which it
+/// decides the chain (fails in an `&&`, passes in an `||`), in the order that minimises the
+/// expected work: cost over decision rate, ascending (with one decision and one non-decision
+/// added to the rate, so that none is 0 or 1).
+pub(crate) fn by_expected_work(parts: Vec<(Slot, f64, usize)>) -> Vec<Slot> {
+    let mut keyed: Vec<(f64, Slot)> = parts
+        .into_iter()
+        .map(|(part, cost, decided)| {
+            let rate = (decided as f64 + 1.0) / (SAMPLE_DEALS as f64 + 2.0);
+            (cost / rate, part)
+        })
+        .collect();
+    keyed.sort_by(|(a, _), (b, _)| a.total_cmp(b));
+    keyed.into_iter().map(|(_, part)| part).collect()
+}
 
-    /// `parts` of a chain with the operands that read nothing but the suit lengths of one hand,
-    /// when there are two or more for that hand, joined into one chain of the same kind (a
-    /// table by the hand's pattern).
-    fn group_by_hand_lengths(&mut self, parts: Vec<Slot>, any: bool) -> Vec<Slot> {
-        let mut rest = parts;
-        let mut grouped = Vec::new();
-        for seat in Seat::ALL {
-            let (mine, others): (Vec<Slot>, Vec<Slot>) =
-                rest.into_iter().partition(|&part| self.length_seat(part) == Some(seat));
-            rest = others;
-            match mine.len() {
-                0 => {}
-                1 => grouped.extend(mine),
-                _ if rest.is_empty() && grouped.is_empty() => return mine,
-                _ => {
-                    let chain = self.intern(if any { DagNode::Any(mine) } else { DagNode::All(mine) });
-                    grouped.push(self.tabled(chain));
-                }
-            }
-        }
-        grouped.extend(rest);
-        grouped
+/// A rough cost of judging `node` once, in units of reading one suit length, from its
+/// operands' costs (`costs`, by slot): what orders a chain's operands, not a measurement (at
+/// most [`COST_CAP`]). A node that reads nothing but one hand's suit lengths (`lengths_only`)
+/// is one look-up.
+pub(crate) fn node_cost(node: &DagNode, lengths_only: bool, costs: &[f64]) -> f64 {
+    if lengths_only && !matches!(node, DagNode::Const(_) | DagNode::Stat(_)) {
+        return 3.0;
     }
-
-    /// The values of node `slot` on the sample deals, computed once from its operands'.
-    fn values_on_sample(&mut self, slot: Slot) -> &[i32] {
-        if self.sample_values[slot as usize].is_none() {
-            if self.sample.is_empty() {
-                self.sample = sample_deals();
-            }
-            let operands = self.nodes[slot as usize].operands();
-            for &operand in &operands {
-                self.values_on_sample(operand);
-            }
-            let values = (0..self.sample.len())
-                .map(|k| {
-                    self.node_value(slot, &self.sample[k], |operand| {
-                        self.sample_values[operand as usize].as_ref().expect("operands first")[k]
-                    })
-                })
-                .collect();
-            self.sample_values[slot as usize] = Some(values);
-        }
-        self.sample_values[slot as usize].as_deref().expect("computed")
-    }
-
-    /// A rough cost of judging `node` once, in units of reading one suit length, from its
-    /// operands' costs: what orders a chain's operands, not a measurement (at most
-    /// [`COST_CAP`]). A node that reads nothing but one hand's suit lengths is one look-up.
-    pub(crate) fn node_cost(&self, node: &DagNode, reads: Reads) -> f64 {
-        if matches!(reads, Reads::LengthsOf(_)) && !matches!(node, DagNode::Const(_) | DagNode::Stat(_)) {
-            return 3.0;
-        }
-        let stat = |stat: &Stat| match stat {
-            Stat::Length(..) => 1.0,
-            Stat::Count(..) => 3.0,
-        };
-        let cost = |slot: &Slot| self.costs[*slot as usize];
-        let sum = |base: f64, operands: &[Slot]| operands.iter().map(cost).sum::<f64>() + base;
-        let total = match node {
-            DagNode::Const(_) => 0.5,
-            DagNode::Stat(s) => stat(s),
-            DagNode::StatCompare(s, ..) | DagNode::StatRange(s, ..) => stat(s) + 0.5,
-            DagNode::Shape(..) | DagNode::ShapeValue(..) => 3.0,
-            DagNode::HasCard(..) => 1.0,
-            DagNode::HandMeasure(..) => 6.0,
-            DagNode::Cccc(_) => 30.0,
-            DagNode::Quality(..) => 10.0,
-            DagNode::Not(a) | DagNode::CompareConst(_, a, _) | DagNode::DivideConst(_, a, _) => sum(0.5, &[*a]),
-            DagNode::Score(_, _, a) | DagNode::Imps(a) => sum(3.0, &[*a]),
-            DagNode::Binary(_, a, b) => sum(1.0, &[*a, *b]),
-            DagNode::Conditional(c, a, b) => 1.0 + cost(c) + cost(a).max(cost(b)),
-            DagNode::All(parts) | DagNode::Any(parts) => sum(1.0, parts),
-        };
-        total.min(COST_CAP)
-    }
+    let stat = |stat: &Stat| match stat {
+        Stat::Length(..) => 1.0,
+        Stat::Count(..) => 3.0,
+    };
+    let cost = |slot: &Slot| costs[*slot as usize];
+    let sum = |base: f64, operands: &[Slot]| operands.iter().map(cost).sum::<f64>() + base;
+    let total = match node {
+        DagNode::Const(_) => 0.5,
+        DagNode::Stat(s) => stat(s),
+        DagNode::StatCompare(s, ..) | DagNode::StatRange(s, ..) => stat(s) + 0.5,
+        DagNode::Shape(..) | DagNode::ShapeValue(..) => 3.0,
+        DagNode::HasCard(..) => 1.0,
+        DagNode::HandMeasure(..) => 6.0,
+        DagNode::Cccc(_) => 30.0,
+        DagNode::Quality(..) => 10.0,
+        DagNode::Not(a) | DagNode::CompareConst(_, a, _) | DagNode::DivideConst(_, a, _) => sum(0.5, &[*a]),
+        DagNode::Score(_, _, a) | DagNode::Imps(a) => sum(3.0, &[*a]),
+        DagNode::Binary(_, a, b) => sum(1.0, &[*a, *b]),
+        DagNode::Conditional(c, a, b) => 1.0 + cost(c) + cost(a).max(cost(b)),
+        DagNode::All(parts) | DagNode::Any(parts) => sum(1.0, parts),
+    };
+    total.min(COST_CAP)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Seat;
     use crate::dealing::{Dealer, DealingSetup};
     use crate::dialect::Dialect;
+    use crate::program::compiled_program::Program;
     use crate::program::dag::DealDag;
+    use crate::program::dag_builder::DagBuilder;
     use crate::program::eval::reference_value;
-    use crate::program::Program;
 
     fn compiled(script: &str) -> Program {
         Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap()

@@ -22,92 +22,14 @@
 //! node once per deal gives the values of judging it at each use.
 
 use crate::cards::{Card, Deal, Seat, Suit};
+use crate::program::compiled_program::Program;
 use crate::program::dag_builder::DagBuilder;
-use crate::program::deal_expr::{apply, HandMeasure, Stat};
+use crate::program::dag_node::{DagNode, HandMeasure, Slot, Stat};
 use crate::program::hand_stats;
+use crate::program::nodes::apply;
 use crate::program::scoring;
 use crate::program::shape::pattern_index;
-use crate::program::Program;
 use crate::script::ast::{BinOp, Contract};
-
-/// Index of a merged node, which is also the index of its value slot.
-pub(crate) type Slot = u32;
-
-/// A node of the DAG: a deal expression whose operands are other nodes.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum DagNode {
-    /// A constant.
-    Const(i32),
-    /// A suit length or a count over a hand.
-    Stat(Stat),
-    /// A statistic compared with a constant by `!=`.
-    StatCompare(Stat, BinOp, i32),
-    /// Whether a statistic lies in `lo..=hi`.
-    StatRange(Stat, i32, i32),
-    /// Whether a hand's shape is in a shape set of the program.
-    Shape(Seat, u32),
-    /// Whether a hand holds a card.
-    HasCard(Seat, Card),
-    /// A value that depends on nothing but the suit lengths of a hand: an entry of a table
-    /// (by pattern) at an offset of [`DealDag::shape_values`].
-    ShapeValue(Seat, u32),
-    /// Controls, losers or LTC of a hand or one suit.
-    HandMeasure(HandMeasure, Seat, Option<Suit>),
-    /// Kaplan–Rubens CCCC.
-    Cccc(Seat),
-    /// Kaplan–Rubens suit quality.
-    Quality(Seat, Suit),
-    /// `!a`.
-    Not(Slot),
-    /// `a && b && …`, judged in order until one is 0.
-    All(Vec<Slot>),
-    /// `a || b || …`, judged in order until one is not 0.
-    Any(Vec<Slot>),
-    /// A comparison or arithmetic operator other than `/` and `%`.
-    Binary(BinOp, Slot, Slot),
-    /// A comparison with a constant.
-    CompareConst(BinOp, Slot, i32),
-    /// `a / k` or `a % k` for a constant `k` other than 0 and −1 (which cannot fail).
-    DivideConst(BinOp, Slot, i32),
-    /// `c ? a : b`.
-    Conditional(Slot, Slot, Slot),
-    /// Bridge score of a contract for a number of tricks.
-    Score(bool, Contract, Slot),
-    /// IMPs of a score difference.
-    Imps(Slot),
-}
-
-impl DagNode {
-    /// The nodes it reads.
-    pub(crate) fn operands(&self) -> Vec<Slot> {
-        match self {
-            DagNode::Not(a)
-            | DagNode::CompareConst(_, a, _)
-            | DagNode::DivideConst(_, a, _)
-            | DagNode::Score(_, _, a)
-            | DagNode::Imps(a) => vec![*a],
-            DagNode::All(parts) | DagNode::Any(parts) => parts.clone(),
-            DagNode::Binary(_, a, b) => vec![*a, *b],
-            DagNode::Conditional(c, a, b) => vec![*c, *a, *b],
-            _ => Vec::new(),
-        }
-    }
-
-    /// Whether computing it costs no more than taking a computed value from its slot: such a
-    /// node is computed again where it is read, never kept.
-    fn is_cheap(&self) -> bool {
-        matches!(
-            self,
-            DagNode::Const(_)
-                | DagNode::Stat(_)
-                | DagNode::StatCompare(..)
-                | DagNode::StatRange(..)
-                | DagNode::Shape(..)
-                | DagNode::ShapeValue(..)
-                | DagNode::HasCard(..)
-        )
-    }
-}
 
 /// One instruction of the flat program. `dst` and the operands are value slots; `target` and
 /// `entry` are step indices.

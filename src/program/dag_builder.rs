@@ -20,13 +20,14 @@
 
 use std::collections::HashMap;
 
-use crate::cards::{Deal, Seat, SeatSet};
-use crate::program::dag::{DagNode, Slot};
-use crate::program::deal_expr::{apply, compare_as_range, hand_of_shape, HandMeasure, Stat};
+use crate::cards::{Deal, Seat, SeatSet, Suit};
+use crate::program::chain_order::{by_expected_work, node_cost, sample_deals};
+use crate::program::compiled_program::Program;
+use crate::program::dag_node::{compare_as_range, DagNode, HandMeasure, Slot, Stat};
 use crate::program::hand_stats;
+use crate::program::nodes::{apply, Node, NodeId};
 use crate::program::scoring;
 use crate::program::shape::{all_patterns, pattern_index};
-use crate::program::{Node, NodeId, Program};
 use crate::script::ast::BinOp;
 
 /// Deepest expression compiled, in merged nodes from a root to a leaf (a chain of any length
@@ -49,9 +50,9 @@ pub(crate) struct DagBuilder<'a> {
     /// Per node: its cost ([`crate::program::chain_order`]'s estimate).
     pub(crate) costs: Vec<f64>,
     /// Per node: its values on the sample deals, once asked for.
-    pub(crate) sample_values: Vec<Option<Box<[i32]>>>,
+    sample_values: Vec<Option<Box<[i32]>>>,
     /// The sample deals (drawn when first needed).
-    pub(crate) sample: Vec<Deal>,
+    sample: Vec<Deal>,
     index: HashMap<DagNode, Slot, NodeHashing>,
     /// Per node built: the node that stands for it (its table, when it has one).
     tabled: HashMap<Slot, Slot, NodeHashing>,
@@ -116,7 +117,7 @@ impl std::hash::Hasher for NodeHasher {
 
 /// What a node reads of the deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Reads {
+enum Reads {
     /// Nothing (a constant).
     Nothing,
     /// The suit lengths of one hand and nothing else: a function of its pattern.
@@ -291,6 +292,70 @@ impl<'a> DagBuilder<'a> {
         }
     }
 
+    /// The operands of an `&&` (`any` false) or `||` chain, arranged
+    /// ([`crate::program::chain_order`]): one hand's length tests joined, then the cheapest for
+    /// how often it decides first.
+    fn arrange(&mut self, parts: Vec<Slot>, any: bool) -> Vec<Slot> {
+        let parts = self.group_by_hand_lengths(parts, any);
+        if parts.len() < 2 {
+            return parts;
+        }
+        let keyed = parts
+            .into_iter()
+            .map(|part| {
+                let decided = self.values_on_sample(part).iter().filter(|&&value| (value != 0) == any).count();
+                (part, self.costs[part as usize], decided)
+            })
+            .collect();
+        by_expected_work(keyed)
+    }
+
+    /// `parts` of a chain with the operands that read nothing but the suit lengths of one hand,
+    /// when there are two or more for that hand, joined into one chain of the same kind (a
+    /// table by the hand's pattern).
+    fn group_by_hand_lengths(&mut self, parts: Vec<Slot>, any: bool) -> Vec<Slot> {
+        let mut rest = parts;
+        let mut grouped = Vec::new();
+        for seat in Seat::ALL {
+            let (mine, others): (Vec<Slot>, Vec<Slot>) =
+                rest.into_iter().partition(|&part| self.length_seat(part) == Some(seat));
+            rest = others;
+            match mine.len() {
+                0 => {}
+                1 => grouped.extend(mine),
+                _ if rest.is_empty() && grouped.is_empty() => return mine,
+                _ => {
+                    let chain = self.intern(if any { DagNode::Any(mine) } else { DagNode::All(mine) });
+                    grouped.push(self.tabled(chain));
+                }
+            }
+        }
+        grouped.extend(rest);
+        grouped
+    }
+
+    /// The values of node `slot` on the sample deals, computed once from its operands'.
+    fn values_on_sample(&mut self, slot: Slot) -> &[i32] {
+        if self.sample_values[slot as usize].is_none() {
+            if self.sample.is_empty() {
+                self.sample = sample_deals();
+            }
+            let operands = self.nodes[slot as usize].operands();
+            for &operand in &operands {
+                self.values_on_sample(operand);
+            }
+            let values = (0..self.sample.len())
+                .map(|k| {
+                    self.node_value(slot, &self.sample[k], |operand| {
+                        self.sample_values[operand as usize].as_ref().expect("operands first")[k]
+                    })
+                })
+                .collect();
+            self.sample_values[slot as usize] = Some(values);
+        }
+        self.sample_values[slot as usize].as_deref().expect("computed")
+    }
+
     /// The node of `node`, added unless an equal one exists.
     pub(crate) fn intern(&mut self, node: DagNode) -> Slot {
         if let Some(&slot) = self.index.get(&node) {
@@ -317,7 +382,7 @@ impl<'a> DagBuilder<'a> {
             }),
         };
         let height = 1 + operands.iter().map(|&operand| self.heights[operand as usize]).max().unwrap_or(0);
-        let cost = self.node_cost(&node, reads);
+        let cost = node_cost(&node, matches!(reads, Reads::LengthsOf(_)), &self.costs);
         self.reads.push(reads);
         self.seats.push(seats);
         self.heights.push(height);
@@ -429,6 +494,14 @@ impl<'a> DagBuilder<'a> {
             DagNode::Imps(a) => scoring::imps(program.dialect, operand(*a)),
         }
     }
+}
+
+/// A hand with the suit lengths `pattern` (spades, hearts, diamonds, clubs): the lowest cards.
+pub(crate) fn hand_of_shape(pattern: [u8; 4]) -> crate::cards::Hand {
+    let suits = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+    crate::cards::Hand(
+        suits.iter().zip(pattern).fold(0, |bits, (suit, l)| bits | ((1u64 << l) - 1) << (16 * suit.index())),
+    )
 }
 
 #[cfg(test)]

@@ -9,12 +9,14 @@
 //! [`DealExpr`]s judged in line; the others are roots of the DAG. The values are those of the
 //! general evaluator ([`crate::program::eval`]), C semantics included.
 
-use crate::cards::{Deal, Seat, SeatSet, Suit};
+use crate::cards::{Deal, Seat, SeatSet};
 use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
-use crate::program::dag::{DagNode, DealDag, Slot};
+use crate::program::compiled_program::Program;
+use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
+use crate::program::dag_node::{DagNode, Slot, Stat};
+use crate::program::nodes::{apply, NodeId};
 use crate::program::shape::{all_patterns, ShapeSet};
-use crate::program::{NodeId, Program};
 use crate::script::ast::BinOp;
 
 /// A one-test clause (or value) judged in line, without a call.
@@ -309,37 +311,6 @@ impl Stage {
     }
 }
 
-/// A hand statistic read straight from the deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stat {
-    /// Length of a suit in a hand.
-    Length(Seat, Suit),
-    /// A count table (index into the program's tables) over a hand or one suit.
-    Count(u8, Seat, Option<Suit>),
-}
-
-impl Stat {
-    /// The statistic on `deal`.
-    #[inline(always)]
-    pub(crate) fn value(self, program: &Program, deal: &Deal) -> i32 {
-        match self {
-            Stat::Length(seat, suit) => deal.hand(seat).len(suit) as i32,
-            Stat::Count(table, seat, suit) => program.counts.count(table as usize, deal.hand(seat), suit),
-        }
-    }
-}
-
-/// The hand measures that take a seat and an optional suit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HandMeasure {
-    /// Controls (A=2, K=1).
-    Controls,
-    /// Losers.
-    Losers,
-    /// Modern LTC ×100.
-    Ltc,
-}
-
 /// The clauses of a stage (alternatives when `any`) with those that read nothing but the suit
 /// lengths of one hand joined into one shape look-up per hand, when that saves work (several
 /// clauses, or one that is more than a single test). Such a clause is a function of the
@@ -370,50 +341,10 @@ fn join_shape_clauses(builder: &mut DagBuilder, clauses: Vec<Slot>, any: bool) -
     rest.into_iter().map(StagedClause::Node).chain(hands).collect()
 }
 
-/// A hand with the suit lengths `pattern` (spades, hearts, diamonds, clubs): the lowest cards.
-pub(crate) fn hand_of_shape(pattern: [u8; 4]) -> crate::cards::Hand {
-    let suits = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
-    crate::cards::Hand(
-        suits.iter().zip(pattern).fold(0, |bits, (suit, l)| bits | ((1u64 << l) - 1) << (16 * suit.index())),
-    )
-}
-
-/// A statistic compared with a constant as the range of values that pass (empty when none
-/// does: `lo > hi`); `None` for `!=`, which is no range.
-pub(crate) fn compare_as_range(op: BinOp, k: i32) -> Option<(i32, i32)> {
-    const EMPTY: (i32, i32) = (1, 0);
-    Some(match op {
-        BinOp::Eq => (k, k),
-        BinOp::Le => (i32::MIN, k),
-        BinOp::Lt => k.checked_sub(1).map_or(EMPTY, |hi| (i32::MIN, hi)),
-        BinOp::Ge => (k, i32::MAX),
-        BinOp::Gt => k.checked_add(1).map_or(EMPTY, |lo| (lo, i32::MAX)),
-        _ => return None,
-    })
-}
-
-/// A comparison or arithmetic operator (not `&&`, `||`, `/`, `%`) on two values, in C.
-#[inline(always)]
-pub fn apply(op: BinOp, x: i32, y: i32) -> i32 {
-    match op {
-        BinOp::Eq => (x == y) as i32,
-        BinOp::Ne => (x != y) as i32,
-        BinOp::Lt => (x < y) as i32,
-        BinOp::Le => (x <= y) as i32,
-        BinOp::Gt => (x > y) as i32,
-        BinOp::Ge => (x >= y) as i32,
-        BinOp::Add => x.wrapping_add(y),
-        BinOp::Sub => x.wrapping_sub(y),
-        BinOp::Mul => x.wrapping_mul(y),
-        BinOp::And => (x != 0 && y != 0) as i32,
-        BinOp::Or => (x != 0 || y != 0) as i32,
-        BinOp::Div | BinOp::Mod => unreachable!("division is compiled to DivideConst or left to the evaluator"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Suit;
     use crate::dealing::{Dealer, DealingSetup};
     use crate::dialect::Dialect;
     use crate::program::eval::reference_value;

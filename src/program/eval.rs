@@ -9,10 +9,10 @@ use crate::dealing::Dealer;
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::external::usereval::{ExternalMetrics, HandStats, QueryContext};
-use crate::program::deal_expr::apply;
+use crate::program::compiled_program::Program;
 use crate::program::hand_stats;
+use crate::program::nodes::{apply, Node, NodeId, TOO_DEEP};
 use crate::program::scoring;
-use crate::program::{Node, NodeId, Program};
 use crate::script::ast::BinOp;
 
 /// Everything an evaluation reads or advances besides the program itself.
@@ -39,7 +39,7 @@ impl Evaluation<'_> {
     /// stack (deep expressions then fit the stack watch of [`crate::stack`]).
     pub fn value(&mut self, id: NodeId) -> Result<i32> {
         if !crate::stack::enough() {
-            return Err(Error::new(ErrorKind::Run, crate::program::TOO_DEEP));
+            return Err(Error::new(ErrorKind::Run, TOO_DEEP));
         }
         let program = self.program;
         let node = &program.nodes[id as usize];
@@ -195,7 +195,7 @@ mod tests {
     use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
     use crate::dialect::Dialect;
     use crate::external::usereval::ExternalMetrics;
-    use crate::program::Program;
+    use crate::program::compiled_program::Program;
     use crate::script;
 
     /// Compiles `condition EXPR` and evaluates it on the first ChaCha deal of seed 1.

@@ -13,10 +13,10 @@
 //! do, at each use.
 
 use crate::cards::Deal;
+use crate::program::compiled_program::Program;
 use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
 use crate::program::deal_expr::DealExpr;
-use crate::program::Program;
 
 /// The tallied values of a program's actions: those that are one statistic or a constant read
 /// in line, the other deal expressions as roots of one [`DealDag`].
