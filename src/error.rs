@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::pos::Pos;
+
 /// What kind of failure an [`Error`] is; the C API maps each kind to a fixed status code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -110,7 +112,7 @@ impl Error {
     }
 
     /// The same error, located at `pos` unless it has a location already.
-    pub fn located_or(self, pos: crate::script::ast::Pos) -> Error {
+    pub fn located_or(self, pos: Pos) -> Error {
         if self.line.is_some() {
             self
         } else {
