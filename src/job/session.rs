@@ -807,7 +807,7 @@ impl Session {
         // refused like every other statement.
         let first = script::lexer::Lexer::new(expression.as_bytes(), dialect, &self.options.script_vars).next();
         let keyword = match first {
-            Some(Ok((pos, script::lexer::Token::Condition, _))) => Some(pos),
+            Some(Ok((pos, script::token::Token::Condition, _))) => Some(pos),
             _ => None,
         };
         match (parsed.statements.as_slice(), keyword) {

@@ -13,6 +13,7 @@
 //! cannot run) are reported after every statement has been checked, and only for the action list
 //! that is finally in force.
 
+pub mod bbo_check;
 pub mod chain_order;
 pub mod dag;
 pub mod dag_builder;
@@ -21,6 +22,7 @@ pub mod eval;
 pub mod hand_stats;
 pub mod scoring;
 pub mod shape;
+pub mod shape_fd;
 pub mod tallied_values;
 
 use std::collections::HashMap;
@@ -33,11 +35,11 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::program::hand_stats::{CountTables, HCP_TABLE};
 use crate::program::shape::ShapeSet;
+use crate::script;
 use crate::script::ast::{
     Action, BinOp, Contract, CountTable, ExportTarget, Expr, JsonItem, ParsedScript, Pos, PredealItem, PrintItem,
     ReportItem, SideOrSeat, Statement, Vulnerability,
 };
-use crate::script::{self, shape_fd};
 
 /// Index of a node in [`Program::nodes`].
 pub type NodeId = u32;
