@@ -372,8 +372,7 @@ impl Program {
                         }
                     }
                 }
-                let d = failure.error;
-                Err(Error::script(d.message, d.line, d.col))
+                Err(failure.error.into())
             }
         }
     }

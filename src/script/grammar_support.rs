@@ -95,9 +95,7 @@ type Parse<T> = Result<T, ParseError<Pos, Token, Diagnostic>>;
 /// The depth of a node over children of depth `depth`, or Bison's overflow message.
 fn deeper(depth: u32, pos: Pos) -> Parse<u32> {
     if depth >= MAX_EXPR_DEPTH {
-        return Err(ParseError::User {
-            error: Diagnostic { line: pos.line, col: pos.col, message: "memory exhausted".to_string() },
-        });
+        return Err(ParseError::User { error: Diagnostic::new(pos.line, pos.col, "memory exhausted") });
     }
     Ok(depth + 1)
 }

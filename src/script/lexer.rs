@@ -15,7 +15,7 @@ use logos::Logos;
 use crate::cards::{Seat, Side};
 use crate::dialect::Dialect;
 use crate::script::ast::{Pos, Vulnerability};
-use crate::script::diagnostic::{Diagnostic, NUL_MESSAGE};
+use crate::script::diagnostic::{unknown_seat, Diagnostic, NUL_MESSAGE};
 use crate::script::token::{saturating_number, DistrNumber, DistrWord, FdShape, SpotHolding, Token};
 
 /// Script variables $0..$9 (text substituted at token level; None/empty = expands to nothing).
@@ -114,6 +114,10 @@ pub struct Lexer<'a> {
     finished: bool,
     echo: String,
     mentions_usereval: bool,
+    /// The text of the token scanned last, when it is a word (starts with a letter).
+    scanned_word: &'a [u8],
+    /// The text of the token handed to the parser last, when it is a word.
+    word: &'a [u8],
 }
 
 impl<'a> Lexer<'a> {
@@ -143,6 +147,8 @@ impl<'a> Lexer<'a> {
             finished: false,
             echo: String::new(),
             mentions_usereval: false,
+            scanned_word: b"",
+            word: b"",
         }
     }
 
@@ -170,6 +176,12 @@ impl<'a> Lexer<'a> {
     /// Whether the lexer itself has reported an error (rather than the parser).
     pub fn failed(&self) -> bool {
         self.failed
+    }
+
+    /// The text of the token last handed to the parser when it is a word (an identifier or a
+    /// keyword, as written), for error messages that name it.
+    pub fn last_word(&self) -> Option<String> {
+        (!self.word.is_empty()).then(|| String::from_utf8_lossy(self.word).into_owned())
     }
 
     /// Whether the `usereval` keyword has been seen.
@@ -202,7 +214,7 @@ impl<'a> Lexer<'a> {
 
     fn error(&mut self, pos: Pos, message: &str) -> Option<Result<Spanned, Diagnostic>> {
         self.finished = true;
-        Some(Err(Diagnostic { line: pos.line, col: pos.col, message: message.to_string() }))
+        Some(Err(Diagnostic::new(pos.line, pos.col, message.to_string())))
     }
 
     /// The bytes after the current token in the current frame.
@@ -223,11 +235,7 @@ impl<'a> Lexer<'a> {
         }
         self.expanded_bytes += text.len();
         if self.frames.len() > MAX_EXPANSION_DEPTH || self.expanded_bytes > MAX_EXPANSION_BYTES {
-            return Err(Diagnostic {
-                line: pos.line,
-                col: pos.col,
-                message: "script variables nested too deeply".to_string(),
-            });
+            return Err(Diagnostic::new(pos.line, pos.col, "script variables nested too deeply"));
         }
         let origin = self.frames.last().and_then(|f| f.origin).unwrap_or(pos);
         let lexer = Token::lexer_with_extras(text, self.dialect);
@@ -259,7 +267,7 @@ impl<'a> Lexer<'a> {
 
     /// `shape{` has been read (DealerV2): reads the clause up to `}`.
     fn fd_shape(&mut self, pos: Pos) -> Result<Token, Diagnostic> {
-        let syntax = Diagnostic { line: pos.line, col: pos.col, message: "syntax error".to_string() };
+        let syntax = Diagnostic::new(pos.line, pos.col, "syntax error");
         let rest = self.remainder();
         let Some(close) = rest.iter().position(|&b| b == b'}') else {
             self.bump(rest.len());
@@ -278,7 +286,8 @@ impl<'a> Lexer<'a> {
             b"east" => Seat::East,
             b"south" => Seat::South,
             b"west" => Seat::West,
-            _ => return Err(syntax),
+            b"" => return Err(syntax),
+            word => return Err(syntax.explained(unknown_seat(&String::from_utf8_lossy(word)))),
         };
         i = word_end;
         while i < text.len() && is_space(&text[i]) {
@@ -353,7 +362,7 @@ impl<'a> Lexer<'a> {
             b"all" => Vulnerability::All,
             b"ns" => Vulnerability::NS,
             b"ew" => Vulnerability::EW,
-            _ => return Err(Diagnostic { line: self.line, col: pos.col, message: "syntax error".to_string() }),
+            _ => return Err(Diagnostic::new(self.line, pos.col, "syntax error")),
         };
         self.bump(i + len);
         Ok(Token::VulnerableStmt(vul))
@@ -365,7 +374,7 @@ impl<'a> Lexer<'a> {
             Token::LParen => {
                 self.open_parens += 1;
                 if self.open_parens > MAX_OPEN_PARENS {
-                    return Err(Diagnostic { line: pos.line, col: pos.col, message: "memory exhausted".to_string() });
+                    return Err(Diagnostic::new(pos.line, pos.col, "memory exhausted"));
                 }
             }
             Token::RParen => self.open_parens = self.open_parens.saturating_sub(1),
@@ -393,11 +402,7 @@ impl<'a> Lexer<'a> {
                 if list.table_pending {
                     Some(CountList { table_pending: false, after_minus: false, values: 0 })
                 } else if list.values == MAX_COUNT_VALUES {
-                    return Err(Diagnostic {
-                        line: pos.line,
-                        col: pos.col,
-                        message: "too many pointcount values".to_string(),
-                    });
+                    return Err(Diagnostic::new(pos.line, pos.col, "too many pointcount values"));
                 } else {
                     Some(CountList { after_minus: false, values: list.values + 1, ..list })
                 }
@@ -443,6 +448,7 @@ impl<'a> Lexer<'a> {
             let item = frame.lexer.next();
             let span = frame.lexer.span();
             let slice = frame.lexer.slice();
+            self.scanned_word = if slice.first().is_some_and(u8::is_ascii_alphabetic) { slice } else { b"" };
             let Some(item) = item else {
                 self.frames.pop();
                 if self.frames.is_empty() {
@@ -583,6 +589,7 @@ impl<'a> Lexer<'a> {
             return current;
         };
         self.yielded += 1;
+        self.word = std::mem::take(&mut self.scanned_word);
         let following = self.scan();
         let end = match &following {
             Some(Ok((next, _, _))) => Pos { line: self.line, col: next.col },

@@ -6,7 +6,7 @@ use lalrpop_util::ParseError;
 
 use crate::dialect::Dialect;
 use crate::script::ast;
-use crate::script::diagnostic::{Diagnostic, NUL_MESSAGE};
+use crate::script::diagnostic::{unknown_seat, unknown_seat_or_side, Diagnostic, NUL_MESSAGE};
 use crate::script::lexer::{Lexer, ScriptVars};
 use crate::script::recovery::recover;
 
@@ -74,7 +74,7 @@ fn run_parser(
         Dialect::V2 => grammar::V2ScriptParser::new().parse(&mut lexer),
         Dialect::Classic => grammar::ClassicScriptParser::new().parse(&mut lexer),
     };
-    let syntax = |pos: ast::Pos| Diagnostic { line: pos.line, col: pos.col, message: "syntax error".to_string() };
+    let syntax = |pos: ast::Pos| Diagnostic::new(pos.line, pos.col, "syntax error");
     let yielded = lexer.tokens_yielded();
     match result {
         Ok(statements) => {
@@ -87,8 +87,14 @@ fn run_parser(
             Err((error, site))
         }
         // The offending token is the last one handed out.
-        Err(ParseError::UnrecognizedToken { token: (pos, _, _), .. })
-        | Err(ParseError::ExtraToken { token: (pos, _, _) }) => {
+        Err(ParseError::UnrecognizedToken { token: (pos, _, _), expected }) => {
+            let error = match lexer.last_word().and_then(|word| unexpected_word(&word, &expected)) {
+                Some(explanation) => syntax(pos).explained(explanation),
+                None => syntax(pos),
+            };
+            Err((error, Some((yielded.saturating_sub(1), true))))
+        }
+        Err(ParseError::ExtraToken { token: (pos, _, _) }) => {
             Err((syntax(pos), Some((yielded.saturating_sub(1), true))))
         }
         Err(ParseError::InvalidToken { location }) => Err((syntax(location), None)),
@@ -96,6 +102,19 @@ fn run_parser(
             Err((syntax(ast::Pos { line: lexer.line(), col: location.col }), Some((yielded, true))))
         }
     }
+}
+
+/// What to say of `word` standing where the grammar expected one of `expected` (LALRPOP's
+/// terminal names), when more can be said than `syntax error`: where only a seat (or a seat or a
+/// side, or a seat or a suit as a `predeal` item starts) may stand, the word is an unknown seat.
+fn unexpected_word(word: &str, expected: &[String]) -> Option<String> {
+    let is_word = |name: &str| !name.starts_with('"') || name.bytes().any(|b| b.is_ascii_alphabetic());
+    let mut words = expected.iter().map(String::as_str).filter(|name| is_word(name));
+    if !expected.iter().any(|name| name == "COMPASS") || !words.all(|name| ["COMPASS", "SUIT", "SIDE"].contains(&name))
+    {
+        return None;
+    }
+    Some(if expected.iter().any(|name| name == "SIDE") { unknown_seat_or_side(word) } else { unknown_seat(word) })
 }
 
 /// The offset of the first NUL byte of `source`, and the error at its line and column (byte
@@ -107,5 +126,5 @@ fn nul_byte(source: &[u8]) -> Option<(usize, Diagnostic)> {
     let before = &source[..at];
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
     let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    Some((at, Diagnostic { line: line as u32, col: (at - line_start + 1) as u32, message: NUL_MESSAGE.to_string() }))
+    Some((at, Diagnostic::new(line as u32, (at - line_start + 1) as u32, NUL_MESSAGE)))
 }

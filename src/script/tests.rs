@@ -23,6 +23,13 @@ fn error(src: &str, dialect: Dialect) -> (u32, String) {
     }
 }
 
+/// The full-form explanation of a script's error (`None`: the peers' message says it all).
+fn explanation(src: &str, dialect: Dialect) -> Option<String> {
+    let error = parse(src.as_bytes(), dialect, &NO_VARS).expect_err(src);
+    assert_eq!(error.message, "syntax error", "{src:?}");
+    error.explanation
+}
+
 /// The expression of the only `condition` in a script.
 fn condition(script: ParsedScript) -> Expr {
     let conditions: Vec<_> = script
@@ -703,5 +710,45 @@ fn operator_order_example() {
             "nt1 (!0 * 2)",
             "um2 (2 - -1)",
         ]
+    );
+}
+
+#[test]
+fn unknown_seats() {
+    use Dialect::{Classic, V2};
+    let seat = |w: &str| Some(format!("unknown seat '{w}' (north, east, south, west)"));
+    for d in [Classic, V2] {
+        for (src, word) in [
+            ("condition hcp(nrth) > 10", "nrth"),
+            ("condition hcp(North, spades)", "North"),
+            ("condition shape(sout, any 4333)", "sout"),
+            ("condition hascard(n, SA)", "n"),
+            ("condition spades(w) > 4", "w"),
+            ("condition controls(S)", "S"),
+            ("predeal nrth SAK", "nrth"),
+            ("dealer nrth", "nrth"),
+            ("action print(north, est)", "est"),
+        ] {
+            assert_eq!(explanation(src, d), seat(word), "{src:?} {d:?}");
+        }
+        // Only a word says what went wrong; elsewhere the grammar wants more than a seat.
+        for src in ["condition hcp(3)", "condition hcp(north) > nrth )", "condition hcp(north, nrth)"] {
+            assert_eq!(explanation(src, d), None, "{src:?} {d:?}");
+        }
+    }
+    assert_eq!(explanation("condition shape{nrth, 5xxx}", V2), seat("nrth"));
+    assert_eq!(explanation("condition shape{, 5xxx}", V2), None);
+    assert_eq!(
+        explanation("condition usereval(1, nrth, 2)", V2),
+        Some("unknown seat or side 'nrth' (north, east, south, west, NS, EW)".to_string())
+    );
+    // The error keeps the peers' line and gives the word's column; the full form explains it.
+    let error = parse(b"produce 1\ncondition\n  hcp(nrth\n)", Classic, &NO_VARS).unwrap_err();
+    assert_eq!((error.line, error.col), (3, 7));
+    let error = crate::error::Error::from(error).with_source(b"produce 1\ncondition\n  hcp(nrth\n)");
+    assert_eq!(error.to_string(), "line 3: syntax error");
+    assert_eq!(
+        error.describe(),
+        "line 3, column 7: unknown seat 'nrth' (north, east, south, west)\n      hcp(nrth\n          ^"
     );
 }
