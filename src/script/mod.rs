@@ -3,7 +3,8 @@
 //!
 //! * [`token`]: the tokens and how `logos` reads them;
 //! * [`lexer`]: the token stream with everything that depends on dialect and context;
-//! * the grammar (LALRPOP, `grammar.lalrpop`, with [`grammar_support`] for its actions);
+//! * the grammar (LALRPOP, `grammar.lalrpop`, with [`grammar_support`] for its actions), whose
+//!   generated [`parsers`] run over the lexer's tokens;
 //! * [`parse`](mod@parse): the parser entry points and how their failures are reported
 //!   ([`diagnostic`]), with [`recovery`] of what precedes a syntax error.
 
@@ -12,6 +13,7 @@ pub mod diagnostic;
 pub mod grammar_support;
 pub mod lexer;
 pub mod parse;
+pub mod parsers;
 pub mod recovery;
 pub mod token;
 

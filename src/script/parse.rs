@@ -8,14 +8,8 @@ use crate::dialect::Dialect;
 use crate::script::ast;
 use crate::script::diagnostic::{unknown_seat, unknown_seat_or_side, Diagnostic, NUL_MESSAGE};
 use crate::script::lexer::{Lexer, ScriptVars};
+use crate::script::parsers::grammar;
 use crate::script::recovery::recover;
-
-lalrpop_util::lalrpop_mod!(
-    /// The LALRPOP-generated parsers (`V2ScriptParser`, `ClassicScriptParser`).
-    #[allow(clippy::all, unused_parens, unused_imports, missing_docs)]
-    pub grammar,
-    "/script/grammar.rs"
-);
 
 /// Parses a whole script in `dialect`. `vars` supplies `$0`..`$9` (DealerV2 only; classic
 /// dealer has no script variables and treats `$` as a stray character).

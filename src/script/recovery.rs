@@ -9,7 +9,7 @@ use crate::dialect::Dialect;
 use crate::script::ast;
 use crate::script::diagnostic::Diagnostic;
 use crate::script::lexer::{Lexer, ScriptVars, Spanned};
-use crate::script::parse::grammar;
+use crate::script::parsers::grammar;
 use crate::script::token::Token;
 
 /// Most placeholder tokens [`recover`] appends to complete a statement cut short.
