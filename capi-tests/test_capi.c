@@ -179,6 +179,14 @@ static void test_script_error_location(void) {
                                        "    condition hcp(north) &&& 3\n"
                                        "                           ^") == 0);
     CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
+    /* A word where a seat belongs: the peers' one line, and the word named in the full message. */
+    const char *nrth = "produce 3\ncondition hcp(nrth) > 10\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)nrth, strlen(nrth)) == DEALER_ERROR_SCRIPT);
+    CHECK(dealer_last_error_location(s, &line, &col) == DEALER_OK && line == 2 && col == 15);
+    CHECK(strcmp(dealer_last_error(s), "line 2, column 15: unknown seat 'nrth' (north, east, south, west)\n"
+                                       "    condition hcp(nrth) > 10\n"
+                                       "                  ^") == 0);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
     /* A NUL byte inside the length given is an error at its line and column, not the end of
      * the script (the text after it would be ignored). */
     static const char nul[] = "produce 3\naction printoneline\n  \0 condition (((\n";

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::pos::Pos;
+
 /// What kind of failure an [`Error`] is; the C API maps each kind to a fixed status code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -33,6 +35,10 @@ pub struct Error {
     pub kind: ErrorKind,
     /// Human-readable message without location prefix, e.g. `syntax error`.
     pub message: String,
+    /// What the full form ([`Error::describe`]) says instead of the message, when libdealer can
+    /// say more than the peers' one line (e.g. `unknown seat 'nrth' (north, east, south, west)`
+    /// where the peers say `syntax error`).
+    pub explanation: Option<String>,
     /// 1-based script line, when the error belongs to a place in the script.
     pub line: Option<u32>,
     /// 1-based script column, when known.
@@ -49,6 +55,7 @@ impl Error {
         Error {
             kind: ErrorKind::Script,
             message: message.into(),
+            explanation: None,
             line: Some(line),
             col: Some(col),
             exit_code: 255,
@@ -67,7 +74,7 @@ impl Error {
             ErrorKind::Interrupted => 130,
             ErrorKind::NotAllowed => 5,
         };
-        Error { kind, message: message.into(), line: None, col: None, exit_code, source_line: None }
+        Error { kind, message: message.into(), explanation: None, line: None, col: None, exit_code, source_line: None }
     }
 
     /// The same error with the text of its line taken from `source` (the script or expression
@@ -83,19 +90,21 @@ impl Error {
     }
 
     /// The full explanation: `line L, column C: message near 'text'`, then the offending line
-    /// and a caret under column C; just the message when the error has no location.
+    /// and a caret under column C; just the message when the error has no location. An
+    /// [`explanation`](Self::explanation) replaces `message near 'text'`.
     pub fn describe(&self) -> String {
-        let Some(line) = self.line else { return self.message.clone() };
+        let message = self.explanation.as_ref().unwrap_or(&self.message);
+        let Some(line) = self.line else { return message.clone() };
         let mut text = match self.col.filter(|&c| c > 0) {
-            Some(col) => format!("line {line}, column {col}: {}", self.message),
-            None => format!("line {line}: {}", self.message),
+            Some(col) => format!("line {line}, column {col}: {message}"),
+            None => format!("line {line}: {message}"),
         };
         if let Some(source) = &self.source_line {
             let col = self.col.unwrap_or(0) as usize;
             let start = col.saturating_sub(1).min(source.len());
             let token: String =
                 source.get(start..).unwrap_or("").split_whitespace().next().unwrap_or("").chars().take(24).collect();
-            if !token.is_empty() {
+            if !token.is_empty() && self.explanation.is_none() {
                 text.push_str(&format!(" near '{token}'"));
             }
             text.push_str(&format!("\n    {source}"));
@@ -110,7 +119,7 @@ impl Error {
     }
 
     /// The same error, located at `pos` unless it has a location already.
-    pub fn located_or(self, pos: crate::script::ast::Pos) -> Error {
+    pub fn located_or(self, pos: Pos) -> Error {
         if self.line.is_some() {
             self
         } else {

@@ -3,9 +3,10 @@
 //!
 //! Data flows one way, one folder per stage:
 //!
-//! 1. [`script`]: script text → syntax tree (lexer, parser, DealerV2's `shape{}` expander).
-//! 2. [`program`]: syntax tree → compiled program (checking, shape sets, hand statistics,
-//!    scoring, the general evaluator and the compact deal expressions).
+//! 1. [`script`]: script text → syntax tree (tokens, lexer, parser, error reports).
+//! 2. [`program`]: syntax tree → compiled program (checking, shape sets and DealerV2's
+//!    `shape{}` expander, hand statistics, scoring, the general evaluator and the compact deal
+//!    expressions), and the BBO check, which reads a script through both.
 //! 3. [`dealing`]: the generators, each dealing as its peer does.
 //! 4. [`job`]: a session's options and the dealing loop (dealing ahead for double dummy,
 //!    parallel dealing), output routing and the end-of-run report.
@@ -13,8 +14,8 @@
 //!
 //! Beside the path: [`dd`] (double dummy through DDS, ZRD library files) and [`external`]
 //! (`usereval` metrics, the DealerServer, `opc`) answer the evaluator; [`ffi`] is the C ABI over
-//! [`job::Session`]. [`cards`], [`error`], [`dialect`] and [`stack`] are the shared
-//! vocabulary.
+//! [`job::Session`]. [`cards`], [`error`], [`pos`], [`dialect`] and [`stack`] are
+//! the shared vocabulary.
 
 #![warn(missing_docs)]
 
@@ -28,6 +29,7 @@ pub mod error;
 pub mod external;
 pub mod ffi;
 pub mod job;
+pub mod pos;
 pub mod program;
 pub mod script;
 pub mod stack;

@@ -1,12 +1,12 @@
 //! `dealer_check_script`: reads a script as another dealer would (BBO's classic dealer,
 //! `DEALER_CHECK_BBO`) and hands each finding to a callback as one `line:col: warning|error:
 //! message\n` line, without loading the script or dealing. The check itself is
-//! [`check_bbo`](crate::script::bbo_check::check_bbo).
+//! [`check_bbo`](crate::program::bbo_check::check_bbo).
 
 use std::ffi::c_void;
 
 use crate::error::{Error, ErrorKind};
-use crate::script::bbo_check::{check_bbo, Severity};
+use crate::program::bbo_check::{check_bbo, Severity};
 
 use super::boundary::{with_session, Failure};
 use super::output::dealer_write_fn;

@@ -802,12 +802,12 @@ impl Session {
         // The loaded script's language, even if the dialect option changed since it was loaded.
         let dialect = self.program.as_ref().map_or_else(|| self.options.dialect(), |p| p.dialect);
         let parsed = script::parse(expression.as_bytes(), dialect, &self.options.script_vars)
-            .map_err(|d| Error::script(d.message, d.line, d.col).with_source(expression.as_bytes()))?;
+            .map_err(|d| Error::from(d).with_source(expression.as_bytes()))?;
         // A bare expression parses as a condition statement; so does `condition EXPR`, which is
         // refused like every other statement.
         let first = script::lexer::Lexer::new(expression.as_bytes(), dialect, &self.options.script_vars).next();
         let keyword = match first {
-            Some(Ok((pos, script::lexer::Token::Condition, _))) => Some(pos),
+            Some(Ok((pos, script::token::Token::Condition, _))) => Some(pos),
             _ => None,
         };
         match (parsed.statements.as_slice(), keyword) {

@@ -33,7 +33,8 @@ use crate::script::ast::{
     Action, BinOp, CountTable, Expr, JsonItem, ParsedScript, Pos, PredealItem, PrintItem, ReportItem, SideOrSeat,
     Statement,
 };
-use crate::script::{self, shape_fd};
+use crate::program::shape_fd;
+use crate::script;
 
 /// Most `shape(…)` clauses a classic script may have: classic dealer gives each clause one bit of
 /// a 32-bit mask and refuses the 32nd clause (`Too many shapes -- only 32 allowed!`).
@@ -57,8 +58,7 @@ impl Program {
                         }
                     }
                 }
-                let d = failure.error;
-                Err(Error::script(d.message, d.line, d.col))
+                Err(failure.error.into())
             }
         }
     }

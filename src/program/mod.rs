@@ -6,7 +6,9 @@
 //!   [`table_limits`]: the vocabulary (expression nodes, compiled actions, environment
 //!   settings, shape sets, hand statistics, bridge scores, the limits of statistics' tables);
 //! - [`compiled_program`]: the compiled [`Program`] and what it reads;
+//! - [`shape_fd`]: DealerV2's `shape{}` specifications expanded into shape patterns;
 //! - [`compile`]: checking and compiling a parsed script into a [`Program`];
+//! - [`bbo_check`]: what BBO's dealer (classic) would reject or read differently in a script;
 //! - [`eval`]: the general evaluator of expression nodes;
 //! - [`dag_node`]: the merged nodes of deal expressions (no `rnd()`, double dummy or external
 //!   programs); [`chain_order`]: the cost model that arranges their `&&`/`||` chains;
@@ -15,6 +17,7 @@
 //! - [`deal_expr`]: the condition judged seat by seat, with its one-test clauses in line;
 //!   [`tallied_values`]: the statistics' values judged over one DAG.
 
+pub mod bbo_check;
 pub mod chain_order;
 pub mod compile;
 pub mod compiled_action;
@@ -29,6 +32,7 @@ pub mod nodes;
 pub mod scoring;
 pub mod settings;
 pub mod shape;
+pub mod shape_fd;
 pub mod table_limits;
 pub mod tallied_values;
 

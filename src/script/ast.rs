@@ -10,15 +10,7 @@
 
 use crate::cards::{Card, Seat, Side, Strain, Suit};
 
-/// A position in the script text: 1-based line and column (column counted in bytes). Line 0
-/// marks a placeholder that the parser added itself (see `script::ParseFailure`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pos {
-    /// 1-based line number, counted as the peers count it.
-    pub line: u32,
-    /// 1-based column (bytes).
-    pub col: u32,
-}
+pub use crate::pos::Pos;
 
 /// A whole script: its statements in textual order, plus text the peers' lexers echo to stdout
 /// while reading (see [`ParsedScript::echo`]).

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use dealer::actions::jsonl::write_json_string;
 use dealer::job::{Sink, Stream};
-use dealer::script::bbo_check::{check_bbo, Severity};
+use dealer::program::bbo_check::{check_bbo, Severity};
 use dealer::{Error, Session};
 use wasm_bindgen::prelude::*;
 

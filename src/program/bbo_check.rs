@@ -19,10 +19,10 @@
 //! Keywords that only DealerV2 knows are errors when the classic compilation fails, and warnings
 //! (classic dealer reads them as variable names) when it succeeds.
 
-use super::lexer::Token;
-use super::ScriptVars;
 use crate::dialect::Dialect;
 use crate::program::Program;
+use crate::script::token::Token;
+use crate::script::{self, ast, ScriptVars};
 use logos::Logos;
 
 /// How serious a diagnostic is.
@@ -181,11 +181,11 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
 
     const NO_VARS: ScriptVars = [None, None, None, None, None, None, None, None, None, None];
     // Spot holdings (`SQTxx`) read as identifiers to classic dealer: a syntax error there.
-    if let Ok(parsed) = super::parse(source, Dialect::Classic, &NO_VARS) {
+    if let Ok(parsed) = script::parse(source, Dialect::Classic, &NO_VARS) {
         for statement in &parsed.statements {
-            let super::ast::Statement::Predeal(items) = statement else { continue };
+            let ast::Statement::Predeal(items) = statement else { continue };
             for item in items {
-                let super::ast::PredealItem::Cards { spots, .. } = item else { continue };
+                let ast::PredealItem::Cards { spots, .. } = item else { continue };
                 for spot in spots {
                     out.push(CheckDiagnostic {
                         line: spot.pos.line,
@@ -210,7 +210,7 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
                 );
             }
             if let (Ok(classic), Ok(v2)) =
-                (super::parse(source, Dialect::Classic, &NO_VARS), super::parse(source, Dialect::V2, &NO_VARS))
+                (script::parse(source, Dialect::Classic, &NO_VARS), script::parse(source, Dialect::V2, &NO_VARS))
             {
                 if let Some((line, col)) = first_difference(&classic, &v2) {
                     out.push(CheckDiagnostic {
@@ -252,7 +252,7 @@ fn line_starts(source: &[u8]) -> Vec<usize> {
 }
 
 /// The line and column of the first statement the two dialects parse differently.
-fn first_difference(classic: &super::ast::ParsedScript, v2: &super::ast::ParsedScript) -> Option<(u32, u32)> {
+fn first_difference(classic: &ast::ParsedScript, v2: &ast::ParsedScript) -> Option<(u32, u32)> {
     if classic.statements.len() != v2.statements.len() {
         return Some((1, 1));
     }
@@ -261,7 +261,7 @@ fn first_difference(classic: &super::ast::ParsedScript, v2: &super::ast::ParsedS
 }
 
 /// Where a statement starts, found in its debug form (the first `Pos` it holds).
-fn statement_pos(statement: &super::ast::Statement) -> Option<(u32, u32)> {
+fn statement_pos(statement: &ast::Statement) -> Option<(u32, u32)> {
     let text = format!("{statement:?}");
     let at = text.find("Pos { line: ")?;
     let rest = &text[at + 12..];
