@@ -8,13 +8,13 @@
 //! Reads the actions' own writers, the program stage (compiled actions, evaluation, tallied
 //! values), the double-dummy results and the shared vocabulary; never the job.
 
+use crate::actions::context::{ActionOutputs, ActionSettings, DealValues};
 use crate::actions::{
     self, Average, BoardPlan, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D,
     Frequency2D, PbnInfo, PrintState, ReportCell, RunSummary,
 };
 use crate::cards::{Deal, Seat};
 use crate::dd::{DdError, DdTable, Par};
-use crate::actions::context::{ActionOutputs, ActionSettings, DealValues};
 use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::program::eval::Evaluation;
@@ -235,7 +235,7 @@ impl<'p> ActionState<'p> {
                         };
                         let info = PbnInfo {
                             dialect: program.dialect,
-                            input_name: self.settings.input_name.as_deref(),
+                            input_name: self.settings.input_name,
                             seed: self.settings.seed_printed,
                             title: self.title.as_deref(),
                             board,

@@ -17,8 +17,8 @@ use crate::dealing::{Dealer, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::external::usereval::ExternalMetrics;
-use crate::job::interrupter::Interrupter;
-use crate::job::lookahead::{Ahead, Lookahead, Verdict};
+use crate::interrupter::Interrupter;
+use crate::job::lookahead::{Ahead, JobInHand, Lookahead, Verdict};
 use crate::job::options::{Options, OutputFormat};
 use crate::job::parallel::{Event, ParallelDealing};
 use crate::job::report::{Ceiling, RunReport, Statistics};
@@ -130,7 +130,17 @@ impl Job {
                 let results = DealResults::from_table(&DdTable(tricks));
                 Ahead { results: Some(results), ..Ahead::unknown(Some(deal)) }
             } else {
-                self.next_ahead(program)
+                let lookahead = self.lookahead.as_mut().expect("library or lookahead");
+                let job = JobInHand {
+                    dealer: &mut self.dealer,
+                    dd: &mut self.dd,
+                    external: &mut self.external,
+                    generated: self.generated,
+                    produced: self.produced,
+                    max_generate: self.max_generate,
+                    max_produce: self.max_produce,
+                };
+                lookahead.next(program, job)
             };
             self.generated += 1;
             let Some(deal) = ahead.deal else { continue };

@@ -256,8 +256,7 @@ impl ActionOutputs for Outputs<'_> {
     }
 }
 
-/// Why a build without the `os` feature (the browser) opens no file.
-pub const NO_FILES: &str = "files are not available in this build (the browser)";
+pub use crate::error::NO_FILES;
 
 /// Opens (creates) an output file, truncated or appended to.
 pub(crate) fn open_file(path: &str, truncate: bool) -> Result<std::fs::File> {
