@@ -1,7 +1,7 @@
 //! The per-run state of the actions (`ActionState`): printer flags, the statistics'
 //! accumulators (`Tally`), the deals kept for `print(compass…)`, and running every action on a
-//! produced deal. It evaluates the actions' values through the [`DealValues`] and writes into the
-//! [`ActionOutputs`] it is handed (src/actions/context.rs), with the [`ActionSettings`] of the
+//! produced deal. It evaluates the actions' values through the `DealValues` and writes into the
+//! `ActionOutputs` it is handed (src/actions/context.rs), with the `ActionSettings` of the
 //! run; it never deals, never decides which deals are produced, and never writes to a sink
 //! itself (the job's dealing loop, above it, does both).
 //!
