@@ -20,7 +20,7 @@ pub enum ErrorKind {
     Run,
     /// The caller used the API in the wrong order (e.g. `next_deal` before a script was loaded).
     Usage,
-    /// The run was interrupted (an [`Interrupter`](crate::job::Interrupter), the CLI's
+    /// The run was interrupted (an [`Interrupter`](crate::interrupter::Interrupter), the CLI's
     /// SIGINT); the output written before is complete.
     Interrupted,
     /// The script asks for something the session does not allow: under the `untrusted` option,
@@ -149,3 +149,7 @@ impl std::error::Error for Error {}
 
 /// Shorthand for results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// Why a build without the `os` feature (the browser) opens no file (also
+/// `job::sinks::NO_FILES`).
+pub const NO_FILES: &str = "files are not available in this build (the browser)";

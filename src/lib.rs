@@ -14,8 +14,8 @@
 //!
 //! Beside the path: [`dd`] (double dummy through DDS, ZRD library files) and [`external`]
 //! (`usereval` metrics, the DealerServer, `opc`) answer the evaluator; [`ffi`] is the C ABI over
-//! [`job::Session`]. [`cards`], [`error`], [`pos`], [`dialect`] and [`stack`] are
-//! the shared vocabulary.
+//! [`job::Session`]. [`cards`], [`error`], [`pos`], [`dialect`], [`interrupter`] and [`stack`]
+//! are the shared vocabulary.
 
 #![warn(missing_docs)]
 
@@ -28,6 +28,7 @@ pub mod dialect;
 pub mod error;
 pub mod external;
 pub mod ffi;
+pub mod interrupter;
 pub mod job;
 pub mod pos;
 pub mod program;

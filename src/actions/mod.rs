@@ -9,12 +9,15 @@
 //!
 //! This module only formats and accumulates values that the session has already evaluated; it
 //! knows nothing of dealing or expression evaluation, except [`state`], which evaluates each
-//! action's values on a produced deal through the job's evaluator. Every writer appends bytes to a caller's
-//! `Vec<u8>`, so the session decides which stream (stdout, stderr, `-C`/`-X` files, callbacks)
-//! receives them.
+//! action's values on a produced deal through the narrow interface of `context` (the deal's
+//! evaluation and double-dummy results, the run's output buffers, the settings), which the job
+//! implements: the actions read the program stage, the double-dummy results and the shared
+//! vocabulary, never the job above them. Every writer appends bytes to a caller's `Vec<u8>`, so
+//! the job decides which stream (stdout, stderr, `-C`/`-X` files, callbacks) receives them.
 
 pub mod boards;
 pub mod cformat;
+pub(crate) mod context;
 pub mod footer;
 pub mod jsonl;
 pub mod lin;

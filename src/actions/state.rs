@@ -1,22 +1,22 @@
 //! The per-run state of the actions (`ActionState`): printer flags, the statistics'
 //! accumulators (`Tally`), the deals kept for `print(compass…)`, and running every action on a
-//! produced deal. It evaluates the actions' values through the job's evaluator and writes into
-//! the run's output buffers; it never deals, never decides which deals are produced, and never
-//! writes to a sink itself (the dealing loop, src/job/dealing_loop.rs, does both).
+//! produced deal. It evaluates the actions' values through the `DealValues` and writes into the
+//! `ActionOutputs` it is handed (src/actions/context.rs), with the `ActionSettings` of the
+//! run; it never deals, never decides which deals are produced, and never writes to a sink
+//! itself (the job's dealing loop, above it, does both).
+//!
+//! Reads the actions' own writers, the program stage (compiled actions, evaluation, tallied
+//! values), the double-dummy results and the shared vocabulary; never the job.
 
+use crate::actions::context::{ActionOutputs, ActionSettings, DealValues};
 use crate::actions::{
     self, Average, BoardPlan, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D,
     Frequency2D, PbnInfo, PrintState, ReportCell, RunSummary,
 };
 use crate::cards::{Deal, Seat};
 use crate::dd::{DdError, DdTable, Par};
-use crate::dealing::GeneratorKind;
 use crate::dialect::Dialect;
 use crate::error::Result;
-use crate::job::dealing_loop::Job;
-use crate::job::options::{Options, OutputFormat};
-use crate::job::report::Statistics;
-use crate::job::sinks::Outputs;
 use crate::program::eval::Evaluation;
 use crate::program::tallied_values::TalliedValues;
 use crate::program::{CompiledAction, EsPart, Program, ReportPart};
@@ -110,7 +110,7 @@ pub(crate) fn label(action: &CompiledAction) -> Option<&str> {
 /// they print with.
 pub(crate) struct ActionState<'p> {
     pub(crate) program: &'p Program,
-    pub(crate) options: &'p Options,
+    pub(crate) settings: ActionSettings<'p>,
     pub(crate) title: Option<String>,
     pub(crate) board_offset: i64,
     pub(crate) date: String,
@@ -144,19 +144,23 @@ pub(crate) struct ActionState<'p> {
 impl<'p> ActionState<'p> {
     /// The state of a run of `program` before its first deal (`library_title`: the title a library
     /// file gives).
-    pub(crate) fn new(program: &'p Program, options: &'p Options, library_title: Option<&str>) -> ActionState<'p> {
-        let title = options
+    pub(crate) fn new(
+        program: &'p Program,
+        settings: ActionSettings<'p>,
+        library_title: Option<&str>,
+    ) -> ActionState<'p> {
+        let title = settings
             .title
-            .clone()
+            .map(str::to_string)
             .or_else(|| program.settings.title.clone())
             .or_else(|| library_title.map(str::to_string))
             .filter(|t| !t.is_empty());
-        let board_offset = match (options.start_board, program.dialect) {
+        let board_offset = match (settings.start_board, program.dialect) {
             (Some(n), _) => n - 1,
             (None, Dialect::V2) => program.settings.startboard.map(|n| n - 1).unwrap_or(0),
             (None, Dialect::Classic) => 0,
         };
-        let pages = if options.ceilings().output_bytes.is_some() {
+        let pages = if settings.output_ceiling {
             let measure = |seats: &[Seat]| {
                 actions::HandPagesLength::new(program.dialect, seats, title.as_deref(), board_offset + 1)
             };
@@ -170,54 +174,62 @@ impl<'p> ActionState<'p> {
         };
         ActionState {
             program,
-            options,
+            settings,
             board_offset,
             date: if program.actions.contains(&CompiledAction::PrintPbn) { local_date() } else { String::new() },
             printers: PrintState::new(program.dialect, title.clone()),
             title,
             // Under `format` lin or jsonl the text statistics would break the records.
-            statistics: options.statistics && options.format == OutputFormat::Script,
+            statistics: settings.statistics && !settings.records_format,
             tallies: program.actions.iter().map(Tally::for_action).collect(),
             kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
             es_items: Vec::new(),
             tallied: TalliedValues::new(program),
             pending: Vec::new(),
-            defer_tallies: options.ceilings().output_bytes.is_some(),
+            defer_tallies: settings.output_ceiling,
             pages,
             boards: BoardPlan {
                 script_dealer: program.settings.dealer,
                 script_vulnerability: program.settings.vulnerable,
-                rotate: options.rotate,
+                rotate: settings.rotate,
             },
             json_values: Vec::new(),
         }
     }
 
     /// Runs every action on a produced deal: what they print goes into the output buffers, what
-    /// they tally waits in `pending` until [`commit`](Self::commit).
-    pub(crate) fn on_deal(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
+    /// they tally waits in `pending` until [`commit`](Self::commit). Inlined into the dealing
+    /// loop, its one caller (as a generic function it would otherwise stay a call of its own,
+    /// which costs the loop a few percent when every deal is printed).
+    #[inline(always)]
+    pub(crate) fn on_deal(
+        &mut self,
+        deal: &Deal,
+        job: &mut impl DealValues,
+        outputs: &mut impl ActionOutputs,
+    ) -> Result<()> {
         let program = self.program;
-        let produced = job.produced;
+        let produced = job.produced();
         let board = produced + self.board_offset;
         self.pending.clear();
         self.tallied.next_deal();
         for (index, action) in program.actions.iter().enumerate() {
-            // The general evaluator (`job.evaluation`) is set up only by the actions that need it.
+            // The general evaluator (`job.evaluation()`) is set up only by the actions that need it.
             match action {
-                CompiledAction::PrintAll => self.printers.print_all(&mut outputs.out, deal, produced, board),
+                CompiledAction::PrintAll => self.printers.print_all(outputs.out(), deal, produced, board),
                 CompiledAction::PrintSide(side) => {
-                    self.printers.print_side(&mut outputs.out, deal, *side, produced, board)
+                    self.printers.print_side(outputs.out(), deal, *side, produced, board)
                 }
                 CompiledAction::PrintCompact(v) => {
                     let v = v.map(|v| job.evaluation(program, deal).value(v)).transpose()?;
-                    actions::print_compact(&mut outputs.out, deal, v)
+                    actions::print_compact(outputs.out(), deal, v)
                 }
                 CompiledAction::PrintOneline(v) => {
                     let v = v.map(|v| job.evaluation(program, deal).value(v)).transpose()?;
-                    actions::print_oneline(&mut outputs.out, deal, v)
+                    actions::print_oneline(outputs.out(), deal, v)
                 }
                 CompiledAction::PrintPbn => {
-                    if !self.options.quiet {
+                    if !self.settings.quiet {
                         // Rotated, the board's own dealer and vulnerability replace the script's.
                         let shown = self.boards.board(board, deal);
                         let (dealer, vulnerability) = match shown.rotated {
@@ -226,29 +238,29 @@ impl<'p> ActionState<'p> {
                         };
                         let info = PbnInfo {
                             dialect: program.dialect,
-                            input_name: self.options.input_name.as_deref(),
-                            seed: job.seed_printed,
+                            input_name: self.settings.input_name,
+                            seed: self.settings.seed_printed,
                             title: self.title.as_deref(),
                             board,
                             dealer,
                             vulnerability,
                             date: &self.date,
-                            names_libdealer: self.options.generator == GeneratorKind::ChaCha,
+                            names_libdealer: self.settings.names_libdealer,
                         };
-                        if actions::print_pbn(&mut outputs.out, &shown.deal, &info) {
+                        if actions::print_pbn(outputs.out(), &shown.deal, &info) {
                             self.statistics = !self.statistics;
                         }
-                        if self.options.pbn_dd {
+                        if self.settings.pbn_dd {
                             // The tags go before the record's closing blank line.
                             let (table, par) = board_dd(job, deal, &shown, self.boards.turn(board))?;
-                            outputs.out.pop();
-                            actions::write_pbn_dd(&mut outputs.out, &table, &par);
-                            outputs.out.push(b'\n');
+                            outputs.out().pop();
+                            actions::write_pbn_dd(outputs.out(), &table, &par);
+                            outputs.out().push(b'\n');
                         }
                     }
                 }
                 CompiledAction::PrintLin => {
-                    actions::print_lin(&mut outputs.out, &self.boards.board(board, deal), self.options.board_title)
+                    actions::print_lin(outputs.out(), &self.boards.board(board, deal), self.settings.board_title)
                 }
                 CompiledAction::PrintJson(values) => {
                     self.json_values.clear();
@@ -260,12 +272,12 @@ impl<'p> ActionState<'p> {
                         }
                     }
                     let shown = self.boards.board(board, deal);
-                    let dd = match self.options.json_dd {
+                    let dd = match self.settings.json_dd {
                         true => Some(board_dd(job, deal, &shown, self.boards.turn(board))?),
                         false => None,
                     };
                     let dd = dd.as_ref().map(|(table, par)| (table, par));
-                    actions::print_json(&mut outputs.out, &shown, &self.json_values, dd)
+                    actions::print_json(outputs.out(), &shown, &self.json_values, dd)
                 }
                 CompiledAction::PrintEs(parts) => {
                     self.es_items.clear();
@@ -276,7 +288,7 @@ impl<'p> ActionState<'p> {
                             EsPart::Text(t) => EsItem::Text(t),
                         });
                     }
-                    actions::print_es(&mut outputs.out, &self.es_items);
+                    actions::print_es(outputs.out(), &self.es_items);
                 }
                 CompiledAction::PrintPages(_) => {}
                 CompiledAction::Average { value, .. }
@@ -299,7 +311,7 @@ impl<'p> ActionState<'p> {
                     tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, row, ev.value(cols.0)?))
                 }
                 CompiledAction::Report { parts, to_csv } => {
-                    let buffer = if *to_csv { outputs.csv_buffer() } else { &mut outputs.out };
+                    let buffer = if *to_csv { outputs.csv_buffer() } else { outputs.out() };
                     let start = buffer.len();
                     if let Err(e) = write_report(buffer, deal, parts, &mut job.evaluation(program, deal)) {
                         // No partial record: what was written before stays whole.
@@ -309,7 +321,7 @@ impl<'p> ActionState<'p> {
                 }
                 CompiledAction::EvalContract { side, contract, .. } => {
                     let declarer = crate::program::evalcontract_declarer(*side);
-                    let tricks = job.dd.tricks(deal, declarer, contract.strain)?;
+                    let tricks = job.dd().tricks(deal, declarer, contract.strain)?;
                     tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, i32::from(tricks), 0));
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
@@ -320,25 +332,32 @@ impl<'p> ActionState<'p> {
 
     /// The bytes a deal whose actions have run will still add when committed: its ZRD and DL52
     /// records, and what the `print(compass…)` pages grow by (all of their bytes are counted).
-    pub(crate) fn bytes_to_come(&mut self, deal: &Deal, outputs: &Outputs) -> u64 {
-        let records = if outputs.zrd.is_some() { crate::dd::zrd::RECORD_LEN } else { 0 }
-            + if outputs.dl52.is_some() { 52 } else { 0 };
+    pub(crate) fn bytes_to_come(&mut self, deal: &Deal, outputs: &impl ActionOutputs) -> u64 {
+        let records = if outputs.zrd_records().is_some() { crate::dd::zrd::RECORD_LEN } else { 0 }
+            + if outputs.dl52_records() { 52 } else { 0 };
         let pages: usize = self.pages.iter_mut().map(|p| p.bytes_with(Some(deal))).sum();
         (records + pages) as u64
     }
 
     /// Completes a produced deal whose actions have run: adds its statistics, writes its ZRD
-    /// and DL52 records and keeps it for `print(compass…)`.
-    pub(crate) fn commit(&mut self, deal: &Deal, job: &mut Job, outputs: &mut Outputs) -> Result<()> {
+    /// and DL52 records and keeps it for `print(compass…)`. Inlined into the dealing loop, as
+    /// [`on_deal`](Self::on_deal).
+    #[inline(always)]
+    pub(crate) fn commit(
+        &mut self,
+        deal: &Deal,
+        job: &mut impl DealValues,
+        outputs: &mut impl ActionOutputs,
+    ) -> Result<()> {
         for &(index, value, second) in &self.pending {
             self.tallies[index].add(value, second);
         }
         self.pending.clear();
-        if let Some(&(_, no_tricks)) = outputs.zrd.as_ref() {
-            let tricks = if no_tricks { DdTable::default() } else { job.dd.table(deal)? };
+        if let Some(no_tricks) = outputs.zrd_records() {
+            let tricks = if no_tricks { DdTable::default() } else { job.dd().table(deal)? };
             outputs.write_record(true, &crate::dd::zrd::encode_record(deal, &tricks.0))?;
         }
-        if outputs.dl52.is_some() {
+        if outputs.dl52_records() {
             outputs.write_record(false, &crate::dd::zrd::encode_dl52(deal))?;
         }
         if let Some(kept) = &mut self.kept {
@@ -350,9 +369,9 @@ impl<'p> ActionState<'p> {
         Ok(())
     }
 
-    /// Adds statistics the dealing threads added up (for every action: see [`Statistics`]).
-    pub(crate) fn merge(&mut self, statistics: &Statistics) {
-        for (tally, part) in self.tallies.iter_mut().zip(&statistics.tallies) {
+    /// Adds statistics the dealing threads added up (one accumulator for every action, in order).
+    pub(crate) fn merge(&mut self, tallies: &[Tally]) {
+        for (tally, part) in self.tallies.iter_mut().zip(tallies) {
             tally.merge(part);
         }
     }
@@ -382,9 +401,9 @@ impl<'p> ActionState<'p> {
         if full(out) {
             return;
         }
-        if self.options.json_summary {
+        if self.settings.json_summary {
             // In place of the text statistics; asked for, it is written under `format` too.
-            if self.statistics || self.options.format != OutputFormat::Script {
+            if self.statistics || self.settings.records_format {
                 actions::write_json_summary(
                     out,
                     summary.generated,
@@ -470,8 +489,8 @@ fn tally(tallies: &mut [Tally], pending: &mut Vec<(usize, i32, i32)>, defer: boo
 /// The double-dummy table and par of a board as its record shows it: the produced deal's table
 /// (solved ahead in a batch when the job deals ahead, else now), turned with the hands by `turn`
 /// seats, and par for the board's dealer and vulnerability.
-fn board_dd(job: &mut Job, deal: &Deal, board: &actions::Board, turn: usize) -> Result<(DdTable, Par)> {
-    let table = actions::boards::rotate_table(&job.dd.table(deal)?, turn);
+fn board_dd(job: &mut impl DealValues, deal: &Deal, board: &actions::Board, turn: usize) -> Result<(DdTable, Par)> {
+    let table = actions::boards::rotate_table(&job.dd().table(deal)?, turn);
     let par = crate::dd::board_par(&table, board.vulnerability, board.dealer)
         .map_err(|e| DdError { deal: board.deal, ..e })?;
     Ok((table, par))

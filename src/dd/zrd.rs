@@ -291,7 +291,7 @@ pub struct LibraryReader<R: Read + Seek = BufReader<File>> {
 /// reported as `not a regular file` there, as everywhere.)
 pub fn open_regular_file(path: &Path) -> std::io::Result<File> {
     if !cfg!(feature = "os") {
-        return Err(std::io::Error::new(std::io::ErrorKind::Unsupported, crate::job::sinks::NO_FILES));
+        return Err(std::io::Error::new(std::io::ErrorKind::Unsupported, crate::error::NO_FILES));
     }
     #[cfg(unix)]
     {

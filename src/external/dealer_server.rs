@@ -32,7 +32,7 @@ use crate::cards::{Seat, Suit};
 use crate::error::{Error, ErrorKind, Result};
 use crate::external::opc::has_exited;
 use crate::external::usereval::{HandStats, Metric, Query, QueryContext, SLOTS};
-use crate::job::Interrupter;
+use crate::interrupter::Interrupter;
 
 /// The page size DealerV2 maps.
 const PAGE_SIZE: usize = 4096;

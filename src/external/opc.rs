@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::cards::{Deal, Hand, Seat, Side, Strain, Suit};
 use crate::error::{Error, ErrorKind, Result};
-use crate::job::Interrupter;
+use crate::interrupter::Interrupter;
 
 /// How to run the DOP program.
 #[derive(Clone, Debug)]

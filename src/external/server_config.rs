@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::job::Interrupter;
+use crate::interrupter::Interrupter;
 
 /// How to reach the server.
 #[derive(Clone, Debug)]

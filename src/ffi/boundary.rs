@@ -1,21 +1,22 @@
 //! The library boundary every export goes through: the one place where panics are caught
-//! (`guarded`, with the quiet panic hook), where a session's last error is stored and turned
+//! (`guarded`, with the quiet panic hook), where a handle's last error is stored and turned
 //! into a status code (`Failure`, `with_session`), and where the shared argument checks live
-//! (`text_arg` for strings, `stream_of` for stream numbers, `set_typed` and `option_error` for
-//! the typed option setters).
+//! (`text_arg` for strings, `stream_of` for stream numbers).
 //!
-//! It exports no C function and owns no session state of its own beside the per-thread count
-//! of calls in progress: it must not decide what a call does, only how it enters and leaves.
+//! It guards any handle that keeps a last error and knows whether one of its calls is running
+//! (`Guarded`, which the session handle implements in src/ffi/session.rs): it does not name the
+//! session type it guards. It reads the status codes, the error type and the job's stream names,
+//! exports no C function and owns no session state of its own beside the per-thread count of
+//! calls in progress: it must not decide what a call does, only how it enters and leaves.
 
 use std::cell::Cell;
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
 use crate::error::{Error, ErrorKind};
 use crate::job::Stream;
 
-use super::session::dealer_session;
 use super::status::*;
 
 /// Why a call failed: the status to return and the error to remember.
@@ -47,20 +48,26 @@ impl Failure {
     }
 }
 
-impl dealer_session {
-    fn record(&mut self, failure: Failure) -> i32 {
-        let c_text = |text: String| CString::new(text.replace('\0', " ")).unwrap_or_default();
-        self.last_error_text = c_text(failure.error.describe());
-        self.last_error_summary = c_text(failure.error.to_string());
-        self.last_error = Some(failure.error);
-        failure.status
-    }
+/// A handle whose calls go through [`with_session`]: it remembers the last error and whether
+/// one of its calls is running.
+pub(super) trait Guarded {
+    /// Whether one of the handle's calls is running (a call from inside its own callback is
+    /// then refused), read through the pointer without making a reference to the handle (the
+    /// running call holds one).
+    ///
+    /// # Safety
+    ///
+    /// `handle` is non-NULL and came from the handle's create function.
+    unsafe fn in_call(handle: *const Self) -> bool;
 
-    fn clear(&mut self) {
-        self.last_error = None;
-        self.last_error_text = CString::default();
-        self.last_error_summary = CString::default();
-    }
+    /// Marks a call of the handle as running or ended.
+    fn set_in_call(&mut self, running: bool);
+
+    /// Remembers the error of a failed call; returns its status.
+    fn record(&mut self, failure: Failure) -> i32;
+
+    /// Forgets the last error (a call is starting).
+    fn clear(&mut self);
 }
 
 thread_local! {
@@ -100,17 +107,14 @@ pub(super) fn guarded<R>(body: impl FnOnce() -> R) -> Result<R, String> {
     })
 }
 
-/// Runs `body` on a session, catching panics and recording errors.
-pub(super) fn with_session(
-    session: *mut dealer_session,
-    body: impl FnOnce(&mut dealer_session) -> Result<i32, Failure>,
-) -> i32 {
+/// Runs `body` on a session (or another guarded handle), catching panics and recording errors.
+pub(super) fn with_session<H: Guarded>(session: *mut H, body: impl FnOnce(&mut H) -> Result<i32, Failure>) -> i32 {
     if session.is_null() {
         return DEALER_ERROR_NULL;
     }
-    // SAFETY: a non-NULL handle came from dealer_create_session and is used by one thread at a
+    // SAFETY: a non-NULL handle came from its create function and is used by one thread at a
     // time; `in_call` is read before any reference to the handle is made.
-    if unsafe { (*session).in_call } {
+    if unsafe { H::in_call(session) } {
         // A call from inside one of the session's own output callbacks: refused, since the
         // session is in the middle of the outer call (the outer call's error stays).
         return DEALER_ERROR_USAGE;
@@ -118,9 +122,9 @@ pub(super) fn with_session(
     // SAFETY: as above; no other reference to the handle exists during this call.
     let handle = unsafe { &mut *session };
     handle.clear();
-    handle.in_call = true;
+    handle.set_in_call(true);
     let result = guarded(|| body(&mut *handle));
-    handle.in_call = false;
+    handle.set_in_call(false);
     match result {
         Ok(Ok(status)) => status,
         Ok(Err(failure)) => handle.record(failure),
@@ -141,19 +145,6 @@ pub(super) fn text_arg<'a>(ptr: *const c_char, name: &str) -> Result<&'a str, Fa
         status: DEALER_ERROR_UTF8,
         error: Error::new(ErrorKind::Usage, format!("{name} is not valid UTF-8")),
     })
-}
-
-/// Sets an option from a typed setter's value.
-pub(super) fn set_typed(session: *mut dealer_session, key: &str, value: String) -> i32 {
-    with_session(session, |h| {
-        h.session.set_option(key, &value)?;
-        Ok(DEALER_OK)
-    })
-}
-
-/// Records an option error found before the session's options were touched.
-pub(super) fn option_error(session: *mut dealer_session, message: String) -> i32 {
-    with_session(session, |_| Err(Error::new(ErrorKind::Option, message).into()))
 }
 
 /// The stream a `DEALER_STREAM_*` value names.

@@ -10,7 +10,9 @@
 
 use std::ffi::c_char;
 
-use super::boundary::{option_error, set_typed, text_arg, with_session, Failure};
+use crate::error::{Error, ErrorKind};
+
+use super::boundary::{text_arg, with_session, Failure};
 use super::session::dealer_session;
 use super::status::*;
 
@@ -280,4 +282,17 @@ pub extern "C" fn dealer_set_predeal(session: *mut dealer_session, seat: i32, ca
         h.session.set_option(key, cards)?;
         Ok(DEALER_OK)
     })
+}
+
+/// Sets an option from a typed setter's value.
+fn set_typed(session: *mut dealer_session, key: &str, value: String) -> i32 {
+    with_session(session, |h| {
+        h.session.set_option(key, &value)?;
+        Ok(DEALER_OK)
+    })
+}
+
+/// Records an option error found before the session's options were touched.
+fn option_error(session: *mut dealer_session, message: String) -> i32 {
+    with_session(session, |_| Err(Error::new(ErrorKind::Option, message).into()))
 }

@@ -5,13 +5,17 @@
 //! with `dealer_free_session`, never while one of its calls is running. An interrupter owns
 //! only the session's stop flag, so it may outlive the session. Nothing here sets options or
 //! runs jobs: that is for the modules named after those concerns.
+//!
+//! Reads the panic boundary (src/ffi/boundary.rs: the session handle is `Guarded` there, and its
+//! calls go through `with_session`), the status codes, the error type and the job's `Session`
+//! and `Interrupter`.
 
 use std::ffi::CString;
 
 use crate::error::Error;
 use crate::job::Session;
 
-use super::boundary::{guarded, with_session, Failure};
+use super::boundary::{guarded, with_session, Failure, Guarded};
 use super::status::*;
 
 /// An opaque libdealer session. Create it with `dealer_create_session`, free it with
@@ -25,6 +29,31 @@ pub struct dealer_session {
     pub(super) last_error_summary: CString,
     /// Whether a `dealer_*` call on this session is running (re-entry from a callback is refused).
     pub(super) in_call: bool,
+}
+
+impl Guarded for dealer_session {
+    unsafe fn in_call(handle: *const dealer_session) -> bool {
+        // SAFETY: the caller passes a handle from dealer_create_session; only the field is read.
+        unsafe { (*handle).in_call }
+    }
+
+    fn set_in_call(&mut self, running: bool) {
+        self.in_call = running;
+    }
+
+    fn record(&mut self, failure: Failure) -> i32 {
+        let c_text = |text: String| CString::new(text.replace('\0', " ")).unwrap_or_default();
+        self.last_error_text = c_text(failure.error.describe());
+        self.last_error_summary = c_text(failure.error.to_string());
+        self.last_error = Some(failure.error);
+        failure.status
+    }
+
+    fn clear(&mut self) {
+        self.last_error = None;
+        self.last_error_text = CString::default();
+        self.last_error_summary = CString::default();
+    }
 }
 
 /// Creates a session with default options (ChaCha generator, DealerV2 dialect) and stores its
@@ -69,7 +98,7 @@ pub extern "C" fn dealer_free_session(session: *mut dealer_session) {
 /// with `dealer_create_interrupter`, free it with `dealer_free_interrupter` (before or after the
 /// session: it stays valid on its own).
 pub struct dealer_interrupter {
-    interrupter: crate::job::Interrupter,
+    interrupter: crate::interrupter::Interrupter,
 }
 
 /// Creates an interrupter for `session` and stores it in `*out`. Returns `DEALER_OK`, or

@@ -7,18 +7,19 @@
 
 use crate::clock::Instant;
 
+use crate::actions::context::{ActionSettings, DealValues};
 use crate::actions::state::ActionState;
 use crate::actions::{self, ProgressMeter, RunSummary};
 use crate::cards::{Deal, SeatSet};
 use crate::dd::zrd::{LibraryReader, OutputSpec};
 use crate::dd::{DdCache, DdTable, DealResults};
-use crate::dealing::Dealer;
+use crate::dealing::{Dealer, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::external::usereval::ExternalMetrics;
-use crate::job::interrupter::Interrupter;
-use crate::job::lookahead::{Ahead, Lookahead, Verdict};
-use crate::job::options::Options;
+use crate::interrupter::Interrupter;
+use crate::job::lookahead::{Ahead, JobInHand, Lookahead, Verdict};
+use crate::job::options::{Options, OutputFormat};
 use crate::job::parallel::{Event, ParallelDealing};
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{open_file, Outputs, Sink, FLUSH_AT};
@@ -129,7 +130,17 @@ impl Job {
                 let results = DealResults::from_table(&DdTable(tricks));
                 Ahead { results: Some(results), ..Ahead::unknown(Some(deal)) }
             } else {
-                self.next_ahead(program)
+                let lookahead = self.lookahead.as_mut().expect("library or lookahead");
+                let job = JobInHand {
+                    dealer: &mut self.dealer,
+                    dd: &mut self.dd,
+                    external: &mut self.external,
+                    generated: self.generated,
+                    produced: self.produced,
+                    max_generate: self.max_generate,
+                    max_produce: self.max_produce,
+                };
+                lookahead.next(program, job)
             };
             self.generated += 1;
             let Some(deal) = ahead.deal else { continue };
@@ -252,6 +263,44 @@ impl Job {
     }
 }
 
+impl DealValues for Job {
+    #[inline]
+    fn produced(&self) -> i64 {
+        self.produced
+    }
+
+    #[inline]
+    fn evaluation<'a>(&'a mut self, program: &'a Program, deal: &'a Deal) -> Evaluation<'a> {
+        Job::evaluation(self, program, deal)
+    }
+
+    #[inline]
+    fn dd(&mut self) -> &mut DdCache {
+        &mut self.dd
+    }
+}
+
+/// The settings the actions print with: the session's options for them, and the seed the job
+/// prints.
+fn action_settings<'o>(options: &'o Options, job: &Job) -> ActionSettings<'o> {
+    ActionSettings {
+        title: options.title.as_deref(),
+        start_board: options.start_board,
+        output_ceiling: options.ceilings().output_bytes.is_some(),
+        statistics: options.statistics,
+        records_format: options.format != OutputFormat::Script,
+        rotate: options.rotate,
+        quiet: options.quiet,
+        input_name: options.input_name.as_deref(),
+        names_libdealer: options.generator == GeneratorKind::ChaCha,
+        pbn_dd: options.pbn_dd,
+        board_title: options.board_title,
+        json_dd: options.json_dd,
+        json_summary: options.json_summary,
+        seed_printed: job.seed_printed,
+    }
+}
+
 /// Runs a started job to its end: opens the output files, runs the dealing loop, and flushes
 /// what was written even when the loop fails.
 pub(crate) fn run_job(
@@ -323,7 +372,8 @@ fn deal_loop(
     outputs: &mut Outputs,
     started: Instant,
 ) -> Result<RunReport> {
-    let mut state = ActionState::new(program, options, job.library.as_ref().map(|l| l.title()));
+    let settings = action_settings(options, job);
+    let mut state = ActionState::new(program, settings, job.library.as_ref().map(|l| l.title()));
     if let (true, Some(title)) = (outputs.zrd.is_some(), &state.title) {
         for record in crate::dd::zrd::title_records(title) {
             outputs.write_record(true, &record)?;
@@ -348,7 +398,7 @@ fn deal_loop(
         }
     }
     // The text the peers echo from the script would break LIN and JSON Lines records.
-    if options.format == crate::job::options::OutputFormat::Script {
+    if options.format == OutputFormat::Script {
         outputs.out.extend_from_slice(program.echo.as_bytes());
     }
 
@@ -382,7 +432,7 @@ fn deal_loop(
                 }
                 state.commit(&deal, job, outputs)?;
             }
-            Produced::Summary(statistics) => state.merge(&statistics),
+            Produced::Summary(statistics) => state.merge(&statistics.tallies),
         }
         if let Some(m) = &mut meter {
             if m.update(&mut meter_text, job.produced, job.max_produce) {

@@ -1,13 +1,16 @@
 //! Dealing ahead for double dummy: deals are dealt and judged without solving anything
 //! (`probe`), the ones that need double-dummy results are solved together across threads, and
-//! the dealing loop then takes them in order (`Job::next_ahead`). Only chooses what to solve
+//! the dealing loop then takes them in order (`Lookahead::next`). Only chooses what to solve
 //! early: which deals are produced, and in which order, stays the dealing loop's decision
-//! (src/job/dealing_loop.rs), and nothing here writes output.
+//! (src/job/dealing_loop.rs, which reads this file), and nothing here writes output.
+//!
+//! Reads the program stage (evaluation), the dealer, the double-dummy solver and the external
+//! metrics, which the dealing loop lends it for each call (`JobInHand`); never the job's state.
 
 use crate::cards::Deal;
-use crate::dd::{BatchItem, DealResults, Need};
+use crate::dd::{BatchItem, DdCache, DealResults, Need};
 use crate::dealing::Dealer;
-use crate::job::dealing_loop::Job;
+use crate::external::usereval::ExternalMetrics;
 use crate::program::eval::Evaluation;
 use crate::program::Program;
 
@@ -18,100 +21,107 @@ pub(crate) const DEALS_PER_THREAD_IN_A_BATCH: usize = 16;
 /// larger batches leave threads idle less often at the end of a batch.
 pub(crate) const CERTAIN_DEALS_PER_THREAD_IN_A_BATCH: usize = 64;
 
-impl Job {
+/// What dealing ahead uses of the job: its dealer, double-dummy cache, external metrics and
+/// counters (the dealing loop lends them for one call).
+pub(crate) struct JobInHand<'a> {
+    pub(crate) dealer: &'a mut Dealer,
+    pub(crate) dd: &'a mut DdCache,
+    pub(crate) external: &'a mut ExternalMetrics,
+    pub(crate) generated: i64,
+    pub(crate) produced: i64,
+    pub(crate) max_generate: i64,
+    pub(crate) max_produce: i64,
+}
+
+impl Lookahead {
     /// The next deal dealt ahead; deals a new batch when none is left.
-    pub(crate) fn next_ahead(&mut self, program: &Program) -> Ahead {
-        if self.lookahead.as_ref().is_some_and(|l| l.queue.is_empty()) {
-            self.deal_ahead(program);
+    pub(crate) fn next(&mut self, program: &Program, job: JobInHand) -> Ahead {
+        if self.queue.is_empty() {
+            self.deal_ahead(program, job);
         }
-        let lookahead = self.lookahead.as_mut().expect("called with a lookahead");
-        lookahead.queue.pop_front().unwrap_or_else(|| Ahead::unknown(None))
+        self.queue.pop_front().unwrap_or_else(|| Ahead::unknown(None))
     }
 
     /// Deals ahead until a batch of deals needs double-dummy results (or a limit is reached),
     /// judging each deal with the condition without solving anything, then solves the batch
-    /// across threads. Which deals are produced, and in which order, is decided later by
-    /// [`next_accepted`](Self::next_accepted) exactly as without a lookahead.
-    fn deal_ahead(&mut self, program: &Program) {
-        let Some(lookahead) = self.lookahead.as_mut() else { return };
+    /// across threads. Which deals are produced, and in which order, is decided later by the
+    /// dealing loop exactly as without a lookahead.
+    fn deal_ahead(&mut self, program: &Program, job: JobInHand) {
+        let JobInHand { dealer, dd, external, generated, produced, max_generate, max_produce } = job;
         let mut items: Vec<(usize, BatchItem)> = Vec::new();
         let mut accepted = 0;
-        let room = (self.max_generate - self.generated).clamp(0, MAX_DEALT_AHEAD as i64) as usize;
-        while lookahead.queue.len() < room
-            && items.len() < lookahead.batch
-            && self.produced + accepted < self.max_produce
-        {
-            let Some(deal) = self.dealer.deal() else {
-                lookahead.queue.push_back(Ahead::unknown(None));
+        let room = (max_generate - generated).clamp(0, MAX_DEALT_AHEAD as i64) as usize;
+        while self.queue.len() < room && items.len() < self.batch && produced + accepted < max_produce {
+            let Some(deal) = dealer.deal() else {
+                self.queue.push_back(Ahead::unknown(None));
                 continue;
             };
             let mut ev = Evaluation {
                 program,
                 deal: &deal,
-                dealer: &mut self.dealer,
-                produced: self.produced + accepted,
-                dd: &mut self.dd,
+                dealer: &mut *dealer,
+                produced: produced + accepted,
+                dd: &mut *dd,
                 // External metrics never run on deals dealt ahead (see `start_job`).
-                generated: self.generated + 1 + lookahead.queue.len() as i64,
-                external: &mut self.external,
+                generated: generated + 1 + self.queue.len() as i64,
+                external: &mut *external,
             };
             let verdict = probe(&mut ev);
-            let dealer_after = (matches!(verdict, Verdict::Pending | Verdict::Unknown)
-                && self.dealer.sorts_on_produce())
-            .then(|| Box::new(self.dealer.clone()));
+            let dealer_after = (matches!(verdict, Verdict::Pending | Verdict::Unknown) && dealer.sorts_on_produce())
+                .then(|| Box::new(dealer.clone()));
             let need = match verdict {
                 Verdict::Accepted => {
-                    self.dealer.produced();
+                    dealer.produced();
                     accepted += 1;
-                    lookahead.action_need
+                    self.action_need
                 }
                 // The actions' results only once the condition holds (below): most deals
                 // waiting for the solver are rejected.
-                Verdict::Pending => lookahead.condition_need,
+                Verdict::Pending => self.condition_need,
                 _ => Need::NONE,
             };
-            let need = self.dd.effective(need);
+            let need = dd.effective(need);
             if !need.is_empty() {
                 let item = BatchItem { deal, need, results: DealResults::default(), error: None };
-                items.push((lookahead.queue.len(), item));
+                items.push((self.queue.len(), item));
             }
-            lookahead.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None });
+            self.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None });
             if verdict == Verdict::Unknown {
                 // An evaluation error: it is met again, in order, by the loop.
                 break;
             }
         }
         let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = items.into_iter().unzip();
-        self.dd.pool().solve_batch(&mut batch);
+        dd.pool().solve_batch(&mut batch);
         // A second batch: the actions' results of the deals the condition accepts once its
         // results are known. (The loop judges these deals again, in order; this only chooses
         // what to solve ahead.)
-        let action_need = self.dd.effective(lookahead.action_need);
+        let action_need = dd.effective(self.action_need);
         let mut second: Vec<(usize, BatchItem)> = Vec::new();
         for (&position, item) in positions.iter().zip(&batch) {
-            let ahead = &lookahead.queue[position];
+            let ahead = &self.queue[position];
             if ahead.verdict != Verdict::Pending || item.error.is_some() || item.results.missing(action_need).is_empty()
             {
                 continue;
             }
-            self.dd.insert(&item.deal, item.results.clone());
+            dd.insert(&item.deal, item.results.clone());
             let mut ev = Evaluation {
                 program,
                 deal: &item.deal,
-                dealer: &mut self.dealer,
-                produced: self.produced,
-                dd: &mut self.dd,
-                generated: self.generated + 1 + position as i64,
-                external: &mut self.external,
+                dealer: &mut *dealer,
+                produced,
+                dd: &mut *dd,
+                generated: generated + 1 + position as i64,
+                external: &mut *external,
             };
             if probe(&mut ev) == Verdict::Accepted {
                 second.push((position, BatchItem { need: action_need, ..item.clone() }));
             }
         }
-        keep_results(&mut lookahead.queue, positions, batch);
+        keep_results(&mut self.queue, positions, batch);
         let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = second.into_iter().unzip();
-        self.dd.pool().solve_batch(&mut batch);
-        keep_results(&mut lookahead.queue, positions, batch);
+        dd.pool().solve_batch(&mut batch);
+        keep_results(&mut self.queue, positions, batch);
     }
 }
 

@@ -6,10 +6,10 @@
 //! One concept per file: [`session`] (the [`Session`] and its jobs' setup), [`options`] (option
 //! keys and values), `dealing_loop` (the job's state and the run loop), `lookahead` (dealing
 //! ahead for double dummy), [`parallel`] (dealing on worker threads), [`sinks`] (where output
-//! goes), [`report`] (the end-of-run report) and [`interrupter`] (stopping a run from outside).
+//! goes), [`report`] (the end-of-run report); [`interrupter`] (stopping a run from outside) is the
+//! crate's shared vocabulary, re-exported here.
 
 pub(crate) mod dealing_loop;
-pub mod interrupter;
 pub(crate) mod lookahead;
 pub mod options;
 pub mod parallel;
@@ -20,7 +20,7 @@ pub mod sinks;
 #[cfg(test)]
 mod tests;
 
-pub use interrupter::Interrupter;
+pub use crate::interrupter::{self, Interrupter};
 pub use options::{atol, Ceilings, Options, OutputFormat, OPTION_KEYS};
 pub use report::{Ceiling, RunReport};
 pub use session::{MetricMaker, Session};

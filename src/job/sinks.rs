@@ -5,6 +5,7 @@
 
 use std::io::Write;
 
+use crate::actions::context::ActionOutputs;
 use crate::error::{Error, ErrorKind, Result};
 
 /// A caller-supplied writer of output bytes; an `Err` stops the run.
@@ -223,8 +224,39 @@ impl Outputs<'_> {
     }
 }
 
-/// Why a build without the `os` feature (the browser) opens no file.
-pub const NO_FILES: &str = "files are not available in this build (the browser)";
+impl ActionOutputs for Outputs<'_> {
+    #[inline]
+    fn out(&mut self) -> &mut Vec<u8> {
+        &mut self.out
+    }
+
+    #[inline]
+    fn csv_buffer(&mut self) -> &mut Vec<u8> {
+        Outputs::csv_buffer(self)
+    }
+
+    #[inline]
+    fn export_buffer(&mut self) -> &mut Vec<u8> {
+        Outputs::export_buffer(self)
+    }
+
+    #[inline]
+    fn zrd_records(&self) -> Option<bool> {
+        self.zrd.as_ref().map(|&(_, no_tricks)| no_tricks)
+    }
+
+    #[inline]
+    fn dl52_records(&self) -> bool {
+        self.dl52.is_some()
+    }
+
+    #[inline]
+    fn write_record(&mut self, zrd: bool, record: &[u8]) -> Result<()> {
+        Outputs::write_record(self, zrd, record)
+    }
+}
+
+pub use crate::error::NO_FILES;
 
 /// Opens (creates) an output file, truncated or appended to.
 pub(crate) fn open_file(path: &str, truncate: bool) -> Result<std::fs::File> {

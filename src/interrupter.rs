@@ -1,5 +1,9 @@
 //! The [`Interrupter`]: one atomic flag that stops a session's runs from another thread or a
 //! signal handler. It must stay async-signal-safe: no allocation, no lock, nothing but atomics.
+//!
+//! Shared vocabulary, like [`error`](crate::error): the job looks at it every deal, and the
+//! external programs' waits (src/external/) look at it while they wait, so it lives below both.
+//! Reads only the error type. (Also reachable as `job::interrupter`, its former path.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
