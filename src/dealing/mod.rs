@@ -24,6 +24,7 @@ mod chacha;
 mod drand48;
 mod glibc;
 mod hand_sampler;
+mod seat_table;
 mod spots;
 mod v2bias;
 mod v2dealer;
@@ -37,6 +38,7 @@ mod tests;
 pub const LAZY_DEALING_ORDER: [Seat; 4] = chacha::DEALING_ORDER;
 
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
+pub use seat_table::{HandReading, HoldingValue, SeatTable, TableLimits, TableRefusal, ValueScope};
 pub use spots::{too_many_spots, SpotCards, SPOT_RANKS};
 
 /// Which random generator (and with it which peer's dealing algorithm) a session uses.
