@@ -321,6 +321,8 @@ impl SeatTable {
                 entry.push(h.cards);
             }
             digit += width;
+            // By free cards taken, so that the counting passes skip whole runs of groups.
+            order.sort_by_key(|&(_, taken)| taken);
             for (delta, taken) in order {
                 let cards = &by_delta[&delta];
                 groups[s].push(Group { taken, delta, start: holdings_out.len() as u32, len: cards.len() as u32 });
@@ -342,19 +344,18 @@ impl SeatTable {
             for i in 0..prev.keys.len() {
                 let key = prev.keys[i];
                 let taken = (key % radices[0]) as u32;
-                steps += groups[s].len() as u64;
-                if steps > limits.max_steps {
-                    return Err(TableRefusal::OverBudget);
-                }
-                for g in &groups[s] {
+                let need = slots.saturating_sub(taken + still);
+                let from = groups[s].partition_point(|g| u32::from(g.taken) < need);
+                for g in &groups[s][from..] {
                     let t = taken + u32::from(g.taken);
-                    if t > slots || t + still < slots {
-                        continue;
+                    if t > slots {
+                        break;
                     }
+                    steps += 1;
                     let rep = prev.reps[i] | holdings_out[g.start as usize];
                     next.add(key + g.delta, prev.counts[i] * u64::from(g.len), rep);
                 }
-                if next.keys.len() > limits.max_keys {
+                if next.keys.len() > limits.max_keys || steps > limits.max_steps {
                     return Err(TableRefusal::OverBudget);
                 }
             }
@@ -644,5 +645,41 @@ mod tests {
         };
         let wide = SeatTable::build(full, 0, 13, &wide, &mut |_| true, TableLimits::default());
         assert_eq!(wide.unwrap_err(), TableRefusal::KeyTooWide);
+    }
+}
+#[cfg(test)]
+mod timing_scratch {
+    use super::*;
+    fn hcp(hand: Hand) -> i32 {
+        (0..4).map(|s| (0..4).map(|r| (hand.0 >> (16 * s + 9 + r) & 1) as i32 * (r + 1) as i32).sum::<i32>()).sum()
+    }
+    fn lens(h: Hand) -> Vec<u32> { (0..4).map(|s| (h.0 >> (16 * s) & LANE_MASK).count_ones()).collect() }
+    #[test]
+    fn timing() {
+        let full = 0x1FFF_1FFF_1FFF_1FFFu64;
+        let cases: Vec<(&str, Box<dyn Fn(Hand) -> bool>)> = vec![
+            ("bal 22-24", Box::new(|h| { let mut l = lens(h); l.sort(); (l == [3,3,3,4] || l == [2,3,4,4] || l == [2,3,3,5]) && (22..=24).contains(&hcp(h)) })),
+            ("8-card 5-9", Box::new(|h| lens(h).iter().any(|&l| l >= 8) && (5..=9).contains(&hcp(h)))),
+            ("4441 20+", Box::new(|h| { let mut l = lens(h); l.sort(); l == [1,4,4,4] && hcp(h) >= 20 })),
+            ("hcp>=20", Box::new(|h| hcp(h) >= 20)),
+            ("hcp 10-12 any", Box::new(|h| (10..=12).contains(&hcp(h)))),
+            ("weak two", Box::new(|h| { let l = lens(h); l[2] == 6 && l[3] < 4 && (5..=10).contains(&hcp(h)) })),
+        ];
+        for (name, f) in cases {
+            let reading = HandReading { lengths: true, values: vec![(ValueScope::Total, Box::new(hcp))] };
+            let t = std::time::Instant::now();
+            let r = SeatTable::build(full, 0, 13, &reading, &mut |h| f(h), TableLimits::default());
+            let el = t.elapsed();
+            match r {
+                Ok(t2) => {
+                    let edges: usize = t2.levels.iter().map(|l| l.edges.len()).sum();
+                    let t3 = std::time::Instant::now();
+                    let mut x = 0u64; let mut w = 12345u64;
+                    for _ in 0..1_000_000 { w = w.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); x ^= t2.draw(w, &mut || 7); }
+                    println!("{name}: build {:?}, 1 in {:.1}, edges {edges}, finals {}, draw {:?}/M {x}", el, t2.possible() as f64 / t2.accepted() as f64, t2.finals.len(), t3.elapsed());
+                }
+                Err(e) => println!("{name}: {e:?} after {el:?}"),
+            }
+        }
     }
 }

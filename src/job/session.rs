@@ -369,6 +369,8 @@ impl Session {
             bias: s.bias,
             spots,
             swap: o.swap,
+            first_seat: None,
+            first_seat_table: None,
         };
         let mut seed_printed = seed_value as u64;
         let mut library = None;
