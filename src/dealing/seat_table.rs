@@ -179,9 +179,16 @@ struct Level {
 /// uniform draw. Built once per run; drawing only reads it, so threads share it.
 #[derive(Clone, Debug)]
 pub struct SeatTable {
+    /// Free cards the seat takes.
+    slots: u32,
     /// Each suit's groups (suit index order) and their holdings.
     groups: [Vec<Group>; 4],
     holdings: Vec<u64>,
+    /// Each suit's group of every holding, by the 13-bit lane of the free cards it takes
+    /// (`u32::MAX`: not a holding of the seat).
+    group_of_lane: [Vec<u32>; 4],
+    /// The accepted classes' keys, sorted.
+    accepted_keys: Vec<u128>,
     /// Levels 1..=4 (after clubs … after spades).
     levels: [Level; 4],
     /// Cumulative counts of the accepted classes.
@@ -299,6 +306,7 @@ impl SeatTable {
 
         // Group each suit's holdings by key delta and taken cards, in the order first met.
         let mut groups: [Vec<Group>; 4] = Default::default();
+        let mut group_of_lane: [Vec<u32>; 4] = std::array::from_fn(|_| vec![u32::MAX; 1 << 13]);
         let mut holdings_out: Vec<u64> = Vec::new();
         let mut digit = 1;
         for s in 0..4 {
@@ -325,6 +333,9 @@ impl SeatTable {
             order.sort_by_key(|&(_, taken)| taken);
             for (delta, taken) in order {
                 let cards = &by_delta[&delta];
+                for &c in cards {
+                    group_of_lane[s][(c >> (16 * s) & LANE_MASK) as usize] = groups[s].len() as u32;
+                }
                 groups[s].push(Group { taken, delta, start: holdings_out.len() as u32, len: cards.len() as u32 });
                 holdings_out.extend_from_slice(cards);
             }
@@ -382,6 +393,7 @@ impl SeatTable {
         }
 
         // Backward: the predecessors of every key that leads to an accepted class.
+        let finals_keys: Vec<u128> = accepted_keys.iter().map(|&i| last.keys[i as usize]).collect();
         let mut levels: [Level; 4] = Default::default();
         let mut alive = accepted_keys;
         let mut edges_total = 0usize;
@@ -419,7 +431,25 @@ impl SeatTable {
             }
             alive = alive_below;
         }
-        Ok(SeatTable { groups, holdings: holdings_out, levels, finals, accepted, possible })
+        let mut accepted_keys = finals_keys;
+        accepted_keys.sort_unstable();
+        Ok(SeatTable { slots, groups, holdings: holdings_out, group_of_lane, accepted_keys, levels, finals, accepted, possible })
+    }
+
+    /// Whether the table counts the hand taking the free cards `cards` among those that
+    /// satisfy the condition (false for a hand the seat cannot hold). Checks a reading: a
+    /// condition judged on any hand must agree.
+    pub fn satisfies(&self, cards: u64) -> bool {
+        if cards.count_ones() != self.slots {
+            return false;
+        }
+        let mut key = 0u128;
+        for s in 0..4 {
+            let group = self.group_of_lane[s][(cards >> (16 * s) & LANE_MASK) as usize];
+            let Some(group) = self.groups[s].get(group as usize) else { return false };
+            key += group.delta;
+        }
+        self.accepted_keys.binary_search(&key).is_ok()
     }
 
     /// Hands that satisfy the condition.
@@ -527,6 +557,9 @@ mod tests {
         assert_eq!(table.accepted(), wanted.len() as u64);
         let got: BTreeSet<u64> = (0..table.accepted()).map(|r| table.unrank(r)).collect();
         assert_eq!(got, wanted);
+        for c in subsets(free, slots) {
+            assert_eq!(table.satisfies(c), wanted.contains(&c));
+        }
     }
 
     #[test]
@@ -645,41 +678,5 @@ mod tests {
         };
         let wide = SeatTable::build(full, 0, 13, &wide, &mut |_| true, TableLimits::default());
         assert_eq!(wide.unwrap_err(), TableRefusal::KeyTooWide);
-    }
-}
-#[cfg(test)]
-mod timing_scratch {
-    use super::*;
-    fn hcp(hand: Hand) -> i32 {
-        (0..4).map(|s| (0..4).map(|r| (hand.0 >> (16 * s + 9 + r) & 1) as i32 * (r + 1) as i32).sum::<i32>()).sum()
-    }
-    fn lens(h: Hand) -> Vec<u32> { (0..4).map(|s| (h.0 >> (16 * s) & LANE_MASK).count_ones()).collect() }
-    #[test]
-    fn timing() {
-        let full = 0x1FFF_1FFF_1FFF_1FFFu64;
-        let cases: Vec<(&str, Box<dyn Fn(Hand) -> bool>)> = vec![
-            ("bal 22-24", Box::new(|h| { let mut l = lens(h); l.sort(); (l == [3,3,3,4] || l == [2,3,4,4] || l == [2,3,3,5]) && (22..=24).contains(&hcp(h)) })),
-            ("8-card 5-9", Box::new(|h| lens(h).iter().any(|&l| l >= 8) && (5..=9).contains(&hcp(h)))),
-            ("4441 20+", Box::new(|h| { let mut l = lens(h); l.sort(); l == [1,4,4,4] && hcp(h) >= 20 })),
-            ("hcp>=20", Box::new(|h| hcp(h) >= 20)),
-            ("hcp 10-12 any", Box::new(|h| (10..=12).contains(&hcp(h)))),
-            ("weak two", Box::new(|h| { let l = lens(h); l[2] == 6 && l[3] < 4 && (5..=10).contains(&hcp(h)) })),
-        ];
-        for (name, f) in cases {
-            let reading = HandReading { lengths: true, values: vec![(ValueScope::Total, Box::new(hcp))] };
-            let t = std::time::Instant::now();
-            let r = SeatTable::build(full, 0, 13, &reading, &mut |h| f(h), TableLimits::default());
-            let el = t.elapsed();
-            match r {
-                Ok(t2) => {
-                    let edges: usize = t2.levels.iter().map(|l| l.edges.len()).sum();
-                    let t3 = std::time::Instant::now();
-                    let mut x = 0u64; let mut w = 12345u64;
-                    for _ in 0..1_000_000 { w = w.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); x ^= t2.draw(w, &mut || 7); }
-                    println!("{name}: build {:?}, 1 in {:.1}, edges {edges}, finals {}, draw {:?}/M {x}", el, t2.possible() as f64 / t2.accepted() as f64, t2.finals.len(), t3.elapsed());
-                }
-                Err(e) => println!("{name}: {e:?} after {el:?}"),
-            }
-        }
     }
 }
