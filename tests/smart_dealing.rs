@@ -10,6 +10,7 @@ use dealer::cards::{Card, Deal, Seat, Suit};
 use dealer::dealing::{seat_cards, Dealer, DealingSetup, SeatTable, TableLimits};
 use dealer::job::smart::SmartChoice;
 use dealer::program::hand_stats::{CountTables, HCP_TABLE};
+use dealer::program::seat_factors::FactorJudges;
 use dealer::program::Program;
 use dealer::{Dialect, Session};
 
@@ -92,18 +93,18 @@ fn check_tables(name: &str, script: &str) -> usize {
     let Some(condition) = program.condition else { return 0 };
     let predeal = program.settings.predeal.clone();
     let mut counted = 0;
-    for factor in program.seat_factors(condition) {
+    let factors = program.seat_factors(condition);
+    let mut judges = FactorJudges::new(&program, &factors);
+    for (k, factor) in factors.iter().enumerate() {
         let (free, own, slots) = seat_cards(&predeal, factor.seat);
         let reading = factor.reading(&program);
-        let mut judge = factor.judge(&program);
-        let built = SeatTable::build(free, own, slots, &reading, &mut |h| judge(h).unwrap(), TableLimits::default());
+        let built = SeatTable::build(free, own, slots, &reading, &mut |h| judges.judge(k, h).unwrap(), TableLimits::default());
         let Ok(table) = built else { continue };
         counted += 1;
-        let mut judge = factor.judge(&program);
         let mut dealer = Dealer::new(&DealingSetup { seed: 99, predeal: predeal.clone(), ..DealingSetup::default() }).unwrap();
         for _ in 0..100_000 {
             let hand = dealer.deal().unwrap().hand(factor.seat);
-            assert_eq!(table.satisfies(hand.0 & !own), judge(hand).unwrap(), "{name}: {:?} {}", factor.seat, hand.pbn());
+            assert_eq!(table.satisfies(hand.0 & !own), judges.judge(k, hand).unwrap(), "{name}: {:?} {}", factor.seat, hand.pbn());
         }
         let mut w = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
@@ -113,7 +114,7 @@ fn check_tables(name: &str, script: &str) -> usize {
         for _ in 0..20_000 {
             let word = next();
             let cards = table.draw(word, &mut next);
-            assert!(judge(dealer::cards::Hand(cards | own)).unwrap(), "{name}: a drawn hand fails its factor");
+            assert!(judges.judge(k, dealer::cards::Hand(cards | own)).unwrap(), "{name}: a drawn hand fails its factor");
         }
     }
     counted

@@ -29,7 +29,7 @@
 //!
 //! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
 //! keys would not fit in 128 bits or a pass exceeds [`TableLimits`]; memory is at most about
-//! `32 × max_keys + 16 × max_edges` bytes (the defaults: ~40 MiB) while building, and the kept
+//! `32 × max_keys + 16 × max_edges` bytes (the defaults: ~16 MiB) while building, and the kept
 //! table holds only the keys that lead to an accepted class.
 
 use std::collections::HashMap;
@@ -101,9 +101,9 @@ pub struct TableLimits {
 }
 
 impl Default for TableLimits {
-    /// About 40 MiB and 0.1 s of counting at most.
+    /// About 16 MiB and 40 ms of counting at most.
     fn default() -> TableLimits {
-        TableLimits { max_keys: 1 << 20, max_steps: 12_000_000, max_edges: 1 << 20 }
+        TableLimits { max_keys: 1 << 18, max_steps: 3_000_000, max_edges: 1 << 19 }
     }
 }
 
@@ -341,6 +341,26 @@ impl SeatTable {
             }
         }
 
+        // Refuse at once when a (loose) bound on the work says the count would far exceed the
+        // limits:
+        // after k suits, at most the keys the groups so far make, and at most the values the
+        // digits set so far can take.
+        let mut bound_keys = 1u128;
+        let mut bound_steps = 0u128;
+        let mut digits_span: u128 = radices[0];
+        let totals_span: u128 = radices[radices.len() - totals.len()..].iter().product();
+        let mut digit_at = 1;
+        for s in 0..4 {
+            bound_steps += bound_keys * groups[s].len() as u128;
+            let width = kept_min[s].len();
+            digits_span = digits_span.saturating_mul(radices[digit_at..digit_at + width].iter().product());
+            digit_at += width;
+            bound_keys = (bound_keys * groups[s].len() as u128).min(digits_span.saturating_mul(totals_span));
+            if bound_steps > u128::from(limits.max_steps) * 64 {
+                return Err(TableRefusal::OverBudget);
+            }
+        }
+
         // Forward count, suit by suit.
         let most = |s: usize| (free >> (16 * s) & LANE_MASK).count_ones().min(slots);
         let mut stages: Vec<Stage> = Vec::with_capacity(5);
@@ -352,6 +372,7 @@ impl SeatTable {
             let still: u32 = (s + 1..4).map(most).sum();
             let prev = &stages[s];
             let mut next = Stage::default();
+            next.index.reserve((prev.keys.len() * 8).min(limits.max_keys));
             for i in 0..prev.keys.len() {
                 let key = prev.keys[i];
                 let taken = (key % radices[0]) as u32;

@@ -3,25 +3,26 @@
 //! condition (see [`crate::dealing::SeatTable`] and [`crate::program::seat_factors`]).
 //!
 //! The seat factors of the condition are measured on a fixed sample of plain deals; those
-//! that keep fewer than a quarter of the hands are counted exactly, most selective first (at
-//! most [`MOST_COUNTED`]), within [`TableLimits`]. The seat whose count keeps the fewest
-//! hands is dealt first; it is dealt from its table when the table keeps at most
-//! [`SMART_AT_MOST`] of the hands (below that, judging a plain hand costs less than drawing
-//! from the table). Whatever is chosen, every deal is judged by the whole condition, so the
+//! that keep at most 15 % of the hands are counted exactly, most selective first (at
+//! most [`MOST_COUNTED`]), within [`TableLimits`]. When the count that keeps the fewest hands
+//! keeps at most [`SMART_AT_MOST`] of them (above that, judging a plain hand costs less than
+//! drawing from the table), its seat is dealt first, from its table; otherwise the deals are
+//! those of `smart=off`. Whatever is chosen, every deal is judged by the whole condition, so the
 //! deals produced are exactly those plain dealing would keep, equally likely.
 
 use std::sync::Arc;
 
 use crate::cards::{Deal, Seat};
 use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits};
+use crate::program::seat_factors::FactorJudges;
 use crate::program::Program;
 
 /// Deals of the sample that picks the factors worth counting.
 const SAMPLE_DEALS: usize = 4096;
-/// Factors counted at most (counting one costs up to ~0.1 s).
-const MOST_COUNTED: usize = 2;
+/// Factors counted at most (counting one costs up to about 40 ms).
+const MOST_COUNTED: usize = 1;
 /// A factor is counted when the sample kept at most this share of its hands.
-const COUNT_AT_MOST: f64 = 0.25;
+const COUNT_AT_MOST: f64 = 0.15;
 /// A seat is dealt from its table when the table keeps at most this share of its hands.
 pub const SMART_AT_MOST: f64 = 0.125;
 
@@ -71,7 +72,7 @@ fn group_thousands(x: f64) -> String {
 /// What smart dealing chose for a job.
 #[derive(Clone, Debug, Default)]
 pub struct SmartChoice {
-    /// The seat dealt first, if any is better first than North.
+    /// The seat dealt first, from [`table`](Self::table), when one is.
     pub first_seat: Option<Seat>,
     /// The first seat's table, when it is dealt from one.
     pub table: Option<Arc<SeatTable>>,
@@ -97,22 +98,20 @@ impl SmartChoice {
         else {
             return SmartChoice::default();
         };
-        let mut judges: Vec<_> = factors.iter().map(|f| f.judge(program)).collect();
+        let mut judges = FactorJudges::new(program, &factors);
         let mut kept = vec![0usize; factors.len()];
-        let mut failed = vec![false; factors.len()];
         for _ in 0..SAMPLE_DEALS {
             let Some(deal): Option<Deal> = sampler.deal() else { continue };
-            for (k, judge) in judges.iter_mut().enumerate() {
-                match judge(deal.hand(factors[k].seat)) {
+            for (k, factor) in factors.iter().enumerate() {
+                match judges.judge(k, deal.hand(factor.seat)) {
                     Some(true) => kept[k] += 1,
                     Some(false) => {}
-                    None => failed[k] = true,
+                    None => return SmartChoice::default(),
                 }
             }
         }
-        drop(judges);
         let mut order: Vec<usize> =
-            (0..factors.len()).filter(|&k| !failed[k] && (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64).collect();
+            (0..factors.len()).filter(|&k| (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64).collect();
         order.sort_by_key(|&k| kept[k]);
         let mut choice = SmartChoice::default();
         let mut best: Option<(f64, Seat, Arc<SeatTable>)> = None;
@@ -120,16 +119,10 @@ impl SmartChoice {
             let factor = &factors[k];
             let (free, own, slots) = seat_cards(&setup.predeal, factor.seat);
             let reading = factor.reading(program);
-            let mut judge = factor.judge(program);
-            let mut failed = false;
-            let mut accept = |hand| {
-                judge(hand).unwrap_or_else(|| {
-                    failed = true;
-                    false
-                })
+            let mut accept = |hand| judges.judge(k, hand).unwrap_or(false);
+            let Ok(table) = SeatTable::build(free, own, slots, &reading, &mut accept, TableLimits::default()) else {
+                continue;
             };
-            let built = SeatTable::build(free, own, slots, &reading, &mut accept, TableLimits::default());
-            let Ok(table) = built.map_err(|_| ()).and_then(|t| if failed { Err(()) } else { Ok(t) }) else { continue };
             let counted = CountedFactor { seat: factor.seat, accepted: table.accepted(), possible: table.possible() };
             choice.counted.push(counted);
             let share = counted.accepted as f64 / counted.possible as f64;
@@ -137,9 +130,10 @@ impl SmartChoice {
                 best = Some((share, factor.seat, Arc::new(table)));
             }
         }
-        if let Some((share, seat, table)) = best {
+        if let Some((share, seat, table)) = best.filter(|(share, _, _)| *share <= SMART_AT_MOST) {
+            debug_assert!(share <= SMART_AT_MOST);
             choice.first_seat = Some(seat);
-            choice.table = (share <= SMART_AT_MOST).then_some(table);
+            choice.table = Some(table);
         }
         choice
     }

@@ -16,7 +16,6 @@ use crate::dealing::{HandReading, HoldingValue, ValueScope};
 use crate::program::compiled_program::Program;
 use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
-use crate::program::dag_node::Slot;
 use crate::program::hand_stats;
 use crate::program::nodes::{children, Node, NodeId};
 use crate::script::ast::BinOp;
@@ -190,22 +189,47 @@ impl SeatFactor {
             .collect();
         HandReading { lengths: self.lengths, values }
     }
+}
 
-    /// A judge of the factor on a hand of its seat (the other seats empty), through the
-    /// condition's own compiled form (each shared node once); `None` for every hand when a
-    /// clause does not compile (nested too deeply), and then the factor must not be counted.
-    pub fn judge<'a>(&self, program: &'a Program) -> impl FnMut(Hand) -> Option<bool> + 'a {
+/// Judges of several seat factors on hands of their seats, through one DAG compiled from the
+/// condition's own graph (nodes the factors share computed once).
+pub struct FactorJudges<'a> {
+    program: &'a Program,
+    /// The DAG, when every factor's clauses compile (not nested too deeply).
+    dag: Option<DealDag>,
+    /// Each factor's seat and the range of its clauses among the DAG's roots.
+    factors: Vec<(Seat, std::ops::Range<usize>)>,
+}
+
+impl<'a> FactorJudges<'a> {
+    /// Judges of `factors`, factors of `program`'s condition.
+    pub fn new(program: &'a Program, factors: &[SeatFactor]) -> FactorJudges<'a> {
         let mut builder = DagBuilder::new(program);
-        let roots: Option<Vec<Slot>> = self.clauses.iter().map(|&clause| builder.compile(clause)).collect();
-        let clauses = roots.as_ref().map_or(0, Vec::len);
-        let mut dag = roots.map(|roots| DealDag::new(builder, &roots));
-        let seat = self.seat;
-        move |hand| {
-            let dag = dag.as_mut()?;
-            let mut deal = Deal([Hand::EMPTY; 4]);
-            deal.0[seat.index()] = hand;
-            dag.next_deal();
-            Some((0..clauses).all(|root| dag.value(root, program, &deal) != 0))
+        let mut roots = Vec::new();
+        let mut ranges = Vec::new();
+        let mut compiled = true;
+        for factor in factors {
+            let start = roots.len();
+            for &clause in &factor.clauses {
+                match builder.compile(clause) {
+                    Some(slot) => roots.push(slot),
+                    None => compiled = false,
+                }
+            }
+            ranges.push((factor.seat, start..roots.len()));
         }
+        let dag = compiled.then(|| DealDag::new(builder, &roots));
+        FactorJudges { program, dag, factors: ranges }
+    }
+
+    /// Whether factor `k` accepts `hand` (a hand of its seat; the other seats are empty);
+    /// `None` when the factors did not compile, and then none may be counted.
+    pub fn judge(&mut self, k: usize, hand: Hand) -> Option<bool> {
+        let dag = self.dag.as_mut()?;
+        let (seat, ref roots) = self.factors[k];
+        let mut deal = Deal([Hand::EMPTY; 4]);
+        deal.0[seat.index()] = hand;
+        dag.next_deal();
+        Some(roots.clone().all(|root| dag.value(root, self.program, &deal) != 0))
     }
 }
