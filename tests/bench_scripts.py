@@ -9,8 +9,9 @@ counts), under:
 - classic dealer (Debian's `dealer`, /usr/games/dealer);
 - DealerV2 4.3.3, when `--dealerv2` / $DEALERV2 names its binary (built from its public source
   in a scratch folder; never part of this repository);
-- libdealer's CLI: ChaCha, drand48 (DealerV2's deals) and glibc (classic dealer's deals) with one
-  thread, and ChaCha with two threads;
+- libdealer's CLI: ChaCha (plain dealing, `--smart=off`; tests/bench_smart.py measures smart
+  dealing), drand48 (DealerV2's deals) and glibc (classic dealer's deals) with one thread, and
+  ChaCha with two threads;
 - Dealer3, when `--dealer3` / $DEALER3 names its binary.
 
 For each it prints deals generated per CPU second (user + system time of the process, so a
@@ -220,7 +221,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         if dealer3:
             listed.append(Program("Dealer3", [dealer3, "-s", "1", *counts]))
         listed += [
-            Program("chacha", [*ours[:1], "--rng=chacha", "-R", "1", *ours[1:]]),
+            # Plain dealing: generated deals per second of the generator and the judge. Smart
+            # dealing (the default) deals a seat from its count and is measured by bench_smart.py.
+            Program("chacha", [*ours[:1], "--rng=chacha", "--smart=off", "-R", "1", *ours[1:]]),
             Program("drand48", [*ours[:1], "--rng=drand48", "-R", "1", *ours[1:]]),
             Program("glibc", [*ours[:1], "--rng=glibc", "-R", "1", *ours[1:]]),
         ]
