@@ -257,6 +257,7 @@ notices:
 runner-test:
 	tests/run_all_test.sh
 	tests/quick_start_test.sh
+	python3 tests/module_graph.py src --strict
 
 # Benchmarks (commands that print tables, not tests). tests/bench_smart.py: produced deals per CPU
 # second of smart dealing on every practice script and the rare set (tests/bench/rare) against
