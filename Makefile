@@ -181,8 +181,11 @@ capi-test: all
 	elif [ "$${CI:-}" = true ]; then echo "NOT RUN: valgrind is not installed"; exit 1; \
 	else echo "NOT RUN: valgrind is not installed"; fi
 
+# The parity suites, then tests/bench_smart.py --quick: the produced-deals benchmark of smart
+# dealing on a few scripts with small caps (fails when a program that should run does not).
 parity: all
 	tests/parity.sh
+	tests/bench_smart.py --quick
 
 consumer-test: all
 	tests/consumer.sh
@@ -254,7 +257,11 @@ notices:
 runner-test:
 	tests/run_all_test.sh
 	tests/quick_start_test.sh
+	python3 tests/module_graph.py src --strict
 
+# Benchmarks (commands that print tables, not tests). tests/bench_smart.py: produced deals per CPU
+# second of smart dealing on every practice script and the rare set (tests/bench/rare) against
+# classic dealer, --smart=off, DealerV2 ($DEALERV2) and Deal's smartstack (Debian's `deal`).
 bench: all dds29-tools
 	$(CARGO) build --release --locked --example dds_direct
 	tests/bench.sh
@@ -262,6 +269,7 @@ bench: all dds29-tools
 	tests/bench_usereval.sh
 	tests/bench_output.sh
 	tests/bench_scripts.py
+	tests/bench_smart.py
 	tests/bench_python.sh
 
 install: all

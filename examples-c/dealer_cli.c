@@ -60,6 +60,7 @@ struct cli_options {
     const char *format;
     const char *start_board;
     const char *check;
+    const char *smart;
     int explain;
     int request;
     int untrusted;
@@ -72,7 +73,7 @@ struct cli_options {
     enum long_option_error bad_word_error;
 };
 
-static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
+static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
                                                 REQUEST_NONE, 0, 0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
 
 /* The long options' settings. */
@@ -93,6 +94,8 @@ struct long_option {
 static const struct long_option long_options[] = {
     {"Generator and dialect", "rng", &cli.rng, NULL, 0, "--rng=chacha|drand48|glibc   random generator (default chacha)"},
     {NULL, "dialect", &cli.dialect, NULL, 0, "--dialect=classic|v2         language and output dialect"},
+    {NULL, "smart", &cli.smart, NULL, 0,
+     "--smart=auto|off             ChaCha: deal the most constrained seat first, from the exact count of its hands (auto)"},
     {"Errors and untrusted scripts", "explain", NULL, &cli.explain, EXPLAIN_ON,
      "--explain                    full error messages: line, column, the line and a caret"},
     {NULL, "no-explain", NULL, &cli.explain, EXPLAIN_OFF,
@@ -470,6 +473,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     set(session, "rng", cli.rng);
+    if (cli.smart) set(session, "smart", cli.smart);
     if (cli.external_timeout) set(session, "external_timeout", cli.external_timeout);
     if (cli.dds_table_mb) set(session, "dds_table_mb", cli.dds_table_mb);
     if (cli.opc_program) set(session, "opc_program", cli.opc_program);

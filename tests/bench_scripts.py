@@ -9,8 +9,9 @@ counts), under:
 - classic dealer (Debian's `dealer`, /usr/games/dealer);
 - DealerV2 4.3.3, when `--dealerv2` / $DEALERV2 names its binary (built from its public source
   in a scratch folder; never part of this repository);
-- libdealer's CLI: ChaCha, drand48 (DealerV2's deals) and glibc (classic dealer's deals) with one
-  thread, and ChaCha with two threads;
+- libdealer's CLI: ChaCha (plain dealing, `--smart=off`; tests/bench_smart.py measures smart
+  dealing), drand48 (DealerV2's deals) and glibc (classic dealer's deals) with one thread, and
+  ChaCha with two threads;
 - Dealer3, when `--dealer3` / $DEALER3 names its binary.
 
 For each it prints deals generated per CPU second (user + system time of the process, so a
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -45,15 +47,17 @@ from typing import Dict, List, Optional, Sequence, Tuple
 TOP = Path(__file__).resolve().parents[1]
 CLI = TOP / "target" / "release" / "dealer"
 GENERATED = re.compile(rb"Generated\s+(\d+)")
+PRODUCED = re.compile(rb"Produced\s+(\d+)")
 
 
 @dataclass
 class Sample:
-    """One run: deals generated, CPU seconds and wall seconds."""
+    """One run: deals generated, CPU seconds, wall seconds and (when printed) deals produced."""
 
     generated: int
     cpu: float
     wall: float
+    produced: int = 0
 
     @property
     def rate(self) -> float:
@@ -84,27 +88,68 @@ class Script:
         return self.path.stem
 
 
-def run(command: Sequence[str], timeout: float = 600) -> Optional[Sample]:
-    """Runs a command to the end: its sample (the CPU time of that child alone, from wait4), or
-    None when it failed, timed out or printed no count of generated deals."""
+@dataclass
+class Finished:
+    """A child run to its end: exit status, what it wrote, CPU and wall seconds."""
+
+    status: int
+    out: bytes
+    err: bytes
+    cpu: float
+    wall: float
+
+
+def run_child(command: Sequence[str], timeout: float = 600, cpu_cap: Optional[float] = None,
+              keep_err: bool = False) -> Optional[Finished]:
+    """Runs a command to the end (killed after `timeout` wall seconds, or by RLIMIT_CPU after
+    `cpu_cap` CPU seconds): its status, output and the CPU time of that child alone (wait4);
+    None when it could not start. Standard error is read only with `keep_err`."""
     started = time.perf_counter()
+
+    def limit() -> None:
+        if cpu_cap is not None:
+            seconds = max(1, int(cpu_cap + 0.999))
+            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
     try:
-        child = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(list(command), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE if keep_err else subprocess.DEVNULL,
+                                 preexec_fn=limit if cpu_cap is not None else None)
     except OSError:
         return None
     timer = threading.Timer(timeout, child.kill)
     timer.start()
+    err = [b""]
+    reader = None
+    if keep_err:
+        assert child.stderr is not None
+        reader = threading.Thread(target=lambda: err.__setitem__(0, child.stderr.read()))
+        reader.start()
     assert child.stdout is not None
     out = child.stdout.read()
     child.stdout.close()
+    if reader:
+        reader.join()
+        child.stderr.close()
     _, status, usage = os.wait4(child.pid, 0)
     timer.cancel()
     child.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - started
-    match = GENERATED.search(out)
-    if child.returncode != 0 or not match:
+    return Finished(child.returncode, out, err[0], usage.ru_utime + usage.ru_stime,
+                    time.perf_counter() - started)
+
+
+def run(command: Sequence[str], timeout: float = 600, cpu_cap: Optional[float] = None) -> Optional[Sample]:
+    """Runs a command to the end: its sample (the CPU time of that child alone, from wait4), or
+    None when it failed, timed out, went over `cpu_cap` CPU seconds or printed no count of
+    generated deals."""
+    done = run_child(command, timeout, cpu_cap)
+    if done is None:
         return None
-    return Sample(int(match.group(1)), usage.ru_utime + usage.ru_stime, wall)
+    match = GENERATED.search(done.out)
+    if done.status != 0 or not match:
+        return None
+    produced = PRODUCED.search(done.out)
+    return Sample(int(match.group(1)), done.cpu, done.wall, int(produced.group(1)) if produced else 0)
 
 
 def peer_or_none(path: Optional[str]) -> Optional[str]:
@@ -176,7 +221,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         if dealer3:
             listed.append(Program("Dealer3", [dealer3, "-s", "1", *counts]))
         listed += [
-            Program("chacha", [*ours[:1], "--rng=chacha", "-R", "1", *ours[1:]]),
+            # Plain dealing: generated deals per second of the generator and the judge. Smart
+            # dealing (the default) deals a seat from its count and is measured by bench_smart.py.
+            Program("chacha", [*ours[:1], "--rng=chacha", "--smart=off", "-R", "1", *ours[1:]]),
             Program("drand48", [*ours[:1], "--rng=drand48", "-R", "1", *ours[1:]]),
             Program("glibc", [*ours[:1], "--rng=glibc", "-R", "1", *ours[1:]]),
         ]

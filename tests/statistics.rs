@@ -16,6 +16,8 @@ fn chacha(seed: i64, predeal: Vec<(Seat, dealer::cards::Card)>) -> Dealer {
         bias: [[-1; 4]; 4],
         spots: Vec::new(),
         swap: 0,
+        first_seat: None,
+        first_seat_table: None,
     })
     .expect("valid setup")
 }

@@ -40,10 +40,12 @@
 
 use super::bias::LengthSampler;
 use super::hand_sampler::HandSampler;
+use super::seat_table::SeatTable;
 use super::spots::SpotDraw;
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 /// A fresh deal's words come two by two from four streams (lanes): words 0–1 (North's hand)
 /// from stream 0, words 2–3 (South's) from stream 1, 4–5 (East's) from stream 2, 6–7 (spares
@@ -67,8 +69,17 @@ fn own_stream(fresh: u64) -> u64 {
     fresh.wrapping_add(LANES as u64 + 1)
 }
 
-/// The order in which the seats' free slots are dealt.
+/// The order in which the seats' free slots are dealt when no seat is dealt first.
 pub(crate) const DEALING_ORDER: [Seat; 4] = [Seat::North, Seat::South, Seat::East, Seat::West];
+
+/// The dealing order with `first` first, the others as in [`DEALING_ORDER`].
+pub(crate) fn order_from(first: Seat) -> [Seat; 4] {
+    let mut order = [first; 4];
+    for (slot, seat) in order[1..].iter_mut().zip(DEALING_ORDER.into_iter().filter(|&seat| seat != first)) {
+        *slot = seat;
+    }
+    order
+}
 
 /// Per-suit state of the uniform bias predeal.
 #[derive(Clone, Debug)]
@@ -223,10 +234,15 @@ pub(crate) struct ChaChaDealer {
     free: u64,
     /// The predealt cards per seat.
     base: [u64; 4],
-    /// The hands of the first three seats of [`DEALING_ORDER`]: North's from the free cards,
+    /// The order in which the seats are dealt.
+    order: [Seat; 4],
+    /// The hands of the first three seats of `order`: the first seat's from the free cards,
     /// the others' from the positions of the cards still undealt.
     hands: Box<[HandSampler; 3]>,
-    /// How many seats of [`DEALING_ORDER`] must be settled to read a set of seats.
+    /// The first seat's hands when they are drawn from the exact table of those that satisfy
+    /// its part of the condition (smart dealing).
+    first_table: Option<Arc<SeatTable>>,
+    /// How many seats of `order` must be settled to read a set of seats.
     prefix_for_seats: [u8; 16],
     /// Progress of the current fresh deal: seats settled and the cards still undealt.
     settled: usize,
@@ -331,13 +347,16 @@ impl ChaChaDealer {
     /// Sets up from a validated predeal and, when `bias` is given, a validated and feasible
     /// bias table (`pinned[hand][suit]` = free cards of the suit the hand must receive, besides
     /// its `x`s). `spots` (`[hand][suit]`: the `x`s, −1 where none), which needs `pinned`, gives
-    /// spot holdings.
+    /// spot holdings. `order` is the dealing order; `first_table`, the exact table the first
+    /// seat's hands are drawn from (built for this predeal, with no bias, spots or swapping).
     pub(crate) fn new(
         seed: i64,
         predeal: &[(Seat, Card)],
         spots: Option<&[[i8; 4]; 4]>,
         pinned: Option<[[i8; 4]; 4]>,
         swap: u8,
+        order: [Seat; 4],
+        first_table: Option<Arc<SeatTable>>,
     ) -> ChaChaDealer {
         let mut base = [0u64; 4];
         let mut taken = 0u64;
@@ -361,18 +380,18 @@ impl ChaChaDealer {
                 suit_count[s] += 1;
             }
         }
-        // Seat k of DEALING_ORDER takes slots[k] of the cards the seats before it left.
-        let north = slots[DEALING_ORDER[0].index()];
-        let south = slots[DEALING_ORDER[1].index()];
-        let after_north = free.count_ones() as usize - north;
+        // Seat k of the order takes slots[k] of the cards the seats before it left.
+        let first = slots[order[0].index()];
+        let second = slots[order[1].index()];
+        let after_first = free.count_ones() as usize - first;
         let hands = Box::new([
-            HandSampler::new(free, north),
-            HandSampler::of_positions(after_north, south),
-            HandSampler::of_positions(after_north - south, slots[DEALING_ORDER[2].index()]),
+            HandSampler::new(free, first),
+            HandSampler::of_positions(after_first, second),
+            HandSampler::of_positions(after_first - second, slots[order[2].index()]),
         ]);
         let mut prefix_for_seats = [0u8; 16];
         for (mask, prefix) in prefix_for_seats.iter_mut().enumerate() {
-            for (k, seat) in DEALING_ORDER.iter().enumerate() {
+            for (k, seat) in order.iter().enumerate() {
                 if mask & (1 << seat.index()) != 0 && slots[seat.index()] > 0 {
                     *prefix = (*prefix).max(k as u8 + 1);
                 }
@@ -403,7 +422,9 @@ impl ChaChaDealer {
             words: DealWords::new(seed),
             free,
             base,
+            order,
             hands,
+            first_table,
             prefix_for_seats,
             settled: 4,
             undealt: 0,
@@ -421,12 +442,17 @@ impl ChaChaDealer {
         self.bias.as_ref().is_none_or(|b| b.sampler.feasible())
     }
 
+    /// The order in which the seats are dealt.
+    pub(crate) fn order(&self) -> [Seat; 4] {
+        self.order
+    }
+
     /// Makes generated deal number `index` (0-based) the next one dealt.
     pub(crate) fn seek(&mut self, index: u64) {
         self.generated = index;
     }
 
-    /// Deals seats `settled..prefix` (`prefix` ≤ 3) of [`DEALING_ORDER`], depositing with `D`.
+    /// Deals seats `settled..prefix` (`prefix` ≤ 3) of the order, depositing with `D`.
     #[inline(always)]
     fn deal_seats_with<D: Deposit>(&mut self, deal: &mut Deal, prefix: usize) {
         for k in self.settled..prefix {
@@ -446,7 +472,7 @@ impl ChaChaDealer {
         self.deal_seats_with::<Pdep>(deal, prefix);
     }
 
-    /// Seat `k` of [`DEALING_ORDER`]'s hand from the deal's next words, in
+    /// Seat `k` of the order's hand from the deal's next words, in
     /// [`HandSampler::draw`]'s terms.
     #[inline(always)]
     fn draw_hand(&mut self, k: usize) -> u64 {
@@ -459,23 +485,37 @@ impl ChaChaDealer {
         sampler.draw(pair, || words.next())
     }
 
-    /// Gives seat `k` of [`DEALING_ORDER`] its dealt `cards`.
+    /// The first seat's hand from the deal's next words: from the exact table when there is
+    /// one (one word, more only when the bounded draw rejects it), else as any other seat's.
+    #[inline(always)]
+    fn draw_first_hand(&mut self) -> u64 {
+        match &self.first_table {
+            Some(table) => {
+                let [word, _] = self.words.next_pair();
+                let words = &mut self.words;
+                table.draw(word, &mut || words.next())
+            }
+            None => self.draw_hand(0),
+        }
+    }
+
+    /// Gives seat `k` of the order its dealt `cards`.
     #[inline(always)]
     fn take_hand(&mut self, deal: &mut Deal, k: usize, cards: u64) {
         self.undealt ^= cards;
-        let seat = DEALING_ORDER[k].index();
+        let seat = self.order[k].index();
         deal.0[seat] = Hand(self.base[seat] | cards);
     }
 
-    /// Settles the first `prefix` seats of [`DEALING_ORDER`] of the current fresh deal.
+    /// Settles the first `prefix` seats of the order of the current fresh deal.
     #[inline]
     fn settle(&mut self, deal: &mut Deal, prefix: usize) {
         if prefix <= self.settled {
             return;
         }
-        if self.settled == 0 && !self.hands[0].packed() {
-            // Every card is free: the first hand needs no deposit, so no BMI2 either.
-            let cards = self.draw_hand(0);
+        if self.settled == 0 && (self.first_table.is_some() || !self.hands[0].packed()) {
+            // The first hand is drawn from the free cards themselves: no deposit, no BMI2.
+            let cards = self.draw_first_hand();
             self.take_hand(deal, 0, cards);
             self.settled = 1;
             if prefix == 1 {
@@ -495,9 +535,9 @@ impl ChaChaDealer {
             self.deal_seats_with::<PortableDeposit>(deal, drawn);
         }
         if prefix == 4 {
-            // West takes the cards left over.
-            let west = Seat::West.index();
-            deal.0[west] = Hand(self.base[west] | self.undealt);
+            // The last seat takes the cards left over.
+            let last = self.order[3].index();
+            deal.0[last] = Hand(self.base[last] | self.undealt);
         }
         self.settled = prefix;
     }
@@ -594,7 +634,7 @@ impl ChaChaDealer {
         Some(Deal(hands))
     }
 
-    /// Deals the hands of `seats` (and the seats before them in [`DEALING_ORDER`]) that
+    /// Deals the hands of `seats` (and the seats before them in the order) that
     /// [`deal_seats`](Self::deal_seats) left out of `deal`, the last deal it returned.
     #[inline]
     pub(crate) fn extend(&mut self, deal: &mut Deal, seats: SeatSet) {
@@ -654,7 +694,7 @@ mod tests {
 
     #[test]
     fn deals_do_not_depend_on_the_cpu() {
-        let mut fast = ChaChaDealer::new(5, &[], None, None, 0);
+        let mut fast = ChaChaDealer::new(5, &[], None, None, 0, DEALING_ORDER, None);
         let mut portable = fast.clone();
         portable.fast_pdep = false;
         for _ in 0..2000 {
@@ -664,7 +704,7 @@ mod tests {
 
     #[test]
     fn rejections_draw_again_from_the_deal_s_own_words() {
-        let mut dealer = ChaChaDealer::new(11, &[], None, None, 0);
+        let mut dealer = ChaChaDealer::new(11, &[], None, None, 0, DEALING_ORDER, None);
         let mut overflowed = 0;
         for _ in 0..100_000 {
             let deal = dealer.deal_seats(SeatSet::ALL).expect("no bias");

@@ -24,6 +24,7 @@ mod chacha;
 mod drand48;
 mod glibc;
 mod hand_sampler;
+mod seat_table;
 mod spots;
 mod v2bias;
 mod v2dealer;
@@ -32,11 +33,26 @@ mod v2pack;
 #[cfg(test)]
 mod tests;
 
-/// The order in which [`Dealer::deal_seats`] deals hands lazily (ChaCha): reading a seat deals
-/// the seats before it too.
+/// The order in which [`Dealer::deal_seats`] deals hands lazily (ChaCha) when no seat is dealt
+/// first: reading a seat deals the seats before it too.
 pub const LAZY_DEALING_ORDER: [Seat; 4] = chacha::DEALING_ORDER;
 
+/// The lazy dealing order with `first` dealt first (see [`DealingSetup::first_seat`]).
+pub fn dealing_order(first: Option<Seat>) -> [Seat; 4] {
+    first.map_or(LAZY_DEALING_ORDER, chacha::order_from)
+}
+
+/// A seat's cards before dealing under a card predeal: the free cards (predealt to no seat),
+/// the seat's predealt cards and the number of free cards it still takes.
+pub fn seat_cards(predeal: &[(Seat, Card)], seat: Seat) -> (u64, u64, u32) {
+    let taken = predeal.iter().fold(0u64, |cards, (_, card)| cards | card.bit());
+    let own = predeal.iter().filter(|(s, _)| *s == seat).fold(0u64, |cards, (_, card)| cards | card.bit());
+    (0x1FFF_1FFF_1FFF_1FFF & !taken, own, 13 - own.count_ones())
+}
+
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
+use std::sync::Arc;
+pub use seat_table::{HandReading, HoldingValue, SeatTable, TableLimits, TableRefusal, ValueScope};
 pub use spots::{too_many_spots, SpotCards, SPOT_RANKS};
 
 /// Which random generator (and with it which peer's dealing algorithm) a session uses.
@@ -71,6 +87,14 @@ pub struct DealingSetup {
     pub spots: Vec<SpotCards>,
     /// Swapping mode: 0 (off), 2 (E/W exchange) or 3 (all E/S/W arrangements).
     pub swap: u8,
+    /// ChaCha: the seat dealt first (the others follow in the order North, South, East, West),
+    /// so that a condition judged on it first needs no other hand; `None`: North. Ignored by
+    /// the other generators, which deal the whole pack.
+    pub first_seat: Option<Seat>,
+    /// ChaCha, smart dealing: the first seat's hands are drawn exactly uniformly from this
+    /// table of the hands that satisfy its part of the condition (built from [`seat_cards`]
+    /// for this predeal). Not with bias predeal, spot cards or swapping.
+    pub first_seat_table: Option<Arc<SeatTable>>,
 }
 
 impl Default for DealingSetup {
@@ -84,6 +108,8 @@ impl Default for DealingSetup {
             bias: [[-1; 4]; 4],
             spots: Vec::new(),
             swap: 0,
+            first_seat: None,
+            first_seat_table: None,
         }
     }
 }
@@ -262,6 +288,9 @@ impl Dealer {
             GeneratorKind::ChaCha => {
                 let has_bias = check_bias(&setup.bias)?;
                 let has_spots = !setup.spots.is_empty();
+                if setup.first_seat_table.is_some() && (has_bias || has_spots || setup.swap != 0 || setup.first_seat.is_none()) {
+                    return Err("smart dealing needs a first seat and no bias, spot cards or swapping".to_string());
+                }
                 let constrained = has_bias || has_spots || !setup.predeal.is_empty();
                 let swap = if constrained && setup.swap != 0 {
                     warnings.push("Predeal is in force: swapping is discarded".to_string());
@@ -272,7 +301,9 @@ impl Dealer {
                 let pinned =
                     if has_bias || has_spots { Some(pinned_cells(&setup.predeal, &setup.bias, &spots)?) } else { None };
                 let spots = has_spots.then_some(&spots);
-                let dealer = chacha::ChaChaDealer::new(setup.seed, &setup.predeal, spots, pinned, swap);
+                let order = dealing_order(setup.first_seat);
+                let table = setup.first_seat_table.clone();
+                let dealer = chacha::ChaChaDealer::new(setup.seed, &setup.predeal, spots, pinned, swap, order, table);
                 if (has_bias || has_spots) && !dealer.bias_feasible() {
                     return Err(impossible_bias());
                 }
@@ -397,6 +428,15 @@ impl Dealer {
     /// have no effect with this generator), for the caller to report as it sees fit.
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// The order in which [`deal_seats`](Self::deal_seats) deals the seats: reading a seat
+    /// deals the seats before it too (ChaCha; the other generators deal the whole pack at once).
+    pub fn dealing_order(&self) -> [Seat; 4] {
+        match &self.engine {
+            Engine::ChaCha(d) => d.order(),
+            _ => LAZY_DEALING_ORDER,
+        }
     }
 
     /// The generator this dealer uses.

@@ -6,8 +6,9 @@
 //! One concept per file: [`session`] (the [`Session`] and its jobs' setup), [`options`] (option
 //! keys and values), `dealing_loop` (the job's state and the run loop), `lookahead` (dealing
 //! ahead for double dummy), [`parallel`] (dealing on worker threads), [`sinks`] (where output
-//! goes), [`report`] (the end-of-run report); [`interrupter`] (stopping a run from outside) is the
-//! crate's shared vocabulary, re-exported here.
+//! goes), [`report`] (the end-of-run report), [`smart`] (which seat is dealt first, and from its
+//! exact count); [`interrupter`] (stopping a run from outside) is the crate's shared vocabulary,
+//! re-exported here.
 
 pub(crate) mod dealing_loop;
 pub(crate) mod lookahead;
@@ -16,6 +17,7 @@ pub mod parallel;
 pub mod report;
 pub mod session;
 pub mod sinks;
+pub mod smart;
 
 #[cfg(test)]
 mod tests;

@@ -30,6 +30,10 @@ pub struct Options {
     pub title: Option<String>,
     /// Swapping mode 0, 2 or 3 (`-x`, classic `-2`/`-3`).
     pub swap: u8,
+    /// Smart dealing (`smart`: `auto`, the default, or `off`): with the ChaCha generator, the
+    /// seat whose part of the condition keeps the fewest hands is dealt first, from the exact
+    /// count of those hands when they are few (see [`crate::job::smart`]).
+    pub smart: bool,
     /// Suppress `printpbn` (`-q`).
     pub quiet: bool,
     /// Print the end-of-run statistics (`-v` toggles it off).
@@ -135,6 +139,7 @@ impl Default for Options {
             produce: None,
             title: None,
             swap: 0,
+            smart: true,
             quiet: false,
             statistics: true,
             progress: false,
@@ -208,6 +213,13 @@ impl Options {
                     "drand48" => GeneratorKind::Drand48,
                     "glibc" => GeneratorKind::Glibc,
                     _ => return Err(bad("expected chacha, drand48 or glibc, got")),
+                }
+            }
+            "smart" => {
+                o.smart = match value {
+                    "auto" | "on" => true,
+                    "off" => false,
+                    _ => return Err(bad("expected auto or off, got")),
                 }
             }
             "dialect" => {
@@ -467,6 +479,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "title",
     "input_name",
     "swap",
+    "smart",
     "quiet",
     "statistics",
     "progress",

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::zrd::LibraryReader;
 use crate::dd::{DdCache, Need, SolverPool};
+use crate::job::smart::SmartChoice;
 use crate::dealing::{spots_need_chacha, Dealer, DealingSetup, GeneratorKind, SpotCards};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -361,7 +362,7 @@ impl Session {
                 (s.predeal.clone(), s.spots.iter().map(|(x, _)| *x).collect())
             }
         };
-        let setup = DealingSetup {
+        let mut setup = DealingSetup {
             generator: o.generator,
             seed: seed_value,
             drand48_state: None,
@@ -369,7 +370,13 @@ impl Session {
             bias: s.bias,
             spots,
             swap: o.swap,
+            first_seat: None,
+            first_seat_table: None,
         };
+        // Smart dealing: the seat read first, dealt from its exact count when that pays.
+        let smart = if o.smart && o.library_file.is_none() { SmartChoice::new(program, &setup) } else { SmartChoice::default() };
+        setup.first_seat = smart.first_seat;
+        setup.first_seat_table = smart.table.clone();
         let mut seed_printed = seed_value as u64;
         let mut library = None;
         let mut library_discards = Vec::new();
@@ -442,7 +449,7 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
-        let fast_condition = program.condition.and_then(|condition| StagedCondition::new(program, condition));
+        let fast_condition = program.condition.and_then(|condition| StagedCondition::new(program, condition, dealer.dealing_order()));
         // Only the seats the condition reads first are dealt before it is judged.
         let program_seats = fast_condition.as_ref().map_or(program_seats, StagedCondition::first_seats);
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.

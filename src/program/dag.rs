@@ -708,7 +708,7 @@ mod tests {
             let Some(root) = builder.compile(condition) else { continue };
             // The condition twice: roots share their nodes.
             let mut dag = DealDag::new(builder, &[root, root]);
-            let mut staged = StagedCondition::new(&program, condition).expect("a deal expression");
+            let mut staged = StagedCondition::new(&program, condition, crate::dealing::LAZY_DEALING_ORDER).expect("a deal expression");
             let mut dealer = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
             let mut lazy = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
             for _ in 0..300 {
@@ -767,7 +767,7 @@ mod tests {
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
         let condition = program.condition.unwrap();
         assert_eq!(DagBuilder::new(&program).compile(condition), None);
-        assert!(StagedCondition::new(&program, condition).is_none());
+        assert!(StagedCondition::new(&program, condition, crate::dealing::LAZY_DEALING_ORDER).is_none());
         let mut dealer = Dealer::new(&DealingSetup { seed: 5, ..Default::default() }).unwrap();
         let deal = dealer.deal().unwrap();
         let differ = (0..20).filter(|_| reference_value(&program, condition, &deal, &mut dealer) != 0).count();

@@ -10,7 +10,7 @@
 //! general evaluator ([`crate::program::eval`]), C semantics included.
 
 use crate::cards::{Deal, Seat, SeatSet};
-use crate::dealing::{Dealer, LAZY_DEALING_ORDER};
+use crate::dealing::Dealer;
 use crate::program::compiled_program::Program;
 use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
@@ -168,16 +168,17 @@ enum StagedClause {
 }
 
 impl StagedCondition {
-    /// Stages the condition `condition` (a node of `program`); `None` when it is no deal
+    /// Stages the condition `condition` (a node of `program`) for a dealer that deals the
+    /// seats lazily in `order` ([`Dealer::dealing_order`]); `None` when it is no deal
     /// expression (see `DagBuilder::compile`).
-    pub fn new(program: &Program, condition: NodeId) -> Option<StagedCondition> {
+    pub fn new(program: &Program, condition: NodeId, order: [Seat; 4]) -> Option<StagedCondition> {
         let mut builder = DagBuilder::new(program);
         let (any, clauses) = builder.clauses(condition)?;
         // Group by the position of the last seat each clause reads in the dealing order.
         let mut groups: Vec<Vec<Slot>> = vec![Vec::new(); 5];
         for clause in clauses {
             let seats = builder.seats(clause);
-            let rank = LAZY_DEALING_ORDER.iter().rposition(|&seat| seats.contains(seat)).map_or(0, |k| k + 1);
+            let rank = order.iter().rposition(|&seat| seats.contains(seat)).map_or(0, |k| k + 1);
             groups[rank].push(clause);
         }
         // A group that costs more to judge than dealing the next hand joins the next hand's
@@ -196,7 +197,7 @@ impl StagedCondition {
         let mut dealt = SeatSet::NONE;
         for (rank, mut group) in groups.into_iter().enumerate() {
             if rank > 0 {
-                dealt = dealt.union(SeatSet::of(LAZY_DEALING_ORDER[rank - 1]));
+                dealt = dealt.union(SeatSet::of(order[rank - 1]));
             }
             if group.is_empty() {
                 continue;
@@ -421,7 +422,7 @@ mod tests {
         let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
         let condition = program.condition.unwrap();
-        let mut staged = StagedCondition::new(&program, condition).unwrap();
+        let mut staged = StagedCondition::new(&program, condition, crate::dealing::LAZY_DEALING_ORDER).unwrap();
         let stage_seats = staged.stages.iter().map(|stage| stage.seats).collect();
         let setup = DealingSetup { seed: 8, ..Default::default() };
         let (mut lazy, mut full) = (Dealer::new(&setup).unwrap(), Dealer::new(&setup).unwrap());
@@ -475,7 +476,7 @@ mod tests {
         assert!(accepted > 1_000, "{accepted}");
         let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
-        let staged = StagedCondition::new(&program, program.condition.unwrap()).unwrap();
+        let staged = StagedCondition::new(&program, program.condition.unwrap(), crate::dealing::LAZY_DEALING_ORDER).unwrap();
         let kinds: Vec<Vec<&str>> = staged
             .stages
             .iter()
@@ -517,7 +518,7 @@ mod tests {
             let program = Program::compile(&parsed, Dialect::V2).unwrap();
             let condition = program.condition.unwrap();
             assert_eq!(DagBuilder::new(&program).compile(condition), None, "{expr}");
-            assert!(StagedCondition::new(&program, condition).is_none(), "{expr}");
+            assert!(StagedCondition::new(&program, condition, crate::dealing::LAZY_DEALING_ORDER).is_none(), "{expr}");
         }
     }
 }

@@ -1168,3 +1168,5 @@ pub(super) const V2_BIAS_4HANDS_S283: &[&str] = &[
     "n 975.QJ5.K32.JT62 e A3.AT9.T876.7543 s KQJ82.K.AQJ54.A9 w T64.876432.9.KQ8 ",
     "n AJ8.Q3.AQJ3.Q543 e 53.987.T754.8762 s Q9742.K6.K96.AKJ w KT6.AJT542.82.T9 ",
 ];
+
+mod smart;

@@ -1,0 +1,703 @@
+//! Exact smart dealing of one seat: every hand a seat may hold that satisfies a condition on
+//! that hand alone, counted suit by suit, and drawn exactly uniformly from one random number.
+//!
+//! **Classes.** The condition reads the hand only through values that are either a suit's own
+//! (its length, `hcp(north, spades)`, `hascard(north, AS)`: *kept* per suit) or sums over the
+//! four suits (`hcp(north)`, `controls(north)`, `losers(north)`: *totals*); [`HandReading`]
+//! names them, each as a function of one suit's holding. Two hands alike in every kept value
+//! and every total are alike to the condition, so it is judged once per class, on one
+//! representative hand. The caller guarantees that; this module never reads the condition.
+//!
+//! **Counting.** Each suit's possible holdings (the seat's predealt cards of the suit plus any
+//! subset of the suit's free cards) are grouped by what the condition reads of them and by the
+//! free cards they take. A class is a *key*: the free cards taken, the kept values of the suits
+//! so far and the partial totals, packed in one mixed-radix `u128` whose digits never carry,
+//! so adding a suit's group is adding its key delta. A forward pass over the suits (clubs,
+//! diamonds, hearts, spades) counts, for every reachable key, the holdings of the suits so far
+//! that give it; the keys after the fourth suit that take exactly the seat's free slots are
+//! the classes. The condition judges each class's representative; the accepted classes'
+//! counts add up to the number of hands that satisfy it.
+//!
+//! **Drawing.** A backward pass from the accepted classes keeps, for each key that leads to
+//! one, its predecessors (the key one suit earlier and the group that leads on) weighted by
+//! `count(predecessor) × holdings in the group`, in cumulative order. A uniform `r` below the
+//! number of satisfying hands is then unranked: a binary search picks the class, and at each
+//! suit, from the last, a binary search picks the predecessor; the remainder split as
+//! `r mod |group|` (the holding in the group) and `r div |group|` (the rank among the
+//! predecessor's hands). Every satisfying hand has exactly one `r`, so the draw is exactly
+//! uniform; it costs one random word (rarely more) and about forty comparisons.
+//!
+//! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
+//! keys would not fit in 128 bits or a pass exceeds [`TableLimits`]; memory is at most about
+//! `32 × max_keys + 16 × max_edges` bytes (the defaults: ~16 MiB) while building, and the kept
+//! table holds only the keys that lead to an accepted class.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::cards::{Hand, Suit, LANE_MASK};
+
+/// A multiplicative hash of the table's integer keys (SipHash costs more than the counting).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+}
+
+/// A map keyed by integers, hashed with [`KeyHasher`].
+type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
+/// A value read from one suit's holding, given as a hand holding that suit's cards only.
+pub type HoldingValue<'a> = Box<dyn Fn(Hand) -> i32 + 'a>;
+
+/// Where a value read by the condition comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueScope {
+    /// One suit's own value (`hcp(north, spades)`): the function is read on that suit only.
+    Suit(Suit),
+    /// A sum over the four suits (`hcp(north)`): the function gives each suit's share.
+    Total,
+}
+
+/// What a condition on one hand reads of it, as values of single suits.
+pub struct HandReading<'a> {
+    /// Whether the suit lengths themselves are read (`shape`, `spades(north)`, `cccc`).
+    pub lengths: bool,
+    /// The values read, each with its scope.
+    pub values: Vec<(ValueScope, HoldingValue<'a>)>,
+}
+
+/// Work and memory bounds of [`SeatTable::build`].
+#[derive(Clone, Copy, Debug)]
+pub struct TableLimits {
+    /// Most keys in one pass of the forward count.
+    pub max_keys: usize,
+    /// Most (key, group) steps of the forward count.
+    pub max_steps: u64,
+    /// Most predecessor edges kept for drawing.
+    pub max_edges: usize,
+}
+
+impl Default for TableLimits {
+    /// About 16 MiB and 40 ms of counting at most.
+    fn default() -> TableLimits {
+        TableLimits { max_keys: 1 << 18, max_steps: 3_000_000, max_edges: 1 << 19 }
+    }
+}
+
+/// Why no table was built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableRefusal {
+    /// What the condition reads spans more values than a 128-bit key holds.
+    KeyTooWide,
+    /// Counting would exceed [`TableLimits`].
+    OverBudget,
+    /// No hand satisfies the condition.
+    NoHand,
+}
+
+/// One group of a suit's holdings: alike in everything the condition reads and in the number
+/// of free cards they take.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    /// Free cards each holding takes.
+    taken: u8,
+    /// What adding the group adds to a key.
+    delta: u128,
+    /// The holdings (free cards of the suit), `holdings[start..start + len]`.
+    start: u32,
+    len: u32,
+}
+
+/// The keys one pass of the forward count reached, in the order first reached.
+#[derive(Default)]
+struct Stage {
+    keys: Vec<u128>,
+    /// Holdings of the suits so far that give each key.
+    counts: Vec<u64>,
+    /// Free cards taken by each key's first-reached holdings (its representative).
+    reps: Vec<u64>,
+    index: KeyMap<u128, u32>,
+}
+
+impl Stage {
+    fn add(&mut self, key: u128, count: u64, rep: u64) {
+        match self.index.get(&key) {
+            Some(&i) => self.counts[i as usize] += count,
+            None => {
+                self.index.insert(key, self.keys.len() as u32);
+                self.keys.push(key);
+                self.counts.push(count);
+                self.reps.push(rep);
+            }
+        }
+    }
+}
+
+/// A predecessor of a key one suit earlier, in cumulative weight order.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    /// Cumulative weight up to and including this edge.
+    end: u64,
+    /// Position of the predecessor among the kept keys one level down.
+    pred: u32,
+    /// The group of the level's suit that leads from the predecessor to the key.
+    group: u32,
+}
+
+/// The kept keys after one more suit, with their predecessors.
+#[derive(Clone, Debug, Default)]
+struct Level {
+    edges: Vec<Edge>,
+    /// Each kept key's edges, `edges[start..end]`.
+    ranges: Vec<(u32, u32)>,
+}
+
+/// The exact table of one seat's hands that satisfy a condition on that hand: counts and a
+/// uniform draw. Built once per run; drawing only reads it, so threads share it.
+#[derive(Clone, Debug)]
+pub struct SeatTable {
+    /// Free cards the seat takes.
+    slots: u32,
+    /// Each suit's groups (suit index order) and their holdings.
+    groups: [Vec<Group>; 4],
+    holdings: Vec<u64>,
+    /// Each suit's group of every holding, by the 13-bit lane of the free cards it takes
+    /// (`u32::MAX`: not a holding of the seat).
+    group_of_lane: [Vec<u32>; 4],
+    /// The accepted classes' keys, sorted.
+    accepted_keys: Vec<u128>,
+    /// Levels 1..=4 (after clubs … after spades).
+    levels: [Level; 4],
+    /// Cumulative counts of the accepted classes.
+    finals: Vec<u64>,
+    /// Hands that satisfy the condition.
+    accepted: u64,
+    /// Hands the seat may hold at all (its free slots from the free cards).
+    possible: u64,
+}
+
+/// `C(n, k)` for `n` up to 52.
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (1..=k.min(n - k)).fold(1u64, |c, i| c * (n + 1 - i) / i)
+}
+
+/// The bits of `mask` selected by the low bits of `bits`, lowest first.
+fn deposit(mut bits: u64, mut mask: u64) -> u64 {
+    let mut taken = 0;
+    while bits != 0 {
+        let lowest = mask & mask.wrapping_neg();
+        if bits & 1 != 0 {
+            taken |= lowest;
+        }
+        bits >>= 1;
+        mask ^= lowest;
+    }
+    taken
+}
+
+/// One suit's holdings before grouping: free cards taken, kept values, total shares.
+struct Holding {
+    cards: u64,
+    taken: u8,
+    kept: Vec<i64>,
+    shares: Vec<i64>,
+}
+
+impl SeatTable {
+    /// Counts the hands of a seat holding the cards `own` and `slots` more from `free`
+    /// (the cards no seat has been given; `own` is not in it) that satisfy `accept`, which
+    /// reads a hand only through `reading` and is called once per class with a representative
+    /// hand (own cards included). Deterministic: the same arguments build the same table.
+    pub fn build(
+        free: u64,
+        own: u64,
+        slots: u32,
+        reading: &HandReading,
+        accept: &mut dyn FnMut(Hand) -> bool,
+        limits: TableLimits,
+    ) -> Result<SeatTable, TableRefusal> {
+        debug_assert_eq!(free & own, 0);
+        let kept_scopes: Vec<Vec<usize>> = (0..4)
+            .map(|s| {
+                let suit = Suit::from_index(s);
+                (0..reading.values.len()).filter(|&v| reading.values[v].0 == ValueScope::Suit(suit)).collect()
+            })
+            .collect();
+        let totals: Vec<usize> = (0..reading.values.len()).filter(|&v| reading.values[v].0 == ValueScope::Total).collect();
+
+        // Every holding of every suit, with what the condition reads of it.
+        let mut per_suit: [Vec<Holding>; 4] = Default::default();
+        for (s, holdings) in per_suit.iter_mut().enumerate() {
+            let lane_free = free >> (16 * s) & LANE_MASK;
+            let lane_own = own >> (16 * s) & LANE_MASK;
+            let n = lane_free.count_ones();
+            for bits in 0u64..1 << n {
+                let taken = bits.count_ones();
+                if taken > slots {
+                    continue;
+                }
+                let cards = deposit(bits, lane_free) << (16 * s);
+                let holding = Hand(cards | lane_own << (16 * s));
+                let mut kept = Vec::with_capacity(kept_scopes[s].len() + 1);
+                if reading.lengths {
+                    kept.push(i64::from(holding.0.count_ones()));
+                }
+                kept.extend(kept_scopes[s].iter().map(|&v| i64::from((reading.values[v].1)(holding))));
+                let shares = totals.iter().map(|&v| i64::from((reading.values[v].1)(holding))).collect();
+                holdings.push(Holding { cards, taken: taken as u8, kept, shares });
+            }
+        }
+
+        // The key's digits: taken cards, each suit's kept values, the totals.
+        let mut radices: Vec<u128> = vec![u128::from(slots) + 1];
+        let mut kept_min: [Vec<i64>; 4] = Default::default();
+        for (s, holdings) in per_suit.iter().enumerate() {
+            let width = holdings[0].kept.len();
+            for d in 0..width {
+                let lo = holdings.iter().map(|h| h.kept[d]).min().unwrap_or(0);
+                let hi = holdings.iter().map(|h| h.kept[d]).max().unwrap_or(0);
+                kept_min[s].push(lo);
+                radices.push((hi - lo) as u128 + 1);
+            }
+        }
+        let mut share_min: [Vec<i64>; 4] = Default::default();
+        for t in 0..totals.len() {
+            let mut span = 0i64;
+            for (s, holdings) in per_suit.iter().enumerate() {
+                let lo = holdings.iter().map(|h| h.shares[t]).min().unwrap_or(0);
+                let hi = holdings.iter().map(|h| h.shares[t]).max().unwrap_or(0);
+                share_min[s].push(lo);
+                span += hi - lo;
+            }
+            radices.push(span as u128 + 1);
+        }
+        let mut strides = Vec::with_capacity(radices.len());
+        let mut stride: u128 = 1;
+        for &radix in &radices {
+            strides.push(stride);
+            stride = stride.checked_mul(radix).ok_or(TableRefusal::KeyTooWide)?;
+        }
+
+        // Group each suit's holdings by key delta and taken cards, in the order first met.
+        let mut groups: [Vec<Group>; 4] = Default::default();
+        let mut group_of_lane: [Vec<u32>; 4] = std::array::from_fn(|_| vec![u32::MAX; 1 << 13]);
+        let mut holdings_out: Vec<u64> = Vec::new();
+        let mut digit = 1;
+        for s in 0..4 {
+            let width = kept_min[s].len();
+            let mut by_delta: KeyMap<u128, Vec<u64>> = KeyMap::default();
+            let mut order: Vec<(u128, u8)> = Vec::new();
+            for h in &per_suit[s] {
+                let mut delta = u128::from(h.taken) * strides[0];
+                for d in 0..width {
+                    delta += (h.kept[d] - kept_min[s][d]) as u128 * strides[digit + d];
+                }
+                for t in 0..totals.len() {
+                    let at = radices.len() - totals.len() + t;
+                    delta += (h.shares[t] - share_min[s][t]) as u128 * strides[at];
+                }
+                let entry = by_delta.entry(delta).or_default();
+                if entry.is_empty() {
+                    order.push((delta, h.taken));
+                }
+                entry.push(h.cards);
+            }
+            digit += width;
+            // By free cards taken, so that the counting passes skip whole runs of groups.
+            order.sort_by_key(|&(_, taken)| taken);
+            for (delta, taken) in order {
+                let cards = &by_delta[&delta];
+                for &c in cards {
+                    group_of_lane[s][(c >> (16 * s) & LANE_MASK) as usize] = groups[s].len() as u32;
+                }
+                groups[s].push(Group { taken, delta, start: holdings_out.len() as u32, len: cards.len() as u32 });
+                holdings_out.extend_from_slice(cards);
+            }
+        }
+
+        // Refuse at once when a (loose) bound on the work says the count would far exceed the
+        // limits:
+        // after k suits, at most the keys the groups so far make, and at most the values the
+        // digits set so far can take.
+        let mut bound_keys = 1u128;
+        let mut bound_steps = 0u128;
+        let mut digits_span: u128 = radices[0];
+        let totals_span: u128 = radices[radices.len() - totals.len()..].iter().product();
+        let mut digit_at = 1;
+        for s in 0..4 {
+            bound_steps += bound_keys * groups[s].len() as u128;
+            let width = kept_min[s].len();
+            digits_span = digits_span.saturating_mul(radices[digit_at..digit_at + width].iter().product());
+            digit_at += width;
+            bound_keys = (bound_keys * groups[s].len() as u128).min(digits_span.saturating_mul(totals_span));
+            if bound_steps > u128::from(limits.max_steps) * 64 {
+                return Err(TableRefusal::OverBudget);
+            }
+        }
+
+        // Forward count, suit by suit.
+        let most = |s: usize| (free >> (16 * s) & LANE_MASK).count_ones().min(slots);
+        let mut stages: Vec<Stage> = Vec::with_capacity(5);
+        let mut first = Stage::default();
+        first.add(0, 1, 0);
+        stages.push(first);
+        let mut steps = 0u64;
+        for s in 0..4 {
+            let still: u32 = (s + 1..4).map(most).sum();
+            let prev = &stages[s];
+            let mut next = Stage::default();
+            next.index.reserve((prev.keys.len() * 8).min(limits.max_keys));
+            for i in 0..prev.keys.len() {
+                let key = prev.keys[i];
+                let taken = (key % radices[0]) as u32;
+                let need = slots.saturating_sub(taken + still);
+                let from = groups[s].partition_point(|g| u32::from(g.taken) < need);
+                for g in &groups[s][from..] {
+                    let t = taken + u32::from(g.taken);
+                    if t > slots {
+                        break;
+                    }
+                    steps += 1;
+                    let rep = prev.reps[i] | holdings_out[g.start as usize];
+                    next.add(key + g.delta, prev.counts[i] * u64::from(g.len), rep);
+                }
+                if next.keys.len() > limits.max_keys || steps > limits.max_steps {
+                    return Err(TableRefusal::OverBudget);
+                }
+            }
+            stages.push(next);
+        }
+
+        // The condition judges each class once.
+        let last = &stages[4];
+        let mut accepted_keys: Vec<u32> = Vec::new();
+        let mut finals = Vec::new();
+        let mut accepted = 0u64;
+        let mut possible = 0u64;
+        for i in 0..last.keys.len() {
+            possible += last.counts[i];
+            if accept(Hand(own | last.reps[i])) {
+                accepted += last.counts[i];
+                accepted_keys.push(i as u32);
+                finals.push(accepted);
+            }
+        }
+        debug_assert_eq!(possible, binomial(u64::from(free.count_ones()), u64::from(slots)));
+        if accepted == 0 {
+            return Err(TableRefusal::NoHand);
+        }
+
+        // Backward: the predecessors of every key that leads to an accepted class.
+        let finals_keys: Vec<u128> = accepted_keys.iter().map(|&i| last.keys[i as usize]).collect();
+        let mut levels: [Level; 4] = Default::default();
+        let mut alive = accepted_keys;
+        let mut edges_total = 0usize;
+        for s in (0..4).rev() {
+            let (below, above) = (&stages[s], &stages[s + 1]);
+            let mut position: KeyMap<u32, u32> = KeyMap::default();
+            let mut alive_below: Vec<u32> = Vec::new();
+            let level = &mut levels[s];
+            for &a in &alive {
+                let key = above.keys[a as usize];
+                let start = level.edges.len() as u32;
+                let mut end = 0u64;
+                for (gi, g) in groups[s].iter().enumerate() {
+                    let Some(pred_key) = key.checked_sub(g.delta) else { continue };
+                    let Some(&p) = below.index.get(&pred_key) else { continue };
+                    // Only the taken-cards digit can carry: the predecessor's taken cards
+                    // and the group's must add up to the key's.
+                    if (pred_key % radices[0]) + u128::from(g.taken) != key % radices[0] {
+                        continue;
+                    }
+                    end += below.counts[p as usize] * u64::from(g.len);
+                    let next_position = alive_below.len() as u32;
+                    let pred = *position.entry(p).or_insert_with(|| {
+                        alive_below.push(p);
+                        next_position
+                    });
+                    level.edges.push(Edge { end, pred, group: gi as u32 });
+                }
+                debug_assert_eq!(end, above.counts[a as usize]);
+                level.ranges.push((start, level.edges.len() as u32));
+            }
+            edges_total += level.edges.len();
+            if edges_total > limits.max_edges {
+                return Err(TableRefusal::OverBudget);
+            }
+            alive = alive_below;
+        }
+        let mut accepted_keys = finals_keys;
+        accepted_keys.sort_unstable();
+        Ok(SeatTable { slots, groups, holdings: holdings_out, group_of_lane, accepted_keys, levels, finals, accepted, possible })
+    }
+
+    /// Whether the table counts the hand taking the free cards `cards` among those that
+    /// satisfy the condition (false for a hand the seat cannot hold). Checks a reading: a
+    /// condition judged on any hand must agree.
+    pub fn satisfies(&self, cards: u64) -> bool {
+        if cards.count_ones() != self.slots {
+            return false;
+        }
+        let mut key = 0u128;
+        for s in 0..4 {
+            let group = self.group_of_lane[s][(cards >> (16 * s) & LANE_MASK) as usize];
+            let Some(group) = self.groups[s].get(group as usize) else { return false };
+            key += group.delta;
+        }
+        self.accepted_keys.binary_search(&key).is_ok()
+    }
+
+    /// Hands that satisfy the condition.
+    pub fn accepted(&self) -> u64 {
+        self.accepted
+    }
+
+    /// Hands the seat may hold at all: `C(free cards, slots)`.
+    pub fn possible(&self) -> u64 {
+        self.possible
+    }
+
+    /// The free cards of hand number `r` (below [`accepted`](Self::accepted)) among those
+    /// that satisfy the condition; every number gives a different hand.
+    pub fn unrank(&self, mut r: u64) -> u64 {
+        debug_assert!(r < self.accepted);
+        let mut pos = self.finals.partition_point(|&end| end <= r);
+        if pos > 0 {
+            r -= self.finals[pos - 1];
+        }
+        let mut cards = 0u64;
+        for s in (0..4).rev() {
+            let level = &self.levels[s];
+            let (start, end) = level.ranges[pos];
+            let edges = &level.edges[start as usize..end as usize];
+            let j = edges.partition_point(|e| e.end <= r);
+            if j > 0 {
+                r -= edges[j - 1].end;
+            }
+            let edge = edges[j];
+            let group = self.groups[s][edge.group as usize];
+            let len = u64::from(group.len);
+            cards |= self.holdings[(group.start as u64 + r % len) as usize];
+            r /= len;
+            pos = edge.pred as usize;
+        }
+        cards
+    }
+
+    /// A uniform satisfying hand's free cards from the random word `word`, or from the words
+    /// of `more` while Lemire's bounded draw rejects it.
+    #[inline]
+    pub fn draw(&self, word: u64, more: &mut impl FnMut() -> u64) -> u64 {
+        let n = self.accepted;
+        let mut m = u128::from(word) * u128::from(n);
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(more()) * u128::from(n);
+            }
+        }
+        self.unrank((m >> 64) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// High-card points of a hand (4-3-2-1).
+    fn hcp(hand: Hand) -> i32 {
+        (0..4).map(|s| (0..4).map(|r| (hand.0 >> (16 * s + 9 + r) & 1) as i32 * (r + 1) as i32).sum::<i32>()).sum()
+    }
+
+    /// Every subset of `free` with `k` cards.
+    fn subsets(free: u64, k: u32) -> Vec<u64> {
+        let cards: Vec<u64> = (0..64).filter(|b| free >> b & 1 != 0).map(|b| 1u64 << b).collect();
+        let mut out = Vec::new();
+        let n = cards.len();
+        let mut idx: Vec<usize> = (0..k as usize).collect();
+        if k as usize > n {
+            return out;
+        }
+        loop {
+            out.push(idx.iter().fold(0, |acc, &i| acc | cards[i]));
+            let mut i = k as usize;
+            loop {
+                if i == 0 {
+                    return out;
+                }
+                i -= 1;
+                if idx[i] != i + n - k as usize {
+                    break;
+                }
+            }
+            idx[i] += 1;
+            for j in i + 1..k as usize {
+                idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+
+    fn reading_hcp_and_lengths() -> HandReading<'static> {
+        HandReading { lengths: true, values: vec![(ValueScope::Total, Box::new(hcp))] }
+    }
+
+    /// Unranking is a bijection from 0..accepted onto exactly the hands that satisfy the
+    /// condition, found by enumerating every hand.
+    fn check_bijection(free: u64, own: u64, slots: u32, reading: &HandReading, accept: &dyn Fn(Hand) -> bool) {
+        let table = SeatTable::build(free, own, slots, reading, &mut |h| accept(h), TableLimits::default()).unwrap();
+        let all = subsets(free, slots);
+        assert_eq!(table.possible(), all.len() as u64);
+        let wanted: BTreeSet<u64> = all.into_iter().filter(|&c| accept(Hand(own | c))).collect();
+        assert_eq!(table.accepted(), wanted.len() as u64);
+        let got: BTreeSet<u64> = (0..table.accepted()).map(|r| table.unrank(r)).collect();
+        assert_eq!(got, wanted);
+        for c in subsets(free, slots) {
+            assert_eq!(table.satisfies(c), wanted.contains(&c));
+        }
+    }
+
+    #[test]
+    fn unranking_is_a_bijection_onto_the_satisfying_hands() {
+        // 21 free cards (spades A–8, hearts A–J, diamonds T–6, clubs 6–2), the seat holding
+        // the spade deuce and the minor aces and taking ten more.
+        let free = 0x1FC0_1E00_01F0_001Fu64;
+        let own = 0x0001_0000_1000_1000u64;
+        let slots = 13 - own.count_ones();
+        let n = free.count_ones();
+        assert!(n >= slots && n <= 26, "{n}");
+        let reading = reading_hcp_and_lengths();
+        check_bijection(free, own, slots, &reading, &|h| (8..=11).contains(&hcp(h)));
+        check_bijection(free, own, slots, &reading, &|h| {
+            let l = |s: usize| (h.0 >> (16 * s) & LANE_MASK).count_ones();
+            l(3) >= 4 && hcp(h) >= 10 || l(0) <= 1
+        });
+        // A suit's own value with a total.
+        let spade_hcp = |h: Hand| hcp(Hand(h.0 & (LANE_MASK << 48)));
+        let reading =
+            HandReading { lengths: false, values: vec![(ValueScope::Suit(Suit::Spades), Box::new(spade_hcp)), (ValueScope::Total, Box::new(hcp))] };
+        check_bijection(free, own, slots, &reading, &|h| spade_hcp(h) >= 3 && hcp(h) <= 12);
+    }
+
+    #[test]
+    fn a_whole_hand_counts_like_a_convolution_by_shape() {
+        // Balanced 22–24 from the full pack, counted independently: per shape, the number of
+        // holdings of each suit length by points, convolved.
+        let reading = reading_hcp_and_lengths();
+        let balanced = |h: Hand| {
+            let mut l: Vec<u32> = (0..4).map(|s| (h.0 >> (16 * s) & LANE_MASK).count_ones()).collect();
+            l.sort_unstable();
+            l == [3, 3, 3, 4] || l == [2, 3, 4, 4] || l == [2, 3, 3, 5]
+        };
+        let full = 0x1FFF_1FFF_1FFF_1FFFu64;
+        let accept = |h: Hand| balanced(h) && (22..=24).contains(&hcp(h));
+        let table = SeatTable::build(full, 0, 13, &reading, &mut |h| accept(h), TableLimits::default()).unwrap();
+        assert_eq!(table.possible(), 635_013_559_600);
+        // by_length[l][p]: holdings of l cards of one suit with p points.
+        let mut by_length = [[0u64; 11]; 14];
+        for bits in 0u64..1 << 13 {
+            let p = hcp(Hand(bits));
+            by_length[bits.count_ones() as usize][p as usize] += 1;
+        }
+        let mut expected = 0u64;
+        for a in 0..=13usize {
+            for b in 0..=13 - a {
+                for c in 0..=13 - a - b {
+                    let d = 13 - a - b - c;
+                    let mut l = [a, b, c, d];
+                    l.sort_unstable();
+                    if !(l == [3, 3, 3, 4] || l == [2, 3, 4, 4] || l == [2, 3, 3, 5]) {
+                        continue;
+                    }
+                    let mut dist = vec![1u64];
+                    for len in [a, b, c, d] {
+                        let mut next = vec![0u64; dist.len() + 10];
+                        for (p, &n) in dist.iter().enumerate() {
+                            for (q, &m) in by_length[len].iter().enumerate() {
+                                next[p + q] += n * m;
+                            }
+                        }
+                        dist = next;
+                    }
+                    expected += dist[22..=24].iter().sum::<u64>();
+                }
+            }
+        }
+        assert_eq!(table.accepted(), expected);
+        for r in [0, 1, expected / 3, expected / 2, expected - 1] {
+            assert!(accept(Hand(table.unrank(r))));
+        }
+    }
+
+    #[test]
+    fn drawing_is_uniform_over_the_satisfying_hands() {
+        // 14 free cards, a seat taking 5 of them: a chi-square test over every satisfying hand.
+        let free = 0x0000_0000_1FFF_0001u64 | 0x0001_0000_0000_0000;
+        let reading = reading_hcp_and_lengths();
+        let accept = |h: Hand| hcp(h) >= 3;
+        let table = SeatTable::build(free, 0, 5, &reading, &mut |h| accept(h), TableLimits::default()).unwrap();
+        let hands: Vec<u64> = (0..table.accepted()).map(|r| table.unrank(r)).collect();
+        let cell: std::collections::HashMap<u64, usize> = hands.iter().enumerate().map(|(i, &h)| (h, i)).collect();
+        let mut counts = vec![0u64; hands.len()];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let draws = 200 * hands.len() as u64;
+        for _ in 0..draws {
+            let w = next();
+            counts[cell[&table.draw(w, &mut next)]] += 1;
+        }
+        let e = draws as f64 / hands.len() as f64;
+        let chi2: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
+        let dof = hands.len() as f64 - 1.0;
+        // 5 standard deviations above the mean of a chi-square with `dof` degrees of freedom.
+        assert!(chi2 < dof + 5.0 * (2.0 * dof).sqrt(), "chi2 {chi2} for {dof} degrees of freedom");
+    }
+
+    #[test]
+    fn refusals() {
+        let reading = reading_hcp_and_lengths();
+        let full = 0x1FFF_1FFF_1FFF_1FFFu64;
+        let none = SeatTable::build(full, 0, 13, &reading, &mut |h| hcp(h) > 37, TableLimits::default());
+        assert_eq!(none.unwrap_err(), TableRefusal::NoHand);
+        let tight = TableLimits { max_keys: 100, ..TableLimits::default() };
+        let over = SeatTable::build(full, 0, 13, &reading, &mut |h| hcp(h) > 30, tight);
+        assert_eq!(over.unwrap_err(), TableRefusal::OverBudget);
+        let wide = HandReading {
+            lengths: false,
+            values: (0..5).map(|_| (ValueScope::Total, Box::new(|h: Hand| (h.0 as i32).wrapping_mul(1 << 30)) as HoldingValue)).collect(),
+        };
+        let wide = SeatTable::build(full, 0, 13, &wide, &mut |_| true, TableLimits::default());
+        assert_eq!(wide.unwrap_err(), TableRefusal::KeyTooWide);
+    }
+}

@@ -1,0 +1,116 @@
+//! Smart dealing's exactness: a deal whose first seat is drawn from its [`SeatTable`] is
+//! exactly uniform over the deals whose first seat satisfies the table's condition, checked by
+//! enumerating every deal of a small pack and, on the full pack, against plain dealing with
+//! rejection.
+
+use super::*;
+
+/// The table of `seat`'s hands under `predeal` that satisfy `accept`, which reads the hand's
+/// suit lengths and high-card points.
+fn table(predeal: &[(Seat, Card)], seat: Seat, accept: impl Fn(Hand) -> bool) -> Arc<SeatTable> {
+    let (free, own, slots) = seat_cards(predeal, seat);
+    let reading = HandReading { lengths: true, values: vec![(ValueScope::Total, Box::new(hcp))] };
+    Arc::new(SeatTable::build(free, own, slots, &reading, &mut |h| accept(h), TableLimits::default()).unwrap())
+}
+
+fn smart_setup(seed: i64, predeal: Vec<(Seat, Card)>, seat: Seat, accept: impl Fn(Hand) -> bool) -> DealingSetup {
+    let first_seat_table = Some(table(&predeal, seat, accept));
+    DealingSetup { seed, predeal, first_seat: Some(seat), first_seat_table, ..DealingSetup::default() }
+}
+
+#[test]
+fn every_deal_of_a_small_pack_is_equally_likely() {
+    // The spade and heart A K Q J are free, the other 44 cards predealt eleven to a seat: the
+    // free cards go two to a seat, 2,520 deals, of which those where East has 4+ points are kept.
+    let honours = 0x1E00_1E00_0000_0000u64;
+    let pre: Vec<(Seat, Card)> = (0..52)
+        .map(Card::from_ordinal)
+        .filter(|card| honours & card.bit() == 0)
+        .enumerate()
+        .map(|(i, card)| (Seat::ALL[i % 4], card))
+        .collect();
+    let (free, _, slots) = seat_cards(&pre, Seat::East);
+    assert_eq!((free, slots), (honours, 2));
+    let accept = |h: Hand| hcp(Hand(h.0 & honours)) >= 4;
+    let pre = pre;
+    let setup = smart_setup(7, pre.clone(), Seat::East, accept);
+    let mut dealer = Dealer::new(&setup).unwrap();
+    assert_eq!(dealer.dealing_order()[0], Seat::East);
+    // Every way to give the free cards two to a seat, East's meeting the condition.
+    let cards: Vec<u64> = (0..64).filter(|b| free >> b & 1 != 0).map(|b| 1u64 << b).collect();
+    let mut cells = std::collections::HashMap::new();
+    for code in 0..4u32.pow(8) {
+        let seats: Vec<usize> = (0..8).map(|i| (code / 4u32.pow(i) % 4) as usize).collect();
+        if (0..4).any(|s| seats.iter().filter(|&&x| x == s).count() != 2) {
+            continue;
+        }
+        let east = (0..8).filter(|&i| seats[i] == Seat::East.index()).fold(0, |h, i| h | cards[i]);
+        if accept(Hand(east)) {
+            let key: Vec<u64> = (0..4).map(|s| (0..8).filter(|&i| seats[i] == s).fold(0, |h, i| h | cards[i])).collect();
+            let next = cells.len();
+            cells.insert(key, next);
+        }
+    }
+    assert!(cells.len() > 200, "{}", cells.len());
+    let mut counts = vec![0u64; cells.len()];
+    let draws = 300 * cells.len();
+    for _ in 0..draws {
+        let deal = dealer.deal().unwrap();
+        let key: Vec<u64> = deal.0.iter().map(|hand| hand.0 & free).collect();
+        counts[*cells.get(&key).expect("a deal whose East meets the condition")] += 1;
+    }
+    let p = vec![1.0 / cells.len() as f64; cells.len()];
+    assert!(chi_square(&counts, &p) < chi_square_limit(cells.len() as f64 - 1.0));
+}
+
+#[test]
+fn a_smart_seat_deals_like_rejection_on_the_full_pack() {
+    // East balanced with 15–17 (1 hand in ~40), with a card predealt to North: smart dealing
+    // against plain dealing kept by the same condition, on East's points and spades, North's
+    // points and hearts, South's spades and whether West holds the club ace.
+    const N: u64 = 250_000;
+    let pre = predeal("north SA");
+    let accept = |h: Hand| balanced(h) && (15..=17).contains(&hcp(h));
+    let mut smart = Dealer::new(&smart_setup(3, pre.clone(), Seat::East, accept)).unwrap();
+    let mut plain_setup = setup(GeneratorKind::ChaCha, 4);
+    plain_setup.predeal = pre;
+    let mut plain = Dealer::new(&plain_setup).unwrap();
+    let cell = |d: &Deal| {
+        let (n, e, s, w) = (d.hand(Seat::North), d.hand(Seat::East), d.hand(Seat::South), d.hand(Seat::West));
+        let ace = usize::from(w.contains(Card::new(Suit::Clubs, 12)));
+        [
+            (hcp(e) - 15) as usize * 6 + e.len(Suit::Spades) as usize,
+            100 + hcp(n).min(25) as usize * 14 + n.len(Suit::Hearts) as usize,
+            500 + s.len(Suit::Spades) as usize * 2 + ace,
+        ]
+    };
+    let (mut ours, mut kept) = (vec![0u64; 600], vec![0u64; 600]);
+    for _ in 0..N {
+        let d = smart.deal().unwrap();
+        assert!(accept(d.hand(Seat::East)));
+        for c in cell(&d) {
+            ours[c] += 1;
+        }
+    }
+    let mut accepted = 0;
+    while accepted < N {
+        let d = plain.deal().unwrap();
+        if accept(d.hand(Seat::East)) {
+            for c in cell(&d) {
+                kept[c] += 1;
+            }
+            accepted += 1;
+        }
+    }
+    // Three statistics per deal: each block's cells are a two-sample test of their own.
+    for block in [0..100, 100..500, 500..600] {
+        let (mut chi, mut cells) = (0.0, 0.0);
+        for (&x, &y) in ours[block.clone()].iter().zip(&kept[block.clone()]) {
+            if x + y >= 10 {
+                chi += (x as f64 - y as f64).powi(2) / (x + y) as f64;
+                cells += 1.0;
+            }
+        }
+        assert!(cells >= 8.0 && chi < chi_square_limit(cells - 1.0), "block {block:?}: chi-square {chi} over {cells} cells");
+    }
+}

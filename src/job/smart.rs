@@ -1,0 +1,140 @@
+//! Smart dealing's choice for one job: which seat the ChaCha dealer deals first, and whether
+//! it draws that seat's hands from the exact table of those that satisfy its part of the
+//! condition (see [`crate::dealing::SeatTable`] and [`crate::program::seat_factors`]).
+//!
+//! The seat factors of the condition are measured on a fixed sample of plain deals; those
+//! that keep at most 15 % of the hands are counted exactly, most selective first (at
+//! most [`MOST_COUNTED`]), within [`TableLimits`]. When the count that keeps the fewest hands
+//! keeps at most [`SMART_AT_MOST`] of them (above that, judging a plain hand costs less than
+//! drawing from the table), its seat is dealt first, from its table; otherwise the deals are
+//! those of `smart=off`. Whatever is chosen, every deal is judged by the whole condition, so the
+//! deals produced are exactly those plain dealing would keep, equally likely.
+
+use std::sync::Arc;
+
+use crate::cards::{Deal, Seat};
+use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits};
+use crate::program::seat_factors::FactorJudges;
+use crate::program::Program;
+
+/// Deals of the sample that picks the factors worth counting.
+const SAMPLE_DEALS: usize = 4096;
+/// Factors counted at most (counting one costs up to about 40 ms).
+const MOST_COUNTED: usize = 1;
+/// A factor is counted when the sample kept at most this share of its hands.
+const COUNT_AT_MOST: f64 = 0.15;
+/// A seat is dealt from its table when the table keeps at most this share of its hands.
+pub const SMART_AT_MOST: f64 = 0.125;
+
+/// A seat factor counted exactly: how many of the seat's possible hands satisfy it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountedFactor {
+    /// The seat.
+    pub seat: Seat,
+    /// Hands that satisfy the seat's part of the condition.
+    pub accepted: u64,
+    /// Hands the seat may hold (after the card predeal).
+    pub possible: u64,
+}
+
+impl CountedFactor {
+    /// The end-of-run line: "smart dealing: east, 1 hand in 2,041 satisfies its part of the
+    /// condition (exact count)", or "… every hand …".
+    pub fn describe(&self, dealt_from_table: bool) -> String {
+        let how = if dealt_from_table { "dealt from the exact count" } else { "counted" };
+        let ratio = self.possible as f64 / self.accepted as f64;
+        format!(
+            "{} {how}: {} of its {} possible hands satisfy its part of the condition (1 in {})",
+            self.seat.name().to_ascii_lowercase(),
+            self.accepted,
+            self.possible,
+            group_thousands(ratio)
+        )
+    }
+}
+
+/// `x` rounded for reading: whole numbers with thousands separators, one decimal below 100.
+fn group_thousands(x: f64) -> String {
+    if x < 100.0 {
+        return format!("{x:.1}");
+    }
+    let digits = format!("{:.0}", x);
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What smart dealing chose for a job.
+#[derive(Clone, Debug, Default)]
+pub struct SmartChoice {
+    /// The seat dealt first, from [`table`](Self::table), when one is.
+    pub first_seat: Option<Seat>,
+    /// The first seat's table, when it is dealt from one.
+    pub table: Option<Arc<SeatTable>>,
+    /// The factors counted, in the order counted.
+    pub counted: Vec<CountedFactor>,
+}
+
+impl SmartChoice {
+    /// The choice for `program`'s condition dealt under `setup`: nothing unless the generator
+    /// is ChaCha and there is no bias predeal, spot card or swapping.
+    pub fn new(program: &Program, setup: &DealingSetup) -> SmartChoice {
+        let plain = setup.generator == GeneratorKind::ChaCha
+            && setup.bias.iter().flatten().all(|&b| b < 0)
+            && setup.spots.is_empty()
+            && setup.swap == 0;
+        let Some(condition) = program.condition.filter(|_| plain) else { return SmartChoice::default() };
+        let factors = program.seat_factors(condition);
+        if factors.is_empty() {
+            return SmartChoice::default();
+        }
+        // The share of a fixed sample of deals each factor keeps.
+        let Ok(mut sampler) = Dealer::new(&DealingSetup { predeal: setup.predeal.clone(), ..DealingSetup::default() })
+        else {
+            return SmartChoice::default();
+        };
+        let mut judges = FactorJudges::new(program, &factors);
+        let mut kept = vec![0usize; factors.len()];
+        for _ in 0..SAMPLE_DEALS {
+            let Some(deal): Option<Deal> = sampler.deal() else { continue };
+            for (k, factor) in factors.iter().enumerate() {
+                match judges.judge(k, deal.hand(factor.seat)) {
+                    Some(true) => kept[k] += 1,
+                    Some(false) => {}
+                    None => return SmartChoice::default(),
+                }
+            }
+        }
+        let mut order: Vec<usize> =
+            (0..factors.len()).filter(|&k| (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64).collect();
+        order.sort_by_key(|&k| kept[k]);
+        let mut choice = SmartChoice::default();
+        let mut best: Option<(f64, Seat, Arc<SeatTable>)> = None;
+        for k in order.into_iter().take(MOST_COUNTED) {
+            let factor = &factors[k];
+            let (free, own, slots) = seat_cards(&setup.predeal, factor.seat);
+            let reading = factor.reading(program);
+            let mut accept = |hand| judges.judge(k, hand).unwrap_or(false);
+            let Ok(table) = SeatTable::build(free, own, slots, &reading, &mut accept, TableLimits::default()) else {
+                continue;
+            };
+            let counted = CountedFactor { seat: factor.seat, accepted: table.accepted(), possible: table.possible() };
+            choice.counted.push(counted);
+            let share = counted.accepted as f64 / counted.possible as f64;
+            if best.as_ref().is_none_or(|(s, _, _)| share < *s) {
+                best = Some((share, factor.seat, Arc::new(table)));
+            }
+        }
+        if let Some((share, seat, table)) = best.filter(|(share, _, _)| *share <= SMART_AT_MOST) {
+            debug_assert!(share <= SMART_AT_MOST);
+            choice.first_seat = Some(seat);
+            choice.table = Some(table);
+        }
+        choice
+    }
+}

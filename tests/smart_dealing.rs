@@ -1,0 +1,276 @@
+//! Smart dealing's exactness on whole scripts: for a dozen conditions (one seat, two seats,
+//! card and bias predeal, FD shapes, `rnd()`, variables, every hand measure), the deals a
+//! session produces with `smart=auto` are distributed as those it produces with `smart=off`
+//! (plain dealing, kept by the condition), by two-sample chi-square tests on hand statistics of
+//! every seat and single cards; each counted seat factor's table agrees with the condition on
+//! random hands and on its own draws; and the same seed gives the same deals on one thread or
+//! two.
+
+use dealer::cards::{Card, Deal, Seat, Suit};
+use dealer::dealing::{seat_cards, Dealer, DealingSetup, SeatTable, TableLimits};
+use dealer::job::smart::SmartChoice;
+use dealer::program::hand_stats::{CountTables, HCP_TABLE};
+use dealer::program::seat_factors::FactorJudges;
+use dealer::program::Program;
+use dealer::{Dialect, Session};
+
+/// The deals a session produces from `script` with the given `smart` setting.
+fn produce(script: &str, smart: &str, seed: i64, count: usize) -> Vec<Deal> {
+    let mut session = Session::new();
+    session.set_option("smart", smart).unwrap();
+    session.set_option("seed", &seed.to_string()).unwrap();
+    session.set_option("generate", "2000000000").unwrap();
+    session.load_script(script.as_bytes()).unwrap();
+    (0..count).map(|_| session.next_deal().unwrap().expect("a deal within the generate limit")).collect()
+}
+
+fn hcp(deal: &Deal, seat: Seat) -> usize {
+    CountTables::new().count(HCP_TABLE, deal.hand(seat), None) as usize
+}
+
+/// The cells a deal falls in: for every seat its points and its spade and heart lengths, and
+/// who holds the spade ace and the heart king (each statistic a block of cells of its own).
+fn cells(deal: &Deal) -> Vec<usize> {
+    let mut out = Vec::new();
+    for seat in Seat::ALL {
+        let base = seat.index() * 100;
+        out.push(base + hcp(deal, seat).min(37));
+        out.push(400 + seat.index() * 30 + deal.hand(seat).len(Suit::Spades) as usize);
+        out.push(400 + seat.index() * 30 + 14 + deal.hand(seat).len(Suit::Hearts) as usize);
+    }
+    for (k, card) in [Card::new(Suit::Spades, 12), Card::new(Suit::Hearts, 11)].into_iter().enumerate() {
+        let holder = Seat::ALL.iter().position(|&s| deal.hand(s).contains(card)).unwrap();
+        out.push(600 + k * 4 + holder);
+    }
+    out
+}
+
+/// Upper 1e-4 point of a chi-square with `dof` degrees of freedom (Wilson–Hilferty).
+fn chi_square_limit(dof: f64) -> f64 {
+    let z = 3.72;
+    let v = 2.0 / (9.0 * dof);
+    dof * (1.0 - v + z * v.sqrt()).powi(3)
+}
+
+/// Two-sample chi-square over each block of cells (seat points, lengths, card holders).
+fn assert_same_distribution(name: &str, a: &[Deal], b: &[Deal]) {
+    let (mut x, mut y) = (vec![0u64; 700], vec![0u64; 700]);
+    for d in a {
+        for c in cells(d) {
+            x[c] += 1;
+        }
+    }
+    for d in b {
+        for c in cells(d) {
+            y[c] += 1;
+        }
+    }
+    let (na, nb) = (a.len() as f64, b.len() as f64);
+    let blocks: Vec<std::ops::Range<usize>> = (0..4)
+        .map(|s| s * 100..s * 100 + 100)
+        .chain((0..8).map(|k| 400 + k * 14 + (k / 2) * 2..400 + k * 14 + (k / 2) * 2 + 14))
+        .chain([600..604, 604..608])
+        .collect();
+    for block in blocks {
+        let (mut chi, mut cells) = (0.0, 0.0);
+        for c in block.clone() {
+            if x[c] + y[c] >= 10 {
+                let d = (nb / na).sqrt() * x[c] as f64 - (na / nb).sqrt() * y[c] as f64;
+                chi += d * d / (x[c] + y[c]) as f64;
+                cells += 1.0;
+            }
+        }
+        if cells >= 2.0 {
+            assert!(chi < chi_square_limit(cells - 1.0), "{name}: cells {block:?}: chi-square {chi:.1} over {cells} cells");
+        }
+    }
+}
+
+/// Every seat factor of the script's condition that can be counted: its table agrees with the
+/// condition on random hands of the seat and on hands drawn from the table.
+fn check_tables(name: &str, script: &str) -> usize {
+    let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+    let Some(condition) = program.condition else { return 0 };
+    let predeal = program.settings.predeal.clone();
+    let mut counted = 0;
+    let factors = program.seat_factors(condition);
+    let mut judges = FactorJudges::new(&program, &factors);
+    for (k, factor) in factors.iter().enumerate() {
+        let (free, own, slots) = seat_cards(&predeal, factor.seat);
+        let reading = factor.reading(&program);
+        let built = SeatTable::build(free, own, slots, &reading, &mut |h| judges.judge(k, h).unwrap(), TableLimits::default());
+        let Ok(table) = built else { continue };
+        counted += 1;
+        let mut dealer = Dealer::new(&DealingSetup { seed: 99, predeal: predeal.clone(), ..DealingSetup::default() }).unwrap();
+        for _ in 0..100_000 {
+            let hand = dealer.deal().unwrap().hand(factor.seat);
+            assert_eq!(table.satisfies(hand.0 & !own), judges.judge(k, hand).unwrap(), "{name}: {:?} {}", factor.seat, hand.pbn());
+        }
+        let mut w = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            w = w.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            w
+        };
+        for _ in 0..20_000 {
+            let word = next();
+            let cards = table.draw(word, &mut next);
+            assert!(judges.judge(k, dealer::cards::Hand(cards | own)).unwrap(), "{name}: a drawn hand fails its factor");
+        }
+    }
+    counted
+}
+
+/// The scripts: (name, script, deals compared).
+const SCRIPTS: &[(&str, &str, usize)] = &[
+    ("one seat, balanced 20-21", "condition shape(east, any 4333 + any 4432 + any 5332) && hcp(east) >= 20 && hcp(east) <= 21\n", 60_000),
+    ("8-card suit, 5-9", "condition (spades(south) >= 8 || hearts(south) >= 8 || diamonds(south) >= 8 || clubs(south) >= 8) && hcp(south) >= 5 && hcp(south) <= 9\n", 40_000),
+    ("4-4-4-1 with 17+", "condition shape(north, any 4441) && hcp(north) >= 17\n", 30_000),
+    ("suit points and controls", "condition hcp(west, spades) >= 5 && spades(west) >= 5 && control(west) >= 4\n", 60_000),
+    ("two seats", "condition shape(north, any 4333 + any 4432 + any 5332) && hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 10 && hearts(south) >= 5\n", 40_000),
+    ("card predeal", "predeal north SAK, HQ\ncondition hcp(north) >= 19 && shape(north, any 5332 + any 4432)\n", 60_000),
+    ("bias predeal", "predeal east H6\ncondition hcp(east) >= 6 && hcp(east) <= 10\n", 60_000),
+    ("FD shape", "condition shape{west, 5+s4+hxx} && hcp(west) >= 11 && hcp(west) <= 15\n", 60_000),
+    ("rnd in the condition", "condition hcp(east) >= 14 && rnd(3) == 0 && shape(east, any 5xxx)\n", 40_000),
+    ("losers, ltc and cccc", "condition loser(north) <= 6 && ltc(north) <= 700 && cccc(north) >= 1300\n", 40_000),
+    ("hascard and quality", "condition hascard(east, AS) && quality(east, spades) >= 600 && hcp(east) <= 12\n", 60_000),
+    ("variables, || and division", "long = spades(north) >= 6 || hearts(north) >= 6\npts = (hcp(north) + 3 * control(north)) / 2\ncondition long && pts >= 9 && pts <= 12 && hcp(south) < 15\n", 40_000),
+];
+
+#[test]
+fn smart_and_plain_dealing_produce_the_same_distribution() {
+    for (k, &(name, script, n)) in SCRIPTS.iter().enumerate() {
+        let smart = produce(script, "auto", 1000 + k as i64, n);
+        let plain = produce(script, "off", 2000 + k as i64, n);
+        assert_same_distribution(name, &smart, &plain);
+    }
+}
+
+#[test]
+fn counted_factors_agree_with_the_condition() {
+    let mut counted = 0;
+    for &(name, script, _) in SCRIPTS {
+        counted += check_tables(name, script);
+    }
+    // Every script above but the bias one has a factor the tables count.
+    assert!(counted >= 12, "{counted}");
+}
+
+#[test]
+fn a_rare_seat_is_dealt_from_its_count() {
+    // 1 hand in ~10^7: plain dealing would deal ~10^11 deals for these.
+    let script = "condition spades(south) == 9 && hearts(south) == 4 && hcp(south) >= 10 && hcp(south) <= 11\n";
+    let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+    let choice = SmartChoice::new(&program, &DealingSetup::default());
+    assert_eq!(choice.first_seat, Some(Seat::South));
+    assert!(choice.table.is_some());
+    let counted = choice.counted[0];
+    assert!(counted.possible / counted.accepted > 1_000_000, "{counted:?}");
+    let deals = produce(script, "auto", 5, 2000);
+    for d in &deals {
+        let south = d.hand(Seat::South);
+        assert_eq!((south.len(Suit::Spades), south.len(Suit::Hearts)), (9, 4));
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_deals_on_any_thread_count() {
+    let script = "produce 300\ncondition hcp(north) >= 12 && shape(east, any 6xxx) && hcp(east) <= 10\naction printoneline\n";
+    let run = |threads: &str| {
+        let mut session = Session::new();
+        session.set_option("seed", "17").unwrap();
+        session.set_option("threads", threads).unwrap();
+        session.set_option("statistics", "false").unwrap();
+        let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = out.clone();
+        session.set_sink(
+            dealer::Stream::Output,
+            Some(dealer::Sink::Callback(Box::new(move |bytes: &[u8]| {
+                sink.lock().unwrap().extend_from_slice(bytes);
+                Ok(())
+            }))),
+        );
+        session.load_script(script.as_bytes()).unwrap();
+        session.run().unwrap();
+        let out = out.lock().unwrap().clone();
+        out
+    };
+    let one = run("1");
+    assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), 300);
+    assert_eq!(one, run("2"));
+}
+
+/// `C(n, k)` as a float.
+fn choose(n: u64, k: u64) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64)
+}
+
+#[test]
+fn a_million_smart_deals_match_exact_probabilities() {
+    // East balanced with 20–21 (1 hand in ~300). Exact probabilities by counting, independently
+    // of the library: per shape, the hands by points are the convolution of each suit's
+    // holdings by length and points. North's spades follow from East's: hypergeometric.
+    let script = "condition shape(east, any 4333 + any 4432 + any 5332) && hcp(east) >= 20 && hcp(east) <= 21\n";
+    let mut by_length = [[0u64; 11]; 14];
+    for bits in 0u64..1 << 13 {
+        let points: u32 = (9..13).map(|r| (bits >> r & 1) as u32 * (r - 8)).sum();
+        by_length[bits.count_ones() as usize][points as usize] += 1;
+    }
+    // weight[p - 20][spades]: East's hands with p points and that many spades.
+    let mut weight = [[0f64; 14]; 2];
+    for s in 0..=13usize {
+        for h in 0..=13 - s {
+            for d in 0..=13 - s - h {
+                let c = 13 - s - h - d;
+                let mut sorted = [s, h, d, c];
+                sorted.sort_unstable();
+                if !matches!(sorted, [3, 3, 3, 4] | [2, 3, 4, 4] | [2, 3, 3, 5]) {
+                    continue;
+                }
+                let mut dist = vec![1f64];
+                for len in [s, h, d, c] {
+                    let mut next = vec![0f64; dist.len() + 10];
+                    for (p, &n) in dist.iter().enumerate() {
+                        for (q, &m) in by_length[len].iter().enumerate() {
+                            next[p + q] += n * m as f64;
+                        }
+                    }
+                    dist = next;
+                }
+                weight[0][s] += dist[20];
+                weight[1][s] += dist[21];
+            }
+        }
+    }
+    let total: f64 = weight.iter().flatten().sum();
+    let p_points = [weight[0].iter().sum::<f64>() / total, weight[1].iter().sum::<f64>() / total];
+    let p_east_spades: Vec<f64> = (0..14).map(|l| (weight[0][l] + weight[1][l]) / total).collect();
+    let p_north_spades: Vec<f64> = (0..14u64)
+        .map(|k| (0..14u64).map(|l| p_east_spades[l as usize] * choose(13 - l, k) * choose(26 + l, 13 - k) / choose(39, 13)).sum())
+        .collect();
+    const N: usize = 1_000_000;
+    let deals = produce(script, "auto", 77, N);
+    let mut points = [0usize; 2];
+    let (mut east_spades, mut north_spades) = ([0usize; 14], [0usize; 14]);
+    for d in &deals {
+        points[hcp(d, Seat::East) - 20] += 1;
+        east_spades[d.hand(Seat::East).len(Suit::Spades) as usize] += 1;
+        north_spades[d.hand(Seat::North).len(Suit::Spades) as usize] += 1;
+    }
+    // Each cell within 4.5 standard errors: a 1 % bias in a cell of 10 % or more is at least
+    // 6 standard errors away.
+    let check = |what: &str, count: usize, p: f64| {
+        let sigma = (p * (1.0 - p) / N as f64).sqrt();
+        let observed = count as f64 / N as f64;
+        assert!((observed - p).abs() <= 4.5 * sigma + 1e-12, "{what}: observed {observed:.5}, exact {p:.5}");
+    };
+    for k in 0..2 {
+        check(&format!("East with {} points", 20 + k), points[k], p_points[k]);
+    }
+    for l in 0..14 {
+        check(&format!("East with {l} spades"), east_spades[l], p_east_spades[l]);
+        check(&format!("North with {l} spades"), north_spades[l], p_north_spades[l]);
+    }
+}
