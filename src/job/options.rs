@@ -702,6 +702,7 @@ mod tests {
         ("time_limit", &["", "-1", "abc", "1.5", "10s"]),
         ("threads", &["", "-1", "65", "abc", "2x", "1.0"]),
         ("swap", &["", "1", "4", "2 ", "abc"]),
+        ("smart", &["", "on ", "yes", "Auto", "0"]),
         ("quiet", &["", "2", "maybe", "TRUEx", "-1"]),
         ("statistics", &["", "2", "abc"]),
         ("progress", &["", "2", "abc"]),
