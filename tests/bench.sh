@@ -2,7 +2,8 @@
 # Benchmark: runs the same scripts under our CLI (each generator, one thread; ChaCha with two
 # threads) and classic dealer (/usr/games/dealer, when installed), and prints deals generated
 # per second (the median of RUNS runs, whole process timed) with the ratio to classic dealer;
-# the ChaCha `-R 2` row also gives its speed-up over `-R 1`. Not a test: numbers depend on the
+# the ChaCha `-R 2` row also gives its speed-up over `-R 1`. Every run is `--smart=off`: this
+# measures plain dealing (tests/bench_smart.py measures produced deals with smart dealing). Not a test: numbers depend on the
 # machine.
 #
 # The programs run in turn within each round (classic dealer, then ours), and a ratio is the
@@ -54,7 +55,7 @@ for s in "${scripts[@]}"; do
     fi
     for k in "${!modes[@]}"; do
       read -r rng threads <<<"${modes[$k]}"
-      read -r g t <<<"$(measure "$cli" --rng="$rng" --dialect=v2 -R "$threads" -s 1 "$s")"
+      read -r g t <<<"$(measure "$cli" --rng="$rng" --smart=off --dialect=v2 -R "$threads" -s 1 "$s")"
       r=$(awk -v g="$g" -v t="$t" 'BEGIN{print g / t}')
       rates[k + 1]+="$r "; seconds[k + 1]+="$t "
       [ -n "$base" ] && ratios[k + 1]+="$(awk -v a="$r" -v b="$base" 'BEGIN{print a / b}') "
@@ -62,9 +63,9 @@ for s in "${scripts[@]}"; do
       [ "${modes[$k]}" = "chacha 2" ] && best2=$t
     done
     for _ in 1 2 3 4; do
-      read -r _ t <<<"$(measure "$cli" --rng=chacha --dialect=v2 -R 1 -s 1 "$s")"
+      read -r _ t <<<"$(measure "$cli" --rng=chacha --smart=off --dialect=v2 -R 1 -s 1 "$s")"
       best1=$(awk -v a="$best1" -v b="$t" 'BEGIN{print (b < a) ? b : a}')
-      read -r _ t <<<"$(measure "$cli" --rng=chacha --dialect=v2 -R 2 -s 1 "$s")"
+      read -r _ t <<<"$(measure "$cli" --rng=chacha --smart=off --dialect=v2 -R 2 -s 1 "$s")"
       best2=$(awk -v a="$best2" -v b="$t" 'BEGIN{print (b < a) ? b : a}')
     done
     parallel+="$(awk -v a="$best1" -v b="$best2" 'BEGIN{print a / b}') "
