@@ -167,7 +167,7 @@ try {
 
   await check('Stop ends a long run within 1 s', async () => {
     await page.evaluate(() => {
-      document.getElementById('script').value = 'generate 2000000000\nproduce 2000000000\ncondition hcp(north) >= 37\naction printoneline\n';
+      document.getElementById('script').value = 'generate 2000000000\nproduce 2000000000\ncondition hcp(north) >= 38\naction printoneline\n';
       document.getElementById('seed').value = '1';
       document.getElementById('generator').value = 'chacha';
       document.getElementById('produce').value = '';

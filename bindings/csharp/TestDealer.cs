@@ -599,9 +599,12 @@ internal static class TestDealer
             using (var batch = new DealerSession())
             using (var single = new DealerSession())
             {
-                // The generate limit ends the dealing before 50 deals are found.
+                // The generate limit ends the dealing before 50 deals are found (plain dealing:
+                // smart dealing would draw North's 16+ hands directly, one per deal generated).
                 const string limited = "generate 300\ncondition hcp(north) >= 16\n";
                 batch.Seed = single.Seed = 4;
+                batch.SetOption("smart", "off");
+                single.SetOption("smart", "off");
                 batch.LoadScript(limited);
                 single.LoadScript(limited);
                 DealBatch got = batch.NextDeals(50, batch.CompileExpression("hcp(north)"));

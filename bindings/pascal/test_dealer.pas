@@ -495,6 +495,9 @@ begin
   try
     Batch.SetSeed(4);
     Single.SetSeed(4);
+    { Plain dealing: smart dealing would draw North's 16+ hands directly, one per deal generated. }
+    Batch.SetOption('smart', 'off');
+    Single.SetOption('smart', 'off');
     Batch.LoadScript(Limited);
     Single.LoadScript(Limited);
     N := Batch.NextDeals(50, [Batch.CompileExpression('hcp(north)')], Deals, Values);
