@@ -81,7 +81,10 @@ fn assert_same_distribution(name: &str, a: &[Deal], b: &[Deal]) {
             }
         }
         if cells >= 2.0 {
-            assert!(chi < chi_square_limit(cells - 1.0), "{name}: cells {block:?}: chi-square {chi:.1} over {cells} cells");
+            assert!(
+                chi < chi_square_limit(cells - 1.0),
+                "{name}: cells {block:?}: chi-square {chi:.1} over {cells} cells"
+            );
         }
     }
 }
@@ -98,13 +101,21 @@ fn check_tables(name: &str, script: &str) -> usize {
     for (k, factor) in factors.iter().enumerate() {
         let (free, own, slots) = seat_cards(&predeal, factor.seat);
         let reading = factor.reading(&program);
-        let built = SeatTable::build(free, own, slots, &reading, &mut |h| judges.judge(k, h).unwrap(), TableLimits::default());
+        let built =
+            SeatTable::build(free, own, slots, &reading, &mut |h| judges.judge(k, h).unwrap(), TableLimits::default());
         let Ok(table) = built else { continue };
         counted += 1;
-        let mut dealer = Dealer::new(&DealingSetup { seed: 99, predeal: predeal.clone(), ..DealingSetup::default() }).unwrap();
+        let mut dealer =
+            Dealer::new(&DealingSetup { seed: 99, predeal: predeal.clone(), ..DealingSetup::default() }).unwrap();
         for _ in 0..100_000 {
             let hand = dealer.deal().unwrap().hand(factor.seat);
-            assert_eq!(table.satisfies(hand.0 & !own), judges.judge(k, hand).unwrap(), "{name}: {:?} {}", factor.seat, hand.pbn());
+            assert_eq!(
+                table.satisfies(hand.0 & !own),
+                judges.judge(k, hand).unwrap(),
+                "{name}: {:?} {}",
+                factor.seat,
+                hand.pbn()
+            );
         }
         let mut w = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
@@ -114,7 +125,10 @@ fn check_tables(name: &str, script: &str) -> usize {
         for _ in 0..20_000 {
             let word = next();
             let cards = table.draw(word, &mut next);
-            assert!(judges.judge(k, dealer::cards::Hand(cards | own)).unwrap(), "{name}: a drawn hand fails its factor");
+            assert!(
+                judges.judge(k, dealer::cards::Hand(cards | own)).unwrap(),
+                "{name}: a drawn hand fails its factor"
+            );
         }
     }
     counted
@@ -174,7 +188,8 @@ fn a_rare_seat_is_dealt_from_its_count() {
 
 #[test]
 fn the_same_seed_gives_the_same_deals_on_any_thread_count() {
-    let script = "produce 300\ncondition hcp(north) >= 12 && shape(east, any 6xxx) && hcp(east) <= 10\naction printoneline\n";
+    let script =
+        "produce 300\ncondition hcp(north) >= 12 && shape(east, any 6xxx) && hcp(east) <= 10\naction printoneline\n";
     let run = |threads: &str| {
         let mut session = Session::new();
         session.set_option("seed", "17").unwrap();
@@ -248,7 +263,11 @@ fn a_million_smart_deals_match_exact_probabilities() {
     let p_points = [weight[0].iter().sum::<f64>() / total, weight[1].iter().sum::<f64>() / total];
     let p_east_spades: Vec<f64> = (0..14).map(|l| (weight[0][l] + weight[1][l]) / total).collect();
     let p_north_spades: Vec<f64> = (0..14u64)
-        .map(|k| (0..14u64).map(|l| p_east_spades[l as usize] * choose(13 - l, k) * choose(26 + l, 13 - k) / choose(39, 13)).sum())
+        .map(|k| {
+            (0..14u64)
+                .map(|l| p_east_spades[l as usize] * choose(13 - l, k) * choose(26 + l, 13 - k) / choose(39, 13))
+                .sum()
+        })
         .collect();
     const N: usize = 1_000_000;
     let deals = produce(script, "auto", 77, N);

@@ -51,9 +51,9 @@ pub fn seat_cards(predeal: &[(Seat, Card)], seat: Seat) -> (u64, u64, u32) {
 }
 
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
-use std::sync::Arc;
 pub use seat_table::{HandReading, HoldingValue, SeatTable, TableLimits, TableRefusal, ValueScope};
 pub use spots::{too_many_spots, SpotCards, SPOT_RANKS};
+use std::sync::Arc;
 
 /// Which random generator (and with it which peer's dealing algorithm) a session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,7 +288,9 @@ impl Dealer {
             GeneratorKind::ChaCha => {
                 let has_bias = check_bias(&setup.bias)?;
                 let has_spots = !setup.spots.is_empty();
-                if setup.first_seat_table.is_some() && (has_bias || has_spots || setup.swap != 0 || setup.first_seat.is_none()) {
+                if setup.first_seat_table.is_some()
+                    && (has_bias || has_spots || setup.swap != 0 || setup.first_seat.is_none())
+                {
                     return Err("smart dealing needs a first seat and no bias, spot cards or swapping".to_string());
                 }
                 let constrained = has_bias || has_spots || !setup.predeal.is_empty();

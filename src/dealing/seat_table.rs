@@ -249,7 +249,8 @@ impl SeatTable {
                 (0..reading.values.len()).filter(|&v| reading.values[v].0 == ValueScope::Suit(suit)).collect()
             })
             .collect();
-        let totals: Vec<usize> = (0..reading.values.len()).filter(|&v| reading.values[v].0 == ValueScope::Total).collect();
+        let totals: Vec<usize> =
+            (0..reading.values.len()).filter(|&v| reading.values[v].0 == ValueScope::Total).collect();
 
         // Every holding of every suit, with what the condition reads of it.
         let mut per_suit: [Vec<Holding>; 4] = Default::default();
@@ -454,7 +455,17 @@ impl SeatTable {
         }
         let mut accepted_keys = finals_keys;
         accepted_keys.sort_unstable();
-        Ok(SeatTable { slots, groups, holdings: holdings_out, group_of_lane, accepted_keys, levels, finals, accepted, possible })
+        Ok(SeatTable {
+            slots,
+            groups,
+            holdings: holdings_out,
+            group_of_lane,
+            accepted_keys,
+            levels,
+            finals,
+            accepted,
+            possible,
+        })
     }
 
     /// Whether the table counts the hand taking the free cards `cards` among those that
@@ -600,8 +611,10 @@ mod tests {
         });
         // A suit's own value with a total.
         let spade_hcp = |h: Hand| hcp(Hand(h.0 & (LANE_MASK << 48)));
-        let reading =
-            HandReading { lengths: false, values: vec![(ValueScope::Suit(Suit::Spades), Box::new(spade_hcp)), (ValueScope::Total, Box::new(hcp))] };
+        let reading = HandReading {
+            lengths: false,
+            values: vec![(ValueScope::Suit(Suit::Spades), Box::new(spade_hcp)), (ValueScope::Total, Box::new(hcp))],
+        };
         check_bijection(free, own, slots, &reading, &|h| spade_hcp(h) >= 3 && hcp(h) <= 12);
     }
 
@@ -695,7 +708,9 @@ mod tests {
         assert_eq!(over.unwrap_err(), TableRefusal::OverBudget);
         let wide = HandReading {
             lengths: false,
-            values: (0..5).map(|_| (ValueScope::Total, Box::new(|h: Hand| (h.0 as i32).wrapping_mul(1 << 30)) as HoldingValue)).collect(),
+            values: (0..5)
+                .map(|_| (ValueScope::Total, Box::new(|h: Hand| (h.0 as i32).wrapping_mul(1 << 30)) as HoldingValue))
+                .collect(),
         };
         let wide = SeatTable::build(full, 0, 13, &wide, &mut |_| true, TableLimits::default());
         assert_eq!(wide.unwrap_err(), TableRefusal::KeyTooWide);

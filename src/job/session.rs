@@ -16,7 +16,6 @@ use std::sync::Arc;
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::zrd::LibraryReader;
 use crate::dd::{DdCache, Need, SolverPool};
-use crate::job::smart::SmartChoice;
 use crate::dealing::{spots_need_chacha, Dealer, DealingSetup, GeneratorKind, SpotCards};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -30,6 +29,7 @@ use crate::job::options::{parse_debug, predeal_cards, Options, OutputFormat, GEN
 use crate::job::parallel::ParallelDealing;
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{Sink, Stream};
+use crate::job::smart::SmartChoice;
 use crate::program::deal_expr::StagedCondition;
 use crate::program::{CompiledAction, ExternalCall, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
@@ -374,7 +374,11 @@ impl Session {
             first_seat_table: None,
         };
         // Smart dealing: the seat read first, dealt from its exact count when that pays.
-        let smart = if o.smart && o.library_file.is_none() { SmartChoice::new(program, &setup) } else { SmartChoice::default() };
+        let smart = if o.smart && o.library_file.is_none() {
+            SmartChoice::new(program, &setup)
+        } else {
+            SmartChoice::default()
+        };
         setup.first_seat = smart.first_seat;
         setup.first_seat_table = smart.table.clone();
         let mut seed_printed = seed_value as u64;
@@ -449,7 +453,8 @@ impl Session {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
-        let fast_condition = program.condition.and_then(|condition| StagedCondition::new(program, condition, dealer.dealing_order()));
+        let fast_condition =
+            program.condition.and_then(|condition| StagedCondition::new(program, condition, dealer.dealing_order()));
         // Only the seats the condition reads first are dealt before it is judged.
         let program_seats = fast_condition.as_ref().map_or(program_seats, StagedCondition::first_seats);
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.

@@ -25,16 +25,16 @@ use crate::program::hand_stats::{CountTables, HCP_TABLE};
 use crate::program::nodes::{children, Node, NodeId, TOO_DEEP};
 use crate::program::settings::ScriptSettings;
 use crate::program::shape::ShapeSet;
+use crate::program::shape_fd;
 use crate::program::table_limits::{
     check_buckets, check_range, check_ranges, classic_frequency2d_allocation_fails, classic_frequency_allocation_fails,
     out_of_memory, OUT_OF_MEMORY,
 };
+use crate::script;
 use crate::script::ast::{
     Action, BinOp, CountTable, Expr, JsonItem, ParsedScript, Pos, PredealItem, PrintItem, ReportItem, SideOrSeat,
     Statement,
 };
-use crate::program::shape_fd;
-use crate::script;
 
 /// Most `shape(…)` clauses a classic script may have: classic dealer gives each clause one bit of
 /// a 32-bit mask and refuses the 32nd clause (`Too many shapes -- only 32 allowed!`).

@@ -708,7 +708,8 @@ mod tests {
             let Some(root) = builder.compile(condition) else { continue };
             // The condition twice: roots share their nodes.
             let mut dag = DealDag::new(builder, &[root, root]);
-            let mut staged = StagedCondition::new(&program, condition, crate::dealing::LAZY_DEALING_ORDER).expect("a deal expression");
+            let mut staged = StagedCondition::new(&program, condition, crate::dealing::LAZY_DEALING_ORDER)
+                .expect("a deal expression");
             let mut dealer = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
             let mut lazy = Dealer::new(&DealingSetup { seed: case, ..Default::default() }).unwrap();
             for _ in 0..300 {

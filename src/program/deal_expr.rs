@@ -476,7 +476,8 @@ mod tests {
         assert!(accepted > 1_000, "{accepted}");
         let parsed = crate::script::parse(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let program = Program::compile(&parsed, Dialect::V2).unwrap();
-        let staged = StagedCondition::new(&program, program.condition.unwrap(), crate::dealing::LAZY_DEALING_ORDER).unwrap();
+        let staged =
+            StagedCondition::new(&program, program.condition.unwrap(), crate::dealing::LAZY_DEALING_ORDER).unwrap();
         let kinds: Vec<Vec<&str>> = staged
             .stages
             .iter()

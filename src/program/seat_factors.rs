@@ -178,11 +178,15 @@ impl SeatFactor {
                     SuitValue::Controls => Box::new(|h| hand_stats::controls(h, None)),
                     SuitValue::Losers => Box::new(|h| hand_stats::losers(h, None)),
                     SuitValue::Ltc => Box::new(|h| hand_stats::ltc(h, None)),
-                    SuitValue::Quality => Box::new(move |h| Suit::ALL.iter().map(|&s| hand_stats::quality(h, s, dialect)).sum()),
+                    SuitValue::Quality => {
+                        Box::new(move |h| Suit::ALL.iter().map(|&s| hand_stats::quality(h, s, dialect)).sum())
+                    }
                     SuitValue::CcccShare => {
                         Box::new(move |h| Suit::ALL.iter().map(|&s| hand_stats::cccc_suit(h, s, dialect)).sum())
                     }
-                    SuitValue::HasRank(rank) => Box::new(move |h: Hand| (h.0 & 0x0001_0001_0001_0001 << rank != 0) as i32),
+                    SuitValue::HasRank(rank) => {
+                        Box::new(move |h: Hand| (h.0 & 0x0001_0001_0001_0001 << rank != 0) as i32)
+                    }
                 };
                 (scope, f)
             })

@@ -46,7 +46,8 @@ fn every_deal_of_a_small_pack_is_equally_likely() {
         }
         let east = (0..8).filter(|&i| seats[i] == Seat::East.index()).fold(0, |h, i| h | cards[i]);
         if accept(Hand(east)) {
-            let key: Vec<u64> = (0..4).map(|s| (0..8).filter(|&i| seats[i] == s).fold(0, |h, i| h | cards[i])).collect();
+            let key: Vec<u64> =
+                (0..4).map(|s| (0..8).filter(|&i| seats[i] == s).fold(0, |h, i| h | cards[i])).collect();
             let next = cells.len();
             cells.insert(key, next);
         }
@@ -111,6 +112,9 @@ fn a_smart_seat_deals_like_rejection_on_the_full_pack() {
                 cells += 1.0;
             }
         }
-        assert!(cells >= 8.0 && chi < chi_square_limit(cells - 1.0), "block {block:?}: chi-square {chi} over {cells} cells");
+        assert!(
+            cells >= 8.0 && chi < chi_square_limit(cells - 1.0),
+            "block {block:?}: chi-square {chi} over {cells} cells"
+        );
     }
 }
