@@ -29,7 +29,7 @@
 //!
 //! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
 //! keys would not fit in 128 bits or a pass exceeds [`TableLimits`]; memory is at most about
-//! `32 × max_keys + 16 × max_edges` bytes (the defaults: ~16 MiB) while building, and the kept
+//! `5 × 40 × max_keys + 16 × max_edges` bytes (the defaults: ~60 MiB) while building, and the kept
 //! table holds only the keys that lead to an accepted class.
 
 use std::collections::HashMap;
@@ -101,7 +101,7 @@ pub struct TableLimits {
 }
 
 impl Default for TableLimits {
-    /// About 16 MiB and 40 ms of counting at most.
+    /// About 60 MiB and 40 ms of counting at most.
     fn default() -> TableLimits {
         TableLimits { max_keys: 1 << 18, max_steps: 3_000_000, max_edges: 1 << 19 }
     }
