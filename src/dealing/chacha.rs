@@ -295,17 +295,8 @@ struct PortableDeposit;
 
 impl Deposit for PortableDeposit {
     #[inline(always)]
-    fn deposit(mut bits: u64, mut mask: u64) -> u64 {
-        let mut taken = 0;
-        while bits != 0 {
-            let lowest = mask & mask.wrapping_neg();
-            if bits & 1 != 0 {
-                taken |= lowest;
-            }
-            bits >>= 1;
-            mask ^= lowest;
-        }
-        taken
+    fn deposit(bits: u64, mask: u64) -> u64 {
+        super::hand_sampler::deposit(bits, mask)
     }
 }
 

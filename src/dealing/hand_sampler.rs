@@ -64,12 +64,28 @@ const fn subsets_by_size() -> ([u16; 1 << SUIT_CARDS], [u16; 16]) {
 }
 
 /// `C(n, k)` for `n` up to 52 (0 when `k > n`).
-fn binomial(n: usize, k: usize) -> u64 {
+pub(super) fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         return 0;
     }
     // C(n, k) = C(n, k - 1) * (n - k + 1) / k, exact at every step.
     (1..=k.min(n - k)).fold(1u64, |c, i| c * (n + 1 - i) as u64 / i as u64)
+}
+
+/// The bits of `mask` selected by the low bits of `bits`, lowest first: bit `i` of `bits` says
+/// whether the `i`-th lowest bit of `mask` is taken (a portable `pdep`).
+#[inline(always)]
+pub(super) fn deposit(mut bits: u64, mut mask: u64) -> u64 {
+    let mut taken = 0;
+    while bits != 0 {
+        let lowest = mask & mask.wrapping_neg();
+        if bits & 1 != 0 {
+            taken |= lowest;
+        }
+        bits >>= 1;
+        mask ^= lowest;
+    }
+    taken
 }
 
 /// Draws uniform digits below `bounds` (whose product is `product`, below 2^64) from the word

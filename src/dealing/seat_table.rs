@@ -35,6 +35,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::hand_sampler::{binomial, deposit};
 use crate::cards::{Hand, Suit, LANE_MASK};
 
 /// A multiplicative hash of the table's integer keys (SipHash costs more than the counting).
@@ -197,28 +198,6 @@ pub struct SeatTable {
     accepted: u64,
     /// Hands the seat may hold at all (its free slots from the free cards).
     possible: u64,
-}
-
-/// `C(n, k)` for `n` up to 52.
-fn binomial(n: u64, k: u64) -> u64 {
-    if k > n {
-        return 0;
-    }
-    (1..=k.min(n - k)).fold(1u64, |c, i| c * (n + 1 - i) / i)
-}
-
-/// The bits of `mask` selected by the low bits of `bits`, lowest first.
-fn deposit(mut bits: u64, mut mask: u64) -> u64 {
-    let mut taken = 0;
-    while bits != 0 {
-        let lowest = mask & mask.wrapping_neg();
-        if bits & 1 != 0 {
-            taken |= lowest;
-        }
-        bits >>= 1;
-        mask ^= lowest;
-    }
-    taken
 }
 
 /// One suit's holdings before grouping: free cards taken, kept values, total shares.
@@ -409,7 +388,7 @@ impl SeatTable {
                 finals.push(accepted);
             }
         }
-        debug_assert_eq!(possible, binomial(u64::from(free.count_ones()), u64::from(slots)));
+        debug_assert_eq!(possible, binomial(free.count_ones() as usize, slots as usize));
         if accepted == 0 {
             return Err(TableRefusal::NoHand);
         }
