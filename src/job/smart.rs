@@ -37,38 +37,6 @@ pub struct CountedFactor {
     pub possible: u64,
 }
 
-impl CountedFactor {
-    /// The end-of-run line: "smart dealing: east, 1 hand in 2,041 satisfies its part of the
-    /// condition (exact count)", or "… every hand …".
-    pub fn describe(&self, dealt_from_table: bool) -> String {
-        let how = if dealt_from_table { "dealt from the exact count" } else { "counted" };
-        let ratio = self.possible as f64 / self.accepted as f64;
-        format!(
-            "{} {how}: {} of its {} possible hands satisfy its part of the condition (1 in {})",
-            self.seat.name().to_ascii_lowercase(),
-            self.accepted,
-            self.possible,
-            group_thousands(ratio)
-        )
-    }
-}
-
-/// `x` rounded for reading: whole numbers with thousands separators, one decimal below 100.
-fn group_thousands(x: f64) -> String {
-    if x < 100.0 {
-        return format!("{x:.1}");
-    }
-    let digits = format!("{:.0}", x);
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// What smart dealing chose for a job.
 #[derive(Clone, Debug, Default)]
 pub struct SmartChoice {
