@@ -96,7 +96,7 @@ fn check_tables(name: &str, script: &str) -> usize {
     let Some(condition) = program.condition else { return 0 };
     let predeal = program.settings.predeal.clone();
     let mut counted = 0;
-    let factors = program.seat_factors(condition);
+    let (program, factors) = program.seat_factors(condition);
     let mut judges = FactorJudges::new(&program, &factors);
     for (k, factor) in factors.iter().enumerate() {
         let (free, own, slots) = seat_cards(&predeal, factor.seat);
@@ -148,6 +148,9 @@ const SCRIPTS: &[(&str, &str, usize)] = &[
     ("losers, ltc and cccc", "condition loser(north) <= 6 && ltc(north) <= 700 && cccc(north) >= 1300\n", 40_000),
     ("hascard and quality", "condition hascard(east, AS) && quality(east, spades) >= 600 && hcp(east) <= 12\n", 60_000),
     ("variables, || and division", "long = spades(north) >= 6 || hearts(north) >= 6\npts = (hcp(north) + 3 * control(north)) / 2\ncondition long && pts >= 9 && pts <= 12 && hcp(south) < 15\n", 40_000),
+    ("projected through ||, ! and another seat", "condition (hcp(south) >= 20 && hcp(north) >= 3) || (shape(south, any 4441) && !(hearts(north) >= 4))\n", 40_000),
+    ("compared suit values, ?: and a levelling by West's cards", "keep = hascard(west, 2C) || !hascard(east, 3D)\ngood = clubs(south) > 5 && hcp(south, clubs) == 9\ntp = hcp(south) + (clubs(south) > 4 ? clubs(south) - 4 : 0)\ncondition good && tp > 13 || tp > 21 && keep\n", 40_000),
+    ("lengths compared suit by suit", "condition (spades(east) >= 5 && hearts(east) >= 5 || diamonds(east) == 0) && hcp(east, spades) >= 4 && hcp(east) >= 7\n", 40_000),
 ];
 
 #[test]
@@ -165,8 +168,25 @@ fn counted_factors_agree_with_the_condition() {
     for &(name, script, _) in SCRIPTS {
         counted += check_tables(name, script);
     }
-    // Every script above but the bias one has a factor the tables count.
-    assert!(counted >= 12, "{counted}");
+    // Every script above but the bias one has a factor the tables count (two seats, two).
+    assert!(counted >= 15, "{counted}");
+}
+
+#[test]
+fn every_deal_the_condition_keeps_satisfies_every_seat_factor() {
+    // A seat factor is implied by the condition: dealing only hands that satisfy it loses no
+    // deal the condition would keep.
+    for (k, &(name, script, _)) in SCRIPTS.iter().enumerate() {
+        let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+        let (projected, factors) = program.seat_factors(program.condition.unwrap());
+        assert!(!factors.is_empty(), "{name}: no seat factor");
+        let mut judges = FactorJudges::new(&projected, &factors);
+        for deal in produce(script, "off", 3000 + k as i64, 3000) {
+            for (f, factor) in factors.iter().enumerate() {
+                assert!(judges.judge(f, deal.hand(factor.seat)).unwrap(), "{name}: {:?} fails {}", factor.seat, deal.pbn());
+            }
+        }
+    }
 }
 
 #[test]

@@ -3,7 +3,50 @@
 
 use std::io::Write;
 
+use crate::cards::Seat;
 use crate::dialect::Dialect;
+
+/// A seat's part of the condition counted exactly by smart dealing: how many of the hands the
+/// seat may hold satisfy it (reported after the statistics and in the JSON summary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmartCount {
+    /// The seat.
+    pub seat: Seat,
+    /// Hands that satisfy the seat's part of the condition.
+    pub accepted: u64,
+    /// Hands the seat may hold (after the card predeal).
+    pub possible: u64,
+    /// Whether the seat was dealt from the exact table of those hands.
+    pub dealt_from_table: bool,
+}
+
+impl SmartCount {
+    /// `possible / accepted` as people read odds: two decimals below 10, one below 100, then
+    /// whole with thousands separators (`2,041`).
+    pub fn odds_text(&self) -> String {
+        let odds = self.possible as f64 / self.accepted.max(1) as f64;
+        if odds < 10.0 {
+            format!("{odds:.2}")
+        } else if odds < 100.0 {
+            format!("{odds:.1}")
+        } else {
+            grouped(odds.round() as u64)
+        }
+    }
+}
+
+/// `n` with a comma between each group of three digits.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// DealerV2's `-L` (library mode) counters, printed instead of the seed line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +73,8 @@ pub struct RunSummary<'a> {
     /// DealerV2 `-L` mode: the library counters replace the seed line (`seed_printed` then becomes
     /// the library's starting seed). `None` otherwise; ignored by classic.
     pub library: Option<LibraryCounts>,
+    /// The seat factors smart dealing counted (ChaCha only), one line each after `Time needed`.
+    pub smart: &'a [SmartCount],
 }
 
 /// Writes the end-of-run statistics. DealerV2 adds the title and spells `Produced  ` with two
@@ -65,6 +110,17 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
     out.extend_from_slice(b"Time needed ");
     super::cformat::write_fixed(out, s.seconds, 8, 3);
     out.extend_from_slice(b" sec\n");
+    for count in s.smart {
+        let _ = writeln!(
+            out,
+            "Smart dealing: 1 hand in {} satisfies {}'s part of the condition ({} of {}){}",
+            count.odds_text(),
+            count.seat.name(),
+            grouped(count.accepted),
+            grouped(count.possible),
+            if count.dealt_from_table { ", dealt from their exact table" } else { "" }
+        );
+    }
 }
 
 /// The `-m` progress meter (stderr text; the same in both peers): `Calculating... %2d%%

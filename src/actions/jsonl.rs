@@ -10,14 +10,18 @@
 //!  "diamonds":7,"clubs":8},"east":{…},"south":{…},"west":{…}},"par":{"score_ns":420,
 //!  "contracts":"NS 4S"}}
 //! {"schema":1,"type":"summary","generated":1234,"produced":10,"seed":42,"seconds":0.012}
+//! {"schema":1,"type":"summary",…,"seconds":0.012,"smart":[{"seat":"south","accepted":311089243,
+//!  "possible":635013559600,"dealt_from_table":true}]}
 //! ```
 //!
-//! (each object on one line; `"dd"` and `"par"` only with the `json_dd` option). Strings are escaped as RFC 8259 requires: `"` and `\` with a
+//! (each object on one line; `"smart"` only when smart dealing counted a seat's part of the
+//! condition; `"dd"` and `"par"` only with the `json_dd` option). Strings are escaped as RFC 8259 requires: `"` and `\` with a
 //! backslash, control characters as `\n`, `\t`, … or `\u00XX`; other text is written as is (UTF-8).
 
 use std::io::Write;
 
 use crate::actions::boards::{vulnerability_name, Board};
+use crate::actions::footer::RunSummary;
 use crate::actions::pbn_dd::{par_contracts_text, ROW_STRAINS};
 use crate::cards::{Seat, Strain, Suit};
 use crate::dd::{DdTable, Par};
@@ -133,12 +137,32 @@ pub fn print_json(out: &mut Vec<u8>, board: &Board, values: &[(&str, i32)], dd: 
     out.extend_from_slice(b"}\n");
 }
 
-/// The end-of-run summary object: deals generated and produced, the seed, elapsed seconds.
-pub fn write_json_summary(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64, seconds: f64) {
-    let _ = writeln!(
+/// The end-of-run summary object: deals generated and produced, the seed, elapsed seconds, and
+/// the seat factors smart dealing counted (when it counted any).
+pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
+    let _ = write!(
         out,
-        "{{\"schema\":{SCHEMA},\"type\":\"summary\",\"generated\":{generated},\"produced\":{produced},\"seed\":{seed},\"seconds\":{seconds:.3}}}"
+        "{{\"schema\":{SCHEMA},\"type\":\"summary\",\"generated\":{},\"produced\":{},\"seed\":{},\"seconds\":{:.3}",
+        s.generated, s.produced, s.seed_printed, s.seconds
     );
+    if !s.smart.is_empty() {
+        out.extend_from_slice(b",\"smart\":[");
+        for (i, count) in s.smart.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ = write!(
+                out,
+                "{{\"seat\":\"{}\",\"accepted\":{},\"possible\":{},\"dealt_from_table\":{}}}",
+                seat_key(count.seat),
+                count.accepted,
+                count.possible,
+                count.dealt_from_table
+            );
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b"}\n");
 }
 
 #[cfg(test)]
@@ -205,11 +229,26 @@ mod tests {
 
     #[test]
     fn the_summary_object() {
+        let summary =
+            RunSummary { title: None, generated: 1234, produced: 10, seed_printed: 42, seconds: 0.0125, library: None, smart: &[] };
         let mut out = Vec::new();
-        write_json_summary(&mut out, 1234, 10, 42, 0.0125);
+        write_json_summary(&mut out, &summary);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "{\"schema\":1,\"type\":\"summary\",\"generated\":1234,\"produced\":10,\"seed\":42,\"seconds\":0.013}\n"
+        );
+        let smart = [crate::actions::SmartCount {
+            seat: Seat::South,
+            accepted: 311_089_243,
+            possible: 635_013_559_600,
+            dealt_from_table: true,
+        }];
+        let mut out = Vec::new();
+        write_json_summary(&mut out, &RunSummary { smart: &smart, ..summary });
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"schema\":1,\"type\":\"summary\",\"generated\":1234,\"produced\":10,\"seed\":42,\"seconds\":0.013,\
+             \"smart\":[{\"seat\":\"south\",\"accepted\":311089243,\"possible\":635013559600,\"dealt_from_table\":true}]}\n"
         );
     }
 }

@@ -404,13 +404,7 @@ impl<'p> ActionState<'p> {
         if self.settings.json_summary {
             // In place of the text statistics; asked for, it is written under `format` too.
             if self.statistics || self.settings.records_format {
-                actions::write_json_summary(
-                    out,
-                    summary.generated,
-                    summary.produced,
-                    summary.seed_printed,
-                    summary.seconds,
-                );
+                actions::write_json_summary(out, &summary);
             }
         } else if self.statistics {
             actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });

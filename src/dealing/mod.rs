@@ -51,7 +51,7 @@ pub fn seat_cards(predeal: &[(Seat, Card)], seat: Seat) -> (u64, u64, u32) {
 }
 
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
-pub use seat_table::{HandReading, HoldingValue, SeatTable, TableLimits, TableRefusal, ValueScope};
+pub use seat_table::{HandReading, HoldingValue, ReadValue, SeatTable, TableLimits, TableRefusal, ValueScope};
 pub use spots::{too_many_spots, SpotCards, SPOT_RANKS};
 use std::sync::Arc;
 

@@ -74,7 +74,7 @@ type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 pub type HoldingValue<'a> = Box<dyn Fn(Hand) -> i32 + 'a>;
 
 /// Where a value read by the condition comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueScope {
     /// One suit's own value (`hcp(north, spades)`): the function is read on that suit only.
     Suit(Suit),
@@ -82,12 +82,41 @@ pub enum ValueScope {
     Total,
 }
 
+/// A value a condition on one hand reads.
+pub struct ReadValue<'a> {
+    /// Where it comes from.
+    pub scope: ValueScope,
+    /// Its value on one suit's holding (the suit's share, for a total).
+    pub value: HoldingValue<'a>,
+    /// For a suit's own value that the condition only compares with constants: the *cuts*, the
+    /// least values of each range the comparisons cannot tell apart (`x >= 5` cuts at 5,
+    /// `x == 9` at 9 and 10). Holdings are then told apart only by the number of cuts at or
+    /// below their value. `None`: the value is read exactly (and always for a total).
+    pub cuts: Option<Vec<i32>>,
+}
+
+impl<'a> ReadValue<'a> {
+    /// A value read exactly.
+    pub fn exact(scope: ValueScope, value: HoldingValue<'a>) -> ReadValue<'a> {
+        ReadValue { scope, value, cuts: None }
+    }
+
+    /// What tells holdings apart: the value, or the number of cuts at or below it.
+    fn class_of(&self, holding: Hand) -> i64 {
+        let v = (self.value)(holding);
+        match (&self.cuts, self.scope) {
+            (Some(cuts), ValueScope::Suit(_)) => cuts.iter().filter(|&&cut| cut <= v).count() as i64,
+            _ => i64::from(v),
+        }
+    }
+}
+
 /// What a condition on one hand reads of it, as values of single suits.
 pub struct HandReading<'a> {
-    /// Whether the suit lengths themselves are read (`shape`, `spades(north)`, `cccc`).
+    /// Whether the suit lengths themselves are read, all of them exactly (`shape`, `cccc`).
     pub lengths: bool,
-    /// The values read, each with its scope.
-    pub values: Vec<(ValueScope, HoldingValue<'a>)>,
+    /// The values read.
+    pub values: Vec<ReadValue<'a>>,
 }
 
 /// Work and memory bounds of [`SeatTable::build`].
@@ -225,11 +254,11 @@ impl SeatTable {
         let kept_scopes: Vec<Vec<usize>> = (0..4)
             .map(|s| {
                 let suit = Suit::from_index(s);
-                (0..reading.values.len()).filter(|&v| reading.values[v].0 == ValueScope::Suit(suit)).collect()
+                (0..reading.values.len()).filter(|&v| reading.values[v].scope == ValueScope::Suit(suit)).collect()
             })
             .collect();
         let totals: Vec<usize> =
-            (0..reading.values.len()).filter(|&v| reading.values[v].0 == ValueScope::Total).collect();
+            (0..reading.values.len()).filter(|&v| reading.values[v].scope == ValueScope::Total).collect();
 
         // Every holding of every suit, with what the condition reads of it.
         let mut per_suit: [Vec<Holding>; 4] = Default::default();
@@ -248,8 +277,8 @@ impl SeatTable {
                 if reading.lengths {
                     kept.push(i64::from(holding.0.count_ones()));
                 }
-                kept.extend(kept_scopes[s].iter().map(|&v| i64::from((reading.values[v].1)(holding))));
-                let shares = totals.iter().map(|&v| i64::from((reading.values[v].1)(holding))).collect();
+                kept.extend(kept_scopes[s].iter().map(|&v| reading.values[v].class_of(holding)));
+                let shares = totals.iter().map(|&v| reading.values[v].class_of(holding)).collect();
                 holdings.push(Holding { cards, taken: taken as u8, kept, shares });
             }
         }
@@ -555,7 +584,7 @@ mod tests {
     }
 
     fn reading_hcp_and_lengths() -> HandReading<'static> {
-        HandReading { lengths: true, values: vec![(ValueScope::Total, Box::new(hcp))] }
+        HandReading { lengths: true, values: vec![ReadValue::exact(ValueScope::Total, Box::new(hcp))] }
     }
 
     /// Unranking is a bijection from 0..accepted onto exactly the hands that satisfy the
@@ -592,9 +621,26 @@ mod tests {
         let spade_hcp = |h: Hand| hcp(Hand(h.0 & (LANE_MASK << 48)));
         let reading = HandReading {
             lengths: false,
-            values: vec![(ValueScope::Suit(Suit::Spades), Box::new(spade_hcp)), (ValueScope::Total, Box::new(hcp))],
+            values: vec![
+                ReadValue::exact(ValueScope::Suit(Suit::Spades), Box::new(spade_hcp)),
+                ReadValue::exact(ValueScope::Total, Box::new(hcp)),
+            ],
         };
         check_bijection(free, own, slots, &reading, &|h| spade_hcp(h) >= 3 && hcp(h) <= 12);
+        // The same with the suit's value only compared (cut at 3 and at 5, 6 for `== 5`), and
+        // a suit length read by cuts alone.
+        let spade_length = |h: Hand| (h.0 >> 48 & LANE_MASK).count_ones() as i32;
+        let reading = HandReading {
+            lengths: false,
+            values: vec![
+                ReadValue { scope: ValueScope::Suit(Suit::Spades), value: Box::new(spade_hcp), cuts: Some(vec![3, 5, 6]) },
+                ReadValue { scope: ValueScope::Suit(Suit::Spades), value: Box::new(spade_length), cuts: Some(vec![5]) },
+                ReadValue::exact(ValueScope::Total, Box::new(hcp)),
+            ],
+        };
+        check_bijection(free, own, slots, &reading, &|h| {
+            (spade_hcp(h) >= 3 || spade_hcp(h) == 5) && spade_length(h) >= 5 && hcp(h) <= 12
+        });
     }
 
     #[test]
@@ -688,7 +734,7 @@ mod tests {
         let wide = HandReading {
             lengths: false,
             values: (0..5)
-                .map(|_| (ValueScope::Total, Box::new(|h: Hand| (h.0 as i32).wrapping_mul(1 << 30)) as HoldingValue))
+                .map(|_| ReadValue::exact(ValueScope::Total, Box::new(|h: Hand| (h.0 as i32).wrapping_mul(1 << 30))))
                 .collect(),
         };
         let wide = SeatTable::build(full, 0, 13, &wide, &mut |_| true, TableLimits::default());

@@ -9,7 +9,7 @@ use crate::clock::Instant;
 
 use crate::actions::context::{ActionSettings, DealValues};
 use crate::actions::state::ActionState;
-use crate::actions::{self, ProgressMeter, RunSummary};
+use crate::actions::{self, ProgressMeter, RunSummary, SmartCount};
 use crate::cards::{Deal, SeatSet};
 use crate::dd::zrd::{LibraryReader, OutputSpec};
 use crate::dd::{DdCache, DdTable, DealResults};
@@ -67,6 +67,8 @@ pub(crate) struct Job {
     pub(crate) generate_capped: bool,
     /// The ceiling that stopped the job, once one has.
     pub(crate) ceiling: Option<Ceiling>,
+    /// The seat factors smart dealing counted, for the end-of-run report.
+    pub(crate) smart_counts: Vec<SmartCount>,
 }
 
 /// What the dealing loop gets next.
@@ -465,6 +467,7 @@ fn deal_loop(
             records_read: l.records_read() as i64,
             wrap_arounds: i64::from(l.wrap_arounds()),
         }),
+        smart: &job.smart_counts,
     };
     let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
     let end = outputs.out.len();

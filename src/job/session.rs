@@ -494,6 +494,7 @@ impl Session {
             hard_deadline: None,
             generate_capped,
             ceiling: None,
+            smart_counts: smart.counted,
         })
     }
 

@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use crate::actions::SmartCount;
 use crate::cards::{Deal, Seat};
 use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits};
 use crate::program::seat_factors::FactorJudges;
@@ -26,17 +27,6 @@ const COUNT_AT_MOST: f64 = 0.15;
 /// A seat is dealt from its table when the table keeps at most this share of its hands.
 pub const SMART_AT_MOST: f64 = 0.125;
 
-/// A seat factor counted exactly: how many of the seat's possible hands satisfy it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CountedFactor {
-    /// The seat.
-    pub seat: Seat,
-    /// Hands that satisfy the seat's part of the condition.
-    pub accepted: u64,
-    /// Hands the seat may hold (after the card predeal).
-    pub possible: u64,
-}
-
 /// What smart dealing chose for a job.
 #[derive(Clone, Debug, Default)]
 pub struct SmartChoice {
@@ -44,8 +34,8 @@ pub struct SmartChoice {
     pub first_seat: Option<Seat>,
     /// The first seat's table, when it is dealt from one.
     pub table: Option<Arc<SeatTable>>,
-    /// The factors counted, in the order counted.
-    pub counted: Vec<CountedFactor>,
+    /// The factors counted, in the order counted (reported after the statistics).
+    pub counted: Vec<SmartCount>,
 }
 
 impl SmartChoice {
@@ -57,7 +47,8 @@ impl SmartChoice {
             && setup.spots.is_empty()
             && setup.swap == 0;
         let Some(condition) = program.condition.filter(|_| plain) else { return SmartChoice::default() };
-        let factors = program.seat_factors(condition);
+        let (projected, factors) = program.seat_factors(condition);
+        let program = &projected;
         if factors.is_empty() {
             return SmartChoice::default();
         }
@@ -91,7 +82,12 @@ impl SmartChoice {
             let Ok(table) = SeatTable::build(free, own, slots, &reading, &mut accept, TableLimits::default()) else {
                 continue;
             };
-            let counted = CountedFactor { seat: factor.seat, accepted: table.accepted(), possible: table.possible() };
+            let counted = SmartCount {
+                seat: factor.seat,
+                accepted: table.accepted(),
+                possible: table.possible(),
+                dealt_from_table: false,
+            };
             choice.counted.push(counted);
             let share = counted.accepted as f64 / counted.possible as f64;
             if best.as_ref().is_none_or(|(s, _, _)| share < *s) {
@@ -102,6 +98,9 @@ impl SmartChoice {
             debug_assert!(share <= SMART_AT_MOST);
             choice.first_seat = Some(seat);
             choice.table = Some(table);
+            if let Some(count) = choice.counted.iter_mut().find(|count| count.seat == seat) {
+                count.dealt_from_table = true;
+            }
         }
         choice
     }

@@ -1,27 +1,35 @@
-//! The parts of a condition that read one seat's hand alone, in terms smart dealing counts.
+//! What a condition asks of one seat's hand alone, in terms smart dealing counts.
 //!
-//! A *seat factor* is the conjunction of the clauses of the condition's top-level `&&` that
-//! read only one seat's hand, and read it only through values that are a suit's own or sums
-//! over the suits (see [`crate::dealing::SeatTable`]): suit lengths and shapes, point counts
-//! (`hcp`, `ptN` and their redefinitions) of a suit or the hand, `control`, `loser`, `ltc`,
-//! suit `quality`, `cccc` (its suit shares and the lengths), `hascard`, and any arithmetic,
-//! comparison, `?:`, `&&`, `||` and `!` of those. Division and remainder count only by a
-//! non-zero constant other than −1, so that judging a class never meets an error a hand would
-//! not. `rnd()`, double dummy and external metrics never belong to a factor. Variables are
-//! single nodes of the program's graph, so a clause reads through them as written, and a
-//! factor is judged through the DAG compiled from that graph (each shared node once).
+//! A *seat factor* is the condition's upper projection on a seat: a condition on that hand
+//! alone that every deal satisfying the whole condition satisfies. It is built from the
+//! condition's graph (variables are single nodes of it, so each is projected once): a
+//! sub-expression that reads the seat's hand alone, through values that are a suit's own or
+//! sums over the suits (see [`crate::dealing::SeatTable`]: suit lengths and shapes, point
+//! counts (`hcp`, `ptN` and their redefinitions) of a suit or the hand, `control`, `loser`,
+//! `ltc`, suit `quality`, `cccc`, `hascard`, and any arithmetic, comparison, `?:`, `&&`, `||`
+//! and `!` of those) is kept as it is; `&&`, `||`, `!` and `?:` project through their operands;
+//! anything else (another seat's hand, `rnd()`, double dummy, external metrics, a division by
+//! other than a constant) is unknown: true in the upper projection, false in the lower one
+//! that a `!` turns it into. So `south_opens and (north_responds or keep_a_few)`
+//! projects on South as `south_opens`, and `twoC or twoD and levelling_by_west_cards` as
+//! `twoC or twoD`. Division and remainder count only by a non-zero constant other than −1,
+//! so that judging a class never meets an error a hand would not. A factor is judged through
+//! the DAG compiled from the projected graph (each shared node once).
+
+use std::collections::HashMap;
 
 use crate::cards::{Deal, Hand, Seat, Suit};
-use crate::dealing::{HandReading, HoldingValue, ValueScope};
+use crate::dealing::{HandReading, HoldingValue, ReadValue, ValueScope};
 use crate::program::compiled_program::Program;
 use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
 use crate::program::hand_stats;
 use crate::program::nodes::{children, Node, NodeId};
+use crate::pos::Pos;
 use crate::script::ast::BinOp;
 
 /// A value a factor reads from one suit's holding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum SuitValue {
     /// A point-count table.
     Count(u8),
@@ -37,20 +45,22 @@ enum SuitValue {
     CcccShare,
     /// Whether the suit holds the card of this rank.
     HasRank(u8),
+    /// The suit's length (when no shape reads all of them).
+    Length,
 }
 
-/// The clauses of a condition's top-level `&&` that read one seat's hand alone, and what they
-/// read of it.
+/// A condition's upper projection on one seat's hand, and what it reads of that hand.
 #[derive(Clone, Debug)]
 pub struct SeatFactor {
     /// The seat.
     pub seat: Seat,
-    /// The clauses, in the condition's order.
+    /// The projection's clauses (nodes of the projected program), all of which hold.
     pub clauses: Vec<NodeId>,
-    /// Whether the suit lengths are read.
+    /// Whether all suit lengths are read exactly (a shape or `cccc` reads them).
     lengths: bool,
-    /// The values read, with their scope, each once.
-    values: Vec<(ValueScope, SuitValue)>,
+    /// The values read, with their scope and, for a suit's own value only compared with
+    /// constants, the cuts (see [`crate::dealing::ReadValue`]), each once.
+    values: Vec<(ValueScope, SuitValue, Option<Vec<i32>>)>,
 }
 
 /// What one clause reads, while it is being looked at.
@@ -76,37 +86,40 @@ impl Reads {
 }
 
 impl Program {
-    /// The seat factors of `condition`, one per seat that has one, in seat order.
-    pub fn seat_factors(&self, condition: NodeId) -> Vec<SeatFactor> {
-        let mut conjuncts = Vec::new();
-        let mut stack = vec![condition];
-        while let Some(id) = stack.pop() {
-            match self.nodes[id as usize] {
-                Node::Binary(BinOp::And, a, b, _) => stack.extend([b, a]),
-                _ => conjuncts.push(id),
-            }
-        }
-        let mut factors: Vec<SeatFactor> = Vec::new();
-        for clause in conjuncts {
-            let Some(reads) = self.clause_reads(clause) else { continue };
-            let Some(seat) = reads.seat else { continue };
-            let factor = match factors.iter_mut().position(|f| f.seat == seat) {
-                Some(at) => &mut factors[at],
-                None => {
-                    factors.push(SeatFactor { seat, clauses: Vec::new(), lengths: false, values: Vec::new() });
-                    factors.last_mut().expect("just pushed")
-                }
+    /// The seat factors of `condition`, one per seat whose projection constrains its hand, in
+    /// seat order, with the program whose nodes they are: a copy of this one with the
+    /// projections' nodes appended (judge and read the factors through it).
+    pub fn seat_factors(&self, condition: NodeId) -> (Program, Vec<SeatFactor>) {
+        let mut projected = self.clone();
+        let mut factors = Vec::new();
+        for seat in Seat::ALL {
+            let mut projection = Projection {
+                nodes: &mut projected.nodes,
+                seat,
+                pure: vec![None; self.nodes.len()],
+                memo: HashMap::new(),
             };
-            factor.clauses.push(clause);
-            factor.lengths |= reads.lengths;
-            for v in reads.values {
-                if !factor.values.contains(&v) {
-                    factor.values.push(v);
-                }
+            let Some(Proj::Node(root)) = projection.bound(condition, true) else { continue };
+            let Some(reads) = projected.clause_reads(root) else { continue };
+            if reads.seat == Some(seat) {
+                let cuts = projected.value_cuts(root);
+                let values = reads
+                    .values
+                    .into_iter()
+                    // Every length is in the key when a shape reads them all.
+                    .filter(|&(_, value)| !(reads.lengths && value == SuitValue::Length))
+                    .map(|(scope, value)| {
+                        let cuts = match scope {
+                            ValueScope::Suit(_) => cuts.get(&(scope, value)).cloned().flatten(),
+                            ValueScope::Total => None,
+                        };
+                        (scope, value, cuts)
+                    })
+                    .collect();
+                factors.push(SeatFactor { seat, clauses: vec![root], lengths: reads.lengths, values });
             }
         }
-        factors.sort_by_key(|f| f.seat.index());
-        factors
+        (projected, factors)
     }
 
     /// What `clause` reads when it reads one seat's hand alone through values that decompose
@@ -120,48 +133,255 @@ impl Program {
                 continue;
             }
             let node = &self.nodes[id as usize];
-            let (seat, scope, value) = match *node {
-                Node::Length(seat, _) | Node::Shape(seat, _) => {
-                    reads.lengths = true;
-                    (seat, None, None)
+            if let Some((seat, scope, value)) = leaf_value(node) {
+                if !reads.seat(seat) {
+                    return None;
                 }
-                Node::Count { table, seat, suit } => (seat, suit, Some(SuitValue::Count(table))),
-                Node::Controls(seat, suit) => (seat, suit, Some(SuitValue::Controls)),
-                Node::Losers(seat, suit) => (seat, suit, Some(SuitValue::Losers)),
-                Node::Ltc(seat, suit) => (seat, suit, Some(SuitValue::Ltc)),
-                Node::Quality(seat, suit) => (seat, Some(suit), Some(SuitValue::Quality)),
-                Node::Cccc(seat) => {
-                    reads.lengths = true;
-                    (seat, None, Some(SuitValue::CcccShare))
+                if let Some(value) = value {
+                    reads.value(scope, value);
                 }
-                Node::HasCard(seat, card) => (seat, Some(card.suit()), Some(SuitValue::HasRank(card.rank()))),
-                Node::Binary(BinOp::Div | BinOp::Mod, a, b, _) => {
-                    match self.nodes[b as usize] {
-                        Node::Const(k) if k != 0 && k != -1 => stack.extend([a, b]),
-                        _ => return None,
-                    }
-                    continue;
-                }
-                Node::Const(_)
-                | Node::Not(_)
-                | Node::Binary(..)
-                | Node::CompareConst(..)
-                | Node::Conditional(..)
-                | Node::Score { .. }
-                | Node::Imps(_) => {
-                    stack.extend(children(node));
-                    continue;
-                }
-                Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => return None,
-            };
-            if !reads.seat(seat) {
-                return None;
+                reads.lengths |= matches!(node, Node::Shape(..) | Node::Cccc(_));
+                continue;
             }
-            if let Some(value) = value {
-                reads.value(scope, value);
+            match *node {
+                Node::Binary(BinOp::Div | BinOp::Mod, a, b, _) => match self.nodes[b as usize] {
+                    Node::Const(k) if k != 0 && k != -1 => stack.extend([a, b]),
+                    _ => return None,
+                },
+                Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => return None,
+                _ => stack.extend(children(node)),
             }
         }
         Some(reads)
+    }
+
+    /// How the values read in the graph under `root` are used: for each, the cuts of the
+    /// comparisons with constants it meets (`x >= 5`, `5 <= x`, `x == 9`, a truth test), or
+    /// `None` when any use reads it otherwise (arithmetic, a `?:` branch).
+    fn value_cuts(&self, root: NodeId) -> HashMap<(ValueScope, SuitValue), Option<Vec<i32>>> {
+        let mut cuts: HashMap<(ValueScope, SuitValue), Option<Vec<i32>>> = HashMap::new();
+        let mut used = |node: NodeId, by: Option<Vec<i32>>| {
+            let Some((_, scope, Some(value))) = leaf_value(&self.nodes[node as usize]) else { return };
+            let key = (scope.map_or(ValueScope::Total, ValueScope::Suit), value);
+            let entry = cuts.entry(key).or_insert_with(|| Some(Vec::new()));
+            match (entry.as_mut(), by) {
+                (Some(all), Some(by)) => {
+                    all.extend(by);
+                    all.sort_unstable();
+                    all.dedup();
+                }
+                _ => *entry = None,
+            }
+        };
+        let truth = || comparison_cuts(BinOp::Ne, 0);
+        used(root, truth());
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            let node = &self.nodes[id as usize];
+            match *node {
+                Node::CompareConst(op, a, k) => used(a, comparison_cuts(op, k)),
+                Node::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b, _) => {
+                    match (&self.nodes[a as usize], &self.nodes[b as usize]) {
+                        (_, &Node::Const(k)) => used(a, comparison_cuts(op, k)),
+                        (&Node::Const(k), _) => used(b, comparison_cuts(mirrored(op), k)),
+                        _ => {
+                            used(a, None);
+                            used(b, None);
+                        }
+                    }
+                }
+                Node::Binary(BinOp::And | BinOp::Or, a, b, _) => {
+                    used(a, truth());
+                    used(b, truth());
+                }
+                Node::Not(a) => used(a, truth()),
+                Node::Conditional(c, a, b) => {
+                    used(c, truth());
+                    used(a, None);
+                    used(b, None);
+                }
+                _ => children(node).into_iter().for_each(|child| used(child, None)),
+            }
+            stack.extend(children(node));
+        }
+        cuts
+    }
+}
+
+/// The cuts of `x op k`: the least values of the ranges of `x` it cannot tell apart.
+fn comparison_cuts(op: BinOp, k: i32) -> Option<Vec<i32>> {
+    Some(match op {
+        BinOp::Lt | BinOp::Ge => vec![k],
+        BinOp::Le | BinOp::Gt => k.checked_add(1).into_iter().collect(),
+        _ => std::iter::once(k).chain(k.checked_add(1)).collect(),
+    })
+}
+
+/// The operator of `k op x` written as `x op' k`.
+fn mirrored(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+/// The seat a leaf reads, and the value it reads: of one suit or the whole hand (`None`), or
+/// no value for a shape (which reads the lengths); `None` for any other node.
+fn leaf_value(node: &Node) -> Option<(Seat, Option<Suit>, Option<SuitValue>)> {
+    Some(match *node {
+        Node::Length(seat, suit) => (seat, Some(suit), Some(SuitValue::Length)),
+        Node::Shape(seat, _) => (seat, None, None),
+        Node::Count { table, seat, suit } => (seat, suit, Some(SuitValue::Count(table))),
+        Node::Controls(seat, suit) => (seat, suit, Some(SuitValue::Controls)),
+        Node::Losers(seat, suit) => (seat, suit, Some(SuitValue::Losers)),
+        Node::Ltc(seat, suit) => (seat, suit, Some(SuitValue::Ltc)),
+        Node::Quality(seat, suit) => (seat, Some(suit), Some(SuitValue::Quality)),
+        Node::Cccc(seat) => (seat, None, Some(SuitValue::CcccShare)),
+        Node::HasCard(seat, card) => (seat, Some(card.suit()), Some(SuitValue::HasRank(card.rank()))),
+        _ => return None,
+    })
+}
+
+/// A projection of a condition on one seat, while it is being built: `True`, `False`, or a
+/// node that reads that seat's hand alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proj {
+    True,
+    False,
+    Node(NodeId),
+}
+
+/// Builds the projections of a condition's nodes on one seat's hand: the *upper* projection of
+/// a node is implied by it (true on every deal where the node is), the *lower* one implies it.
+/// A node that reads the seat alone (through values that decompose by suit) is its own
+/// projection both ways; `&&`, `||`, `!` and `?:` project through their operands; any other
+/// node (one that reads another seat, `rnd()`, double dummy, an unsafe division) projects to
+/// `True` upward and `False` downward. New nodes are appended to `nodes`; each node is
+/// projected once each way, so the projections share what the condition shares.
+struct Projection<'a> {
+    nodes: &'a mut Vec<Node>,
+    seat: Seat,
+    /// Whether each original node reads the seat alone (computed on demand).
+    pure: Vec<Option<bool>>,
+    memo: HashMap<(NodeId, bool), Proj>,
+}
+
+impl Projection<'_> {
+    /// Whether node `id` reads only the seat's hand and constants, through values that
+    /// decompose by suit, and can meet no error a hand would not (division only by a constant
+    /// other than 0 and −1). `None` when the expression is too deep to look at.
+    fn pure(&mut self, id: NodeId) -> Option<bool> {
+        if let Some(known) = self.pure[id as usize] {
+            return Some(known);
+        }
+        if !crate::stack::enough() {
+            return None;
+        }
+        let node = self.nodes[id as usize].clone();
+        let pure = match node {
+            Node::Const(_) => true,
+            Node::Length(seat, _)
+            | Node::Shape(seat, _)
+            | Node::Count { seat, .. }
+            | Node::Controls(seat, _)
+            | Node::Losers(seat, _)
+            | Node::Ltc(seat, _)
+            | Node::Quality(seat, _)
+            | Node::Cccc(seat)
+            | Node::HasCard(seat, _) => seat == self.seat,
+            Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => false,
+            Node::Binary(BinOp::Div | BinOp::Mod, a, b, _) => {
+                matches!(self.nodes[b as usize], Node::Const(k) if k != 0 && k != -1) && self.pure(a)?
+            }
+            _ => {
+                let mut all = true;
+                for child in children(&node) {
+                    all &= self.pure(child)?;
+                }
+                all
+            }
+        };
+        self.pure[id as usize] = Some(pure);
+        Some(pure)
+    }
+
+    /// The upper (`upper = true`) or lower projection of node `id`, read as a truth value;
+    /// `None` when the expression is too deep to project.
+    fn bound(&mut self, id: NodeId, upper: bool) -> Option<Proj> {
+        if let Some(&known) = self.memo.get(&(id, upper)) {
+            return Some(known);
+        }
+        if !crate::stack::enough() {
+            return None;
+        }
+        let projected = if self.pure(id)? {
+            Proj::Node(id)
+        } else {
+            match self.nodes[id as usize] {
+                Node::Binary(BinOp::And, a, b, _) => {
+                    let (a, b) = (self.bound(a, upper)?, self.bound(b, upper)?);
+                    self.and(a, b)
+                }
+                Node::Binary(BinOp::Or, a, b, _) => {
+                    let (a, b) = (self.bound(a, upper)?, self.bound(b, upper)?);
+                    self.or(a, b)
+                }
+                Node::Not(a) => {
+                    let a = self.bound(a, !upper)?;
+                    self.not(a)
+                }
+                // `c ? a : b` is `(c && a) || (!c && b)`; `!c` is bounded by the opposite bound
+                // of `c`.
+                Node::Conditional(c, a, b) => {
+                    let (c_same, c_other) = (self.bound(c, upper)?, self.bound(c, !upper)?);
+                    let (a, b) = (self.bound(a, upper)?, self.bound(b, upper)?);
+                    let first = self.and(c_same, a);
+                    let not_c = self.not(c_other);
+                    let second = self.and(not_c, b);
+                    self.or(first, second)
+                }
+                _ if upper => Proj::True,
+                _ => Proj::False,
+            }
+        };
+        self.memo.insert((id, upper), projected);
+        Some(projected)
+    }
+
+    fn push(&mut self, node: Node) -> Proj {
+        self.nodes.push(node);
+        Proj::Node((self.nodes.len() - 1) as NodeId)
+    }
+
+    fn and(&mut self, a: Proj, b: Proj) -> Proj {
+        match (a, b) {
+            (Proj::False, _) | (_, Proj::False) => Proj::False,
+            (Proj::True, x) | (x, Proj::True) => x,
+            (Proj::Node(a), Proj::Node(b)) => self.push(Node::Binary(BinOp::And, a, b, Pos::default())),
+        }
+    }
+
+    fn or(&mut self, a: Proj, b: Proj) -> Proj {
+        match (a, b) {
+            (Proj::True, _) | (_, Proj::True) => Proj::True,
+            (Proj::False, x) | (x, Proj::False) => x,
+            (Proj::Node(a), Proj::Node(b)) => self.push(Node::Binary(BinOp::Or, a, b, Pos::default())),
+        }
+    }
+
+    fn not(&mut self, a: Proj) -> Proj {
+        match a {
+            Proj::True => Proj::False,
+            Proj::False => Proj::True,
+            Proj::Node(a) => self.push(Node::Not(a)),
+        }
     }
 }
 
@@ -171,7 +391,8 @@ impl SeatFactor {
         let values = self
             .values
             .iter()
-            .map(|&(scope, value)| {
+            .map(|(scope, value, cuts)| {
+                let (scope, value) = (*scope, *value);
                 let dialect = program.dialect;
                 let f: HoldingValue<'a> = match value {
                     SuitValue::Count(table) => Box::new(move |h| program.counts.count(table as usize, h, None)),
@@ -187,8 +408,9 @@ impl SeatFactor {
                     SuitValue::HasRank(rank) => {
                         Box::new(move |h: Hand| (h.0 & 0x0001_0001_0001_0001 << rank != 0) as i32)
                     }
+                    SuitValue::Length => Box::new(|h: Hand| h.0.count_ones() as i32),
                 };
-                (scope, f)
+                ReadValue { scope, value: f, cuts: cuts.clone() }
             })
             .collect();
         HandReading { lengths: self.lengths, values }

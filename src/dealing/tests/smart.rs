@@ -9,7 +9,7 @@ use super::*;
 /// suit lengths and high-card points.
 fn table(predeal: &[(Seat, Card)], seat: Seat, accept: impl Fn(Hand) -> bool) -> Arc<SeatTable> {
     let (free, own, slots) = seat_cards(predeal, seat);
-    let reading = HandReading { lengths: true, values: vec![(ValueScope::Total, Box::new(hcp))] };
+    let reading = HandReading { lengths: true, values: vec![ReadValue::exact(ValueScope::Total, Box::new(hcp))] };
     Arc::new(SeatTable::build(free, own, slots, &reading, &mut |h| accept(h), TableLimits::default()).unwrap())
 }
 
