@@ -88,10 +88,11 @@ pub struct ReadValue<'a> {
     pub scope: ValueScope,
     /// Its value on one suit's holding (the suit's share, for a total).
     pub value: HoldingValue<'a>,
-    /// For a suit's own value that the condition only compares with constants: the *cuts*, the
-    /// least values of each range the comparisons cannot tell apart (`x >= 5` cuts at 5,
-    /// `x == 9` at 9 and 10). Holdings are then told apart only by the number of cuts at or
-    /// below their value. `None`: the value is read exactly (and always for a total).
+    /// For a value that the condition only compares with constants: the *cuts*, the least
+    /// values of each range the comparisons cannot tell apart (`x >= 5` cuts at 5, `x == 9` at
+    /// 9 and 10). A suit's own value is then read as the number of cuts at or below it; a total
+    /// whose shares are never negative, as its partial sums capped at the highest cut.
+    /// `None`: the value is read exactly.
     pub cuts: Option<Vec<i32>>,
 }
 
@@ -154,11 +155,111 @@ pub enum TableRefusal {
 struct Group {
     /// Free cards each holding takes.
     taken: u8,
-    /// What adding the group adds to a key.
+    /// What adding the group adds to a key (before capping the capped totals).
     delta: u128,
+    /// The group's shares of the capped totals (see [`Capped`]).
+    capped: [u32; MOST_CAPPED],
     /// The holdings (free cards of the suit), `holdings[start..start + len]`.
     start: u32,
     len: u32,
+}
+
+/// Capped totals at most (the others are read exactly).
+const MOST_CAPPED: usize = 4;
+
+/// A total read through its cuts whose shares are never negative: its digit holds the partial
+/// sum capped at the highest cut (which tells apart every range the comparisons can), so its
+/// keys stop growing there. The digit's radix is `2 × cap + 1`: adding a share (itself capped)
+/// to a capped digit never carries, and the result is then capped again.
+#[derive(Clone, Copy, Debug)]
+struct Capped {
+    stride: u128,
+    radix: u128,
+    cap: u32,
+}
+
+impl Capped {
+    fn digit(&self, key: u128) -> u32 {
+        (key / self.stride % self.radix) as u32
+    }
+}
+
+/// `key` after a group adds `delta` and the capped shares `shares` to it (`digits`: the
+/// key's capped digits).
+#[inline]
+fn advance(key: u128, delta: u128, shares: &[u32; MOST_CAPPED], capped: &[Capped], digits: &[u32; MOST_CAPPED]) -> u128 {
+    let mut next = key + delta;
+    for (t, c) in capped.iter().enumerate() {
+        let sum = digits[t] + shares[t];
+        if sum > c.cap {
+            next -= u128::from(sum - c.cap) * c.stride;
+        }
+    }
+    next
+}
+
+/// The capped digits of `key`.
+fn capped_digits(key: u128, capped: &[Capped]) -> [u32; MOST_CAPPED] {
+    let mut digits = [0; MOST_CAPPED];
+    for (t, c) in capped.iter().enumerate() {
+        digits[t] = c.digit(key);
+    }
+    digits
+}
+
+/// The keys from which group `g` leads to `key` (`digits`: its capped digits), into `out`:
+/// one, or several where a capped digit is at its cap (any partial sum from `cap − share` up
+/// reaches it). None when `key` is too small for the group.
+fn predecessors(key: u128, g: &Group, capped: &[Capped], digits: &[u32; MOST_CAPPED], out: &mut Vec<u128>) {
+    out.clear();
+    let Some(base) = key.checked_sub(g.delta) else {
+        if capped.is_empty() {
+            return;
+        }
+        // The capped digits are worked out below; only the others must not borrow.
+        let shares: u128 = capped.iter().enumerate().map(|(t, c)| u128::from(g.capped[t]) * c.stride).sum();
+        let Some(rest) = (key + shares).checked_sub(g.delta) else { return };
+        return predecessors_capped(rest, g, capped, digits, out);
+    };
+    if capped.is_empty() {
+        out.push(base);
+        return;
+    }
+    let shares: u128 = capped.iter().enumerate().map(|(t, c)| u128::from(g.capped[t]) * c.stride).sum();
+    predecessors_capped(base + shares, g, capped, digits, out);
+}
+
+/// The predecessors of a key whose other digits are those of `rest` (its capped digits as the
+/// key's, `digits`): every capped digit that the group's share and the cap allow.
+fn predecessors_capped(rest: u128, g: &Group, capped: &[Capped], digits: &[u32; MOST_CAPPED], out: &mut Vec<u128>) {
+    // `rest` holds the key's capped digits: take them out, then put in each predecessor's.
+    // (A lower digit that borrowed leaves a digit no reachable key has, so wrapping here
+    // only makes keys the look-up does not find.)
+    let mut base = rest;
+    for (t, c) in capped.iter().enumerate() {
+        base = base.wrapping_sub(u128::from(digits[t]) * c.stride);
+    }
+    out.push(base);
+    for (t, c) in capped.iter().enumerate() {
+        let (digit, share) = (digits[t], g.capped[t]);
+        let (lo, hi) = if digit < c.cap {
+            match digit.checked_sub(share) {
+                Some(d) => (d, d),
+                None => {
+                    out.clear();
+                    return;
+                }
+            }
+        } else {
+            (c.cap.saturating_sub(share), c.cap)
+        };
+        let partial = std::mem::take(out);
+        for p in partial {
+            for d in lo..=hi {
+                out.push(p.wrapping_add(u128::from(d) * c.stride));
+            }
+        }
+    }
 }
 
 /// The keys one pass of the forward count reached, in the order first reached.
@@ -213,6 +314,8 @@ pub struct SeatTable {
     slots: u32,
     /// Each suit's groups (suit index order) and their holdings.
     groups: [Vec<Group>; 4],
+    /// The capped totals' digits.
+    capped: Vec<Capped>,
     holdings: Vec<u64>,
     /// Each suit's group of every holding, by the 13-bit lane of the free cards it takes
     /// (`u32::MAX`: not a holding of the seat).
@@ -295,16 +398,37 @@ impl SeatTable {
                 radices.push((hi - lo) as u128 + 1);
             }
         }
+        // Totals compared only with constants, with shares never negative, are capped (the
+        // first MOST_CAPPED of them): their shares too, which changes no capped sum.
+        let mut caps: Vec<Option<u32>> = Vec::with_capacity(totals.len());
+        for (t, &v) in totals.iter().enumerate() {
+            let non_negative = per_suit.iter().flatten().all(|h| h.shares[t] >= 0);
+            let cap = match &reading.values[v].cuts {
+                Some(cuts) if non_negative && caps.iter().flatten().count() < MOST_CAPPED => {
+                    Some(cuts.iter().copied().max().unwrap_or(0).clamp(0, 1 << 20) as u32)
+                }
+                _ => None,
+            };
+            if let Some(cap) = cap {
+                for h in per_suit.iter_mut().flatten() {
+                    h.shares[t] = h.shares[t].min(i64::from(cap));
+                }
+            }
+            caps.push(cap);
+        }
         let mut share_min: [Vec<i64>; 4] = Default::default();
-        for t in 0..totals.len() {
+        for (t, cap) in caps.iter().enumerate() {
             let mut span = 0i64;
             for (s, holdings) in per_suit.iter().enumerate() {
                 let lo = holdings.iter().map(|h| h.shares[t]).min().unwrap_or(0);
                 let hi = holdings.iter().map(|h| h.shares[t]).max().unwrap_or(0);
-                share_min[s].push(lo);
+                share_min[s].push(if cap.is_some() { 0 } else { lo });
                 span += hi - lo;
             }
-            radices.push(span as u128 + 1);
+            radices.push(match cap {
+                Some(cap) => 2 * u128::from(*cap) + 1,
+                None => span as u128 + 1,
+            });
         }
         let mut strides = Vec::with_capacity(radices.len());
         let mut stride: u128 = 1;
@@ -312,6 +436,16 @@ impl SeatTable {
             strides.push(stride);
             stride = stride.checked_mul(radix).ok_or(TableRefusal::KeyTooWide)?;
         }
+        let first_total = radices.len() - totals.len();
+        let capped_totals: Vec<usize> = (0..totals.len()).filter(|&t| caps[t].is_some()).collect();
+        let capped: Vec<Capped> = capped_totals
+            .iter()
+            .map(|&t| Capped {
+                stride: strides[first_total + t],
+                radix: radices[first_total + t],
+                cap: caps[t].unwrap_or(0),
+            })
+            .collect();
 
         // Group each suit's holdings by key delta and taken cards, in the order first met.
         let mut groups: [Vec<Group>; 4] = Default::default();
@@ -321,7 +455,7 @@ impl SeatTable {
         for s in 0..4 {
             let width = kept_min[s].len();
             let mut by_delta: KeyMap<u128, Vec<u64>> = KeyMap::default();
-            let mut order: Vec<(u128, u8)> = Vec::new();
+            let mut order: Vec<(u128, u8, [u32; MOST_CAPPED])> = Vec::new();
             for h in &per_suit[s] {
                 let mut delta = u128::from(h.taken) * strides[0];
                 for d in 0..width {
@@ -333,45 +467,69 @@ impl SeatTable {
                 }
                 let entry = by_delta.entry(delta).or_default();
                 if entry.is_empty() {
-                    order.push((delta, h.taken));
+                    let mut shares = [0; MOST_CAPPED];
+                    for (c, &t) in capped_totals.iter().enumerate() {
+                        shares[c] = h.shares[t] as u32;
+                    }
+                    order.push((delta, h.taken, shares));
                 }
                 entry.push(h.cards);
             }
             digit += width;
             // By free cards taken, so that the counting passes skip whole runs of groups.
-            order.sort_by_key(|&(_, taken)| taken);
-            for (delta, taken) in order {
+            order.sort_by_key(|&(_, taken, _)| taken);
+            for (delta, taken, shares) in order {
                 let cards = &by_delta[&delta];
                 for &c in cards {
                     group_of_lane[s][(c >> (16 * s) & LANE_MASK) as usize] = groups[s].len() as u32;
                 }
-                groups[s].push(Group { taken, delta, start: holdings_out.len() as u32, len: cards.len() as u32 });
+                groups[s].push(Group {
+                    taken,
+                    delta,
+                    capped: shares,
+                    start: holdings_out.len() as u32,
+                    len: cards.len() as u32,
+                });
                 holdings_out.extend_from_slice(cards);
             }
         }
 
-        // Refuse at once when a (loose) bound on the work says the count would far exceed the
-        // limits:
-        // after k suits, at most the keys the groups so far make, and at most the values the
-        // digits set so far can take.
-        let mut bound_keys = 1u128;
+        // Refuse at once when a bound on the work says the count would exceed the limits:
+        // after k suits, the keys that take T free cards are at most the sum over the groups
+        // of the suit taking t cards of the keys that took T − t (only those that can still
+        // reach the seat's slots), and at most the values the other digits can take.
+        let most = |s: usize| (free >> (16 * s) & LANE_MASK).count_ones().min(slots);
+        let mut bound_keys = vec![0u128; slots as usize + 1];
+        bound_keys[0] = 1;
         let mut bound_steps = 0u128;
-        let mut digits_span: u128 = radices[0];
-        let totals_span: u128 = radices[radices.len() - totals.len()..].iter().product();
+        let mut digits_span: u128 = 1;
+        let totals_span: u128 = radices[first_total..].iter().product();
         let mut digit_at = 1;
         for s in 0..4 {
-            bound_steps += bound_keys * groups[s].len() as u128;
+            let mut by_taken = [0u128; 14];
+            for g in &groups[s] {
+                by_taken[usize::from(g.taken)] += 1;
+            }
+            let still: u32 = (s + 1..4).map(most).sum();
             let width = kept_min[s].len();
             digits_span = digits_span.saturating_mul(radices[digit_at..digit_at + width].iter().product());
             digit_at += width;
-            bound_keys = (bound_keys * groups[s].len() as u128).min(digits_span.saturating_mul(totals_span));
-            if bound_steps > u128::from(limits.max_steps) * 64 {
+            let mut next = vec![0u128; slots as usize + 1];
+            for (before, &keys) in bound_keys.iter().enumerate().filter(|(_, &keys)| keys > 0) {
+                let need = slots.saturating_sub(before as u32 + still) as usize;
+                for (t, &n) in by_taken.iter().enumerate().skip(need).take_while(|&(t, _)| before + t <= slots as usize) {
+                    bound_steps = bound_steps.saturating_add(keys.saturating_mul(n));
+                    next[before + t] = next[before + t].saturating_add(keys.saturating_mul(n));
+                }
+            }
+            let span = digits_span.saturating_mul(totals_span);
+            bound_keys = next.into_iter().map(|keys| keys.min(span)).collect();
+            if bound_steps > u128::from(limits.max_steps) * 4 {
                 return Err(TableRefusal::OverBudget);
             }
         }
 
         // Forward count, suit by suit.
-        let most = |s: usize| (free >> (16 * s) & LANE_MASK).count_ones().min(slots);
         let mut stages: Vec<Stage> = Vec::with_capacity(5);
         let mut first = Stage::default();
         first.add(0, 1, 0);
@@ -384,6 +542,7 @@ impl SeatTable {
             next.index.reserve((prev.keys.len() * 8).min(limits.max_keys));
             for i in 0..prev.keys.len() {
                 let key = prev.keys[i];
+                let digits = capped_digits(key, &capped);
                 let taken = (key % radices[0]) as u32;
                 let need = slots.saturating_sub(taken + still);
                 let from = groups[s].partition_point(|g| u32::from(g.taken) < need);
@@ -394,7 +553,7 @@ impl SeatTable {
                     }
                     steps += 1;
                     let rep = prev.reps[i] | holdings_out[g.start as usize];
-                    next.add(key + g.delta, prev.counts[i] * u64::from(g.len), rep);
+                    next.add(advance(key, g.delta, &g.capped, &capped, &digits), prev.counts[i] * u64::from(g.len), rep);
                 }
                 if next.keys.len() > limits.max_keys || steps > limits.max_steps {
                     return Err(TableRefusal::OverBudget);
@@ -432,25 +591,29 @@ impl SeatTable {
             let mut position: KeyMap<u32, u32> = KeyMap::default();
             let mut alive_below: Vec<u32> = Vec::new();
             let level = &mut levels[s];
+            let mut preds: Vec<u128> = Vec::new();
             for &a in &alive {
                 let key = above.keys[a as usize];
+                let digits = capped_digits(key, &capped);
                 let start = level.edges.len() as u32;
                 let mut end = 0u64;
                 for (gi, g) in groups[s].iter().enumerate() {
-                    let Some(pred_key) = key.checked_sub(g.delta) else { continue };
-                    let Some(&p) = below.index.get(&pred_key) else { continue };
-                    // Only the taken-cards digit can carry: the predecessor's taken cards
-                    // and the group's must add up to the key's.
-                    if (pred_key % radices[0]) + u128::from(g.taken) != key % radices[0] {
-                        continue;
+                    predecessors(key, g, &capped, &digits, &mut preds);
+                    for &pred_key in &preds {
+                        let Some(&p) = below.index.get(&pred_key) else { continue };
+                        // Only the taken-cards digit can carry: the predecessor's taken cards
+                        // and the group's must add up to the key's.
+                        if (pred_key % radices[0]) + u128::from(g.taken) != key % radices[0] {
+                            continue;
+                        }
+                        end += below.counts[p as usize] * u64::from(g.len);
+                        let next_position = alive_below.len() as u32;
+                        let pred = *position.entry(p).or_insert_with(|| {
+                            alive_below.push(p);
+                            next_position
+                        });
+                        level.edges.push(Edge { end, pred, group: gi as u32 });
                     }
-                    end += below.counts[p as usize] * u64::from(g.len);
-                    let next_position = alive_below.len() as u32;
-                    let pred = *position.entry(p).or_insert_with(|| {
-                        alive_below.push(p);
-                        next_position
-                    });
-                    level.edges.push(Edge { end, pred, group: gi as u32 });
                 }
                 debug_assert_eq!(end, above.counts[a as usize]);
                 level.ranges.push((start, level.edges.len() as u32));
@@ -466,6 +629,7 @@ impl SeatTable {
         Ok(SeatTable {
             slots,
             groups,
+            capped,
             holdings: holdings_out,
             group_of_lane,
             accepted_keys,
@@ -487,7 +651,7 @@ impl SeatTable {
         for s in 0..4 {
             let group = self.group_of_lane[s][(cards >> (16 * s) & LANE_MASK) as usize];
             let Some(group) = self.groups[s].get(group as usize) else { return false };
-            key += group.delta;
+            key = advance(key, group.delta, &group.capped, &self.capped, &capped_digits(key, &self.capped));
         }
         self.accepted_keys.binary_search(&key).is_ok()
     }
@@ -640,6 +804,21 @@ mod tests {
         };
         check_bijection(free, own, slots, &reading, &|h| {
             (spade_hcp(h) >= 3 || spade_hcp(h) == 5) && spade_length(h) >= 5 && hcp(h) <= 12
+        });
+        // Totals read through cuts are capped: one compared with 8 and 12, one (controls) with
+        // 3, with an exact total beside them.
+        let controls = |h: Hand| (0..4).map(|s| 2 * (h.0 >> (16 * s + 12) & 1) as i32 + (h.0 >> (16 * s + 11) & 1) as i32).sum::<i32>();
+        let reading = HandReading {
+            lengths: true,
+            values: vec![
+                ReadValue { scope: ValueScope::Total, value: Box::new(hcp), cuts: Some(vec![8, 12, 13]) },
+                ReadValue { scope: ValueScope::Total, value: Box::new(controls), cuts: Some(vec![3]) },
+                ReadValue::exact(ValueScope::Total, Box::new(|h: Hand| (h.0 >> 48 & 0x7).count_ones() as i32)),
+            ],
+        };
+        check_bijection(free, own, slots, &reading, &|h| (8..12).contains(&hcp(h)) && controls(h) >= 3);
+        check_bijection(free, own, slots, &reading, &|h| {
+            hcp(h) == 12 || controls(h) < 3 && (h.0 >> 48 & 0x7).count_ones() == 1
         });
     }
 

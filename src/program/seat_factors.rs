@@ -58,8 +58,8 @@ pub struct SeatFactor {
     pub clauses: Vec<NodeId>,
     /// Whether all suit lengths are read exactly (a shape or `cccc` reads them).
     lengths: bool,
-    /// The values read, with their scope and, for a suit's own value only compared with
-    /// constants, the cuts (see [`crate::dealing::ReadValue`]), each once.
+    /// The values read, with their scope and, for a value only compared with constants, the
+    /// cuts (see [`crate::dealing::ReadValue`]), each once.
     values: Vec<(ValueScope, SuitValue, Option<Vec<i32>>)>,
 }
 
@@ -108,13 +108,7 @@ impl Program {
                     .into_iter()
                     // Every length is in the key when a shape reads them all.
                     .filter(|&(_, value)| !(reads.lengths && value == SuitValue::Length))
-                    .map(|(scope, value)| {
-                        let cuts = match scope {
-                            ValueScope::Suit(_) => cuts.get(&(scope, value)).cloned().flatten(),
-                            ValueScope::Total => None,
-                        };
-                        (scope, value, cuts)
-                    })
+                    .map(|(scope, value)| (scope, value, cuts.get(&(scope, value)).cloned().flatten()))
                     .collect();
                 factors.push(SeatFactor { seat, clauses: vec![root], lengths: reads.lengths, values });
             }
