@@ -156,6 +156,9 @@ impl Program {
         let mut cuts: HashMap<(ValueScope, SuitValue), Option<Vec<i32>>> = HashMap::new();
         let mut used = |node: NodeId, by: Option<Vec<i32>>| {
             let Some((_, scope, Some(value))) = leaf_value(&self.nodes[node as usize]) else { return };
+            // `cccc` is its suits' shares adjusted by the shape: what it is compared with is
+            // not their sum, which is read exactly.
+            let by = by.filter(|_| value != SuitValue::CcccShare);
             let key = (scope.map_or(ValueScope::Total, ValueScope::Suit), value);
             let entry = cuts.entry(key).or_insert_with(|| Some(Vec::new()));
             match (entry.as_mut(), by) {
