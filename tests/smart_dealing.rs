@@ -183,7 +183,12 @@ fn every_deal_the_condition_keeps_satisfies_every_seat_factor() {
         let mut judges = FactorJudges::new(&projected, &factors);
         for deal in produce(script, "off", 3000 + k as i64, 3000) {
             for (f, factor) in factors.iter().enumerate() {
-                assert!(judges.judge(f, deal.hand(factor.seat)).unwrap(), "{name}: {:?} fails {}", factor.seat, deal.pbn());
+                assert!(
+                    judges.judge(f, deal.hand(factor.seat)).unwrap(),
+                    "{name}: {:?} fails {}",
+                    factor.seat,
+                    deal.pbn()
+                );
             }
         }
     }

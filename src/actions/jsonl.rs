@@ -229,8 +229,15 @@ mod tests {
 
     #[test]
     fn the_summary_object() {
-        let summary =
-            RunSummary { title: None, generated: 1234, produced: 10, seed_printed: 42, seconds: 0.0125, library: None, smart: &[] };
+        let summary = RunSummary {
+            title: None,
+            generated: 1234,
+            produced: 10,
+            seed_printed: 42,
+            seconds: 0.0125,
+            library: None,
+            smart: &[],
+        };
         let mut out = Vec::new();
         write_json_summary(&mut out, &summary);
         assert_eq!(

@@ -4,33 +4,37 @@
 //! **Classes.** The condition reads the hand only through values that are either a suit's own
 //! (its length, `hcp(north, spades)`, `hascard(north, AS)`: *kept* per suit) or sums over the
 //! four suits (`hcp(north)`, `controls(north)`, `losers(north)`: *totals*); [`HandReading`]
-//! names them, each as a function of one suit's holding. Two hands alike in every kept value
-//! and every total are alike to the condition, so it is judged once per class, on one
-//! representative hand. The caller guarantees that; this module never reads the condition.
+//! names them, each as a function of one suit's holding. A value the condition only compares
+//! with constants is read more coarsely (see [`ReadValue::cuts`]): a kept value as the range
+//! of the comparisons it falls in, a total as its sum capped at the highest cut. Two hands
+//! alike in every value so read are alike to the condition, so it is judged once per class,
+//! on one representative hand. The caller guarantees that; this module never reads the
+//! condition.
 //!
 //! **Counting.** Each suit's possible holdings (the seat's predealt cards of the suit plus any
 //! subset of the suit's free cards) are grouped by what the condition reads of them and by the
 //! free cards they take. A class is a *key*: the free cards taken, the kept values of the suits
 //! so far and the partial totals, packed in one mixed-radix `u128` whose digits never carry,
-//! so adding a suit's group is adding its key delta. A forward pass over the suits (clubs,
-//! diamonds, hearts, spades) counts, for every reachable key, the holdings of the suits so far
-//! that give it; the keys after the fourth suit that take exactly the seat's free slots are
-//! the classes. The condition judges each class's representative; the accepted classes'
-//! counts add up to the number of hands that satisfy it.
+//! so adding a suit's group is adding its key delta (a capped total is capped again after
+//! the addition). A forward pass over the suits (clubs, diamonds, hearts, spades) counts, for
+//! every reachable key, the holdings of the suits so far that give it, and records each step
+//! (key, group, next key); the keys after the fourth suit that take exactly the seat's free
+//! slots are the classes. The condition judges each class's representative; the accepted
+//! classes' counts add up to the number of hands that satisfy it.
 //!
-//! **Drawing.** A backward pass from the accepted classes keeps, for each key that leads to
-//! one, its predecessors (the key one suit earlier and the group that leads on) weighted by
-//! `count(predecessor) × holdings in the group`, in cumulative order. A uniform `r` below the
-//! number of satisfying hands is then unranked: a binary search picks the class, and at each
-//! suit, from the last, a binary search picks the predecessor; the remainder split as
-//! `r mod |group|` (the holding in the group) and `r div |group|` (the rank among the
-//! predecessor's hands). Every satisfying hand has exactly one `r`, so the draw is exactly
-//! uniform; it costs one random word (rarely more) and about forty comparisons.
+//! **Drawing.** A backward pass over the recorded steps from the accepted classes keeps, for
+//! each key that leads to one, its predecessors (the key one suit earlier and the group that
+//! leads on) weighted by `count(predecessor) × holdings in the group`, in cumulative order. A
+//! uniform `r` below the number of satisfying hands is then unranked: a binary search picks
+//! the class, and at each suit, from the last, a binary search picks the predecessor; the
+//! remainder split as `r mod |group|` (the holding in the group) and `r div |group|` (the rank
+//! among the predecessor's hands). Every satisfying hand has exactly one `r`, so the draw is
+//! exactly uniform; it costs one random word (rarely more) and about forty comparisons.
 //!
 //! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
 //! keys would not fit in 128 bits or a pass exceeds [`TableLimits`]; memory is at most about
-//! `5 × 40 × max_keys + 16 × max_edges` bytes (the defaults: ~60 MiB) while building, and the kept
-//! table holds only the keys that lead to an accepted class.
+//! `5 × 48 × max_keys + 12 × max_steps + 16 × max_edges` bytes (the defaults: ~110 MiB) while
+//! building, and the kept table holds only the keys that lead to an accepted class.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -132,7 +136,7 @@ pub struct TableLimits {
 }
 
 impl Default for TableLimits {
-    /// About 60 MiB and 40 ms of counting at most.
+    /// About 110 MiB and 150 ms of counting at most.
     fn default() -> TableLimits {
         TableLimits { max_keys: 1 << 18, max_steps: 3_000_000, max_edges: 1 << 19 }
     }
@@ -187,7 +191,13 @@ impl Capped {
 /// `key` after a group adds `delta` and the capped shares `shares` to it (`digits`: the
 /// key's capped digits).
 #[inline]
-fn advance(key: u128, delta: u128, shares: &[u32; MOST_CAPPED], capped: &[Capped], digits: &[u32; MOST_CAPPED]) -> u128 {
+fn advance(
+    key: u128,
+    delta: u128,
+    shares: &[u32; MOST_CAPPED],
+    capped: &[Capped],
+    digits: &[u32; MOST_CAPPED],
+) -> u128 {
     let mut next = key + delta;
     for (t, c) in capped.iter().enumerate() {
         let sum = digits[t] + shares[t];
@@ -207,61 +217,6 @@ fn capped_digits(key: u128, capped: &[Capped]) -> [u32; MOST_CAPPED] {
     digits
 }
 
-/// The keys from which group `g` leads to `key` (`digits`: its capped digits), into `out`:
-/// one, or several where a capped digit is at its cap (any partial sum from `cap − share` up
-/// reaches it). None when `key` is too small for the group.
-fn predecessors(key: u128, g: &Group, capped: &[Capped], digits: &[u32; MOST_CAPPED], out: &mut Vec<u128>) {
-    out.clear();
-    let Some(base) = key.checked_sub(g.delta) else {
-        if capped.is_empty() {
-            return;
-        }
-        // The capped digits are worked out below; only the others must not borrow.
-        let shares: u128 = capped.iter().enumerate().map(|(t, c)| u128::from(g.capped[t]) * c.stride).sum();
-        let Some(rest) = (key + shares).checked_sub(g.delta) else { return };
-        return predecessors_capped(rest, g, capped, digits, out);
-    };
-    if capped.is_empty() {
-        out.push(base);
-        return;
-    }
-    let shares: u128 = capped.iter().enumerate().map(|(t, c)| u128::from(g.capped[t]) * c.stride).sum();
-    predecessors_capped(base + shares, g, capped, digits, out);
-}
-
-/// The predecessors of a key whose other digits are those of `rest` (its capped digits as the
-/// key's, `digits`): every capped digit that the group's share and the cap allow.
-fn predecessors_capped(rest: u128, g: &Group, capped: &[Capped], digits: &[u32; MOST_CAPPED], out: &mut Vec<u128>) {
-    // `rest` holds the key's capped digits: take them out, then put in each predecessor's.
-    // (A lower digit that borrowed leaves a digit no reachable key has, so wrapping here
-    // only makes keys the look-up does not find.)
-    let mut base = rest;
-    for (t, c) in capped.iter().enumerate() {
-        base = base.wrapping_sub(u128::from(digits[t]) * c.stride);
-    }
-    out.push(base);
-    for (t, c) in capped.iter().enumerate() {
-        let (digit, share) = (digits[t], g.capped[t]);
-        let (lo, hi) = if digit < c.cap {
-            match digit.checked_sub(share) {
-                Some(d) => (d, d),
-                None => {
-                    out.clear();
-                    return;
-                }
-            }
-        } else {
-            (c.cap.saturating_sub(share), c.cap)
-        };
-        let partial = std::mem::take(out);
-        for p in partial {
-            for d in lo..=hi {
-                out.push(p.wrapping_add(u128::from(d) * c.stride));
-            }
-        }
-    }
-}
-
 /// The keys one pass of the forward count reached, in the order first reached.
 #[derive(Default)]
 struct Stage {
@@ -270,19 +225,63 @@ struct Stage {
     counts: Vec<u64>,
     /// Free cards taken by each key's first-reached holdings (its representative).
     reps: Vec<u64>,
-    index: KeyMap<u128, u32>,
+    /// Open addressing over the keys: each slot holds a key's position plus one (0: empty).
+    slots: Vec<u32>,
 }
 
 impl Stage {
-    fn add(&mut self, key: u128, count: u64, rep: u64) {
-        match self.index.get(&key) {
-            Some(&i) => self.counts[i as usize] += count,
-            None => {
-                self.index.insert(key, self.keys.len() as u32);
-                self.keys.push(key);
-                self.counts.push(count);
-                self.reps.push(rep);
+    /// An empty stage whose look-up is sized for about `keys` keys.
+    fn with_room(keys: usize) -> Stage {
+        Stage { slots: vec![0; (2 * keys).next_power_of_two().max(64)], ..Stage::default() }
+    }
+
+    /// Where `key` is looked for first.
+    #[inline]
+    fn home(&self, key: u128) -> usize {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (self.slots.len() - 1)
+    }
+
+    /// Adds `count` holdings that give `key` (`rep`: the free cards of one, should the key be
+    /// new); the key's position.
+    #[inline]
+    fn add(&mut self, key: u128, count: u64, rep: u64) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut at = self.home(key);
+        loop {
+            match self.slots[at] {
+                0 => break,
+                slot => {
+                    let i = slot - 1;
+                    if self.keys[i as usize] == key {
+                        self.counts[i as usize] += count;
+                        return i;
+                    }
+                }
             }
+            at = (at + 1) & mask;
+        }
+        let i = self.keys.len() as u32;
+        self.slots[at] = i + 1;
+        self.keys.push(key);
+        self.counts.push(count);
+        self.reps.push(rep);
+        if 2 * self.keys.len() > self.slots.len() {
+            self.grow();
+        }
+        i
+    }
+
+    /// Doubles the look-up.
+    fn grow(&mut self) {
+        self.slots = vec![0; self.slots.len() * 2];
+        let mask = self.slots.len() - 1;
+        for (i, &key) in self.keys.iter().enumerate() {
+            let mut at = self.home(key);
+            while self.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = i as u32 + 1;
         }
     }
 }
@@ -517,7 +516,8 @@ impl SeatTable {
             let mut next = vec![0u128; slots as usize + 1];
             for (before, &keys) in bound_keys.iter().enumerate().filter(|(_, &keys)| keys > 0) {
                 let need = slots.saturating_sub(before as u32 + still) as usize;
-                for (t, &n) in by_taken.iter().enumerate().skip(need).take_while(|&(t, _)| before + t <= slots as usize) {
+                for (t, &n) in by_taken.iter().enumerate().skip(need).take_while(|&(t, _)| before + t <= slots as usize)
+                {
                     bound_steps = bound_steps.saturating_add(keys.saturating_mul(n));
                     next[before + t] = next[before + t].saturating_add(keys.saturating_mul(n));
                 }
@@ -531,34 +531,39 @@ impl SeatTable {
 
         // Forward count, suit by suit.
         let mut stages: Vec<Stage> = Vec::with_capacity(5);
-        let mut first = Stage::default();
+        let mut first = Stage::with_room(1);
         first.add(0, 1, 0);
         stages.push(first);
         let mut steps = 0u64;
+        // Every step of each pass: (key before, group, key after), by position.
+        let mut moves: [Vec<(u32, u32, u32)>; 4] = Default::default();
         for s in 0..4 {
             let still: u32 = (s + 1..4).map(most).sum();
             let prev = &stages[s];
-            let mut next = Stage::default();
-            next.index.reserve((prev.keys.len() * 8).min(limits.max_keys));
+            let mut next = Stage::with_room((prev.keys.len() * 8).min(limits.max_keys));
             for i in 0..prev.keys.len() {
                 let key = prev.keys[i];
                 let digits = capped_digits(key, &capped);
                 let taken = (key % radices[0]) as u32;
                 let need = slots.saturating_sub(taken + still);
                 let from = groups[s].partition_point(|g| u32::from(g.taken) < need);
-                for g in &groups[s][from..] {
+                for (gi, g) in groups[s].iter().enumerate().skip(from) {
                     let t = taken + u32::from(g.taken);
                     if t > slots {
                         break;
                     }
                     steps += 1;
                     let rep = prev.reps[i] | holdings_out[g.start as usize];
-                    next.add(advance(key, g.delta, &g.capped, &capped, &digits), prev.counts[i] * u64::from(g.len), rep);
+                    let to = advance(key, g.delta, &g.capped, &capped, &digits);
+                    let j = next.add(to, prev.counts[i] * u64::from(g.len), rep);
+                    moves[s].push((i as u32, gi as u32, j));
                 }
                 if next.keys.len() > limits.max_keys || steps > limits.max_steps {
                     return Err(TableRefusal::OverBudget);
                 }
             }
+            // The look-up is needed no more.
+            stages[s].slots = Vec::new();
             stages.push(next);
         }
 
@@ -588,32 +593,46 @@ impl SeatTable {
         let mut edges_total = 0usize;
         for s in (0..4).rev() {
             let (below, above) = (&stages[s], &stages[s + 1]);
-            let mut position: KeyMap<u32, u32> = KeyMap::default();
+            // The steps into each live key, in the order they were taken.
+            let mut live_at = vec![u32::MAX; above.keys.len()];
+            for (at, &a) in alive.iter().enumerate() {
+                live_at[a as usize] = at as u32;
+            }
+            let mut starts = vec![0u32; alive.len() + 1];
+            for &(_, _, j) in &moves[s] {
+                if live_at[j as usize] != u32::MAX {
+                    starts[live_at[j as usize] as usize + 1] += 1;
+                }
+            }
+            for at in 0..alive.len() {
+                starts[at + 1] += starts[at];
+            }
+            let mut into = vec![(0u32, 0u32); starts[alive.len()] as usize];
+            let mut fill = starts.clone();
+            for &(i, g, j) in &moves[s] {
+                let at = live_at[j as usize];
+                if at != u32::MAX {
+                    into[fill[at as usize] as usize] = (i, g);
+                    fill[at as usize] += 1;
+                }
+            }
+            moves[s] = Vec::new();
+            // Each live key's predecessors, weighted, cumulative; the live keys one suit
+            // earlier in the order first met.
+            let mut position = vec![u32::MAX; below.keys.len()];
             let mut alive_below: Vec<u32> = Vec::new();
             let level = &mut levels[s];
-            let mut preds: Vec<u128> = Vec::new();
-            for &a in &alive {
-                let key = above.keys[a as usize];
-                let digits = capped_digits(key, &capped);
+            level.edges.reserve(into.len());
+            for (at, &a) in alive.iter().enumerate() {
                 let start = level.edges.len() as u32;
                 let mut end = 0u64;
-                for (gi, g) in groups[s].iter().enumerate() {
-                    predecessors(key, g, &capped, &digits, &mut preds);
-                    for &pred_key in &preds {
-                        let Some(&p) = below.index.get(&pred_key) else { continue };
-                        // Only the taken-cards digit can carry: the predecessor's taken cards
-                        // and the group's must add up to the key's.
-                        if (pred_key % radices[0]) + u128::from(g.taken) != key % radices[0] {
-                            continue;
-                        }
-                        end += below.counts[p as usize] * u64::from(g.len);
-                        let next_position = alive_below.len() as u32;
-                        let pred = *position.entry(p).or_insert_with(|| {
-                            alive_below.push(p);
-                            next_position
-                        });
-                        level.edges.push(Edge { end, pred, group: gi as u32 });
+                for &(p, g) in &into[starts[at] as usize..starts[at + 1] as usize] {
+                    end += below.counts[p as usize] * u64::from(groups[s][g as usize].len);
+                    if position[p as usize] == u32::MAX {
+                        position[p as usize] = alive_below.len() as u32;
+                        alive_below.push(p);
                     }
+                    level.edges.push(Edge { end, pred: position[p as usize], group: g });
                 }
                 debug_assert_eq!(end, above.counts[a as usize]);
                 level.ranges.push((start, level.edges.len() as u32));
@@ -797,7 +816,11 @@ mod tests {
         let reading = HandReading {
             lengths: false,
             values: vec![
-                ReadValue { scope: ValueScope::Suit(Suit::Spades), value: Box::new(spade_hcp), cuts: Some(vec![3, 5, 6]) },
+                ReadValue {
+                    scope: ValueScope::Suit(Suit::Spades),
+                    value: Box::new(spade_hcp),
+                    cuts: Some(vec![3, 5, 6]),
+                },
                 ReadValue { scope: ValueScope::Suit(Suit::Spades), value: Box::new(spade_length), cuts: Some(vec![5]) },
                 ReadValue::exact(ValueScope::Total, Box::new(hcp)),
             ],
@@ -807,7 +830,9 @@ mod tests {
         });
         // Totals read through cuts are capped: one compared with 8 and 12, one (controls) with
         // 3, with an exact total beside them.
-        let controls = |h: Hand| (0..4).map(|s| 2 * (h.0 >> (16 * s + 12) & 1) as i32 + (h.0 >> (16 * s + 11) & 1) as i32).sum::<i32>();
+        let controls = |h: Hand| {
+            (0..4).map(|s| 2 * (h.0 >> (16 * s + 12) & 1) as i32 + (h.0 >> (16 * s + 11) & 1) as i32).sum::<i32>()
+        };
         let reading = HandReading {
             lengths: true,
             values: vec![

@@ -7,7 +7,8 @@
 //! most [`MOST_COUNTED`]), within [`TableLimits`]. When the count that keeps the fewest hands
 //! keeps at most [`SMART_AT_MOST`] of them (above that, judging a plain hand costs less than
 //! drawing from the table), its seat is dealt first, from its table; otherwise the deals are
-//! those of `smart=off`. Whatever is chosen, every deal is judged by the whole condition, so the
+//! plain ones, with the seat whose factor keeps the fewest sampled hands dealt first (when it
+//! keeps at most half of them), so that most deals are rejected on that hand alone. Whatever is chosen, every deal is judged by the whole condition, so the
 //! deals produced are exactly those plain dealing would keep, equally likely.
 
 use std::sync::Arc;
@@ -20,17 +21,20 @@ use crate::program::Program;
 
 /// Deals of the sample that picks the factors worth counting.
 const SAMPLE_DEALS: usize = 4096;
-/// Factors counted at most (counting one costs up to about 40 ms).
+/// Factors counted at most (counting one costs up to about 150 ms).
 const MOST_COUNTED: usize = 1;
 /// A factor is counted when the sample kept at most this share of its hands.
 const COUNT_AT_MOST: f64 = 0.15;
+/// Without a table, the seat whose factor keeps the fewest hands of the sample is dealt first
+/// when it keeps at most this share of them.
+const FIRST_AT_MOST: f64 = 0.5;
 /// A seat is dealt from its table when the table keeps at most this share of its hands.
 pub const SMART_AT_MOST: f64 = 0.125;
 
 /// What smart dealing chose for a job.
 #[derive(Clone, Debug, Default)]
 pub struct SmartChoice {
-    /// The seat dealt first, from [`table`](Self::table), when one is.
+    /// The seat dealt first (from [`table`](Self::table) when there is one).
     pub first_seat: Option<Seat>,
     /// The first seat's table, when it is dealt from one.
     pub table: Option<Arc<SeatTable>>,
@@ -100,6 +104,12 @@ impl SmartChoice {
             choice.table = Some(table);
             if let Some(count) = choice.counted.iter_mut().find(|count| count.seat == seat) {
                 count.dealt_from_table = true;
+            }
+        } else if let Some(k) = (0..factors.len()).min_by_key(|&k| kept[k]) {
+            // No table: plain dealing deals the seat whose factor keeps the fewest hands first,
+            // so that most deals are judged (and rejected) on one hand.
+            if (kept[k] as f64) <= FIRST_AT_MOST * SAMPLE_DEALS as f64 {
+                choice.first_seat = Some(factors[k].seat);
             }
         }
         choice

@@ -20,12 +20,12 @@ use std::collections::HashMap;
 
 use crate::cards::{Deal, Hand, Seat, Suit};
 use crate::dealing::{HandReading, HoldingValue, ReadValue, ValueScope};
+use crate::pos::Pos;
 use crate::program::compiled_program::Program;
 use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
 use crate::program::hand_stats;
 use crate::program::nodes::{children, Node, NodeId};
-use crate::pos::Pos;
 use crate::script::ast::BinOp;
 
 /// A value a factor reads from one suit's holding.

@@ -4,7 +4,8 @@
 use super::*;
 
 fn classic_footer(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64) {
-    let s = RunSummary { title: None, generated, produced, seed_printed: seed, seconds: 0.0, library: None, smart: &[] };
+    let s =
+        RunSummary { title: None, generated, produced, seed_printed: seed, seconds: 0.0, library: None, smart: &[] };
     write_footer(out, Dialect::Classic, &s);
 }
 
@@ -243,7 +244,15 @@ fn classic_footer_negative_seed() {
     classic_footer(&mut out, 2, 2, (-1i64) as u64);
     assert!(text(&out).contains("Initial random seed 18446744073709551615\n"));
     let mut out = Vec::new();
-    let s = RunSummary { title: Some("T"), generated: 1, produced: 1, seed_printed: 1, seconds: 7.6079, library: None, smart: &[] };
+    let s = RunSummary {
+        title: Some("T"),
+        generated: 1,
+        produced: 1,
+        seed_printed: 1,
+        seconds: 7.6079,
+        library: None,
+        smart: &[],
+    };
     write_footer(&mut out, Dialect::Classic, &s);
     assert_same(&out, "Generated 1 hands\nProduced 1 hands\nInitial random seed 1\nTime needed    7.608 sec\n");
 }
