@@ -8,8 +8,9 @@
 //! keeps at most [`SMART_AT_MOST`] of them (above that, judging a plain hand costs less than
 //! drawing from the table), its seat is dealt first, from its table; otherwise the deals are
 //! plain ones, with the seat whose factor keeps the fewest sampled hands dealt first (when it
-//! keeps at most half of them), so that most deals are rejected on that hand alone. Whatever is chosen, every deal is judged by the whole condition, so the
-//! deals produced are exactly those plain dealing would keep, equally likely.
+//! keeps at most half of them), so that most deals are rejected on that hand alone. Whatever
+//! is chosen, every deal is judged by the whole condition, so the deals produced are exactly
+//! those plain dealing would keep, equally likely.
 
 use std::sync::Arc;
 
