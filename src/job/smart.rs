@@ -7,8 +7,8 @@
 //! most [`MOST_COUNTED`]), within [`TableLimits`]. When the count that keeps the fewest hands
 //! keeps at most [`SMART_AT_MOST`] of them (above that, judging a plain hand costs less than
 //! drawing from the table), its seat is dealt first, from its table; otherwise the deals are
-//! plain ones, with the seat whose factor keeps the fewest sampled hands dealt first (when it
-//! keeps at most half of them), so that most deals are rejected on that hand alone. Whatever
+//! plain ones; a condition that reads one seat's hand alone deals that seat first (when it
+//! keeps at most half of the sampled hands), so that most deals are rejected on that hand. Whatever
 //! is chosen, every deal is judged by the whole condition, so the deals produced are exactly
 //! those plain dealing would keep, equally likely.
 
@@ -26,8 +26,8 @@ const SAMPLE_DEALS: usize = 4096;
 const MOST_COUNTED: usize = 1;
 /// A factor is counted when the sample kept at most this share of its hands.
 const COUNT_AT_MOST: f64 = 0.15;
-/// Without a table, the seat whose factor keeps the fewest hands of the sample is dealt first
-/// when it keeps at most this share of them.
+/// Without a table, a condition on one seat's hand deals that seat first when it keeps at most
+/// this share of the sample's hands.
 const FIRST_AT_MOST: f64 = 0.5;
 /// A seat is dealt from its table when the table keeps at most this share of its hands.
 pub const SMART_AT_MOST: f64 = 0.125;
@@ -106,11 +106,13 @@ impl SmartChoice {
             if let Some(count) = choice.counted.iter_mut().find(|count| count.seat == seat) {
                 count.dealt_from_table = true;
             }
-        } else if let Some(k) = (0..factors.len()).min_by_key(|&k| kept[k]) {
-            // No table: plain dealing deals the seat whose factor keeps the fewest hands first,
-            // so that most deals are judged (and rejected) on one hand.
-            if (kept[k] as f64) <= FIRST_AT_MOST * SAMPLE_DEALS as f64 {
-                choice.first_seat = Some(factors[k].seat);
+        } else if let [factor] = factors.as_slice() {
+            // No table for a condition on one seat's hand: plain dealing deals that seat first,
+            // so that a deal is judged (and most often rejected) on one hand. (Where several
+            // seats are read, the seat a projection finds selective need not be the one whose
+            // clauses reject early: the dealing order stays.)
+            if factor.whole && (kept[0] as f64) <= FIRST_AT_MOST * SAMPLE_DEALS as f64 {
+                choice.first_seat = Some(factor.seat);
             }
         }
         choice

@@ -56,6 +56,8 @@ pub struct SeatFactor {
     pub seat: Seat,
     /// The projection's clauses (nodes of the projected program), all of which hold.
     pub clauses: Vec<NodeId>,
+    /// Whether the projection is the whole condition (which reads this seat's hand alone).
+    pub whole: bool,
     /// Whether all suit lengths are read exactly (a shape or `cccc` reads them).
     lengths: bool,
     /// The values read, with their scope and, for a value only compared with constants, the
@@ -110,7 +112,13 @@ impl Program {
                     .filter(|&(_, value)| !(reads.lengths && value == SuitValue::Length))
                     .map(|(scope, value)| (scope, value, cuts.get(&(scope, value)).cloned().flatten()))
                     .collect();
-                factors.push(SeatFactor { seat, clauses: vec![root], lengths: reads.lengths, values });
+                factors.push(SeatFactor {
+                    seat,
+                    clauses: vec![root],
+                    whole: root == condition,
+                    lengths: reads.lengths,
+                    values,
+                });
             }
         }
         (projected, factors)
