@@ -37,7 +37,9 @@ step() { # step NAME COMMAND...: run a step quietly; show the end of its output 
 if [ ! -x "$top/target/release/dealer" ]; then
   (cd "$top" && make -s) >/dev/null 2>&1
 fi
-rm -rf "$venv"
+# pip builds in the source tree: a build folder left from an earlier library would be reused
+# (its extension does not know the static library changed), so it goes too.
+rm -rf "$venv" "$top/bindings/python/build"
 step "python3 -m venv" "$python" -m venv "$venv" || finish
 pip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input)
 step "pip install ./bindings/python[test]" "${pip[@]}" install "$top/bindings/python[test]" || finish
