@@ -1,10 +1,11 @@
-//! Smart dealing's exactness on whole scripts: for a dozen conditions (one seat, two seats,
-//! card and bias predeal, FD shapes, `rnd()`, variables, every hand measure), the deals a
-//! session produces with `smart=auto` are distributed as those it produces with `smart=off`
-//! (plain dealing, kept by the condition), by two-sample chi-square tests on hand statistics of
-//! every seat and single cards; each counted seat factor's table agrees with the condition on
-//! random hands and on its own draws; and the same seed gives the same deals on one thread or
-//! two.
+//! Smart dealing's exactness on whole scripts: for fifteen conditions (one seat, two seats,
+//! card and bias predeal, FD shapes, `rnd()`, variables, every hand measure, projections
+//! through `||`, `!`, `?:` and other seats' clauses, values read through their comparisons),
+//! the deals a session produces with `smart=auto` are distributed as those it produces with
+//! `smart=off` (plain dealing, kept by the condition), by two-sample chi-square tests on hand
+//! statistics of every seat and single cards; each counted seat factor's table agrees with the
+//! condition on random hands and on its own draws; every deal plain dealing keeps satisfies
+//! every seat factor; and the same seed gives the same deals on one thread or two.
 
 use dealer::cards::{Card, Deal, Seat, Suit};
 use dealer::dealing::{seat_cards, Dealer, DealingSetup, SeatTable, TableLimits};
