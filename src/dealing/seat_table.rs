@@ -464,9 +464,8 @@ impl SeatTable {
                 for d in 0..width {
                     delta += (h.kept[d] - kept_min[s][d]) as u128 * strides[digit + d];
                 }
-                for t in 0..totals.len() {
-                    let at = radices.len() - totals.len() + t;
-                    delta += (h.shares[t] - share_min[s][t]) as u128 * strides[at];
+                for (t, (&share, &least)) in h.shares.iter().zip(&share_min[s]).enumerate() {
+                    delta += (share - least) as u128 * strides[first_total + t];
                 }
                 let entry = by_delta.entry(delta).or_default();
                 if entry.is_empty() {

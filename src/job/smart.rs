@@ -32,6 +32,11 @@ const FIRST_AT_MOST: f64 = 0.5;
 /// A seat is dealt from its table when the table keeps at most this share of its hands.
 pub const SMART_AT_MOST: f64 = 0.125;
 
+/// The share of the seat's possible hands a count keeps.
+fn share(count: &SmartCount) -> f64 {
+    count.accepted as f64 / count.possible as f64
+}
+
 /// What smart dealing chose for a job.
 #[derive(Clone, Debug, Default)]
 pub struct SmartChoice {
@@ -78,7 +83,8 @@ impl SmartChoice {
             (0..factors.len()).filter(|&k| (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64).collect();
         order.sort_by_key(|&k| kept[k]);
         let mut choice = SmartChoice::default();
-        let mut best: Option<(f64, Seat, Arc<SeatTable>)> = None;
+        // The most selective count so far: its position in `choice.counted`, and its table.
+        let mut best: Option<(usize, Arc<SeatTable>)> = None;
         for k in order.into_iter().take(MOST_COUNTED) {
             let factor = &factors[k];
             let (free, own, slots) = seat_cards(&setup.predeal, factor.seat);
@@ -93,25 +99,21 @@ impl SmartChoice {
                 possible: table.possible(),
                 dealt_from_table: false,
             };
+            if best.as_ref().is_none_or(|&(at, _)| share(&counted) < share(&choice.counted[at])) {
+                best = Some((choice.counted.len(), Arc::new(table)));
+            }
             choice.counted.push(counted);
-            let share = counted.accepted as f64 / counted.possible as f64;
-            if best.as_ref().is_none_or(|(s, _, _)| share < *s) {
-                best = Some((share, factor.seat, Arc::new(table)));
-            }
         }
-        if let Some((share, seat, table)) = best.filter(|(share, _, _)| *share <= SMART_AT_MOST) {
-            debug_assert!(share <= SMART_AT_MOST);
-            choice.first_seat = Some(seat);
+        if let Some((at, table)) = best.filter(|(at, _)| share(&choice.counted[*at]) <= SMART_AT_MOST) {
+            choice.counted[at].dealt_from_table = true;
+            choice.first_seat = Some(choice.counted[at].seat);
             choice.table = Some(table);
-            if let Some(count) = choice.counted.iter_mut().find(|count| count.seat == seat) {
-                count.dealt_from_table = true;
-            }
         } else if let [factor] = factors.as_slice() {
             // No table for a condition on one seat's hand: plain dealing deals that seat first,
             // so that a deal is judged (and most often rejected) on one hand. (Where several
             // seats are read, the seat a projection finds selective need not be the one whose
             // clauses reject early: the dealing order stays.)
-            if factor.whole && (kept[0] as f64) <= FIRST_AT_MOST * SAMPLE_DEALS as f64 {
+            if factor.root == condition && (kept[0] as f64) <= FIRST_AT_MOST * SAMPLE_DEALS as f64 {
                 choice.first_seat = Some(factor.seat);
             }
         }

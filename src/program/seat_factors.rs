@@ -54,10 +54,9 @@ enum SuitValue {
 pub struct SeatFactor {
     /// The seat.
     pub seat: Seat,
-    /// The projection's clauses (nodes of the projected program), all of which hold.
-    pub clauses: Vec<NodeId>,
-    /// Whether the projection is the whole condition (which reads this seat's hand alone).
-    pub whole: bool,
+    /// The projection (a node of the projected program; the condition itself when it reads
+    /// this seat's hand alone).
+    pub root: NodeId,
     /// Whether all suit lengths are read exactly (a shape or `cccc` reads them).
     lengths: bool,
     /// The values read, with their scope and, for a value only compared with constants, the
@@ -65,24 +64,38 @@ pub struct SeatFactor {
     values: Vec<(ValueScope, SuitValue, Option<Vec<i32>>)>,
 }
 
-/// What one clause reads, while it is being looked at.
+/// What a projection reads of its seat's hand: the seat, whether a shape reads every length,
+/// and each value with how it is used (see [`SeatFactor::values`]).
 #[derive(Default)]
 struct Reads {
     seat: Option<Seat>,
     lengths: bool,
-    values: Vec<(ValueScope, SuitValue)>,
+    values: Vec<(ValueScope, SuitValue, Option<Vec<i32>>)>,
 }
 
 impl Reads {
-    /// Records a read of `seat`; false when the clause already read another seat.
-    fn seat(&mut self, seat: Seat) -> bool {
-        *self.seat.get_or_insert(seat) == seat
-    }
-
-    fn value(&mut self, scope: Option<Suit>, value: SuitValue) {
+    /// Records a use of the value `value` of `scope`: compared with the cuts `by`, or read
+    /// exactly (`None`, which stays so whatever other uses compare it with).
+    fn used(&mut self, scope: Option<Suit>, value: SuitValue, by: Option<Vec<i32>>) {
         let scope = scope.map_or(ValueScope::Total, ValueScope::Suit);
-        if !self.values.contains(&(scope, value)) {
-            self.values.push((scope, value));
+        // `cccc` is its suits' shares adjusted by the shape: what it is compared with is not
+        // their sum, which is read exactly.
+        let by = by.filter(|_| value != SuitValue::CcccShare);
+        let at = match self.values.iter().position(|&(sc, v, _)| (sc, v) == (scope, value)) {
+            Some(at) => at,
+            None => {
+                self.values.push((scope, value, Some(Vec::new())));
+                self.values.len() - 1
+            }
+        };
+        let cuts = &mut self.values[at].2;
+        match (cuts.as_mut(), by) {
+            (Some(all), Some(by)) => {
+                all.extend(by);
+                all.sort_unstable();
+                all.dedup();
+            }
+            _ => *cuts = None,
         }
     }
 }
@@ -102,84 +115,30 @@ impl Program {
                 memo: HashMap::new(),
             };
             let Some(Proj::Node(root)) = projection.bound(condition, true) else { continue };
-            let Some(reads) = projected.clause_reads(root) else { continue };
+            let reads = projected.reads(root);
             if reads.seat == Some(seat) {
-                let cuts = projected.value_cuts(root);
-                let values = reads
-                    .values
-                    .into_iter()
-                    // Every length is in the key when a shape reads them all.
-                    .filter(|&(_, value)| !(reads.lengths && value == SuitValue::Length))
-                    .map(|(scope, value)| (scope, value, cuts.get(&(scope, value)).cloned().flatten()))
-                    .collect();
-                factors.push(SeatFactor {
-                    seat,
-                    clauses: vec![root],
-                    whole: root == condition,
-                    lengths: reads.lengths,
-                    values,
-                });
+                let mut values = reads.values;
+                // Every length is in the key when a shape reads them all.
+                values.retain(|&(_, value, _)| !(reads.lengths && value == SuitValue::Length));
+                factors.push(SeatFactor { seat, root, lengths: reads.lengths, values });
             }
         }
         (projected, factors)
     }
 
-    /// What `clause` reads when it reads one seat's hand alone through values that decompose
-    /// by suit; `None` otherwise.
-    fn clause_reads(&self, clause: NodeId) -> Option<Reads> {
-        let mut reads = Reads::default();
-        let mut seen = vec![false; self.nodes.len()];
-        let mut stack = vec![clause];
-        while let Some(id) = stack.pop() {
-            if std::mem::replace(&mut seen[id as usize], true) {
-                continue;
-            }
-            let node = &self.nodes[id as usize];
-            if let Some((seat, scope, value)) = leaf_value(node) {
-                if !reads.seat(seat) {
-                    return None;
-                }
-                if let Some(value) = value {
-                    reads.value(scope, value);
-                }
-                reads.lengths |= matches!(node, Node::Shape(..) | Node::Cccc(_));
-                continue;
-            }
-            match *node {
-                Node::Binary(BinOp::Div | BinOp::Mod, a, b, _) => match self.nodes[b as usize] {
-                    Node::Const(k) if k != 0 && k != -1 => stack.extend([a, b]),
-                    _ => return None,
-                },
-                Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => return None,
-                _ => stack.extend(children(node)),
-            }
-        }
-        Some(reads)
-    }
-
-    /// How the values read in the graph under `root` are used: for each, the cuts of the
+    /// What the graph under `root` (a projection: it reads one seat's hand alone, through
+    /// values that decompose by suit) reads, and how each value is used: the cuts of the
     /// comparisons with constants it meets (`x >= 5`, `5 <= x`, `x == 9`, a truth test), or
-    /// `None` when any use reads it otherwise (arithmetic, a `?:` branch).
-    fn value_cuts(&self, root: NodeId) -> HashMap<(ValueScope, SuitValue), Option<Vec<i32>>> {
-        let mut cuts: HashMap<(ValueScope, SuitValue), Option<Vec<i32>>> = HashMap::new();
-        let mut used = |node: NodeId, by: Option<Vec<i32>>| {
-            let Some((_, scope, Some(value))) = leaf_value(&self.nodes[node as usize]) else { return };
-            // `cccc` is its suits' shares adjusted by the shape: what it is compared with is
-            // not their sum, which is read exactly.
-            let by = by.filter(|_| value != SuitValue::CcccShare);
-            let key = (scope.map_or(ValueScope::Total, ValueScope::Suit), value);
-            let entry = cuts.entry(key).or_insert_with(|| Some(Vec::new()));
-            match (entry.as_mut(), by) {
-                (Some(all), Some(by)) => {
-                    all.extend(by);
-                    all.sort_unstable();
-                    all.dedup();
-                }
-                _ => *entry = None,
+    /// exactly when any use reads it otherwise (arithmetic, a `?:` branch).
+    fn reads(&self, root: NodeId) -> Reads {
+        let mut reads = Reads::default();
+        let used = |reads: &mut Reads, node: NodeId, by: Option<Vec<i32>>| {
+            if let Some((_, scope, Some(value))) = leaf_value(&self.nodes[node as usize]) {
+                reads.used(scope, value, by);
             }
         };
         let truth = || comparison_cuts(BinOp::Ne, 0);
-        used(root, truth());
+        used(&mut reads, root, truth());
         let mut seen = vec![false; self.nodes.len()];
         let mut stack = vec![root];
         while let Some(id) = stack.pop() {
@@ -187,33 +146,39 @@ impl Program {
                 continue;
             }
             let node = &self.nodes[id as usize];
+            if let Some((seat, _, _)) = leaf_value(node) {
+                debug_assert!(reads.seat.is_none_or(|s| s == seat), "a projection reads one seat");
+                reads.seat = Some(seat);
+                reads.lengths |= matches!(node, Node::Shape(..) | Node::Cccc(_));
+                continue;
+            }
             match *node {
-                Node::CompareConst(op, a, k) => used(a, comparison_cuts(op, k)),
+                Node::CompareConst(op, a, k) => used(&mut reads, a, comparison_cuts(op, k)),
                 Node::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b, _) => {
                     match (&self.nodes[a as usize], &self.nodes[b as usize]) {
-                        (_, &Node::Const(k)) => used(a, comparison_cuts(op, k)),
-                        (&Node::Const(k), _) => used(b, comparison_cuts(mirrored(op), k)),
+                        (_, &Node::Const(k)) => used(&mut reads, a, comparison_cuts(op, k)),
+                        (&Node::Const(k), _) => used(&mut reads, b, comparison_cuts(mirrored(op), k)),
                         _ => {
-                            used(a, None);
-                            used(b, None);
+                            used(&mut reads, a, None);
+                            used(&mut reads, b, None);
                         }
                     }
                 }
                 Node::Binary(BinOp::And | BinOp::Or, a, b, _) => {
-                    used(a, truth());
-                    used(b, truth());
+                    used(&mut reads, a, truth());
+                    used(&mut reads, b, truth());
                 }
-                Node::Not(a) => used(a, truth()),
+                Node::Not(a) => used(&mut reads, a, truth()),
                 Node::Conditional(c, a, b) => {
-                    used(c, truth());
-                    used(a, None);
-                    used(b, None);
+                    used(&mut reads, c, truth());
+                    used(&mut reads, a, None);
+                    used(&mut reads, b, None);
                 }
-                _ => children(node).into_iter().for_each(|child| used(child, None)),
+                _ => children(node).into_iter().for_each(|child| used(&mut reads, child, None)),
             }
             stack.extend(children(node));
         }
-        cuts
+        reads
     }
 }
 
@@ -426,41 +391,28 @@ impl SeatFactor {
 /// condition's own graph (nodes the factors share computed once).
 pub struct FactorJudges<'a> {
     program: &'a Program,
-    /// The DAG, when every factor's clauses compile (not nested too deeply).
+    /// The DAG, when every factor compiles (not nested too deeply).
     dag: Option<DealDag>,
-    /// Each factor's seat and the range of its clauses among the DAG's roots.
-    factors: Vec<(Seat, std::ops::Range<usize>)>,
+    /// Each factor's seat (its root is the DAG's root of the same position).
+    seats: Vec<Seat>,
 }
 
 impl<'a> FactorJudges<'a> {
     /// Judges of `factors`, factors of `program`'s condition.
     pub fn new(program: &'a Program, factors: &[SeatFactor]) -> FactorJudges<'a> {
         let mut builder = DagBuilder::new(program);
-        let mut roots = Vec::new();
-        let mut ranges = Vec::new();
-        let mut compiled = true;
-        for factor in factors {
-            let start = roots.len();
-            for &clause in &factor.clauses {
-                match builder.compile(clause) {
-                    Some(slot) => roots.push(slot),
-                    None => compiled = false,
-                }
-            }
-            ranges.push((factor.seat, start..roots.len()));
-        }
-        let dag = compiled.then(|| DealDag::new(builder, &roots));
-        FactorJudges { program, dag, factors: ranges }
+        let roots: Option<Vec<_>> = factors.iter().map(|factor| builder.compile(factor.root)).collect();
+        let dag = roots.map(|roots| DealDag::new(builder, &roots));
+        FactorJudges { program, dag, seats: factors.iter().map(|factor| factor.seat).collect() }
     }
 
     /// Whether factor `k` accepts `hand` (a hand of its seat; the other seats are empty);
     /// `None` when the factors did not compile, and then none may be counted.
     pub fn judge(&mut self, k: usize, hand: Hand) -> Option<bool> {
         let dag = self.dag.as_mut()?;
-        let (seat, ref roots) = self.factors[k];
         let mut deal = Deal([Hand::EMPTY; 4]);
-        deal.0[seat.index()] = hand;
+        deal.0[self.seats[k].index()] = hand;
         dag.next_deal();
-        Some(roots.clone().all(|root| dag.value(root, self.program, &deal) != 0))
+        Some(dag.value(k, self.program, &deal) != 0)
     }
 }
