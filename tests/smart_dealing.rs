@@ -8,10 +8,11 @@
 //! every seat factor; and the same seed gives the same deals on one thread or two.
 
 use dealer::cards::{Card, Deal, Seat, Suit};
-use dealer::dealing::{seat_cards, Dealer, DealingSetup, SeatTable, TableLimits};
+use dealer::dealing::{seat_cards, Dealer, DealingSetup, PartialHand, SeatTable, TableLimits};
 use dealer::job::smart::SmartChoice;
+use dealer::program::factor_bounds::FactorBounds;
 use dealer::program::hand_stats::{CountTables, HCP_TABLE};
-use dealer::program::seat_factors::FactorJudges;
+use dealer::program::seat_factors::{FactorJudges, SeatFactor};
 use dealer::program::Program;
 use dealer::{Dialect, Session};
 
@@ -90,22 +91,60 @@ fn assert_same_distribution(name: &str, a: &[Deal], b: &[Deal]) {
     }
 }
 
+/// Limits wide enough to count without pruning what the tests count with it.
+fn wide_limits() -> TableLimits {
+    TableLimits { max_steps: 3_000_000, ..TableLimits::default() }
+}
+
+/// Each seat factor of `program`'s condition (with its position), and its table counted as
+/// smart dealing counts it (partial hands ruled out by the factor's bounds are not counted on)
+/// and, when counting without pruning stays within [`wide_limits`], checked to count the same
+/// hands as a table counted without.
+fn counted_tables(name: &str, program: &Program) -> Vec<(usize, SeatFactor, SeatTable)> {
+    let Some(condition) = program.condition else { return Vec::new() };
+    let predeal = program.settings.predeal.clone();
+    let (program, factors) = program.seat_factors(condition);
+    let mut judges = FactorJudges::new(&program, &factors);
+    let mut tables = Vec::new();
+    for (k, factor) in factors.iter().enumerate() {
+        let (free, own, slots) = seat_cards(&predeal, factor.seat);
+        let reading = factor.reading(&program);
+        let mut bounds = FactorBounds::new(&program, factor);
+        let pruned = SeatTable::build(
+            free,
+            own,
+            slots,
+            &reading,
+            &mut |h| judges.judge(k, h).unwrap(),
+            Some(&mut |partial: &PartialHand| bounds.can_satisfy(partial)),
+            wide_limits(),
+        );
+        let plain =
+            SeatTable::build(free, own, slots, &reading, &mut |h| judges.judge(k, h).unwrap(), None, wide_limits());
+        if let (Ok(pruned), Ok(plain)) = (&pruned, &plain) {
+            assert_eq!(pruned.accepted(), plain.accepted(), "{name}: {:?}: pruning changed the count", factor.seat);
+            assert_eq!(pruned.possible(), plain.possible(), "{name}: {:?}", factor.seat);
+        }
+        assert!(pruned.is_ok() || plain.is_err(), "{name}: {:?}: counted without pruning only", factor.seat);
+        if let Ok(table) = pruned {
+            tables.push((k, factor.clone(), table));
+        }
+    }
+    tables
+}
+
 /// Every seat factor of the script's condition that can be counted: its table agrees with the
 /// condition on random hands of the seat and on hands drawn from the table.
 fn check_tables(name: &str, script: &str) -> usize {
     let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
-    let Some(condition) = program.condition else { return 0 };
     let predeal = program.settings.predeal.clone();
-    let mut counted = 0;
+    let tables = counted_tables(name, &program);
+    let counted = tables.len();
+    let Some(condition) = program.condition else { return 0 };
     let (program, factors) = program.seat_factors(condition);
     let mut judges = FactorJudges::new(&program, &factors);
-    for (k, factor) in factors.iter().enumerate() {
-        let (free, own, slots) = seat_cards(&predeal, factor.seat);
-        let reading = factor.reading(&program);
-        let built =
-            SeatTable::build(free, own, slots, &reading, &mut |h| judges.judge(k, h).unwrap(), TableLimits::default());
-        let Ok(table) = built else { continue };
-        counted += 1;
+    for (k, factor, table) in tables {
+        let (_, own, _) = seat_cards(&predeal, factor.seat);
         let mut dealer =
             Dealer::new(&DealingSetup { seed: 99, predeal: predeal.clone(), ..DealingSetup::default() }).unwrap();
         for _ in 0..100_000 {
@@ -171,6 +210,36 @@ fn counted_factors_agree_with_the_condition() {
     }
     // Every script above but the bias one has a factor the tables count (two seats, two).
     assert!(counted >= 15, "{counted}");
+}
+
+#[test]
+fn pruning_counts_the_same_hands_on_every_practice_script() {
+    // The practice scripts (../shared/parity/pbs/scripts): every seat factor smart dealing would
+    // count, counted with and without the partial hands its bounds rule out.
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = manifest.join("../shared/parity/pbs/scripts");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "dlr"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 60, "{} practice scripts", paths.len());
+    let mut counted = 0;
+    for path in &paths {
+        let name = path.file_name().unwrap().to_string_lossy();
+        let source = std::fs::read(path).unwrap();
+        let program = Program::from_source(&source, Dialect::V2, &Default::default()).unwrap();
+        let setup = DealingSetup { predeal: program.settings.predeal.clone(), ..DealingSetup::default() };
+        let choice = SmartChoice::new(&program, &setup);
+        let tables = counted_tables(&name, &program);
+        for count in &choice.counted {
+            let (_, _, table) = tables.iter().find(|(_, f, _)| f.seat == count.seat).expect("a counted seat");
+            assert_eq!(table.accepted(), count.accepted, "{name}: {:?}", count.seat);
+        }
+        counted += choice.counted.len();
+    }
+    assert!(counted >= 40, "{counted} practice scripts counted");
 }
 
 #[test]

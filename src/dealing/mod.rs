@@ -24,6 +24,9 @@ mod chacha;
 mod drand48;
 mod glibc;
 mod hand_sampler;
+mod key_map;
+mod key_summary;
+mod partial_hand;
 mod seat_table;
 mod spots;
 mod v2bias;
@@ -51,6 +54,7 @@ pub fn seat_cards(predeal: &[(Seat, Card)], seat: Seat) -> (u64, u64, u32) {
 }
 
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
+pub use partial_hand::{CanSatisfy, PartialHand};
 pub use seat_table::{HandReading, HoldingValue, ReadValue, SeatTable, TableLimits, TableRefusal, ValueScope};
 pub use spots::{too_many_spots, SpotCards, SPOT_RANKS};
 use std::sync::Arc;

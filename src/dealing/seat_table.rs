@@ -14,7 +14,7 @@
 //! **Counting.** Each suit's possible holdings (the seat's predealt cards of the suit plus any
 //! subset of the suit's free cards) are grouped by what the condition reads of them and by the
 //! free cards they take. A class is a *key*: the free cards taken, the kept values of the suits
-//! so far and the partial totals, packed in one mixed-radix `u128` whose digits never carry,
+//! so far and the partial totals, packed in one mixed-radix `u64` whose digits never carry,
 //! so adding a suit's group is adding its key delta (a capped total is capped again after
 //! the addition). A forward pass over the suits (clubs, diamonds, hearts, spades) counts, for
 //! every reachable key, the holdings of the suits so far that give it, and records each step
@@ -31,48 +31,23 @@
 //! among the predecessor's hands). Every satisfying hand has exactly one `r`, so the draw is
 //! exactly uniform; it costs one random word (rarely more) and about forty comparisons.
 //!
+//! **Pruning.** The caller may also answer, for bounds on part of a hand (see
+//! [`PartialHand`](super::PartialHand)), whether a hand within them can satisfy the condition:
+//! the keys of the first suits whose hands cannot are met but not counted on, so an opener's
+//! condition does not carry the hands already past its range through the later suits.
+//!
 //! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
-//! keys would not fit in 128 bits or a pass exceeds [`TableLimits`]; memory is at most about
-//! `5 × 48 × max_keys + 12 × max_steps + 16 × max_edges` bytes (the defaults: ~110 MiB) while
-//! building, and the kept table holds only the keys that lead to an accepted class.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! keys would not fit in 64 bits or the work would exceed [`TableLimits`]: each pass's steps
+//! are counted before it is made, so a count refused for its steps never makes the pass that
+//! would exceed them. Memory is at most about `53 × max_steps + 64 × max_keys + 16 ×
+//! max_edges` bytes (the defaults: ~50 MiB) while building, and the kept table holds only the
+//! keys that lead to an accepted class.
 
 use super::hand_sampler::{binomial, deposit};
+use super::key_map::KeyMap;
+use super::key_summary::{KeySummaries, SummedTotal, MOST_SUMMED};
+use super::partial_hand::CanSatisfy;
 use crate::cards::{Hand, Suit, LANE_MASK};
-
-/// A multiplicative hash of the table's integer keys (SipHash costs more than the counting).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-}
-
-/// A map keyed by integers, hashed with [`KeyHasher`].
-type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
 /// A value read from one suit's holding, given as a hand holding that suit's cards only.
 pub type HoldingValue<'a> = Box<dyn Fn(Hand) -> i32 + 'a>;
@@ -106,13 +81,15 @@ impl<'a> ReadValue<'a> {
         ReadValue { scope, value, cuts: None }
     }
 
-    /// What tells holdings apart: the value, or the number of cuts at or below it.
-    fn class_of(&self, holding: Hand) -> i64 {
+    /// The value on `holding`, and what tells holdings apart: the value, or the number of
+    /// cuts at or below it.
+    fn class_of(&self, holding: Hand) -> (i64, i64) {
         let v = (self.value)(holding);
-        match (&self.cuts, self.scope) {
+        let class = match (&self.cuts, self.scope) {
             (Some(cuts), ValueScope::Suit(_)) => cuts.iter().filter(|&&cut| cut <= v).count() as i64,
             _ => i64::from(v),
-        }
+        };
+        (i64::from(v), class)
     }
 }
 
@@ -136,16 +113,17 @@ pub struct TableLimits {
 }
 
 impl Default for TableLimits {
-    /// About 110 MiB and 150 ms of counting at most.
+    /// About 50 MiB and (on the practice scripts, on a 2-core test machine) 40 ms of counting
+    /// at most.
     fn default() -> TableLimits {
-        TableLimits { max_keys: 1 << 18, max_steps: 3_000_000, max_edges: 1 << 19 }
+        TableLimits { max_keys: 1 << 18, max_steps: 400_000, max_edges: 1 << 19 }
     }
 }
 
 /// Why no table was built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableRefusal {
-    /// What the condition reads spans more values than a 128-bit key holds.
+    /// What the condition reads spans more values than a 64-bit key holds.
     KeyTooWide,
     /// Counting would exceed [`TableLimits`].
     OverBudget,
@@ -160,17 +138,15 @@ struct Group {
     /// Free cards each holding takes.
     taken: u8,
     /// What adding the group adds to a key (before capping the capped totals).
-    delta: u128,
+    delta: u64,
     /// The group's shares of the capped totals (see [`Capped`]).
     capped: [u32; MOST_CAPPED],
+    /// What adding the group adds to a key's summary (see [`KeySummaries`]).
+    summary: u128,
     /// The holdings (free cards of the suit), `holdings[start..start + len]`.
     start: u32,
     len: u32,
 }
-
-/// The stride of the keys a large counting pass is first probed from (see
-/// [`SeatTable::build`]).
-const PROBE_STRIDE: usize = 16;
 
 /// Capped totals at most (the others are read exactly).
 const MOST_CAPPED: usize = 4;
@@ -181,13 +157,13 @@ const MOST_CAPPED: usize = 4;
 /// to a capped digit never carries, and the result is then capped again.
 #[derive(Clone, Copy, Debug)]
 struct Capped {
-    stride: u128,
-    radix: u128,
+    stride: u64,
+    radix: u64,
     cap: u32,
 }
 
 impl Capped {
-    fn digit(&self, key: u128) -> u32 {
+    fn digit(&self, key: u64) -> u32 {
         (key / self.stride % self.radix) as u32
     }
 }
@@ -195,25 +171,19 @@ impl Capped {
 /// `key` after a group adds `delta` and the capped shares `shares` to it (`digits`: the
 /// key's capped digits).
 #[inline]
-fn advance(
-    key: u128,
-    delta: u128,
-    shares: &[u32; MOST_CAPPED],
-    capped: &[Capped],
-    digits: &[u32; MOST_CAPPED],
-) -> u128 {
+fn advance(key: u64, delta: u64, shares: &[u32; MOST_CAPPED], capped: &[Capped], digits: &[u32; MOST_CAPPED]) -> u64 {
     let mut next = key + delta;
     for (t, c) in capped.iter().enumerate() {
         let sum = digits[t] + shares[t];
         if sum > c.cap {
-            next -= u128::from(sum - c.cap) * c.stride;
+            next -= u64::from(sum - c.cap) * c.stride;
         }
     }
     next
 }
 
 /// The capped digits of `key`.
-fn capped_digits(key: u128, capped: &[Capped]) -> [u32; MOST_CAPPED] {
+fn capped_digits(key: u64, capped: &[Capped]) -> [u32; MOST_CAPPED] {
     let mut digits = [0; MOST_CAPPED];
     for (t, c) in capped.iter().enumerate() {
         digits[t] = c.digit(key);
@@ -221,71 +191,106 @@ fn capped_digits(key: u128, capped: &[Capped]) -> [u32; MOST_CAPPED] {
     digits
 }
 
+/// Bits of a slot's word that hold the count of holdings (the rest hold the key's position):
+/// no count exceeds C(52, 13) < 2^40.
+const COUNT_BITS: u32 = 40;
+
+/// One slot of a stage's look-up: a key, and the holdings that give it so far (0: an empty
+/// slot) with the key's position above them. Four slots share a cache line; a step reads and
+/// writes one.
+type Slot = [u64; 2];
+
 /// The keys one pass of the forward count reached, in the order first reached.
 #[derive(Default)]
 struct Stage {
-    keys: Vec<u128>,
-    /// Holdings of the suits so far that give each key.
+    /// The keys by position, once the pass is over (see [`settle`](Self::settle)).
+    keys: Vec<u64>,
+    /// Holdings of the suits so far that give each key, once the pass is over.
     counts: Vec<u64>,
     /// Free cards taken by each key's first-reached holdings (its representative).
     reps: Vec<u64>,
-    /// Open addressing over the keys: each slot holds a key's position plus one (0: empty).
-    slots: Vec<u32>,
+    /// Whether each key's hands can still satisfy the condition (those that cannot are kept
+    /// so as to be met once, but not counted on).
+    live: Vec<bool>,
+    /// Each key's summary, when counting asks the condition about partial hands.
+    summaries: Vec<u128>,
+    /// Open addressing over the keys, while the pass is made.
+    slots: Vec<Slot>,
 }
 
 impl Stage {
     /// An empty stage whose look-up is sized for about `keys` keys.
     fn with_room(keys: usize) -> Stage {
-        Stage { slots: vec![0; (2 * keys).next_power_of_two().max(64)], ..Stage::default() }
+        let slots = (keys + keys / 2).next_power_of_two().max(64);
+        Stage {
+            slots: vec![[0; 2]; slots],
+            reps: Vec::with_capacity(keys),
+            live: Vec::with_capacity(keys),
+            ..Stage::default()
+        }
     }
 
-    /// Where `key` is looked for first.
-    #[inline]
-    fn home(&self, key: u128) -> usize {
-        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (self.slots.len() - 1)
+    /// Keys reached so far.
+    fn len(&self) -> usize {
+        self.reps.len()
     }
 
-    /// Adds `count` holdings that give `key` (`rep`: the free cards of one, should the key be
-    /// new); the key's position.
+    /// Where `key` is looked for first among `slots` slots (a power of two).
     #[inline]
-    fn add(&mut self, key: u128, count: u64, rep: u64) -> u32 {
+    fn home(key: u64, slots: usize) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (slots - 1)
+    }
+
+    /// Adds `count` (at least 1) holdings that give `key` (`rep`: the free cards of one,
+    /// should the key be new); the key's position.
+    #[inline]
+    fn add(&mut self, key: u64, count: u64, rep: u64) -> u32 {
         let mask = self.slots.len() - 1;
-        let mut at = self.home(key);
+        let mut at = Stage::home(key, self.slots.len());
         loop {
-            match self.slots[at] {
-                0 => break,
-                slot => {
-                    let i = slot - 1;
-                    if self.keys[i as usize] == key {
-                        self.counts[i as usize] += count;
-                        return i;
-                    }
-                }
+            let slot = &mut self.slots[at];
+            if slot[1] == 0 {
+                break;
+            }
+            if slot[0] == key {
+                slot[1] += count;
+                return (slot[1] >> COUNT_BITS) as u32;
             }
             at = (at + 1) & mask;
         }
-        let i = self.keys.len() as u32;
-        self.slots[at] = i + 1;
-        self.keys.push(key);
-        self.counts.push(count);
+        let position = self.reps.len() as u32;
+        self.slots[at] = [key, count | u64::from(position) << COUNT_BITS];
         self.reps.push(rep);
-        if 2 * self.keys.len() > self.slots.len() {
+        // At most two slots in three are taken.
+        if 3 * self.reps.len() > 2 * self.slots.len() {
             self.grow();
         }
-        i
+        position
     }
 
     /// Doubles the look-up.
     fn grow(&mut self) {
-        self.slots = vec![0; self.slots.len() * 2];
-        let mask = self.slots.len() - 1;
-        for (i, &key) in self.keys.iter().enumerate() {
-            let mut at = self.home(key);
-            while self.slots[at] != 0 {
+        let mut slots = vec![[0u64; 2]; self.slots.len() * 2];
+        let mask = slots.len() - 1;
+        for slot in self.slots.iter().filter(|slot| slot[1] != 0) {
+            let mut at = Stage::home(slot[0], slots.len());
+            while slots[at][1] != 0 {
                 at = (at + 1) & mask;
             }
-            self.slots[at] = i as u32 + 1;
+            slots[at] = *slot;
+        }
+        self.slots = slots;
+    }
+
+    /// Ends the pass: the keys and counts by position; the look-up is dropped.
+    fn settle(&mut self) {
+        let n = self.len();
+        self.keys = vec![0; n];
+        self.counts = vec![0; n];
+        for slot in std::mem::take(&mut self.slots).iter().filter(|slot| slot[1] != 0) {
+            let position = (slot[1] >> COUNT_BITS) as usize;
+            self.keys[position] = slot[0];
+            self.counts[position] = slot[1] & ((1 << COUNT_BITS) - 1);
         }
     }
 }
@@ -324,7 +329,7 @@ pub struct SeatTable {
     /// (`u32::MAX`: not a holding of the seat).
     group_of_lane: [Vec<u32>; 4],
     /// The accepted classes' keys, sorted.
-    accepted_keys: Vec<u128>,
+    accepted_keys: Vec<u64>,
     /// Levels 1..=4 (after clubs … after spades).
     levels: [Level; 4],
     /// Cumulative counts of the accepted classes.
@@ -347,13 +352,17 @@ impl SeatTable {
     /// Counts the hands of a seat holding the cards `own` and `slots` more from `free`
     /// (the cards no seat has been given; `own` is not in it) that satisfy `accept`, which
     /// reads a hand only through `reading` and is called once per class with a representative
-    /// hand (own cards included). Deterministic: the same arguments build the same table.
+    /// hand (own cards included). `can_satisfy`, when given, answers for bounds on part of a
+    /// hand whether a hand within them may satisfy `accept` (`false` only when none does):
+    /// counting then drops the partial hands it rules out, which changes no count.
+    /// Deterministic: the same arguments build the same table.
     pub fn build(
         free: u64,
         own: u64,
         slots: u32,
         reading: &HandReading,
         accept: &mut dyn FnMut(Hand) -> bool,
+        mut can_satisfy: Option<&mut CanSatisfy>,
         limits: TableLimits,
     ) -> Result<SeatTable, TableRefusal> {
         debug_assert_eq!(free & own, 0);
@@ -366,9 +375,18 @@ impl SeatTable {
         let totals: Vec<usize> =
             (0..reading.values.len()).filter(|&v| reading.values[v].scope == ValueScope::Total).collect();
 
-        // Every holding of every suit, with what the condition reads of it.
+        // Every holding of every suit, with what the condition reads of it; the least and
+        // greatest value of each value read on each suit (a total's: its share).
         let mut per_suit: [Vec<Holding>; 4] = Default::default();
+        let mut ranges: [Vec<(i64, i64)>; 4] = Default::default();
         for (s, holdings) in per_suit.iter_mut().enumerate() {
+            let range = &mut ranges[s];
+            *range = vec![(i64::MAX, i64::MIN); reading.values.len()];
+            let mut read = |v: usize, holding: Hand| {
+                let (value, class) = reading.values[v].class_of(holding);
+                range[v] = (range[v].0.min(value), range[v].1.max(value));
+                class
+            };
             let lane_free = free >> (16 * s) & LANE_MASK;
             let lane_own = own >> (16 * s) & LANE_MASK;
             let n = lane_free.count_ones();
@@ -383,14 +401,14 @@ impl SeatTable {
                 if reading.lengths {
                     kept.push(i64::from(holding.0.count_ones()));
                 }
-                kept.extend(kept_scopes[s].iter().map(|&v| reading.values[v].class_of(holding)));
-                let shares = totals.iter().map(|&v| reading.values[v].class_of(holding)).collect();
+                kept.extend(kept_scopes[s].iter().map(|&v| read(v, holding)));
+                let shares = totals.iter().map(|&v| read(v, holding)).collect();
                 holdings.push(Holding { cards, taken: taken as u8, kept, shares });
             }
         }
 
         // The key's digits: taken cards, each suit's kept values, the totals.
-        let mut radices: Vec<u128> = vec![u128::from(slots) + 1];
+        let mut radices: Vec<u64> = vec![u64::from(slots) + 1];
         let mut kept_min: [Vec<i64>; 4] = Default::default();
         for (s, holdings) in per_suit.iter().enumerate() {
             let width = holdings[0].kept.len();
@@ -398,7 +416,7 @@ impl SeatTable {
                 let lo = holdings.iter().map(|h| h.kept[d]).min().unwrap_or(0);
                 let hi = holdings.iter().map(|h| h.kept[d]).max().unwrap_or(0);
                 kept_min[s].push(lo);
-                radices.push((hi - lo) as u128 + 1);
+                radices.push((hi - lo) as u64 + 1);
             }
         }
         // Totals compared only with constants, with shares never negative, are capped (the
@@ -429,18 +447,42 @@ impl SeatTable {
                 span += hi - lo;
             }
             radices.push(match cap {
-                Some(cap) => 2 * u128::from(*cap) + 1,
-                None => span as u128 + 1,
+                Some(cap) => 2 * u64::from(*cap) + 1,
+                None => span as u64 + 1,
             });
         }
         let mut strides = Vec::with_capacity(radices.len());
-        let mut stride: u128 = 1;
+        let mut stride: u64 = 1;
         for &radix in &radices {
             strides.push(stride);
             stride = stride.checked_mul(radix).ok_or(TableRefusal::KeyTooWide)?;
         }
         let first_total = radices.len() - totals.len();
         let capped_totals: Vec<usize> = (0..totals.len()).filter(|&t| caps[t].is_some()).collect();
+        // What counting knows of a key's hands: the totals whose digits fit a summary.
+        let summed: Vec<usize> =
+            (0..totals.len()).filter(|&t| radices[first_total + t] <= 1 << 16).take(MOST_SUMMED).collect();
+        let mut summaries = can_satisfy.is_some().then(|| {
+            let lane = |cards: u64, s: usize| (cards >> (16 * s) & LANE_MASK).count_ones();
+            let mut is_total = vec![false; reading.values.len()];
+            totals.iter().for_each(|&v| is_total[v] = true);
+            KeySummaries::new(
+                reading.lengths,
+                std::array::from_fn(|s| lane(own, s)),
+                std::array::from_fn(|s| lane(free, s)),
+                slots,
+                summed
+                    .iter()
+                    .map(|&t| SummedTotal {
+                        value: totals[t],
+                        cap: caps[t],
+                        least: std::array::from_fn(|s| share_min[s][t]),
+                    })
+                    .collect(),
+                ranges,
+                is_total,
+            )
+        });
         let capped: Vec<Capped> = capped_totals
             .iter()
             .map(|&t| Capped {
@@ -457,15 +499,15 @@ impl SeatTable {
         let mut digit = 1;
         for s in 0..4 {
             let width = kept_min[s].len();
-            let mut by_delta: KeyMap<u128, Vec<u64>> = KeyMap::default();
-            let mut order: Vec<(u128, u8, [u32; MOST_CAPPED])> = Vec::new();
+            let mut by_delta: KeyMap<u64, Vec<u64>> = KeyMap::default();
+            let mut order: Vec<(u64, u8, [u32; MOST_CAPPED], u128)> = Vec::new();
             for h in &per_suit[s] {
-                let mut delta = u128::from(h.taken) * strides[0];
+                let mut delta = u64::from(h.taken) * strides[0];
                 for d in 0..width {
-                    delta += (h.kept[d] - kept_min[s][d]) as u128 * strides[digit + d];
+                    delta += (h.kept[d] - kept_min[s][d]) as u64 * strides[digit + d];
                 }
                 for (t, (&share, &least)) in h.shares.iter().zip(&share_min[s]).enumerate() {
-                    delta += (share - least) as u128 * strides[first_total + t];
+                    delta += (share - least) as u64 * strides[first_total + t];
                 }
                 let entry = by_delta.entry(delta).or_default();
                 if entry.is_empty() {
@@ -473,14 +515,18 @@ impl SeatTable {
                     for (c, &t) in capped_totals.iter().enumerate() {
                         shares[c] = h.shares[t] as u32;
                     }
-                    order.push((delta, h.taken, shares));
+                    let summary = summaries.as_ref().map_or(0, |summaries| {
+                        let digits: Vec<u32> = summed.iter().map(|&t| (h.shares[t] - share_min[s][t]) as u32).collect();
+                        summaries.group_delta(s, u32::from(h.taken), &digits)
+                    });
+                    order.push((delta, h.taken, shares, summary));
                 }
                 entry.push(h.cards);
             }
             digit += width;
             // By free cards taken, so that the counting passes skip whole runs of groups.
-            order.sort_by_key(|&(_, taken, _)| taken);
-            for (delta, taken, shares) in order {
+            order.sort_by_key(|&(_, taken, _, _)| taken);
+            for (delta, taken, shares, summary) in order {
                 let cards = &by_delta[&delta];
                 for &c in cards {
                     group_of_lane[s][(c >> (16 * s) & LANE_MASK) as usize] = groups[s].len() as u32;
@@ -489,6 +535,7 @@ impl SeatTable {
                     taken,
                     delta,
                     capped: shares,
+                    summary,
                     start: holdings_out.len() as u32,
                     len: cards.len() as u32,
                 });
@@ -496,46 +543,16 @@ impl SeatTable {
             }
         }
 
-        // Refuse at once when a bound on the work says the count would exceed the limits:
-        // after k suits, the keys that take T free cards are at most the sum over the groups
-        // of the suit taking t cards of the keys that took T − t (only those that can still
-        // reach the seat's slots), and at most the values the other digits can take.
+        // Forward count, suit by suit. Each pass's steps are counted before it is made (each
+        // live key meets the groups whose cards it can still take, and no others): a pass that
+        // would take the count past `max_steps` is not made.
         let most = |s: usize| (free >> (16 * s) & LANE_MASK).count_ones().min(slots);
-        let mut bound_keys = vec![0u128; slots as usize + 1];
-        bound_keys[0] = 1;
-        let mut bound_steps = 0u128;
-        let mut digits_span: u128 = 1;
-        let totals_span: u128 = radices[first_total..].iter().product();
-        let mut digit_at = 1;
-        for s in 0..4 {
-            let mut by_taken = [0u128; 14];
-            for g in &groups[s] {
-                by_taken[usize::from(g.taken)] += 1;
-            }
-            let still: u32 = (s + 1..4).map(most).sum();
-            let width = kept_min[s].len();
-            digits_span = digits_span.saturating_mul(radices[digit_at..digit_at + width].iter().product());
-            digit_at += width;
-            let mut next = vec![0u128; slots as usize + 1];
-            for (before, &keys) in bound_keys.iter().enumerate().filter(|(_, &keys)| keys > 0) {
-                let need = slots.saturating_sub(before as u32 + still) as usize;
-                for (t, &n) in by_taken.iter().enumerate().skip(need).take_while(|&(t, _)| before + t <= slots as usize)
-                {
-                    bound_steps = bound_steps.saturating_add(keys.saturating_mul(n));
-                    next[before + t] = next[before + t].saturating_add(keys.saturating_mul(n));
-                }
-            }
-            let span = digits_span.saturating_mul(totals_span);
-            bound_keys = next.into_iter().map(|keys| keys.min(span)).collect();
-            if bound_steps > u128::from(limits.max_steps) * 4 {
-                return Err(TableRefusal::OverBudget);
-            }
-        }
-
-        // Forward count, suit by suit.
         let mut stages: Vec<Stage> = Vec::with_capacity(5);
         let mut first = Stage::with_room(1);
         first.add(0, 1, 0);
+        first.settle();
+        first.live.push(true);
+        first.summaries.push(0);
         stages.push(first);
         let mut steps = 0u64;
         // Every step of each pass: (key before, group, key after), by position.
@@ -543,51 +560,62 @@ impl SeatTable {
         for s in 0..4 {
             let still: u32 = (s + 1..4).map(most).sum();
             let prev = &stages[s];
-            // A large pass is first made from every PROBE_STRIDE-th key: when those alone reach
-            // a fifth of the keys allowed, the whole pass would almost surely exceed them (on
-            // the practice scripts a whole pass reached at most 7 times the keys of its probe,
-            // and every probe above a fifth belonged to a pass that exceeded them), and the
-            // count is refused at a sixteenth of the cost. This only decides whether to count,
-            // never what is counted.
-            if prev.keys.len() >= 4 * PROBE_STRIDE {
-                let mut probe = Stage::with_room(limits.max_keys / 5);
-                for &key in prev.keys.iter().step_by(PROBE_STRIDE) {
-                    let digits = capped_digits(key, &capped);
-                    let taken = (key % radices[0]) as u32;
-                    let need = slots.saturating_sub(taken + still);
-                    let from = groups[s].partition_point(|g| u32::from(g.taken) < need);
-                    for g in groups[s][from..].iter().take_while(|g| taken + u32::from(g.taken) <= slots) {
-                        probe.add(advance(key, g.delta, &g.capped, &capped, &digits), 0, 0);
+            // The groups are in order of free cards taken: the first that takes at least t.
+            let first_taking: [usize; 15] =
+                std::array::from_fn(|t| groups[s].partition_point(|g| usize::from(g.taken) < t));
+            // Each live key's groups (those whose cards keep it within reach of the seat's
+            // slots), and the pass's steps.
+            let spans: Vec<(usize, usize)> = (0..prev.keys.len())
+                .map(|i| {
+                    if !prev.live[i] {
+                        return (0, 0);
                     }
-                    if probe.keys.len() > limits.max_keys / 5 {
-                        return Err(TableRefusal::OverBudget);
-                    }
-                }
+                    let taken = (prev.keys[i] % radices[0]) as u32;
+                    let need = slots.saturating_sub(taken + still) as usize;
+                    let until = (slots - taken + 1).min(14) as usize;
+                    (first_taking[need.min(14)], first_taking[until].max(first_taking[need.min(14)]))
+                })
+                .collect();
+            let pass_steps: u64 = spans.iter().map(|&(from, until)| (until - from) as u64).sum();
+            steps += pass_steps;
+            if steps > limits.max_steps {
+                return Err(TableRefusal::OverBudget);
             }
-            let mut next = Stage::with_room((prev.keys.len() * 8).min(limits.max_keys));
-            for i in 0..prev.keys.len() {
+            moves[s].reserve_exact(pass_steps as usize);
+            // (Passes reached about a third as many keys as they made steps.)
+            let mut next = Stage::with_room((pass_steps as usize / 2).min(limits.max_keys));
+            for (i, &(from, until)) in spans.iter().enumerate() {
+                if from == until {
+                    continue;
+                }
                 let key = prev.keys[i];
                 let digits = capped_digits(key, &capped);
-                let taken = (key % radices[0]) as u32;
-                let need = slots.saturating_sub(taken + still);
-                let from = groups[s].partition_point(|g| u32::from(g.taken) < need);
-                for (gi, g) in groups[s].iter().enumerate().skip(from) {
-                    let t = taken + u32::from(g.taken);
-                    if t > slots {
-                        break;
-                    }
-                    steps += 1;
+                for (gi, g) in groups[s].iter().enumerate().take(until).skip(from) {
                     let rep = prev.reps[i] | holdings_out[g.start as usize];
                     let to = advance(key, g.delta, &g.capped, &capped, &digits);
                     let j = next.add(to, prev.counts[i] * u64::from(g.len), rep);
-                    moves[s].push((i as u32, gi as u32, j));
+                    if j as usize == next.live.len() {
+                        // A new key: can its hands still satisfy the condition? (After the
+                        // last suit the condition itself answers.)
+                        let live = match (summaries.as_mut(), can_satisfy.as_deref_mut()) {
+                            (Some(summaries), Some(check)) => {
+                                let summary = summaries.advance(prev.summaries[i], g.summary);
+                                next.summaries.push(summary);
+                                s >= 2 || summaries.can_satisfy(s + 1, summary, check)
+                            }
+                            _ => true,
+                        };
+                        next.live.push(live);
+                    }
+                    if next.live[j as usize] {
+                        moves[s].push((i as u32, gi as u32, j));
+                    }
                 }
-                if next.keys.len() > limits.max_keys || steps > limits.max_steps {
+                if next.len() > limits.max_keys {
                     return Err(TableRefusal::OverBudget);
                 }
             }
-            // The look-up is needed no more.
-            stages[s].slots = Vec::new();
+            next.settle();
             stages.push(next);
         }
 
@@ -599,19 +627,21 @@ impl SeatTable {
         let mut possible = 0u64;
         for i in 0..last.keys.len() {
             possible += last.counts[i];
-            if accept(Hand(own | last.reps[i])) {
+            if last.live[i] && accept(Hand(own | last.reps[i])) {
                 accepted += last.counts[i];
                 accepted_keys.push(i as u32);
                 finals.push(accepted);
             }
         }
-        debug_assert_eq!(possible, binomial(free.count_ones() as usize, slots as usize));
+        // (Partial hands ruled out are not among the classes.)
+        debug_assert!(summaries.is_some() || possible == binomial(free.count_ones() as usize, slots as usize));
+        let possible = binomial(free.count_ones() as usize, slots as usize);
         if accepted == 0 {
             return Err(TableRefusal::NoHand);
         }
 
         // Backward: the predecessors of every key that leads to an accepted class.
-        let finals_keys: Vec<u128> = accepted_keys.iter().map(|&i| last.keys[i as usize]).collect();
+        let finals_keys: Vec<u64> = accepted_keys.iter().map(|&i| last.keys[i as usize]).collect();
         let mut levels: [Level; 4] = Default::default();
         let mut alive = accepted_keys;
         let mut edges_total = 0usize;
@@ -690,7 +720,7 @@ impl SeatTable {
         if cards.count_ones() != self.slots {
             return false;
         }
-        let mut key = 0u128;
+        let mut key = 0u64;
         for s in 0..4 {
             let group = self.group_of_lane[s][(cards >> (16 * s) & LANE_MASK) as usize];
             let Some(group) = self.groups[s].get(group as usize) else { return false };
@@ -797,7 +827,8 @@ mod tests {
     /// Unranking is a bijection from 0..accepted onto exactly the hands that satisfy the
     /// condition, found by enumerating every hand.
     fn check_bijection(free: u64, own: u64, slots: u32, reading: &HandReading, accept: &dyn Fn(Hand) -> bool) {
-        let table = SeatTable::build(free, own, slots, reading, &mut |h| accept(h), TableLimits::default()).unwrap();
+        let table =
+            SeatTable::build(free, own, slots, reading, &mut |h| accept(h), None, TableLimits::default()).unwrap();
         let all = subsets(free, slots);
         assert_eq!(table.possible(), all.len() as u64);
         let wanted: BTreeSet<u64> = all.into_iter().filter(|&c| accept(Hand(own | c))).collect();
@@ -883,7 +914,7 @@ mod tests {
         };
         let full = 0x1FFF_1FFF_1FFF_1FFFu64;
         let accept = |h: Hand| balanced(h) && (22..=24).contains(&hcp(h));
-        let table = SeatTable::build(full, 0, 13, &reading, &mut |h| accept(h), TableLimits::default()).unwrap();
+        let table = SeatTable::build(full, 0, 13, &reading, &mut |h| accept(h), None, TableLimits::default()).unwrap();
         assert_eq!(table.possible(), 635_013_559_600);
         // by_length[l][p]: holdings of l cards of one suit with p points.
         let mut by_length = [[0u64; 11]; 14];
@@ -927,7 +958,7 @@ mod tests {
         let free = 0x0000_0000_1FFF_0001u64 | 0x0001_0000_0000_0000;
         let reading = reading_hcp_and_lengths();
         let accept = |h: Hand| hcp(h) >= 3;
-        let table = SeatTable::build(free, 0, 5, &reading, &mut |h| accept(h), TableLimits::default()).unwrap();
+        let table = SeatTable::build(free, 0, 5, &reading, &mut |h| accept(h), None, TableLimits::default()).unwrap();
         let hands: Vec<u64> = (0..table.accepted()).map(|r| table.unrank(r)).collect();
         let cell: std::collections::HashMap<u64, usize> = hands.iter().enumerate().map(|(i, &h)| (h, i)).collect();
         let mut counts = vec![0u64; hands.len()];
@@ -954,10 +985,10 @@ mod tests {
     fn refusals() {
         let reading = reading_hcp_and_lengths();
         let full = 0x1FFF_1FFF_1FFF_1FFFu64;
-        let none = SeatTable::build(full, 0, 13, &reading, &mut |h| hcp(h) > 37, TableLimits::default());
+        let none = SeatTable::build(full, 0, 13, &reading, &mut |h| hcp(h) > 37, None, TableLimits::default());
         assert_eq!(none.unwrap_err(), TableRefusal::NoHand);
         let tight = TableLimits { max_keys: 100, ..TableLimits::default() };
-        let over = SeatTable::build(full, 0, 13, &reading, &mut |h| hcp(h) > 30, tight);
+        let over = SeatTable::build(full, 0, 13, &reading, &mut |h| hcp(h) > 30, None, tight);
         assert_eq!(over.unwrap_err(), TableRefusal::OverBudget);
         let wide = HandReading {
             lengths: false,
@@ -965,7 +996,7 @@ mod tests {
                 .map(|_| ReadValue::exact(ValueScope::Total, Box::new(|h: Hand| (h.0 as i32).wrapping_mul(1 << 30))))
                 .collect(),
         };
-        let wide = SeatTable::build(full, 0, 13, &wide, &mut |_| true, TableLimits::default());
+        let wide = SeatTable::build(full, 0, 13, &wide, &mut |_| true, None, TableLimits::default());
         assert_eq!(wide.unwrap_err(), TableRefusal::KeyTooWide);
     }
 }

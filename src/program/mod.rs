@@ -29,6 +29,7 @@ pub mod dag_builder;
 pub mod dag_node;
 pub mod deal_expr;
 pub mod eval;
+pub mod factor_bounds;
 pub mod hand_stats;
 pub mod nodes;
 pub mod scoring;

@@ -356,6 +356,16 @@ impl Projection<'_> {
 }
 
 impl SeatFactor {
+    /// The position among the values read (those of [`reading`](Self::reading)) of the value
+    /// a leaf node reads; `None` for any other node, a length (bounded as such) and `cccc`
+    /// (which is not the sum it is read through).
+    pub fn value_position(&self, node: &Node) -> Option<usize> {
+        let (_, scope, value) = leaf_value(node)?;
+        let value = value.filter(|&v| v != SuitValue::Length && v != SuitValue::CcccShare)?;
+        let scope = scope.map_or(ValueScope::Total, ValueScope::Suit);
+        self.values.iter().position(|&(sc, v, _)| (sc, v) == (scope, value))
+    }
+
     /// What the factor reads of a hand, as values of single suits, for counting.
     pub fn reading<'a>(&'a self, program: &'a Program) -> HandReading<'a> {
         let values = self

@@ -10,7 +10,7 @@ use super::*;
 fn table(predeal: &[(Seat, Card)], seat: Seat, accept: impl Fn(Hand) -> bool) -> Arc<SeatTable> {
     let (free, own, slots) = seat_cards(predeal, seat);
     let reading = HandReading { lengths: true, values: vec![ReadValue::exact(ValueScope::Total, Box::new(hcp))] };
-    Arc::new(SeatTable::build(free, own, slots, &reading, &mut |h| accept(h), TableLimits::default()).unwrap())
+    Arc::new(SeatTable::build(free, own, slots, &reading, &mut |h| accept(h), None, TableLimits::default()).unwrap())
 }
 
 fn smart_setup(seed: i64, predeal: Vec<(Seat, Card)>, seat: Seat, accept: impl Fn(Hand) -> bool) -> DealingSetup {
