@@ -9,14 +9,12 @@
 //! logic, a shape clause by the patterns the lengths still allow. Only a factor certainly
 //! false drops a hand, so counting stays exact.
 
-use std::collections::HashMap;
-
 use crate::cards::Suit;
 use crate::dealing::PartialHand;
 use crate::program::compiled_program::Program;
 use crate::program::nodes::{children, Node, NodeId};
 use crate::program::seat_factors::SeatFactor;
-use crate::program::shape::{all_patterns, ShapeSet};
+use crate::program::shape::all_patterns;
 use crate::script::ast::BinOp;
 
 /// An interval of values (least, greatest).
@@ -160,10 +158,15 @@ pub struct FactorBounds<'a> {
     steps: Vec<Step>,
     /// Every suit-length pattern `[spades, hearts, diamonds, clubs]`.
     patterns: Vec<[u8; 4]>,
-    /// The intervals of the steps (scratch).
+    /// The intervals of the steps in the current evaluation (those stamped with it).
     spans: Vec<Span>,
-    /// The truth of shape sets for length bounds met so far.
-    shape_truths: HashMap<(u32, LengthBounds), Option<bool>>,
+    /// The evaluation each step's interval belongs to.
+    stamps: Vec<u32>,
+    /// The current evaluation.
+    generation: u32,
+    /// The patterns within the length bounds `fitting_for`.
+    fitting: Vec<[u8; 4]>,
+    fitting_for: Option<LengthBounds>,
 }
 
 impl<'a> FactorBounds<'a> {
@@ -231,83 +234,101 @@ impl<'a> FactorBounds<'a> {
                 }
             })
             .collect::<Vec<_>>();
-        let spans = vec![UNBOUNDED; steps.len()];
-        FactorBounds { program, steps, patterns: all_patterns(), spans, shape_truths: HashMap::new() }
+        let (spans, stamps) = (vec![UNBOUNDED; steps.len()], vec![0; steps.len()]);
+        let patterns = all_patterns();
+        FactorBounds { program, steps, patterns, spans, stamps, generation: 0, fitting: Vec::new(), fitting_for: None }
     }
 
     /// Whether some hand within `partial`'s bounds may satisfy the factor (`false`: none does).
     pub fn can_satisfy(&mut self, partial: &PartialHand) -> bool {
-        for i in 0..self.steps.len() {
-            let span = match self.steps[i] {
-                Step::Const(k) => (k, k),
-                Step::Length(suit) => {
-                    let (lo, hi) = partial.lengths[suit];
-                    (i64::from(lo), i64::from(hi))
-                }
-                Step::Value(v) => partial.values[v],
-                Step::Shape(set) => of_truth(match self.shape_truths.get(&(set, partial.lengths)) {
-                    Some(&known) => known,
-                    None => {
-                        let truth = self.shape_truth(&self.program.shapes[set as usize], partial);
-                        self.shape_truths.insert((set, partial.lengths), truth);
-                        truth
-                    }
-                }),
-                Step::Not(a) => of_truth(truth(self.spans[a]).map(|t| !t)),
-                Step::And(a, b) => of_truth(match (truth(self.spans[a]), truth(self.spans[b])) {
-                    (Some(false), _) | (_, Some(false)) => Some(false),
-                    (Some(true), Some(true)) => Some(true),
-                    _ => None,
-                }),
-                Step::Or(a, b) => of_truth(match (truth(self.spans[a]), truth(self.spans[b])) {
-                    (Some(true), _) | (_, Some(true)) => Some(true),
-                    (Some(false), Some(false)) => Some(false),
-                    _ => None,
-                }),
-                Step::Compare(op, a, b) => of_truth(compare(op, self.spans[a], self.spans[b])),
-                Step::CompareConst(op, a, k) => of_truth(compare(op, self.spans[a], (k, k))),
-                Step::Arithmetic(op, a, b) => arithmetic(op, self.spans[a], self.spans[b]),
-                Step::Divide(a, k) => divide(self.spans[a], k),
-                Step::Remainder(a, k) => remainder(self.spans[a], k),
-                Step::Conditional(c, a, b) => match truth(self.spans[c]) {
-                    Some(true) => self.spans[a],
-                    Some(false) => self.spans[b],
-                    None => {
-                        let (x, y) = (self.spans[a], self.spans[b]);
-                        (x.0.min(y.0), x.1.max(y.1))
-                    }
-                },
-                Step::Unknown => UNBOUNDED,
-            };
-            self.spans[i] = span;
+        let Some(root) = self.steps.len().checked_sub(1) else { return true };
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.iter_mut().for_each(|stamp| *stamp = 0);
+            self.generation = 1;
         }
-        self.spans.last().is_none_or(|&root| truth(root) != Some(false))
+        truth(self.span(root, partial)) != Some(false)
     }
 
-    /// Whether the lengths within the bounds fall in `set`: certain when all the patterns they
-    /// allow are in it, or none is.
-    fn shape_truth(&self, set: &ShapeSet, partial: &PartialHand) -> Option<bool> {
-        let (mut some_in, mut some_out) = (false, false);
-        for pattern in &self.patterns {
-            let fits = Suit::ALL.iter().all(|&suit| {
-                let length = i32::from(pattern[3 - suit.index()]);
-                let (lo, hi) = partial.lengths[suit.index()];
-                lo <= length && length <= hi
-            });
-            if fits {
-                if set.contains_pattern(*pattern) {
-                    some_in = true;
-                } else {
-                    some_out = true;
-                }
-                if some_in && some_out {
-                    return None;
-                }
-            }
+    /// The interval of step `i` on `partial`, each step once per evaluation; `&&`, `||` and
+    /// `?:` look at an operand only when the others leave the result open.
+    fn span(&mut self, i: usize, partial: &PartialHand) -> Span {
+        if self.stamps[i] == self.generation {
+            return self.spans[i];
         }
-        match (some_in, some_out) {
-            (true, false) => Some(true),
-            (false, true) => Some(false),
+        if !crate::stack::enough() {
+            return UNBOUNDED;
+        }
+        let span = match self.steps[i] {
+            Step::Const(k) => (k, k),
+            Step::Length(suit) => {
+                let (lo, hi) = partial.lengths[suit];
+                (i64::from(lo), i64::from(hi))
+            }
+            Step::Value(v) => partial.values[v],
+            Step::Shape(set) => of_truth(self.shape_truth(set, partial)),
+            Step::Not(a) => of_truth(truth(self.span(a, partial)).map(|t| !t)),
+            Step::And(a, b) => of_truth(match truth(self.span(a, partial)) {
+                Some(false) => Some(false),
+                first => match (first, truth(self.span(b, partial))) {
+                    (_, Some(false)) => Some(false),
+                    (Some(true), second) => second,
+                    _ => None,
+                },
+            }),
+            Step::Or(a, b) => of_truth(match truth(self.span(a, partial)) {
+                Some(true) => Some(true),
+                first => match (first, truth(self.span(b, partial))) {
+                    (_, Some(true)) => Some(true),
+                    (Some(false), second) => second,
+                    _ => None,
+                },
+            }),
+            Step::Compare(op, a, b) => {
+                let (x, y) = (self.span(a, partial), self.span(b, partial));
+                of_truth(compare(op, x, y))
+            }
+            Step::CompareConst(op, a, k) => of_truth(compare(op, self.span(a, partial), (k, k))),
+            Step::Arithmetic(op, a, b) => {
+                let (x, y) = (self.span(a, partial), self.span(b, partial));
+                arithmetic(op, x, y)
+            }
+            Step::Divide(a, k) => divide(self.span(a, partial), k),
+            Step::Remainder(a, k) => remainder(self.span(a, partial), k),
+            Step::Conditional(c, a, b) => match truth(self.span(c, partial)) {
+                Some(true) => self.span(a, partial),
+                Some(false) => self.span(b, partial),
+                None => {
+                    let (x, y) = (self.span(a, partial), self.span(b, partial));
+                    (x.0.min(y.0), x.1.max(y.1))
+                }
+            },
+            Step::Unknown => UNBOUNDED,
+        };
+        self.spans[i] = span;
+        self.stamps[i] = self.generation;
+        span
+    }
+
+    /// Whether the lengths within the bounds fall in shape set `set`: certain when all the
+    /// patterns they allow are in it, or none is.
+    fn shape_truth(&mut self, set: u32, partial: &PartialHand) -> Option<bool> {
+        if self.fitting_for.as_ref() != Some(&partial.lengths) {
+            self.fitting.clear();
+            self.fitting.extend(self.patterns.iter().copied().filter(|pattern| {
+                Suit::ALL.iter().all(|&suit| {
+                    let length = i32::from(pattern[3 - suit.index()]);
+                    let (lo, hi) = partial.lengths[suit.index()];
+                    lo <= length && length <= hi
+                })
+            }));
+            self.fitting_for = Some(partial.lengths);
+        }
+        let set = &self.program.shapes[set as usize];
+        let inside = self.fitting.iter().filter(|&&pattern| set.contains_pattern(pattern)).count();
+        match inside {
+            0 if !self.fitting.is_empty() => Some(false),
+            n if n == self.fitting.len() && n > 0 => Some(true),
             _ => None,
         }
     }
