@@ -360,10 +360,6 @@ impl Holding {
     fn shares(&self) -> &[i32] {
         &self.values[usize::from(self.kept)..]
     }
-
-    fn share_mut(&mut self, t: usize) -> &mut i32 {
-        &mut self.values[usize::from(self.kept) + t]
-    }
 }
 
 impl SeatTable {
@@ -400,6 +396,8 @@ impl SeatTable {
         // greatest value of each value read on each suit (a total's: its share).
         let mut per_suit: [Vec<Holding>; 4] = Default::default();
         let mut ranges: [Vec<(i64, i64)>; 4] = Default::default();
+        // The least and greatest class of each of a holding's values, by suit.
+        let mut classes = [[(i32::MAX, i32::MIN); MOST_VALUES]; 4];
         for (s, holdings) in per_suit.iter_mut().enumerate() {
             let range = &mut ranges[s];
             *range = vec![(i64::MAX, i64::MIN); reading.values.len()];
@@ -434,6 +432,9 @@ impl SeatTable {
                         values[at] = read(v, holding);
                         at += 1;
                     }
+                    for (range, &value) in classes[s].iter_mut().zip(&values[..at]) {
+                        *range = (range.0.min(value), range.1.max(value));
+                    }
                     holdings.push(Holding { cards, taken: taken as u8, values, kept });
                 }
                 subset = subset.wrapping_sub(lane_free) & lane_free;
@@ -446,41 +447,42 @@ impl SeatTable {
         // The key's digits: taken cards, each suit's kept values, the totals.
         let mut radices: Vec<u64> = vec![u64::from(slots) + 1];
         let mut kept_min: [Vec<i64>; 4] = Default::default();
-        for (s, holdings) in per_suit.iter().enumerate() {
-            let width = holdings[0].kept().len();
-            for d in 0..width {
-                let lo = holdings.iter().map(|h| i64::from(h.kept()[d])).min().unwrap_or(0);
-                let hi = holdings.iter().map(|h| i64::from(h.kept()[d])).max().unwrap_or(0);
-                kept_min[s].push(lo);
-                radices.push((hi - lo) as u64 + 1);
+        let kept_width = |s: usize| usize::from(reading.lengths) + kept_scopes[s].len();
+        for s in 0..4 {
+            for &(lo, hi) in &classes[s][..kept_width(s)] {
+                kept_min[s].push(i64::from(lo));
+                radices.push((i64::from(hi) - i64::from(lo)) as u64 + 1);
             }
         }
+        // A total's least and greatest share in each suit.
+        let share_range = |s: usize, t: usize| {
+            let (lo, hi) = classes[s][kept_width(s) + t];
+            (i64::from(lo), i64::from(hi))
+        };
         // Totals compared only with constants, with shares never negative, are capped (the
         // first MOST_CAPPED of them): their shares too, which changes no capped sum.
         let mut caps: Vec<Option<u32>> = Vec::with_capacity(totals.len());
         for (t, &v) in totals.iter().enumerate() {
-            let non_negative = per_suit.iter().flatten().all(|h| h.shares()[t] >= 0);
+            let non_negative = (0..4).all(|s| share_range(s, t).0 >= 0);
             let cap = match &reading.values[v].cuts {
                 Some(cuts) if non_negative && caps.iter().flatten().count() < MOST_CAPPED => {
                     Some(cuts.iter().copied().max().unwrap_or(0).clamp(0, 1 << 20) as u32)
                 }
                 _ => None,
             };
-            if let Some(cap) = cap {
-                for h in per_suit.iter_mut().flatten() {
-                    let share = h.share_mut(t);
-                    *share = (*share).min(cap as i32);
-                }
-            }
             caps.push(cap);
         }
+        // A holding's share of total `t` as the key holds it (capped for a capped total).
+        let share_of = |h: &Holding, t: usize| -> i64 {
+            let share = i64::from(h.shares()[t]);
+            caps[t].map_or(share, |cap| share.min(i64::from(cap)))
+        };
         let mut share_min: [Vec<i64>; 4] = Default::default();
         for (t, cap) in caps.iter().enumerate() {
             let mut span = 0i64;
-            for (s, holdings) in per_suit.iter().enumerate() {
-                let lo = holdings.iter().map(|h| i64::from(h.shares()[t])).min().unwrap_or(0);
-                let hi = holdings.iter().map(|h| i64::from(h.shares()[t])).max().unwrap_or(0);
-                share_min[s].push(if cap.is_some() { 0 } else { lo });
+            for (s, least) in share_min.iter_mut().enumerate() {
+                let (lo, hi) = share_range(s, t);
+                least.push(if cap.is_some() { 0 } else { lo });
                 span += hi - lo;
             }
             radices.push(match cap {
@@ -543,19 +545,18 @@ impl SeatTable {
                 for d in 0..width {
                     delta += (i64::from(h.kept()[d]) - kept_min[s][d]) as u64 * strides[digit + d];
                 }
-                for (t, (&share, &least)) in h.shares()[..totals.len()].iter().zip(&share_min[s]).enumerate() {
-                    let share = i64::from(share);
-                    delta += (share - least) as u64 * strides[first_total + t];
+                for (t, &least) in share_min[s].iter().enumerate() {
+                    delta += (share_of(h, t) - least) as u64 * strides[first_total + t];
                 }
                 let entry = by_delta.entry(delta).or_default();
                 if entry.is_empty() {
                     let mut shares = [0; MOST_CAPPED];
                     for (c, &t) in capped_totals.iter().enumerate() {
-                        shares[c] = h.shares()[t] as u32;
+                        shares[c] = share_of(h, t) as u32;
                     }
                     let summary = summaries.as_ref().map_or(0, |summaries| {
                         let digits: Vec<u32> =
-                            summed.iter().map(|&t| (i64::from(h.shares()[t]) - share_min[s][t]) as u32).collect();
+                            summed.iter().map(|&t| (share_of(h, t) - share_min[s][t]) as u32).collect();
                         summaries.group_delta(s, u32::from(h.taken), &digits)
                     });
                     order.push((delta, h.taken, shares, summary));

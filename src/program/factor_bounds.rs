@@ -247,18 +247,20 @@ impl<'a> FactorBounds<'a> {
             self.stamps.iter_mut().for_each(|stamp| *stamp = 0);
             self.generation = 1;
         }
-        truth(self.span(root, partial)) != Some(false)
+        truth(self.span(root, partial, 0)) != Some(false)
     }
 
     /// The interval of step `i` on `partial`, each step once per evaluation; `&&`, `||` and
     /// `?:` look at an operand only when the others leave the result open.
-    fn span(&mut self, i: usize, partial: &PartialHand) -> Span {
+    fn span(&mut self, i: usize, partial: &PartialHand, depth: usize) -> Span {
         if self.stamps[i] == self.generation {
             return self.spans[i];
         }
-        if !crate::stack::enough() {
+        // (The stack is looked at every 16 levels.)
+        if depth % 16 == 15 && !crate::stack::enough() {
             return UNBOUNDED;
         }
+        let depth = depth + 1;
         let span = match self.steps[i] {
             Step::Const(k) => (k, k),
             Step::Length(suit) => {
@@ -267,39 +269,39 @@ impl<'a> FactorBounds<'a> {
             }
             Step::Value(v) => partial.values[v],
             Step::Shape(set) => of_truth(self.shape_truth(set, partial)),
-            Step::Not(a) => of_truth(truth(self.span(a, partial)).map(|t| !t)),
-            Step::And(a, b) => of_truth(match truth(self.span(a, partial)) {
+            Step::Not(a) => of_truth(truth(self.span(a, partial, depth)).map(|t| !t)),
+            Step::And(a, b) => of_truth(match truth(self.span(a, partial, depth)) {
                 Some(false) => Some(false),
-                first => match (first, truth(self.span(b, partial))) {
+                first => match (first, truth(self.span(b, partial, depth))) {
                     (_, Some(false)) => Some(false),
                     (Some(true), second) => second,
                     _ => None,
                 },
             }),
-            Step::Or(a, b) => of_truth(match truth(self.span(a, partial)) {
+            Step::Or(a, b) => of_truth(match truth(self.span(a, partial, depth)) {
                 Some(true) => Some(true),
-                first => match (first, truth(self.span(b, partial))) {
+                first => match (first, truth(self.span(b, partial, depth))) {
                     (_, Some(true)) => Some(true),
                     (Some(false), second) => second,
                     _ => None,
                 },
             }),
             Step::Compare(op, a, b) => {
-                let (x, y) = (self.span(a, partial), self.span(b, partial));
+                let (x, y) = (self.span(a, partial, depth), self.span(b, partial, depth));
                 of_truth(compare(op, x, y))
             }
-            Step::CompareConst(op, a, k) => of_truth(compare(op, self.span(a, partial), (k, k))),
+            Step::CompareConst(op, a, k) => of_truth(compare(op, self.span(a, partial, depth), (k, k))),
             Step::Arithmetic(op, a, b) => {
-                let (x, y) = (self.span(a, partial), self.span(b, partial));
+                let (x, y) = (self.span(a, partial, depth), self.span(b, partial, depth));
                 arithmetic(op, x, y)
             }
-            Step::Divide(a, k) => divide(self.span(a, partial), k),
-            Step::Remainder(a, k) => remainder(self.span(a, partial), k),
-            Step::Conditional(c, a, b) => match truth(self.span(c, partial)) {
-                Some(true) => self.span(a, partial),
-                Some(false) => self.span(b, partial),
+            Step::Divide(a, k) => divide(self.span(a, partial, depth), k),
+            Step::Remainder(a, k) => remainder(self.span(a, partial, depth), k),
+            Step::Conditional(c, a, b) => match truth(self.span(c, partial, depth)) {
+                Some(true) => self.span(a, partial, depth),
+                Some(false) => self.span(b, partial, depth),
                 None => {
-                    let (x, y) = (self.span(a, partial), self.span(b, partial));
+                    let (x, y) = (self.span(a, partial, depth), self.span(b, partial, depth));
                     (x.0.min(y.0), x.1.max(y.1))
                 }
             },
