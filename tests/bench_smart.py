@@ -23,9 +23,9 @@ finished within the cap is shown as `<` the rate of one deal per cap.
 Printed: the practice table (ratios smart/classic, smart/off, smart/DealerV2 per script, then
 their median and minimum), the rare table (also smart/Deal and the acceptance of the condition,
 produced / generated of the `--smart=off` run), the targets of issue 32 with PASS/MISS, and the
-start-up of smart dealing per practice script (compiling + counting: CPU time of a run producing
-one deal, the least of three, less one deal at the measured rate) with its median and maximum,
-and the time to that first deal.
+start-up of smart dealing per practice script (compiling + counting: CPU time of a run that deals
+a single deal, `-g 1`, the least of three) with its median and maximum, and the time to the
+first deal produced (a run producing one).
 
 `--quick`: a handful of scripts with small caps, for the test suites (exit status 1 when a
 program that should run did not produce; NOT RUN without classic dealer or ../shared).
@@ -248,17 +248,17 @@ def main(argv: Optional[List[str]] = None) -> int:
         rate = work.rates.get(label)
         return rate.produced_per_second if rate else None
 
-    # Start-up (compiling + counting): CPU time of a smart run producing one deal, the least of
-    # three, less the time one deal takes at the measured produced rate; the first deal's time
-    # (the run itself) is kept beside it.
+    # Start-up (compiling + counting): CPU time of a smart run that deals a single deal (`-g 1`),
+    # the least of three; the time to the first deal produced (a run producing one) beside it.
     startups: Dict[str, float] = {}
     first_deals: Dict[str, float] = {}
     for work in practice:
+        times = [s.cpu for s in (run([*ours, "-g", "1", str(work.path)], timeout=60) for _ in range(3)) if s]
+        if times:
+            startups[work.name] = min(times)
         times = [s.cpu for s in (run([*ours, "-p", "1", str(work.path)], timeout=60) for _ in range(3)) if s]
         if times:
             first_deals[work.name] = min(times)
-            rate = rate_of(work, "smart")
-            startups[work.name] = max(min(times) - (1.0 / rate if rate else 0.0), 0.0)
 
     def smart_ratio(work: Workload, label: str) -> Optional[float]:
         """smart / label; a peer capped without a deal gives a bound (its rate < 1 deal per cap)."""
@@ -322,8 +322,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                             "second, ChaCha -R 1", False, startups)
     table(rare, "Rare set (tests/bench/rare): produced deals per CPU second, ChaCha -R 1", True)
     print("prod/s: deals produced per CPU second of the largest run that finished within the cap (start-up "
-          "included); start ms: start-up, compiling and counting (CPU time of a smart run producing 1 deal, least of 3, "
-          "less one deal at the smart prod/s); gen/s: deals generated per CPU second (smart: the first seat's hands drawn from its "
+          "included); start ms: start-up, compiling and counting (CPU time of a smart run dealing a single deal, -g 1, "
+          "least of 3); gen/s: deals generated per CPU second (smart: the first seat's hands drawn from its "
           "table count as generated deals); g: the script's generate count ended that run; b: DealerV2 with bias predeal; capped: no "
           "run finished within the cap (ratios against it are lower bounds, >); accepts 1 in: generated / "
           "produced of the --smart=off run")
@@ -331,10 +331,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if startups:
         values = sorted(startups.values())
         worst = max(startups, key=startups.get)
-        print(f"\nstart-up (compiling + counting: CPU time of a smart run producing 1 deal, least of 3, less one deal "
-              f"at the measured rate) over {len(values)} practice scripts: median {median(values) * 1000:.1f} ms, "
+        print(f"\nstart-up (compiling + counting: CPU time of a smart run dealing a single deal, -g 1, least of 3) "
+              f"over {len(values)} practice scripts: median {median(values) * 1000:.1f} ms, "
               f"maximum {values[-1] * 1000:.1f} ms ({worst})")
-        firsts = sorted(first_deals.values())
+        firsts = sorted(first_deals.values()) or [0.0]
         slowest = max(first_deals, key=first_deals.get)
         print(f"first deal (CPU time of that run, start-up included): median {median(firsts) * 1000:.1f} ms, "
               f"maximum {firsts[-1] * 1000:.1f} ms ({slowest})")
