@@ -33,15 +33,17 @@
 //!
 //! **Pruning.** The caller may also answer, for bounds on part of a hand (see
 //! [`PartialHand`](super::PartialHand)), whether a hand within them can satisfy the condition:
-//! the keys of the first suits whose hands cannot are met but not counted on, so an opener's
-//! condition does not carry the hands already past its range through the later suits.
+//! after each of the first two suits, a key whose hands cannot is kept (so that it is asked
+//! about once) but not carried on, so an opener's condition does not carry the hands already
+//! past its range through the later suits. (After the third suit the answers cost more, on
+//! the practice scripts, than the steps they save.)
 //!
 //! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
 //! keys would not fit in 64 bits or the work would exceed [`TableLimits`]: each pass's steps
 //! are counted before it is made, and a count whose next passes would (at twice the steps of
-//! the one before each) exceed them is refused before the pass. Memory is at most about `53 × max_steps + 64 × max_keys + 16 ×
-//! max_edges` bytes (the defaults: ~50 MiB) while building, and the kept table holds only the
-//! keys that lead to an accepted class.
+//! the one before each) exceed them is refused before the pass. Memory is at most about
+//! `53 × max_steps + 64 × max_keys + 16 × max_edges` bytes (the defaults: ~50 MiB) while
+//! building, and the kept table holds only the keys that lead to an accepted class.
 
 use super::hand_sampler::binomial;
 use super::key_map::KeyMap;

@@ -3,15 +3,17 @@
 //! condition (see [`crate::dealing::SeatTable`] and [`crate::program::seat_factors`]).
 //!
 //! The seat factors of the condition are measured on a fixed sample of plain deals; those
-//! that keep at most half of the hands are counted exactly, most selective first (at
-//! most [`MOST_COUNTED`]), within [`TableLimits`]. When the count that keeps the fewest hands
-//! keeps at most [`SMART_AT_MOST`] of them, its seat is dealt first, from its table (on the
-//! practice scripts a table paid from about 1 hand in 2 on: Weak_NT_11-16's opener, who keeps 1
-//! hand in 5, is 1.5 times faster from it, NT_Ladder's 2 times; keeping 4 hands in 5 it
-//! cost more than plain dealing); otherwise the deals are plain ones; a condition that reads one seat's hand alone deals that seat first (when it
-//! keeps at most half of the sampled hands), so that most deals are rejected on that hand. Whatever
-//! is chosen, every deal is judged by the whole condition, so the deals produced are exactly
-//! those plain dealing would keep, equally likely.
+//! that keep at most half of the hands are counted exactly, most selective first (at most
+//! [`MOST_COUNTED`]), within [`TableLimits`], the partial hands their bounds rule out dropped
+//! as they are counted (see [`crate::program::factor_bounds`]). When the count that keeps the
+//! fewest hands keeps at most [`SMART_AT_MOST`] of them, its seat is dealt first, from its
+//! table (on the practice scripts a table paid up to about 1 hand in 2: Weak_NT_11-16's opener,
+//! 1 hand in 5, deals 1.5 times faster from it, NT_Ladder's 2 times; at 4 hands in 5 it cost
+//! more than plain dealing); otherwise the deals are plain ones. A condition that reads one
+//! seat's hand alone deals that seat first (when it keeps at most half of the sampled hands),
+//! so that most deals are rejected on that hand. Whatever is chosen, every deal is judged by
+//! the whole condition, so the deals produced are exactly those plain dealing would keep,
+//! equally likely.
 
 use std::sync::Arc;
 
