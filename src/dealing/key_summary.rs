@@ -29,7 +29,7 @@ pub struct SummedTotal {
     pub least: [i64; 4],
 }
 
-/// What bounds a partial hand: everything but the summary itself.
+/// What bounds a partial hand: everything but the summary itself (`answers` starts empty).
 pub struct KeySummaries {
     /// Whether keys hold each counted suit's length.
     pub lengths_known: bool,
@@ -47,24 +47,10 @@ pub struct KeySummaries {
     /// Whether each value read is a total.
     pub is_total: Vec<bool>,
     /// The answers so far, by suits counted and summary.
-    answers: KeyMap<(usize, u128), bool>,
+    pub answers: KeyMap<(usize, u128), bool>,
 }
 
 impl KeySummaries {
-    /// Summaries of keys, given everything that bounds their hands but the summaries.
-    pub fn new(
-        lengths_known: bool,
-        own: [u32; 4],
-        free: [u32; 4],
-        slots: u32,
-        totals: Vec<SummedTotal>,
-        ranges: [Vec<(i64, i64)>; 4],
-        is_total: Vec<bool>,
-    ) -> KeySummaries {
-        debug_assert!(totals.len() <= MOST_SUMMED);
-        KeySummaries { lengths_known, own, free, slots, totals, ranges, is_total, answers: KeyMap::default() }
-    }
-
     /// What a group of suit `suit`'s holdings adds to a summary: it takes `taken` free cards and
     /// adds `digits` to the summed totals' digits (capped shares for capped totals).
     pub fn group_delta(&self, suit: usize, taken: u32, digits: &[u32]) -> u128 {

@@ -35,8 +35,7 @@
 //! [`PartialHand`](super::PartialHand)), whether a hand within them can satisfy the condition:
 //! after each of the first two suits, a key whose hands cannot is kept (so that it is asked
 //! about once) but not carried on, so an opener's condition does not carry the hands already
-//! past its range through the later suits. (After the third suit the answers cost more, on
-//! the practice scripts, than the steps they save.)
+//! past its range through the later suits.
 //!
 //! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
 //! keys would not fit in 64 bits or the work would exceed [`TableLimits`]: each pass's steps
@@ -149,6 +148,10 @@ struct Group {
     start: u32,
     len: u32,
 }
+
+/// Suits after which counting asks whether a key's hands can still satisfy the condition
+/// (after the third, the answers cost more, on the practice scripts, than the steps they save).
+const PRUNED_SUITS: usize = 2;
 
 /// Capped totals at most (the others are read exactly).
 const MOST_CAPPED: usize = 4;
@@ -378,7 +381,7 @@ impl SeatTable {
         slots: u32,
         reading: &HandReading,
         accept: &mut dyn FnMut(Hand) -> bool,
-        mut can_satisfy: Option<&mut CanSatisfy>,
+        can_satisfy: Option<&mut CanSatisfy>,
         limits: TableLimits,
     ) -> Result<SeatTable, TableRefusal> {
         debug_assert_eq!(free & own, 0);
@@ -503,16 +506,17 @@ impl SeatTable {
         // What counting knows of a key's hands: the totals whose digits fit a summary.
         let summed: Vec<usize> =
             (0..totals.len()).filter(|&t| radices[first_total + t] <= 1 << 16).take(MOST_SUMMED).collect();
-        let mut summaries = can_satisfy.is_some().then(|| {
+        // With the caller's answers: the keys' summaries, and the answers.
+        let mut pruning = can_satisfy.map(|check| {
             let lane = |cards: u64, s: usize| (cards >> (16 * s) & LANE_MASK).count_ones();
             let mut is_total = vec![false; reading.values.len()];
             totals.iter().for_each(|&v| is_total[v] = true);
-            KeySummaries::new(
-                reading.lengths,
-                std::array::from_fn(|s| lane(own, s)),
-                std::array::from_fn(|s| lane(free, s)),
+            let summaries = KeySummaries {
+                lengths_known: reading.lengths,
+                own: std::array::from_fn(|s| lane(own, s)),
+                free: std::array::from_fn(|s| lane(free, s)),
                 slots,
-                summed
+                totals: summed
                     .iter()
                     .map(|&t| SummedTotal {
                         value: totals[t],
@@ -522,7 +526,9 @@ impl SeatTable {
                     .collect(),
                 ranges,
                 is_total,
-            )
+                answers: KeyMap::default(),
+            };
+            (summaries, check)
         });
         let capped: Vec<Capped> = capped_totals
             .iter()
@@ -556,7 +562,7 @@ impl SeatTable {
                     for (c, &t) in capped_totals.iter().enumerate() {
                         shares[c] = share_of(h, t) as u32;
                     }
-                    let summary = summaries.as_ref().map_or(0, |summaries| {
+                    let summary = pruning.as_ref().map_or(0, |(summaries, _)| {
                         let digits: Vec<u32> =
                             summed.iter().map(|&t| (share_of(h, t) - share_min[s][t]) as u32).collect();
                         summaries.group_delta(s, u32::from(h.taken), &digits)
@@ -613,9 +619,8 @@ impl SeatTable {
                         return (0, 0);
                     }
                     let taken = (prev.keys[i] % radices[0]) as u32;
-                    let need = slots.saturating_sub(taken + still) as usize;
-                    let until = (slots - taken + 1).min(14) as usize;
-                    (first_taking[need.min(14)], first_taking[until].max(first_taking[need.min(14)]))
+                    let from = first_taking[slots.saturating_sub(taken + still) as usize];
+                    (from, first_taking[(slots - taken + 1).min(14) as usize].max(from))
                 })
                 .collect();
             let pass_steps: u64 = spans.iter().map(|&(from, until)| (until - from) as u64).sum();
@@ -628,7 +633,7 @@ impl SeatTable {
                 return Err(TableRefusal::OverBudget);
             }
             moves[s].reserve_exact(pass_steps as usize);
-            // (Passes reached about a third as many keys as they made steps.)
+            // (Passes reached a third to a half as many keys as they made steps.)
             let mut next = Stage::with_room((pass_steps as usize / 2).min(limits.max_keys));
             for (i, &(from, until)) in spans.iter().enumerate() {
                 if from == until {
@@ -641,13 +646,13 @@ impl SeatTable {
                     let to = advance(key, g.delta, &g.capped, &capped, &digits);
                     let j = next.add(to, prev.counts[i] * u64::from(g.len), rep);
                     if j as usize == next.live.len() {
-                        // A new key: can its hands still satisfy the condition? (After the
-                        // last suit the condition itself answers.)
-                        let live = match (summaries.as_mut(), can_satisfy.as_deref_mut()) {
-                            (Some(summaries), Some(check)) => {
+                        // A new key: can its hands still satisfy the condition? (Asked after
+                        // the first PRUNED_SUITS suits only.)
+                        let live = match pruning.as_mut() {
+                            Some((summaries, check)) if s < PRUNED_SUITS => {
                                 let summary = summaries.advance(prev.summaries[i], g.summary);
                                 next.summaries.push(summary);
-                                s >= 2 || summaries.can_satisfy(s + 1, summary, check)
+                                summaries.can_satisfy(s + 1, summary, &mut **check)
                             }
                             _ => true,
                         };
@@ -680,7 +685,7 @@ impl SeatTable {
             }
         }
         // (Partial hands ruled out are not among the classes.)
-        debug_assert!(summaries.is_some() || possible == binomial(free.count_ones() as usize, slots as usize));
+        debug_assert!(pruning.is_some() || possible == binomial(free.count_ones() as usize, slots as usize));
         let possible = binomial(free.count_ones() as usize, slots as usize);
         if accepted == 0 {
             return Err(TableRefusal::NoHand);

@@ -270,22 +270,8 @@ impl<'a> FactorBounds<'a> {
             Step::Value(v) => partial.values[v],
             Step::Shape(set) => of_truth(self.shape_truth(set, partial)),
             Step::Not(a) => of_truth(truth(self.span(a, partial, depth)).map(|t| !t)),
-            Step::And(a, b) => of_truth(match truth(self.span(a, partial, depth)) {
-                Some(false) => Some(false),
-                first => match (first, truth(self.span(b, partial, depth))) {
-                    (_, Some(false)) => Some(false),
-                    (Some(true), second) => second,
-                    _ => None,
-                },
-            }),
-            Step::Or(a, b) => of_truth(match truth(self.span(a, partial, depth)) {
-                Some(true) => Some(true),
-                first => match (first, truth(self.span(b, partial, depth))) {
-                    (_, Some(true)) => Some(true),
-                    (Some(false), second) => second,
-                    _ => None,
-                },
-            }),
+            Step::And(a, b) => of_truth(self.junction(a, b, false, partial, depth)),
+            Step::Or(a, b) => of_truth(self.junction(a, b, true, partial, depth)),
             Step::Compare(op, a, b) => {
                 let (x, y) = (self.span(a, partial, depth), self.span(b, partial, depth));
                 of_truth(compare(op, x, y))
@@ -310,6 +296,20 @@ impl<'a> FactorBounds<'a> {
         self.spans[i] = span;
         self.stamps[i] = self.generation;
         span
+    }
+
+    /// `a && b` (`absorbing` false) or `a || b` (`absorbing` true) in three-valued logic: `b`
+    /// is looked at only when `a` does not decide.
+    fn junction(&mut self, a: usize, b: usize, absorbing: bool, partial: &PartialHand, depth: usize) -> Option<bool> {
+        let first = truth(self.span(a, partial, depth));
+        if first == Some(absorbing) {
+            return first;
+        }
+        match (first, truth(self.span(b, partial, depth))) {
+            (_, Some(second)) if second == absorbing => Some(absorbing),
+            (Some(_), second) => second,
+            _ => None,
+        }
     }
 
     /// Whether the lengths within the bounds fall in shape set `set`: certain when all the
