@@ -37,5 +37,5 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// A map keyed by integers, hashed with [`KeyHasher`].
+/// A map keyed by integers, hashed with `KeyHasher` (a multiplicative hash).
 pub type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;

@@ -8,7 +8,7 @@
 //! Keys with one summary get one answer, asked once.
 
 use super::key_map::KeyMap;
-use super::partial_hand::{CanSatisfy, PartialHand};
+use super::partial_hand::{PartialHand, PartialJudge};
 
 /// Totals a summary holds at most.
 pub const MOST_SUMMED: usize = 4;
@@ -80,12 +80,12 @@ impl KeySummaries {
     }
 
     /// Whether the hands of a key whose summary is `summary`, after `done` suits, can still
-    /// satisfy the condition, as `check` answers for their bounds (asked once per summary).
-    pub fn can_satisfy(&mut self, done: usize, summary: u128, check: &mut CanSatisfy) -> bool {
+    /// satisfy the condition, as `judge` answers for their bounds (asked once per summary).
+    pub fn can_satisfy(&mut self, done: usize, summary: u128, judge: &mut dyn PartialJudge) -> bool {
         if let Some(&answer) = self.answers.get(&(done, summary)) {
             return answer;
         }
-        let answer = check(&self.partial(done, summary));
+        let answer = judge.can_satisfy(&self.partial(done, summary));
         self.answers.insert((done, summary), answer);
         answer
     }

@@ -23,12 +23,14 @@ mod bias;
 mod chacha;
 mod drand48;
 mod glibc;
+mod hand_reading;
 mod hand_sampler;
 mod key_map;
 mod key_summary;
 mod partial_hand;
 mod seat_table;
 mod spots;
+mod suit_holdings;
 mod v2bias;
 mod v2dealer;
 mod v2pack;
@@ -54,8 +56,10 @@ pub fn seat_cards(predeal: &[(Seat, Card)], seat: Seat) -> (u64, u64, u32) {
 }
 
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
-pub use partial_hand::{CanSatisfy, PartialHand};
-pub use seat_table::{HandReading, HoldingValue, ReadValue, SeatTable, TableLimits, TableRefusal, ValueScope};
+pub use hand_reading::{HandReading, HoldingValue, ReadValue, ValueScope};
+pub use key_map::KeyMap;
+pub use partial_hand::{PartialHand, PartialJudge};
+pub use seat_table::{SeatTable, TableLimits, TableRefusal};
 pub use spots::{too_many_spots, SpotCards, SPOT_RANKS};
 use std::sync::Arc;
 

@@ -9,7 +9,8 @@
 //! of the comparisons it falls in, a total as its sum capped at the highest cut. Two hands
 //! alike in every value so read are alike to the condition, so it is judged once per class,
 //! on one representative hand. The caller guarantees that; this module never reads the
-//! condition.
+//! condition. (A suit's value the caller finds not read at some of the suit's lengths is not
+//! told apart there: see [`super::suit_holdings`].)
 //!
 //! **Counting.** Each suit's possible holdings (the seat's predealt cards of the suit plus any
 //! subset of the suit's free cards) are grouped by what the condition reads of them and by the
@@ -19,8 +20,8 @@
 //! the addition). A forward pass over the suits (clubs, diamonds, hearts, spades) counts, for
 //! every reachable key, the holdings of the suits so far that give it, and records each step
 //! (key, group, next key); the keys after the fourth suit that take exactly the seat's free
-//! slots are the classes. The condition judges each class's representative; the accepted
-//! classes' counts add up to the number of hands that satisfy it.
+//! slots are the classes. The condition judges each class's representative when the class is
+//! first reached; the accepted classes' counts add up to the number of hands that satisfy it.
 //!
 //! **Drawing.** A backward pass over the recorded steps from the accepted classes keeps, for
 //! each key that leads to one, its predecessors (the key one suit earlier and the group that
@@ -33,74 +34,27 @@
 //!
 //! **Pruning.** The caller may also answer, for bounds on part of a hand (see
 //! [`PartialHand`](super::PartialHand)), whether a hand within them can satisfy the condition:
-//! after each of the first two suits, a key whose hands cannot is kept (so that it is asked
-//! about once) but not carried on, so an opener's condition does not carry the hands already
-//! past its range through the later suits.
+//! after each of the first two suits (and the third, while it pays), a key whose hands cannot
+//! is kept (so that it is asked about once) but not carried on, so an opener's condition does
+//! not carry the hands already past its range through the later suits. Dropping keys changes
+//! neither the counts nor the draws: a key that leads to an accepted class is never dropped,
+//! and such keys are met in the same order.
 //!
 //! **Limits.** Counting stops, and the table is refused (the caller deals as before), when the
 //! keys would not fit in 64 bits or the work would exceed [`TableLimits`]: each pass's steps
 //! are counted before it is made, and a count whose next passes would (at twice the steps of
-//! the one before each) exceed them is refused before the pass. Memory is at most about
+//! the one before each) exceed them is refused before the pass; the answers' work (see
+//! [`PartialJudge::work`]) counts against the same budget. Memory is at most about
 //! `53 × max_steps + 64 × max_keys + 16 × max_edges` bytes (the defaults: ~50 MiB) while
 //! building, and the kept table holds only the keys that lead to an accepted class.
 
+use super::hand_reading::{HandReading, ValueScope};
 use super::hand_sampler::binomial;
 use super::key_map::KeyMap;
 use super::key_summary::{KeySummaries, SummedTotal, MOST_SUMMED};
-use super::partial_hand::CanSatisfy;
+use super::partial_hand::PartialJudge;
+use super::suit_holdings::{Holding, ReadValues, SuitHoldings, MOST_VALUES};
 use crate::cards::{Hand, Suit, LANE_MASK};
-
-/// A value read from one suit's holding, given as a hand holding that suit's cards only.
-pub type HoldingValue<'a> = Box<dyn Fn(Hand) -> i32 + 'a>;
-
-/// Where a value read by the condition comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ValueScope {
-    /// One suit's own value (`hcp(north, spades)`): the function is read on that suit only.
-    Suit(Suit),
-    /// A sum over the four suits (`hcp(north)`): the function gives each suit's share.
-    Total,
-}
-
-/// A value a condition on one hand reads.
-pub struct ReadValue<'a> {
-    /// Where it comes from.
-    pub scope: ValueScope,
-    /// Its value on one suit's holding (the suit's share, for a total).
-    pub value: HoldingValue<'a>,
-    /// For a value that the condition only compares with constants: the *cuts*, the least
-    /// values of each range the comparisons cannot tell apart (`x >= 5` cuts at 5, `x == 9` at
-    /// 9 and 10). A suit's own value is then read as the number of cuts at or below it; a total
-    /// whose shares are never negative, as its partial sums capped at the highest cut.
-    /// `None`: the value is read exactly.
-    pub cuts: Option<Vec<i32>>,
-}
-
-impl<'a> ReadValue<'a> {
-    /// A value read exactly.
-    pub fn exact(scope: ValueScope, value: HoldingValue<'a>) -> ReadValue<'a> {
-        ReadValue { scope, value, cuts: None }
-    }
-
-    /// The value on `holding`, and what tells holdings apart: the value, or the number of
-    /// cuts at or below it.
-    fn class_of(&self, holding: Hand) -> (i32, i32) {
-        let v = (self.value)(holding);
-        let class = match (&self.cuts, self.scope) {
-            (Some(cuts), ValueScope::Suit(_)) => cuts.iter().filter(|&&cut| cut <= v).count() as i32,
-            _ => v,
-        };
-        (v, class)
-    }
-}
-
-/// What a condition on one hand reads of it, as values of single suits.
-pub struct HandReading<'a> {
-    /// Whether the suit lengths themselves are read, all of them exactly (`shape`, `cccc`).
-    pub lengths: bool,
-    /// The values read.
-    pub values: Vec<ReadValue<'a>>,
-}
 
 /// Work and memory bounds of [`SeatTable::build`].
 #[derive(Clone, Copy, Debug)]
@@ -149,9 +103,23 @@ struct Group {
     len: u32,
 }
 
-/// Suits after which counting asks whether a key's hands can still satisfy the condition
-/// (after the third, the answers cost more, on the practice scripts, than the steps they save).
+/// Suits after which counting always asks whether a key's hands can still satisfy the
+/// condition. After the third it asks while it pays: when the answers' expected work fits the
+/// budget, and while at least [`PRUNING_PAYS`] of the keys asked about are dropped (on the
+/// practice scripts, where they were, the last suit's steps fell by 3 to 5 times at less cost
+/// than they saved; where they were not, the answers cost more than the steps they saved).
 const PRUNED_SUITS: usize = 2;
+
+/// After the third suit, asking goes on while at least one key in `PRUNING_PAYS` asked about
+/// is dropped (judged once [`ASKS_BEFORE_JUDGING`] have been asked about).
+const PRUNING_PAYS: u64 = 4;
+/// Keys asked about after the third suit before judging whether asking pays.
+const ASKS_BEFORE_JUDGING: u64 = 256;
+
+/// The steps of a condition's expression evaluated on intervals (see
+/// [`PartialJudge::work`]) that cost about as much as one counting step (measured: about
+/// 10 ns against 60 to 80 ns).
+const WORK_PER_STEP: u64 = 8;
 
 /// Capped totals at most (the others are read exactly).
 const MOST_CAPPED: usize = 4;
@@ -345,43 +313,22 @@ pub struct SeatTable {
     possible: u64,
 }
 
-/// Values a holding keeps at most: its suit's kept values and its shares of the totals.
-const MOST_VALUES: usize = 16;
-
-/// One suit's holding before grouping: free cards taken, kept values, total shares.
-struct Holding {
-    cards: u64,
-    taken: u8,
-    /// The kept values (`kept` of them), then the shares of the totals.
-    values: [i32; MOST_VALUES],
-    kept: u8,
-}
-
-impl Holding {
-    fn kept(&self) -> &[i32] {
-        &self.values[..usize::from(self.kept)]
-    }
-
-    fn shares(&self) -> &[i32] {
-        &self.values[usize::from(self.kept)..]
-    }
-}
-
 impl SeatTable {
     /// Counts the hands of a seat holding the cards `own` and `slots` more from `free`
     /// (the cards no seat has been given; `own` is not in it) that satisfy `accept`, which
     /// reads a hand only through `reading` and is called once per class with a representative
-    /// hand (own cards included). `can_satisfy`, when given, answers for bounds on part of a
-    /// hand whether a hand within them may satisfy `accept` (`false` only when none does):
-    /// counting then drops the partial hands it rules out, which changes no count.
-    /// Deterministic: the same arguments build the same table.
+    /// hand (own cards included). `judge`, when given, answers for bounds on part of a hand
+    /// whether a hand within them may satisfy `accept` (`false` only when none does), and
+    /// whether `accept` reads a suit's value when the suit has a given length: counting then
+    /// drops the partial hands it rules out and does not tell holdings apart by a value not
+    /// read, which changes no count. Deterministic: the same arguments build the same table.
     pub fn build(
         free: u64,
         own: u64,
         slots: u32,
         reading: &HandReading,
         accept: &mut dyn FnMut(Hand) -> bool,
-        can_satisfy: Option<&mut CanSatisfy>,
+        judge: Option<&mut dyn PartialJudge>,
         limits: TableLimits,
     ) -> Result<SeatTable, TableRefusal> {
         debug_assert_eq!(free & own, 0);
@@ -397,57 +344,15 @@ impl SeatTable {
             return Err(TableRefusal::KeyTooWide);
         }
 
-        // Every holding of every suit, with what the condition reads of it; the least and
-        // greatest value of each value read on each suit (a total's: its share).
-        let mut per_suit: [Vec<Holding>; 4] = Default::default();
-        let mut ranges: [Vec<(i64, i64)>; 4] = Default::default();
-        // The least and greatest class of each of a holding's values, by suit.
-        let mut classes = [[(i32::MAX, i32::MIN); MOST_VALUES]; 4];
-        for (s, holdings) in per_suit.iter_mut().enumerate() {
-            let range = &mut ranges[s];
-            *range = vec![(i64::MAX, i64::MIN); reading.values.len()];
-            let mut read = |v: usize, holding: Hand| {
-                let (value, class) = reading.values[v].class_of(holding);
-                let value = i64::from(value);
-                range[v] = (range[v].0.min(value), range[v].1.max(value));
-                class
-            };
-            let lane_free = free >> (16 * s) & LANE_MASK;
-            let lane_own = own >> (16 * s) & LANE_MASK;
-            // Every subset of the suit's free cards, in increasing order (the next subset of
-            // `lane_free` after `subset` is `(subset − lane_free) & lane_free`).
-            let mut subset = 0u64;
-            loop {
-                let taken = subset.count_ones();
-                if taken <= slots {
-                    let cards = subset << (16 * s);
-                    let holding = Hand(cards | lane_own << (16 * s));
-                    let mut values = [0; MOST_VALUES];
-                    let mut at = 0;
-                    if reading.lengths {
-                        values[0] = holding.0.count_ones() as i32;
-                        at = 1;
-                    }
-                    for &v in &kept_scopes[s] {
-                        values[at] = read(v, holding);
-                        at += 1;
-                    }
-                    let kept = at as u8;
-                    for &v in &totals {
-                        values[at] = read(v, holding);
-                        at += 1;
-                    }
-                    for (range, &value) in classes[s].iter_mut().zip(&values[..at]) {
-                        *range = (range.0.min(value), range.1.max(value));
-                    }
-                    holdings.push(Holding { cards, taken: taken as u8, values, kept });
-                }
-                subset = subset.wrapping_sub(lane_free) & lane_free;
-                if subset == 0 {
-                    break;
-                }
-            }
+        // Every holding of every suit, with what the condition reads of it; a suit's value not
+        // read at some of the suit's lengths is given one class there.
+        let values = ReadValues { reading, kept_scopes: &kept_scopes, totals: &totals };
+        let mut holdings = SuitHoldings::enumerate(free, own, slots, &values);
+        let mut judge = judge;
+        if let Some(judge) = judge.as_mut() {
+            holdings.forget_unread(free, own, slots, &values, &mut **judge);
         }
+        let SuitHoldings { per_suit, ranges, classes, .. } = holdings;
 
         // The key's digits: taken cards, each suit's kept values, the totals.
         let mut radices: Vec<u64> = vec![u64::from(slots) + 1];
@@ -507,7 +412,7 @@ impl SeatTable {
         let summed: Vec<usize> =
             (0..totals.len()).filter(|&t| radices[first_total + t] <= 1 << 16).take(MOST_SUMMED).collect();
         // With the caller's answers: the keys' summaries, and the answers.
-        let mut pruning = can_satisfy.map(|check| {
+        let mut pruning = judge.map(|judge| {
             let lane = |cards: u64, s: usize| (cards >> (16 * s) & LANE_MASK).count_ones();
             let mut is_total = vec![false; reading.values.len()];
             totals.iter().for_each(|&v| is_total[v] = true);
@@ -528,7 +433,7 @@ impl SeatTable {
                 is_total,
                 answers: KeyMap::default(),
             };
-            (summaries, check)
+            (summaries, judge)
         });
         let capped: Vec<Capped> = capped_totals
             .iter()
@@ -625,16 +530,29 @@ impl SeatTable {
                 .collect();
             let pass_steps: u64 = spans.iter().map(|&(from, until)| (until - from) as u64).sum();
             steps += pass_steps;
+            // The answers' work so far, in counting steps, and per key asked about.
+            let (answered, per_answer) = pruning.as_ref().map_or((0, 0), |(summaries, judge)| {
+                (judge.work() / WORK_PER_STEP, judge.work() / WORK_PER_STEP / summaries.answers.len().max(1) as u64)
+            });
             // Each later pass is expected to take at least twice this one's steps (on the
             // practice scripts the last took 2 to 7 times the one before): a count that would
             // then exceed the limit is refused now, at a fraction of the cost. This decides
             // only whether to count, never what is counted.
-            if steps + 2 * (3 - s as u64) * pass_steps > limits.max_steps {
+            let expected = steps + answered + 2 * (3 - s as u64) * pass_steps;
+            if expected > limits.max_steps {
                 return Err(TableRefusal::OverBudget);
             }
+            // Whether this pass asks about its new keys (see PRUNED_SUITS): after the third
+            // suit, when the answers (at most one a new key, a third of the steps) fit too.
+            let mut asking = pruning.is_some()
+                && (s < PRUNED_SUITS
+                    || (s == PRUNED_SUITS && expected + pass_steps / 3 * per_answer <= limits.max_steps));
+            let (mut asked, mut dropped) = (0u64, 0u64);
             moves[s].reserve_exact(pass_steps as usize);
-            // (Passes reached a third to a half as many keys as they made steps.)
-            let mut next = Stage::with_room((pass_steps as usize / 2).min(limits.max_keys));
+            // (Passes reached a third to a half as many keys as they made steps: the look-up is
+            // sized for a third, and grows should it be more; a smaller look-up is touched by
+            // fewer pages and cache lines.)
+            let mut next = Stage::with_room((pass_steps as usize / 3).min(limits.max_keys));
             for (i, &(from, until)) in spans.iter().enumerate() {
                 if from == until {
                     continue;
@@ -646,15 +564,23 @@ impl SeatTable {
                     let to = advance(key, g.delta, &g.capped, &capped, &digits);
                     let j = next.add(to, prev.counts[i] * u64::from(g.len), rep);
                     if j as usize == next.live.len() {
-                        // A new key: can its hands still satisfy the condition? (Asked after
-                        // the first PRUNED_SUITS suits only.)
+                        // A new key: can its hands still satisfy the condition?
                         let live = match pruning.as_mut() {
-                            Some((summaries, check)) if s < PRUNED_SUITS => {
+                            // A class: the condition judges its representative.
+                            _ if s == 3 => accept(Hand(own | rep)),
+                            Some((summaries, judge)) => {
                                 let summary = summaries.advance(prev.summaries[i], g.summary);
                                 next.summaries.push(summary);
-                                summaries.can_satisfy(s + 1, summary, &mut **check)
+                                if asking {
+                                    let live = summaries.can_satisfy(s + 1, summary, &mut **judge);
+                                    asked += 1;
+                                    dropped += u64::from(!live);
+                                    live
+                                } else {
+                                    true
+                                }
                             }
-                            _ => true,
+                            None => true,
                         };
                         next.live.push(live);
                     }
@@ -665,12 +591,19 @@ impl SeatTable {
                 if next.len() > limits.max_keys {
                     return Err(TableRefusal::OverBudget);
                 }
+                // After the third suit, asking stops when it drops too few keys, or its work
+                // would take the count past the budget.
+                if asking && s >= PRUNED_SUITS {
+                    let work = pruning.as_ref().map_or(0, |(_, judge)| judge.work() / WORK_PER_STEP);
+                    let pays = asked < ASKS_BEFORE_JUDGING || PRUNING_PAYS * dropped >= asked;
+                    asking = pays && steps + work + 2 * (3 - s as u64) * pass_steps <= limits.max_steps;
+                }
             }
             next.settle();
             stages.push(next);
         }
 
-        // The condition judges each class once.
+        // The accepted classes (the condition judged each class when first reached).
         let last = &stages[4];
         let mut accepted_keys: Vec<u32> = Vec::new();
         let mut finals = Vec::new();
@@ -678,7 +611,7 @@ impl SeatTable {
         let mut possible = 0u64;
         for i in 0..last.keys.len() {
             possible += last.counts[i];
-            if last.live[i] && accept(Hand(own | last.reps[i])) {
+            if last.live[i] {
                 accepted += last.counts[i];
                 accepted_keys.push(i as u32);
                 finals.push(accepted);
@@ -836,6 +769,8 @@ impl SeatTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Suit;
+    use crate::dealing::hand_reading::ReadValue;
     use std::collections::BTreeSet;
 
     /// High-card points of a hand (4-3-2-1).

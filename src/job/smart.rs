@@ -4,10 +4,11 @@
 //!
 //! The seat factors of the condition are measured on a fixed sample of plain deals; those
 //! that keep at most half of the hands are counted exactly, most selective first (at most
-//! [`MOST_COUNTED`]), within [`TableLimits`], the partial hands their bounds rule out dropped
-//! as they are counted (see [`crate::program::factor_bounds`]). When the count that keeps the
-//! fewest hands keeps at most [`SMART_AT_MOST`] of them, its seat is dealt first, from its
-//! table (on the practice scripts a table paid up to about 1 hand in 2: Weak_NT_11-16's opener,
+//! [`MOST_COUNTED`] of the first [`MOST_TRIED`]), within [`TableLimits`], the partial hands
+//! their bounds rule out dropped as they are counted and the values they do not read at some
+//! suit lengths not told apart (see [`crate::program::factor_bounds`]). When the count that
+//! keeps the fewest hands keeps at most [`SMART_AT_MOST`] of them, its seat is dealt first,
+//! from its table (on the practice scripts a table paid up to about 1 hand in 2: Weak_NT_11-16's opener,
 //! 1 hand in 5, deals 1.5 times faster from it, NT_Ladder's 2 times; at 4 hands in 5 it cost
 //! more than plain dealing); otherwise the deals are plain ones. A condition that reads one
 //! seat's hand alone deals that seat first (when it keeps at most half of the sampled hands),
@@ -19,15 +20,20 @@ use std::sync::Arc;
 
 use crate::actions::SmartCount;
 use crate::cards::{Deal, Seat};
-use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, PartialHand, SeatTable, TableLimits};
+use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits};
 use crate::program::factor_bounds::FactorBounds;
 use crate::program::seat_factors::FactorJudges;
 use crate::program::Program;
 
-/// Deals of the sample that picks the factors worth counting.
-const SAMPLE_DEALS: usize = 4096;
+/// Deals of the sample that picks the factors worth counting (the share a factor keeps is
+/// then known within about 3 %, enough to order them; 4,096 cost 2 to 3 ms more where four
+/// seats' factors are judged).
+const SAMPLE_DEALS: usize = 1024;
 /// Factors counted at most (counting one costs up to about 40 ms).
 const MOST_COUNTED: usize = 1;
+/// Factors tried at most: when the most selective is refused (most refusals cost a few ms),
+/// the next is tried.
+const MOST_TRIED: usize = 2;
 /// A factor is counted when the sample kept at most this share of its hands.
 const COUNT_AT_MOST: f64 = 0.5;
 /// Without a table, a condition on one seat's hand deals that seat first when it keeps at most
@@ -90,16 +96,17 @@ impl SmartChoice {
         let mut choice = SmartChoice::default();
         // The most selective count so far: its position in `choice.counted`, and its table.
         let mut best: Option<(usize, Arc<SeatTable>)> = None;
-        for k in order.into_iter().take(MOST_COUNTED) {
+        for k in order.into_iter().take(MOST_TRIED) {
+            if choice.counted.len() == MOST_COUNTED {
+                break;
+            }
             let factor = &factors[k];
             let (free, own, slots) = seat_cards(&setup.predeal, factor.seat);
             let reading = factor.reading(program);
             let mut accept = |hand| judges.judge(k, hand).unwrap_or(false);
             let mut bounds = FactorBounds::new(program, factor);
-            let mut can_satisfy = |partial: &PartialHand| bounds.can_satisfy(partial);
             let limits = TableLimits::default();
-            let Ok(table) = SeatTable::build(free, own, slots, &reading, &mut accept, Some(&mut can_satisfy), limits)
-            else {
+            let Ok(table) = SeatTable::build(free, own, slots, &reading, &mut accept, Some(&mut bounds), limits) else {
                 continue;
             };
             let counted = SmartCount {

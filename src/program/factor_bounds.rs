@@ -9,19 +9,16 @@
 //! logic, a shape clause by the patterns the lengths still allow. Only a factor certainly
 //! false drops a hand, so counting stays exact.
 
-use crate::cards::Suit;
-use crate::dealing::PartialHand;
+use crate::dealing::KeyMap;
+use crate::dealing::{PartialHand, PartialJudge};
 use crate::program::compiled_program::Program;
 use crate::program::nodes::{children, Node, NodeId};
 use crate::program::seat_factors::SeatFactor;
-use crate::program::shape::all_patterns;
+use crate::program::shape::ShapeSet;
 use crate::script::ast::BinOp;
 
 /// An interval of values (least, greatest).
 type Span = (i64, i64);
-
-/// Bounds on the four suit lengths (see [`PartialHand::lengths`]).
-type LengthBounds = [(i32, i32); 4];
 
 /// Every value of a C `int`.
 const UNBOUNDED: Span = (i32::MIN as i64, i32::MAX as i64);
@@ -45,8 +42,9 @@ enum Step {
     Divide(usize, i64),
     Remainder(usize, i64),
     Conditional(usize, usize, usize),
-    /// Anything else: any value.
-    Unknown,
+    /// Anything else: any value (its number among the unknown steps, whose operands are kept
+    /// apart).
+    Unknown(u32),
 }
 
 /// The truth of an interval read as a condition: `Some(value)` when certain.
@@ -156,17 +154,32 @@ pub struct FactorBounds<'a> {
     program: &'a Program,
     /// The nodes under the factor's root, operands first (the root last).
     steps: Vec<Step>,
-    /// Every suit-length pattern `[spades, hearts, diamonds, clubs]`.
-    patterns: Vec<[u8; 4]>,
-    /// The intervals of the steps in the current evaluation (those stamped with it).
+    /// The intervals of the steps in the current evaluation.
     spans: Vec<Span>,
-    /// The evaluation each step's interval belongs to.
-    stamps: Vec<u32>,
-    /// The current evaluation.
-    generation: u32,
-    /// The patterns within the length bounds `fitting_for`.
-    fitting: Vec<[u8; 4]>,
-    fitting_for: Option<LengthBounds>,
+    /// The operands of each [`Step::Unknown`].
+    unknown_operands: Vec<Vec<usize>>,
+    /// What is left to evaluate for each length bounds met so far (see [`Residual`]).
+    residuals: KeyMap<u32, Residual>,
+    /// Steps evaluated so far (see [`PartialJudge::work`]).
+    work: u64,
+}
+
+/// Length bounds specialised at most (each costs a few hundred bytes; beyond them the whole
+/// expression is evaluated).
+const MOST_RESIDUALS: usize = 4096;
+
+/// The factor's expression once the suit lengths' bounds are known: the steps whose interval
+/// is then certain whatever the values (a shape clause, a length test, `&&` with a false
+/// operand …) are evaluated once, and only the others on each partial hand with those bounds.
+/// (Evaluation on intervals is monotone: narrower values never widen a step's interval, so a
+/// single value found for every value stays that value.)
+struct Residual {
+    /// The certain intervals the remaining steps read.
+    constants: Vec<(u32, Span)>,
+    /// The remaining steps, operands first.
+    steps: Vec<u32>,
+    /// The factor's truth, when the bounds alone decide it.
+    decided: Option<bool>,
 }
 
 impl<'a> FactorBounds<'a> {
@@ -197,6 +210,13 @@ impl<'a> FactorBounds<'a> {
             Node::Const(k) => Some(i64::from(k)),
             _ => None,
         };
+        // The operands of the steps not evaluated on intervals (what they read matters to
+        // `reads`).
+        let mut unknown_operands: Vec<Vec<usize>> = Vec::new();
+        let mut unknown = |id: NodeId| {
+            unknown_operands.push(children(&program.nodes[id as usize]).into_iter().map(at).collect());
+            Step::Unknown(unknown_operands.len() as u32 - 1)
+        };
         let steps = order
             .iter()
             .map(|&id| {
@@ -222,124 +242,211 @@ impl<'a> FactorBounds<'a> {
                     }
                     Node::Binary(BinOp::Div, a, b, _) => match constant(b) {
                         Some(k) if k != 0 && k != -1 => Step::Divide(at(a), k),
-                        _ => Step::Unknown,
+                        _ => unknown(id),
                     },
                     Node::Binary(BinOp::Mod, a, b, _) => match constant(b) {
                         Some(k) if k != 0 && k != -1 => Step::Remainder(at(a), k),
-                        _ => Step::Unknown,
+                        _ => unknown(id),
                     },
                     Node::CompareConst(op, a, k) => Step::CompareConst(op, at(a), i64::from(k)),
                     Node::Conditional(c, a, b) => Step::Conditional(at(c), at(a), at(b)),
-                    _ => Step::Unknown,
+                    _ => unknown(id),
                 }
             })
             .collect::<Vec<_>>();
-        let (spans, stamps) = (vec![UNBOUNDED; steps.len()], vec![0; steps.len()]);
-        let patterns = all_patterns();
-        FactorBounds { program, steps, patterns, spans, stamps, generation: 0, fitting: Vec::new(), fitting_for: None }
+        FactorBounds {
+            program,
+            spans: vec![UNBOUNDED; steps.len()],
+            steps,
+            unknown_operands,
+            residuals: KeyMap::default(),
+            work: 0,
+        }
+    }
+
+    /// The steps `step` reads.
+    fn operands(&self, step: &Step) -> Vec<usize> {
+        match *step {
+            Step::Unknown(k) => self.unknown_operands[k as usize].clone(),
+            _ => operands(step),
+        }
+    }
+
+    /// Whether the factor may tell apart two hands within `partial`'s bounds that differ only
+    /// in value `value`: evaluated with that value unbounded, the steps whose interval is then
+    /// a single value are the same on both hands; the factor can differ only if a chain of
+    /// steps not so decided leads from the value to it.
+    pub fn reads(&mut self, partial: &PartialHand, value: usize) -> bool {
+        let Some(root) = self.steps.len().checked_sub(1) else { return false };
+        let mut wide = partial.clone();
+        wide.values[value] = UNBOUNDED;
+        let fitting = fitting_patterns(&wide);
+        self.work += 2 * self.steps.len() as u64;
+        // Whether each step's value may differ between the two hands.
+        let mut differs = vec![false; self.steps.len()];
+        for i in 0..self.steps.len() {
+            let span = step_span(self.program, &self.steps[i], &self.spans, &wide, &fitting);
+            self.spans[i] = span;
+            differs[i] = match self.steps[i] {
+                Step::Value(v) => v == value,
+                ref step => span.0 != span.1 && self.operands(step).iter().any(|&operand| differs[operand]),
+            };
+        }
+        differs[root]
     }
 
     /// Whether some hand within `partial`'s bounds may satisfy the factor (`false`: none does).
+    ///
+    /// Each step is evaluated once, operands first (a straight pass costs less than following
+    /// only the operands that decide, which needs recursion and a record of the steps done,
+    /// and needs no stack however deep the expression); only the steps the length bounds leave
+    /// open are evaluated on each partial hand (see [`Residual`]).
     pub fn can_satisfy(&mut self, partial: &PartialHand) -> bool {
-        let Some(root) = self.steps.len().checked_sub(1) else { return true };
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.iter_mut().for_each(|stamp| *stamp = 0);
-            self.generation = 1;
+        if self.steps.is_empty() {
+            return true;
         }
-        truth(self.span(root, partial, 0)) != Some(false)
-    }
-
-    /// The interval of step `i` on `partial`, each step once per evaluation; `&&`, `||` and
-    /// `?:` look at an operand only when the others leave the result open.
-    fn span(&mut self, i: usize, partial: &PartialHand, depth: usize) -> Span {
-        if self.stamps[i] == self.generation {
-            return self.spans[i];
-        }
-        // (The stack is looked at every 16 levels.)
-        if depth % 16 == 15 && !crate::stack::enough() {
-            return UNBOUNDED;
-        }
-        let depth = depth + 1;
-        let span = match self.steps[i] {
-            Step::Const(k) => (k, k),
-            Step::Length(suit) => {
-                let (lo, hi) = partial.lengths[suit];
-                (i64::from(lo), i64::from(hi))
-            }
-            Step::Value(v) => partial.values[v],
-            Step::Shape(set) => of_truth(self.shape_truth(set, partial)),
-            Step::Not(a) => of_truth(truth(self.span(a, partial, depth)).map(|t| !t)),
-            Step::And(a, b) => of_truth(self.junction(a, b, false, partial, depth)),
-            Step::Or(a, b) => of_truth(self.junction(a, b, true, partial, depth)),
-            Step::Compare(op, a, b) => {
-                let (x, y) = (self.span(a, partial, depth), self.span(b, partial, depth));
-                of_truth(compare(op, x, y))
-            }
-            Step::CompareConst(op, a, k) => of_truth(compare(op, self.span(a, partial, depth), (k, k))),
-            Step::Arithmetic(op, a, b) => {
-                let (x, y) = (self.span(a, partial, depth), self.span(b, partial, depth));
-                arithmetic(op, x, y)
-            }
-            Step::Divide(a, k) => divide(self.span(a, partial, depth), k),
-            Step::Remainder(a, k) => remainder(self.span(a, partial, depth), k),
-            Step::Conditional(c, a, b) => match truth(self.span(c, partial, depth)) {
-                Some(true) => self.span(a, partial, depth),
-                Some(false) => self.span(b, partial, depth),
-                None => {
-                    let (x, y) = (self.span(a, partial, depth), self.span(b, partial, depth));
-                    (x.0.min(y.0), x.1.max(y.1))
+        // The length bounds, 4 bits each.
+        let key = partial
+            .lengths
+            .iter()
+            .fold(0u32, |key, &(lo, hi)| key << 8 | (lo.clamp(0, 15) as u32) << 4 | hi.clamp(0, 15) as u32);
+        if !self.residuals.contains_key(&key) {
+            if self.residuals.len() >= MOST_RESIDUALS {
+                self.work += self.steps.len() as u64;
+                let fitting = fitting_patterns(partial);
+                for i in 0..self.steps.len() {
+                    self.spans[i] = step_span(self.program, &self.steps[i], &self.spans, partial, &fitting);
                 }
-            },
-            Step::Unknown => UNBOUNDED,
-        };
-        self.spans[i] = span;
-        self.stamps[i] = self.generation;
-        span
+                return truth(self.spans[self.steps.len() - 1]) != Some(false);
+            }
+            let residual = self.specialise(partial);
+            self.residuals.insert(key, residual);
+        }
+        let residual = &self.residuals[&key];
+        if let Some(decided) = residual.decided {
+            return decided;
+        }
+        self.work += (residual.constants.len() + residual.steps.len()) as u64;
+        for &(i, span) in &residual.constants {
+            self.spans[i as usize] = span;
+        }
+        let no_patterns = ShapeSet::new();
+        for &i in &residual.steps {
+            self.spans[i as usize] =
+                step_span(self.program, &self.steps[i as usize], &self.spans, partial, &no_patterns);
+        }
+        truth(self.spans[self.steps.len() - 1]) != Some(false)
     }
 
-    /// `a && b` (`absorbing` false) or `a || b` (`absorbing` true) in three-valued logic: `b`
-    /// is looked at only when `a` does not decide.
-    fn junction(&mut self, a: usize, b: usize, absorbing: bool, partial: &PartialHand, depth: usize) -> Option<bool> {
-        let first = truth(self.span(a, partial, depth));
-        if first == Some(absorbing) {
-            return first;
+    /// The steps left to evaluate on partial hands with `partial`'s length bounds.
+    fn specialise(&mut self, partial: &PartialHand) -> Residual {
+        let fitting = fitting_patterns(partial);
+        self.work += 2 * self.steps.len() as u64;
+        let wide = PartialHand { lengths: partial.lengths, values: vec![UNBOUNDED; partial.values.len()] };
+        let mut certain = vec![false; self.steps.len()];
+        let mut steps = Vec::new();
+        for (i, step) in self.steps.iter().enumerate() {
+            let span = step_span(self.program, step, &self.spans, &wide, &fitting);
+            self.spans[i] = span;
+            certain[i] = span.0 == span.1 && !matches!(step, Step::Value(_));
+            if !certain[i] {
+                steps.push(i as u32);
+            }
         }
-        match (first, truth(self.span(b, partial, depth))) {
-            (_, Some(second)) if second == absorbing => Some(absorbing),
-            (Some(_), second) => second,
-            _ => None,
+        let root = self.steps.len() - 1;
+        let decided = certain[root].then(|| truth(self.spans[root]) != Some(false));
+        // The certain operands of the remaining steps.
+        let mut read = vec![false; self.steps.len()];
+        for &i in &steps {
+            for operand in operands(&self.steps[i as usize]) {
+                read[operand] = certain[operand];
+            }
         }
+        let constants = (0..self.steps.len()).filter(|&i| read[i]).map(|i| (i as u32, self.spans[i])).collect();
+        Residual { constants, steps, decided }
+    }
+}
+
+impl PartialJudge for FactorBounds<'_> {
+    fn can_satisfy(&mut self, partial: &PartialHand) -> bool {
+        FactorBounds::can_satisfy(self, partial)
     }
 
-    /// Whether the lengths within the bounds fall in shape set `set`: certain when all the
-    /// patterns they allow are in it, or none is.
-    fn shape_truth(&mut self, set: u32, partial: &PartialHand) -> Option<bool> {
-        if self.fitting_for.as_ref() != Some(&partial.lengths) {
-            self.fitting.clear();
-            self.fitting.extend(self.patterns.iter().copied().filter(|pattern| {
-                Suit::ALL.iter().all(|&suit| {
-                    let length = i32::from(pattern[3 - suit.index()]);
-                    let (lo, hi) = partial.lengths[suit.index()];
-                    lo <= length && length <= hi
-                })
-            }));
-            self.fitting_for = Some(partial.lengths);
+    fn reads(&mut self, partial: &PartialHand, value: usize) -> bool {
+        FactorBounds::reads(self, partial, value)
+    }
+
+    fn work(&self) -> u64 {
+        self.work
+    }
+}
+
+/// The patterns (S, H, D, C order) `partial`'s length bounds allow.
+fn fitting_patterns(partial: &PartialHand) -> ShapeSet {
+    let lengths = partial.lengths;
+    ShapeSet::within([lengths[3], lengths[2], lengths[1], lengths[0]])
+}
+
+/// The steps a step reads.
+fn operands(step: &Step) -> Vec<usize> {
+    match *step {
+        Step::Not(a) | Step::CompareConst(_, a, _) | Step::Divide(a, _) | Step::Remainder(a, _) => vec![a],
+        Step::And(a, b) | Step::Or(a, b) | Step::Compare(_, a, b) | Step::Arithmetic(_, a, b) => vec![a, b],
+        Step::Conditional(c, a, b) => vec![c, a, b],
+        Step::Const(_) | Step::Length(_) | Step::Value(_) | Step::Shape(_) | Step::Unknown(_) => Vec::new(),
+    }
+}
+
+/// The interval of `step` on `partial`, its operands' intervals in `spans`; `fitting`: the
+/// patterns the length bounds allow.
+#[inline(always)]
+fn step_span(program: &Program, step: &Step, spans: &[Span], partial: &PartialHand, fitting: &ShapeSet) -> Span {
+    match *step {
+        Step::Const(k) => (k, k),
+        Step::Length(suit) => {
+            let (lo, hi) = partial.lengths[suit];
+            (i64::from(lo), i64::from(hi))
         }
-        let set = &self.program.shapes[set as usize];
-        let inside = self.fitting.iter().filter(|&&pattern| set.contains_pattern(pattern)).count();
-        match inside {
-            0 if !self.fitting.is_empty() => Some(false),
-            n if n == self.fitting.len() && n > 0 => Some(true),
-            _ => None,
+        Step::Value(v) => partial.values[v],
+        Step::Shape(set) => {
+            // Certain when all the patterns the lengths allow are in the set, or none is.
+            let (inside, all) = (program.shapes[set as usize].common(fitting), fitting.len());
+            of_truth(match inside {
+                0 if all > 0 => Some(false),
+                n if n == all && n > 0 => Some(true),
+                _ => None,
+            })
         }
+        Step::Not(a) => of_truth(truth(spans[a]).map(|t| !t)),
+        Step::And(a, b) => of_truth(junction(truth(spans[a]), truth(spans[b]), false)),
+        Step::Or(a, b) => of_truth(junction(truth(spans[a]), truth(spans[b]), true)),
+        Step::Compare(op, a, b) => of_truth(compare(op, spans[a], spans[b])),
+        Step::CompareConst(op, a, k) => of_truth(compare(op, spans[a], (k, k))),
+        Step::Arithmetic(op, a, b) => arithmetic(op, spans[a], spans[b]),
+        Step::Divide(a, k) => divide(spans[a], k),
+        Step::Remainder(a, k) => remainder(spans[a], k),
+        Step::Conditional(c, a, b) => match truth(spans[c]) {
+            Some(true) => spans[a],
+            Some(false) => spans[b],
+            None => (spans[a].0.min(spans[b].0), spans[a].1.max(spans[b].1)),
+        },
+        Step::Unknown(_) => UNBOUNDED,
+    }
+}
+
+/// `a && b` (`absorbing` false) or `a || b` (`absorbing` true) in three-valued logic.
+fn junction(a: Option<bool>, b: Option<bool>, absorbing: bool) -> Option<bool> {
+    match (a, b) {
+        (Some(x), _) | (_, Some(x)) if x == absorbing => Some(absorbing),
+        (Some(_), Some(_)) => Some(!absorbing),
+        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{Deal, Hand, LANE_MASK};
+    use crate::cards::{Deal, Hand, Suit, LANE_MASK};
     use crate::dealing::{Dealer, DealingSetup, ValueScope};
     use crate::program::seat_factors::FactorJudges;
     use crate::Dialect;
@@ -450,6 +557,34 @@ mod tests {
                 }
             }
             assert!(satisfied > 100, "{script}: {satisfied} hands satisfied a factor");
+        }
+    }
+
+    #[test]
+    fn a_suit_value_read_under_a_length_test_is_not_read_at_other_lengths() {
+        // hcp(south, clubs) matters only with six clubs or more: compared with a constant, or
+        // added to a total.
+        // (With eight clubs or more no shape of the second is left: nothing is read.)
+        let scripts = [
+            ("condition clubs(south) > 5 && hcp(south, clubs) == 9 || hcp(south) > 20 && shape(south, any 4333)\n", 6..=13),
+            ("pts = hcp(south) + (clubs(south) > 5 ? hcp(south, clubs) : 0)\ncondition pts >= 18 && shape(south, any 6xxx + any 4333)\n", 6..=7),
+        ];
+        for (script, read) in scripts {
+            let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+            let (program, factors) = program.seat_factors(program.condition.unwrap());
+            let reading = factors[0].reading(&program);
+            let clubs_points = reading
+                .values
+                .iter()
+                .position(|value| value.scope == ValueScope::Suit(Suit::Clubs))
+                .expect("hcp(south, clubs) is read");
+            let mut bounds = FactorBounds::new(&program, &factors[0]);
+            for length in 0..=13 {
+                let mut lengths = [(0, 13); 4];
+                lengths[Suit::Clubs.index()] = (length, length);
+                let partial = PartialHand { lengths, values: vec![UNBOUNDED; reading.values.len()] };
+                assert_eq!(bounds.reads(&partial, clubs_points), read.contains(&length), "{script}: {length} clubs");
+            }
         }
     }
 

@@ -110,6 +110,29 @@ impl ShapeSet {
         self.len() == 0
     }
 
+    /// The patterns whose suit lengths fall within `bounds` (least and greatest, both included,
+    /// in S, H, D, C order).
+    pub fn within(bounds: [(i32, i32); 4]) -> ShapeSet {
+        let mut set = ShapeSet::new();
+        let [(s_lo, s_hi), (h_lo, h_hi), (d_lo, d_hi), (c_lo, c_hi)] = bounds.map(|(lo, hi)| (lo.max(0), hi.min(13)));
+        for spades in s_lo..=s_hi {
+            for hearts in h_lo..=h_hi.min(13 - spades) {
+                // Clubs take the rest: 13 − spades − hearts − diamonds within clubs' bounds.
+                let rest = 13 - spades - hearts;
+                for diamonds in d_lo.max(rest - c_hi)..=d_hi.min(rest - c_lo) {
+                    let i = slot(spades as u32, hearts as u32, diamonds as u32);
+                    set.bits[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        set
+    }
+
+    /// Number of patterns in both sets.
+    pub fn common(&self, other: &ShapeSet) -> usize {
+        self.bits.iter().zip(&other.bits).map(|(a, b)| (a & b).count_ones() as usize).sum()
+    }
+
     /// Builds the set of an HvS shape list, applying its terms in order. Errors carry the peers'
     /// messages (`wrong number of cards in shape`, `too many cards in ambiguous shape`).
     pub fn from_terms(terms: &[ShapeTerm]) -> Result<ShapeSet, &'static str> {
@@ -247,6 +270,27 @@ mod tests {
         // A single x takes the rest, which may exceed 9.
         let c = ShapeSet::from_terms(&[term(false, false, "x100")]).unwrap();
         assert!(c.contains_pattern([12, 1, 0, 0]));
+    }
+
+    #[test]
+    fn the_patterns_within_length_bounds_are_those_each_of_whose_lengths_is_within() {
+        let all = all_patterns();
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let bounds: [(i32, i32); 4] = std::array::from_fn(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (a, b) = ((seed >> 33) % 16, (seed >> 45) % 16);
+                (a.min(b) as i32 - 1, a.max(b) as i32 - 1)
+            });
+            let within = ShapeSet::within(bounds);
+            let expected: Vec<_> = all
+                .iter()
+                .filter(|p| (0..4).all(|s| bounds[s].0 <= i32::from(p[s]) && i32::from(p[s]) <= bounds[s].1))
+                .collect();
+            assert_eq!(within.len(), expected.len(), "{bounds:?}");
+            assert!(expected.iter().all(|&&p| within.contains_pattern(p)), "{bounds:?}");
+            assert_eq!(within.common(&ShapeSet::from_patterns(&all)), expected.len());
+        }
     }
 
     #[test]
