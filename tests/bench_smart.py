@@ -50,6 +50,8 @@ RARE = TOP / "tests" / "bench" / "rare"
 DEAL_TRIES = re.compile(rb"found after\s+(\d+)\s+tries")
 QUICK_PBS = ["Basic_Weak_2", "1N_with_Singleton", "BART"]
 QUICK_RARE = ["balanced_22_24", "cheap_one_seat"]
+# Rounds of start-up runs (each script once a round; the least is kept).
+STARTUP_ROUNDS = 5
 
 
 @dataclass
@@ -249,16 +251,17 @@ def main(argv: Optional[List[str]] = None) -> int:
         return rate.produced_per_second if rate else None
 
     # Start-up (compiling + counting): CPU time of a smart run that deals a single deal (`-g 1`),
-    # the least of three; the time to the first deal produced (a run producing one) beside it.
+    # the least of STARTUP_ROUNDS; the time to the first deal produced (a run producing one)
+    # beside it. Each round runs every script once, so that a slow spell of a shared machine
+    # (timings here vary by ±30 % from minute to minute) does not fall on all the runs of one.
     startups: Dict[str, float] = {}
     first_deals: Dict[str, float] = {}
-    for work in practice:
-        times = [s.cpu for s in (run([*ours, "-g", "1", str(work.path)], timeout=60) for _ in range(3)) if s]
-        if times:
-            startups[work.name] = min(times)
-        times = [s.cpu for s in (run([*ours, "-p", "1", str(work.path)], timeout=60) for _ in range(3)) if s]
-        if times:
-            first_deals[work.name] = min(times)
+    for _ in range(STARTUP_ROUNDS):
+        for work in practice:
+            for args, least in ((["-g", "1"], startups), (["-p", "1"], first_deals)):
+                sample = run([*ours, *args, str(work.path)], timeout=60)
+                if sample:
+                    least[work.name] = min(least.get(work.name, sample.cpu), sample.cpu)
 
     def smart_ratio(work: Workload, label: str) -> Optional[float]:
         """smart / label; a peer capped without a deal gives a bound (its rate < 1 deal per cap)."""
@@ -323,7 +326,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     table(rare, "Rare set (tests/bench/rare): produced deals per CPU second, ChaCha -R 1", True)
     print("prod/s: deals produced per CPU second of the largest run that finished within the cap (start-up "
           "included); start ms: start-up, compiling and counting (CPU time of a smart run dealing a single deal, -g 1, "
-          "least of 3); gen/s: deals generated per CPU second (smart: the first seat's hands drawn from its "
+          f"least of {STARTUP_ROUNDS} rounds); gen/s: deals generated per CPU second (smart: the first seat's hands drawn from its "
           "table count as generated deals); g: the script's generate count ended that run; b: DealerV2 with bias predeal; capped: no "
           "run finished within the cap (ratios against it are lower bounds, >); accepts 1 in: generated / "
           "produced of the --smart=off run")
@@ -331,7 +334,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if startups:
         values = sorted(startups.values())
         worst = max(startups, key=startups.get)
-        print(f"\nstart-up (compiling + counting: CPU time of a smart run dealing a single deal, -g 1, least of 3) "
+        print(f"\nstart-up (compiling + counting: CPU time of a smart run dealing a single deal, -g 1, least of {STARTUP_ROUNDS} rounds) "
               f"over {len(values)} practice scripts: median {median(values) * 1000:.1f} ms, "
               f"maximum {values[-1] * 1000:.1f} ms ({worst})")
         firsts = sorted(first_deals.values()) or [0.0]

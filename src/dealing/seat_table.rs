@@ -80,8 +80,12 @@ impl Default for TableLimits {
 pub enum TableRefusal {
     /// What the condition reads spans more values than a 64-bit key holds.
     KeyTooWide,
-    /// Counting would exceed [`TableLimits`].
-    OverBudget,
+    /// Counting would exceed [`TableLimits`]; it stopped after `spent` steps (the answers
+    /// about partial hands counted in, see [`PartialJudge::work`]).
+    OverBudget {
+        /// The steps counted before stopping.
+        spent: u64,
+    },
     /// No hand satisfies the condition.
     NoHand,
 }
@@ -353,6 +357,8 @@ impl SeatTable {
             holdings.forget_unread(free, own, slots, &values, &mut **judge);
         }
         let SuitHoldings { per_suit, ranges, classes, .. } = holdings;
+        // (The work of the answers about partial hands starts here.)
+        let work_before_answers = judge.as_ref().map_or(0, |judge| judge.work());
 
         // The key's digits: taken cards, each suit's kept values, the totals.
         let mut radices: Vec<u64> = vec![u64::from(slots) + 1];
@@ -532,7 +538,8 @@ impl SeatTable {
             steps += pass_steps;
             // The answers' work so far, in counting steps, and per key asked about.
             let (answered, per_answer) = pruning.as_ref().map_or((0, 0), |(summaries, judge)| {
-                (judge.work() / WORK_PER_STEP, judge.work() / WORK_PER_STEP / summaries.answers.len().max(1) as u64)
+                let answers = (judge.work() - work_before_answers) / WORK_PER_STEP;
+                (judge.work() / WORK_PER_STEP, answers / summaries.answers.len().max(1) as u64)
             });
             // Each later pass is expected to take at least twice this one's steps (on the
             // practice scripts the last took 2 to 7 times the one before): a count that would
@@ -540,7 +547,7 @@ impl SeatTable {
             // only whether to count, never what is counted.
             let expected = steps + answered + 2 * (3 - s as u64) * pass_steps;
             if expected > limits.max_steps {
-                return Err(TableRefusal::OverBudget);
+                return Err(TableRefusal::OverBudget { spent: steps - pass_steps + answered });
             }
             // Whether this pass asks about its new keys (see PRUNED_SUITS): after the third
             // suit, when the answers (at most one a new key, a third of the steps) fit too.
@@ -589,7 +596,8 @@ impl SeatTable {
                     }
                 }
                 if next.len() > limits.max_keys {
-                    return Err(TableRefusal::OverBudget);
+                    let answered = pruning.as_ref().map_or(0, |(_, judge)| judge.work() / WORK_PER_STEP);
+                    return Err(TableRefusal::OverBudget { spent: steps + answered });
                 }
                 // After the third suit, asking stops when it drops too few keys, or its work
                 // would take the count past the budget.
@@ -602,6 +610,8 @@ impl SeatTable {
             next.settle();
             stages.push(next);
         }
+
+        let answered = pruning.as_ref().map_or(0, |(_, judge)| judge.work() / WORK_PER_STEP);
 
         // The accepted classes (the condition judged each class when first reached).
         let last = &stages[4];
@@ -677,7 +687,7 @@ impl SeatTable {
             }
             edges_total += level.edges.len();
             if edges_total > limits.max_edges {
-                return Err(TableRefusal::OverBudget);
+                return Err(TableRefusal::OverBudget { spent: steps + answered });
             }
             alive = alive_below;
         }
@@ -975,7 +985,7 @@ mod tests {
         assert_eq!(none.unwrap_err(), TableRefusal::NoHand);
         let tight = TableLimits { max_keys: 100, ..TableLimits::default() };
         let over = SeatTable::build(full, 0, 13, &reading, &mut |h| hcp(h) > 30, None, tight);
-        assert_eq!(over.unwrap_err(), TableRefusal::OverBudget);
+        assert!(matches!(over.unwrap_err(), TableRefusal::OverBudget { .. }));
         let wide = HandReading {
             lengths: false,
             values: (0..5)

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::actions::SmartCount;
 use crate::cards::{Deal, Seat};
-use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits};
+use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits, TableRefusal};
 use crate::program::factor_bounds::FactorBounds;
 use crate::program::seat_factors::FactorJudges;
 use crate::program::Program;
@@ -32,7 +32,8 @@ const SAMPLE_DEALS: usize = 1024;
 /// Factors counted at most (counting one costs up to about 40 ms).
 const MOST_COUNTED: usize = 1;
 /// Factors tried at most: when the most selective is refused (most refusals cost a few ms),
-/// the next is tried.
+/// the next is tried, within what is left of the budget (so that trying two costs no more
+/// than counting one).
 const MOST_TRIED: usize = 2;
 /// A factor is counted when the sample kept at most this share of its hands.
 const COUNT_AT_MOST: f64 = 0.5;
@@ -96,6 +97,7 @@ impl SmartChoice {
         let mut choice = SmartChoice::default();
         // The most selective count so far: its position in `choice.counted`, and its table.
         let mut best: Option<(usize, Arc<SeatTable>)> = None;
+        let mut limits = TableLimits::default();
         for k in order.into_iter().take(MOST_TRIED) {
             if choice.counted.len() == MOST_COUNTED {
                 break;
@@ -105,9 +107,14 @@ impl SmartChoice {
             let reading = factor.reading(program);
             let mut accept = |hand| judges.judge(k, hand).unwrap_or(false);
             let mut bounds = FactorBounds::new(program, factor);
-            let limits = TableLimits::default();
-            let Ok(table) = SeatTable::build(free, own, slots, &reading, &mut accept, Some(&mut bounds), limits) else {
-                continue;
+            let table = match SeatTable::build(free, own, slots, &reading, &mut accept, Some(&mut bounds), limits) {
+                Ok(table) => table,
+                // The factors tried share one budget.
+                Err(TableRefusal::OverBudget { spent }) => {
+                    limits.max_steps = limits.max_steps.saturating_sub(spent);
+                    continue;
+                }
+                Err(_) => continue,
             };
             let counted = SmartCount {
                 seat: factor.seat,

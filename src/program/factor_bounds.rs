@@ -264,11 +264,14 @@ impl<'a> FactorBounds<'a> {
         }
     }
 
-    /// The steps `step` reads.
-    fn operands(&self, step: &Step) -> Vec<usize> {
+    /// Whether `step` reads a step for which `of` holds.
+    fn reads_any(&self, step: &Step, of: impl Fn(usize) -> bool) -> bool {
         match *step {
-            Step::Unknown(k) => self.unknown_operands[k as usize].clone(),
-            _ => operands(step),
+            Step::Unknown(k) => self.unknown_operands[k as usize].iter().any(|&operand| of(operand)),
+            _ => {
+                let (operands, count) = operands(step);
+                operands[..count].iter().any(|&operand| of(operand))
+            }
         }
     }
 
@@ -289,7 +292,7 @@ impl<'a> FactorBounds<'a> {
             self.spans[i] = span;
             differs[i] = match self.steps[i] {
                 Step::Value(v) => v == value,
-                ref step => span.0 != span.1 && self.operands(step).iter().any(|&operand| differs[operand]),
+                ref step => span.0 != span.1 && self.reads_any(step, |operand| differs[operand]),
             };
         }
         differs[root]
@@ -305,13 +308,11 @@ impl<'a> FactorBounds<'a> {
         if self.steps.is_empty() {
             return true;
         }
-        // The length bounds, 4 bits each.
-        let key = partial
-            .lengths
-            .iter()
-            .fold(0u32, |key, &(lo, hi)| key << 8 | (lo.clamp(0, 15) as u32) << 4 | hi.clamp(0, 15) as u32);
-        if !self.residuals.contains_key(&key) {
-            if self.residuals.len() >= MOST_RESIDUALS {
+        // The length bounds, 4 bits each (bounds past them are not specialised).
+        let nibbles = partial.lengths.iter().all(|&(lo, hi)| (0..16).contains(&lo) && (0..16).contains(&hi));
+        let key = partial.lengths.iter().fold(0u32, |key, &(lo, hi)| key << 8 | (lo as u32 & 15) << 4 | hi as u32 & 15);
+        if !self.residuals.contains_key(&key) || !nibbles {
+            if self.residuals.len() >= MOST_RESIDUALS || !nibbles {
                 self.work += self.steps.len() as u64;
                 let fitting = fitting_patterns(partial);
                 for i in 0..self.steps.len() {
@@ -358,7 +359,8 @@ impl<'a> FactorBounds<'a> {
         // The certain operands of the remaining steps.
         let mut read = vec![false; self.steps.len()];
         for &i in &steps {
-            for operand in operands(&self.steps[i as usize]) {
+            let (operands, count) = operands(&self.steps[i as usize]);
+            for &operand in &operands[..count] {
                 read[operand] = certain[operand];
             }
         }
@@ -387,13 +389,14 @@ fn fitting_patterns(partial: &PartialHand) -> ShapeSet {
     ShapeSet::within([lengths[3], lengths[2], lengths[1], lengths[0]])
 }
 
-/// The steps a step reads.
-fn operands(step: &Step) -> Vec<usize> {
+/// The steps a step evaluated on intervals reads (the first `count` of the array; none for an
+/// unknown step, whose operands are kept apart).
+fn operands(step: &Step) -> ([usize; 3], usize) {
     match *step {
-        Step::Not(a) | Step::CompareConst(_, a, _) | Step::Divide(a, _) | Step::Remainder(a, _) => vec![a],
-        Step::And(a, b) | Step::Or(a, b) | Step::Compare(_, a, b) | Step::Arithmetic(_, a, b) => vec![a, b],
-        Step::Conditional(c, a, b) => vec![c, a, b],
-        Step::Const(_) | Step::Length(_) | Step::Value(_) | Step::Shape(_) | Step::Unknown(_) => Vec::new(),
+        Step::Not(a) | Step::CompareConst(_, a, _) | Step::Divide(a, _) | Step::Remainder(a, _) => ([a, 0, 0], 1),
+        Step::And(a, b) | Step::Or(a, b) | Step::Compare(_, a, b) | Step::Arithmetic(_, a, b) => ([a, b, 0], 2),
+        Step::Conditional(c, a, b) => ([c, a, b], 3),
+        Step::Const(_) | Step::Length(_) | Step::Value(_) | Step::Shape(_) | Step::Unknown(_) => ([0; 3], 0),
     }
 }
 
