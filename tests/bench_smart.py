@@ -258,8 +258,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     first_deals: Dict[str, float] = {}
     for _ in range(STARTUP_ROUNDS):
         for work in practice:
-            for args, least in ((["-g", "1"], startups), (["-p", "1"], first_deals)):
-                sample = run([*ours, *args, str(work.path)], timeout=60)
+            for switches, least in ((["-g", "1"], startups), (["-p", "1"], first_deals)):
+                sample = run([*ours, *switches, str(work.path)], timeout=60)
                 if sample:
                     least[work.name] = min(least.get(work.name, sample.cpu), sample.cpu)
 

@@ -8,13 +8,13 @@
 //! their bounds rule out dropped as they are counted and the values they do not read at some
 //! suit lengths not told apart (see [`crate::program::factor_bounds`]). When the count that
 //! keeps the fewest hands keeps at most [`SMART_AT_MOST`] of them, its seat is dealt first,
-//! from its table (on the practice scripts a table paid up to about 1 hand in 2: Weak_NT_11-16's opener,
-//! 1 hand in 5, deals 1.5 times faster from it, NT_Ladder's 2 times; at 4 hands in 5 it cost
-//! more than plain dealing); otherwise the deals are plain ones. A condition that reads one
-//! seat's hand alone deals that seat first (when it keeps at most half of the sampled hands),
-//! so that most deals are rejected on that hand. Whatever is chosen, every deal is judged by
-//! the whole condition, so the deals produced are exactly those plain dealing would keep,
-//! equally likely.
+//! from its table (on the practice scripts a table paid up to about 1 hand in 2:
+//! Weak_NT_11-16's opener, 1 hand in 5, deals 1.5 times faster from it, NT_Ladder's 2 times; at
+//! 4 hands in 5 it cost more than plain dealing); otherwise the deals are plain ones. A
+//! condition that reads one seat's hand alone deals that seat first (when it keeps at most half
+//! of the sampled hands), so that most deals are rejected on that hand. Whatever is chosen,
+//! every deal is judged by the whole condition, so the deals produced are exactly those plain
+//! dealing would keep, equally likely.
 
 use std::sync::Arc;
 
