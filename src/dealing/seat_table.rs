@@ -109,7 +109,7 @@ struct Group {
 
 /// Suits after which counting always asks whether a key's hands can still satisfy the
 /// condition. After the third it asks while it pays: when the answers' expected work fits the
-/// budget, and while at least [`PRUNING_PAYS`] of the keys asked about are dropped (on the
+/// budget, and while at least one key in [`PRUNING_PAYS`] asked about is dropped (on the
 /// practice scripts, where they were, the last suit's steps fell by 3 to 5 times at less cost
 /// than they saved; where they were not, the answers cost more than the steps they saved).
 const PRUNED_SUITS: usize = 2;
@@ -124,6 +124,14 @@ const ASKS_BEFORE_JUDGING: u64 = 256;
 /// [`PartialJudge::work`]) that cost about as much as one counting step (measured: about
 /// 10 ns against 60 to 80 ns).
 const WORK_PER_STEP: u64 = 8;
+
+/// The caller's answers about partial hands (see [`KeySummaries`]), when it gives them.
+type Pruning<'j> = Option<(KeySummaries, &'j mut dyn PartialJudge)>;
+
+/// The work of the caller's answers so far, in counting steps.
+fn answered_steps(pruning: &Pruning) -> u64 {
+    pruning.as_ref().map_or(0, |(_, judge)| judge.work() / WORK_PER_STEP)
+}
 
 /// Capped totals at most (the others are read exactly).
 const MOST_CAPPED: usize = 4;
@@ -332,7 +340,7 @@ impl SeatTable {
         slots: u32,
         reading: &HandReading,
         accept: &mut dyn FnMut(Hand) -> bool,
-        judge: Option<&mut dyn PartialJudge>,
+        mut judge: Option<&mut dyn PartialJudge>,
         limits: TableLimits,
     ) -> Result<SeatTable, TableRefusal> {
         debug_assert_eq!(free & own, 0);
@@ -352,7 +360,6 @@ impl SeatTable {
         // read at some of the suit's lengths is given one class there.
         let values = ReadValues { reading, kept_scopes: &kept_scopes, totals: &totals };
         let mut holdings = SuitHoldings::enumerate(free, own, slots, &values);
-        let mut judge = judge;
         if let Some(judge) = judge.as_mut() {
             holdings.forget_unread(free, own, slots, &values, &mut **judge);
         }
@@ -418,7 +425,7 @@ impl SeatTable {
         let summed: Vec<usize> =
             (0..totals.len()).filter(|&t| radices[first_total + t] <= 1 << 16).take(MOST_SUMMED).collect();
         // With the caller's answers: the keys' summaries, and the answers.
-        let mut pruning = judge.map(|judge| {
+        let mut pruning: Pruning = judge.map(|judge| {
             let lane = |cards: u64, s: usize| (cards >> (16 * s) & LANE_MASK).count_ones();
             let mut is_total = vec![false; reading.values.len()];
             totals.iter().for_each(|&v| is_total[v] = true);
@@ -537,9 +544,9 @@ impl SeatTable {
             let pass_steps: u64 = spans.iter().map(|&(from, until)| (until - from) as u64).sum();
             steps += pass_steps;
             // The answers' work so far, in counting steps, and per key asked about.
-            let (answered, per_answer) = pruning.as_ref().map_or((0, 0), |(summaries, judge)| {
-                let answers = (judge.work() - work_before_answers) / WORK_PER_STEP;
-                (judge.work() / WORK_PER_STEP, answers / summaries.answers.len().max(1) as u64)
+            let answered = answered_steps(&pruning);
+            let per_answer = pruning.as_ref().map_or(0, |(summaries, judge)| {
+                (judge.work() - work_before_answers) / WORK_PER_STEP / summaries.answers.len().max(1) as u64
             });
             // Each later pass is expected to take at least twice this one's steps (on the
             // practice scripts the last took 2 to 7 times the one before): a count that would
@@ -596,40 +603,35 @@ impl SeatTable {
                     }
                 }
                 if next.len() > limits.max_keys {
-                    let answered = pruning.as_ref().map_or(0, |(_, judge)| judge.work() / WORK_PER_STEP);
-                    return Err(TableRefusal::OverBudget { spent: steps + answered });
+                    return Err(TableRefusal::OverBudget { spent: steps + answered_steps(&pruning) });
                 }
                 // After the third suit, asking stops when it drops too few keys, or its work
                 // would take the count past the budget.
                 if asking && s >= PRUNED_SUITS {
-                    let work = pruning.as_ref().map_or(0, |(_, judge)| judge.work() / WORK_PER_STEP);
                     let pays = asked < ASKS_BEFORE_JUDGING || PRUNING_PAYS * dropped >= asked;
-                    asking = pays && steps + work + 2 * (3 - s as u64) * pass_steps <= limits.max_steps;
+                    asking =
+                        pays && steps + answered_steps(&pruning) + 2 * (3 - s as u64) * pass_steps <= limits.max_steps;
                 }
             }
             next.settle();
             stages.push(next);
         }
 
-        let answered = pruning.as_ref().map_or(0, |(_, judge)| judge.work() / WORK_PER_STEP);
+        let answered = answered_steps(&pruning);
 
         // The accepted classes (the condition judged each class when first reached).
         let last = &stages[4];
         let mut accepted_keys: Vec<u32> = Vec::new();
         let mut finals = Vec::new();
         let mut accepted = 0u64;
-        let mut possible = 0u64;
-        for i in 0..last.keys.len() {
-            possible += last.counts[i];
-            if last.live[i] {
-                accepted += last.counts[i];
-                accepted_keys.push(i as u32);
-                finals.push(accepted);
-            }
+        for i in (0..last.keys.len()).filter(|&i| last.live[i]) {
+            accepted += last.counts[i];
+            accepted_keys.push(i as u32);
+            finals.push(accepted);
         }
-        // (Partial hands ruled out are not among the classes.)
-        debug_assert!(pruning.is_some() || possible == binomial(free.count_ones() as usize, slots as usize));
         let possible = binomial(free.count_ones() as usize, slots as usize);
+        // (Partial hands ruled out are not among the classes.)
+        debug_assert!(pruning.is_some() || last.counts.iter().sum::<u64>() == possible);
         if accepted == 0 {
             return Err(TableRefusal::NoHand);
         }

@@ -280,22 +280,23 @@ impl<'a> FactorBounds<'a> {
     /// a single value are the same on both hands; the factor can differ only if a chain of
     /// steps not so decided leads from the value to it.
     pub fn reads(&mut self, partial: &PartialHand, value: usize) -> bool {
-        let Some(root) = self.steps.len().checked_sub(1) else { return false };
+        if self.steps.is_empty() {
+            return false;
+        }
         let mut wide = partial.clone();
         wide.values[value] = UNBOUNDED;
-        let fitting = fitting_patterns(&wide);
-        self.work += 2 * self.steps.len() as u64;
-        // Whether each step's value may differ between the two hands.
+        self.evaluate(&wide);
+        // Whether each step's value may differ between the two hands (a second pass's work).
+        self.work += self.steps.len() as u64;
         let mut differs = vec![false; self.steps.len()];
-        for i in 0..self.steps.len() {
-            let span = step_span(self.program, &self.steps[i], &self.spans, &wide, &fitting);
-            self.spans[i] = span;
-            differs[i] = match self.steps[i] {
+        for (i, step) in self.steps.iter().enumerate() {
+            let (lo, hi) = self.spans[i];
+            differs[i] = match *step {
                 Step::Value(v) => v == value,
-                ref step => span.0 != span.1 && self.reads_any(step, |operand| differs[operand]),
+                _ => lo != hi && self.reads_any(step, |operand| differs[operand]),
             };
         }
-        differs[root]
+        differs[self.steps.len() - 1]
     }
 
     /// Whether some hand within `partial`'s bounds may satisfy the factor (`false`: none does).
@@ -308,18 +309,16 @@ impl<'a> FactorBounds<'a> {
         if self.steps.is_empty() {
             return true;
         }
-        // The length bounds, 4 bits each (bounds past them are not specialised).
+        // The length bounds, 4 bits each (bounds past them, and bounds met once the residuals
+        // are full, are not specialised: the whole expression is evaluated).
         let nibbles = partial.lengths.iter().all(|&(lo, hi)| (0..16).contains(&lo) && (0..16).contains(&hi));
         let key = partial.lengths.iter().fold(0u32, |key, &(lo, hi)| key << 8 | (lo as u32 & 15) << 4 | hi as u32 & 15);
-        if !self.residuals.contains_key(&key) || !nibbles {
-            if self.residuals.len() >= MOST_RESIDUALS || !nibbles {
-                self.work += self.steps.len() as u64;
-                let fitting = fitting_patterns(partial);
-                for i in 0..self.steps.len() {
-                    self.spans[i] = step_span(self.program, &self.steps[i], &self.spans, partial, &fitting);
-                }
-                return truth(self.spans[self.steps.len() - 1]) != Some(false);
-            }
+        let known = nibbles && self.residuals.contains_key(&key);
+        if !known && (!nibbles || self.residuals.len() >= MOST_RESIDUALS) {
+            self.evaluate(partial);
+            return self.root_may_hold();
+        }
+        if !known {
             let residual = self.specialise(partial);
             self.residuals.insert(key, residual);
         }
@@ -336,26 +335,35 @@ impl<'a> FactorBounds<'a> {
             self.spans[i as usize] =
                 step_span(self.program, &self.steps[i as usize], &self.spans, partial, &no_patterns);
         }
+        self.root_may_hold()
+    }
+
+    /// Evaluates every step on `partial`, operands first.
+    fn evaluate(&mut self, partial: &PartialHand) {
+        let fitting = fitting_patterns(partial);
+        self.work += self.steps.len() as u64;
+        for (i, step) in self.steps.iter().enumerate() {
+            self.spans[i] = step_span(self.program, step, &self.spans, partial, &fitting);
+        }
+    }
+
+    /// Whether the root's interval, as evaluated, leaves the factor possibly true.
+    fn root_may_hold(&self) -> bool {
         truth(self.spans[self.steps.len() - 1]) != Some(false)
     }
 
     /// The steps left to evaluate on partial hands with `partial`'s length bounds.
     fn specialise(&mut self, partial: &PartialHand) -> Residual {
-        let fitting = fitting_patterns(partial);
-        self.work += 2 * self.steps.len() as u64;
         let wide = PartialHand { lengths: partial.lengths, values: vec![UNBOUNDED; partial.values.len()] };
-        let mut certain = vec![false; self.steps.len()];
-        let mut steps = Vec::new();
-        for (i, step) in self.steps.iter().enumerate() {
-            let span = step_span(self.program, step, &self.spans, &wide, &fitting);
-            self.spans[i] = span;
-            certain[i] = span.0 == span.1 && !matches!(step, Step::Value(_));
-            if !certain[i] {
-                steps.push(i as u32);
-            }
-        }
+        self.evaluate(&wide);
+        // (Sorting out the steps is a second pass's work.)
+        self.work += self.steps.len() as u64;
+        let certain: Vec<bool> = (self.steps.iter().zip(&self.spans))
+            .map(|(step, &(lo, hi))| lo == hi && !matches!(step, Step::Value(_)))
+            .collect();
+        let steps: Vec<u32> = (0..self.steps.len()).filter(|&i| !certain[i]).map(|i| i as u32).collect();
         let root = self.steps.len() - 1;
-        let decided = certain[root].then(|| truth(self.spans[root]) != Some(false));
+        let decided = certain[root].then(|| self.root_may_hold());
         // The certain operands of the remaining steps.
         let mut read = vec![false; self.steps.len()];
         for &i in &steps {
