@@ -8,7 +8,7 @@ use crate::dialect::Dialect;
 
 /// A seat's part of the condition counted exactly by smart dealing: how many of the hands the
 /// seat may hold satisfy it (reported after the statistics and in the JSON summary).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SmartCount {
     /// The seat.
     pub seat: Seat,
@@ -16,6 +16,9 @@ pub struct SmartCount {
     pub accepted: u64,
     /// Hands the seat may hold (after the card predeal).
     pub possible: u64,
+    /// Under bias predeal: the exact share of the deals meeting the predeal and the bias
+    /// whose seat's hand satisfies its part of the condition.
+    pub share_under_bias: Option<f64>,
     /// Whether the seat was dealt from the exact table of those hands.
     pub dealt_from_table: bool,
 }
@@ -24,14 +27,19 @@ impl SmartCount {
     /// `possible / accepted` as people read odds: two decimals below 10, one below 100, then
     /// whole with thousands separators (`2,041`).
     pub fn odds_text(&self) -> String {
-        let odds = self.possible as f64 / self.accepted.max(1) as f64;
-        if odds < 10.0 {
-            format!("{odds:.2}")
-        } else if odds < 100.0 {
-            format!("{odds:.1}")
-        } else {
-            grouped(odds.round() as u64)
-        }
+        odds_text(self.possible as f64 / self.accepted.max(1) as f64)
+    }
+}
+
+/// Odds (`1 in odds`) as people read them: two decimals below 10, one below 100, then whole
+/// with thousands separators.
+fn odds_text(odds: f64) -> String {
+    if odds < 10.0 {
+        format!("{odds:.2}")
+    } else if odds < 100.0 {
+        format!("{odds:.1}")
+    } else {
+        grouped(odds.round() as u64)
     }
 }
 
@@ -113,11 +121,15 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
     for count in s.smart {
         let _ = writeln!(
             out,
-            "Smart dealing: 1 hand in {} satisfies {}'s part of the condition ({} of {}){}",
+            "Smart dealing: 1 hand in {} satisfies {}'s part of the condition ({} of {}){}{}",
             count.odds_text(),
             count.seat.name(),
             grouped(count.accepted),
             grouped(count.possible),
+            match count.share_under_bias {
+                Some(share) => format!("; under the bias predeal 1 deal in {}", odds_text(1.0 / share)),
+                None => String::new(),
+            },
             if count.dealt_from_table { ", dealt from their exact table" } else { "" }
         );
     }

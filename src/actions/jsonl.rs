@@ -12,6 +12,8 @@
 //! {"schema":1,"type":"summary","generated":1234,"produced":10,"seed":42,"seconds":0.012}
 //! {"schema":1,"type":"summary",…,"seconds":0.012,"smart":[{"seat":"south","accepted":311089243,
 //!  "possible":635013559600,"dealt_from_table":true}]}
+//! {"schema":1,"type":"summary",…,"smart":[{"seat":"east","accepted":1183768000,
+//!  "possible":8122425444,"share_under_bias":1.0204e-1,"dealt_from_table":true}]}
 //! ```
 //!
 //! (each object on one line; `"smart"` only when smart dealing counted a seat's part of the
@@ -153,12 +155,15 @@ pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
             }
             let _ = write!(
                 out,
-                "{{\"seat\":\"{}\",\"accepted\":{},\"possible\":{},\"dealt_from_table\":{}}}",
+                "{{\"seat\":\"{}\",\"accepted\":{},\"possible\":{},",
                 seat_key(count.seat),
                 count.accepted,
                 count.possible,
-                count.dealt_from_table
             );
+            if let Some(share) = count.share_under_bias {
+                let _ = write!(out, "\"share_under_bias\":{share:e},");
+            }
+            let _ = write!(out, "\"dealt_from_table\":{}}}", count.dealt_from_table);
         }
         out.push(b']');
     }
@@ -248,6 +253,7 @@ mod tests {
             seat: Seat::South,
             accepted: 311_089_243,
             possible: 635_013_559_600,
+            share_under_bias: None,
             dealt_from_table: true,
         }];
         let mut out = Vec::new();
@@ -257,5 +263,12 @@ mod tests {
             "{\"schema\":1,\"type\":\"summary\",\"generated\":1234,\"produced\":10,\"seed\":42,\"seconds\":0.013,\
              \"smart\":[{\"seat\":\"south\",\"accepted\":311089243,\"possible\":635013559600,\"dealt_from_table\":true}]}\n"
         );
+        // Under bias predeal, the share of the deals meeting it.
+        let smart = [crate::actions::SmartCount { share_under_bias: Some(0.0529), ..smart[0] }];
+        let mut out = Vec::new();
+        write_json_summary(&mut out, &RunSummary { smart: &smart, ..summary });
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .ends_with("\"possible\":635013559600,\"share_under_bias\":5.29e-2,\"dealt_from_table\":true}]}\n"),);
     }
 }

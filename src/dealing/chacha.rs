@@ -39,6 +39,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::bias::LengthSampler;
+use super::biased_table::BiasedTable;
 use super::hand_sampler::HandSampler;
 use super::seat_table::SeatTable;
 use super::spots::SpotDraw;
@@ -81,10 +82,23 @@ pub(crate) fn order_from(first: Seat) -> [Seat; 4] {
     order
 }
 
+/// How smart dealing deals the first seat's hands.
+#[derive(Clone, Debug)]
+pub(crate) enum FirstSeat {
+    /// From the exact table of those that satisfy its part of the condition (no bias).
+    Table(Arc<SeatTable>),
+    /// From that table weighted by the other seats' deals under the bias (see
+    /// [`BiasedTable`]).
+    Biased(Arc<BiasedTable>),
+}
+
 /// Per-suit state of the uniform bias predeal.
 #[derive(Clone, Debug)]
 struct BiasState {
     sampler: LengthSampler,
+    /// Smart dealing's first seat: its hand and the other seats' lengths come from this table
+    /// instead of `sampler`.
+    first: Option<Arc<BiasedTable>>,
     /// Bit positions of each suit's free cards, in the order each deal's shuffle starts from.
     suit_cards: [[u8; 13]; 4],
     suit_count: [u8; 4],
@@ -338,8 +352,9 @@ impl ChaChaDealer {
     /// Sets up from a validated predeal and, when `bias` is given, a validated and feasible
     /// bias table (`pinned[hand][suit]` = free cards of the suit the hand must receive, besides
     /// its `x`s). `spots` (`[hand][suit]`: the `x`s, −1 where none), which needs `pinned`, gives
-    /// spot holdings. `order` is the dealing order; `first_table`, the exact table the first
-    /// seat's hands are drawn from (built for this predeal, with no bias, spots or swapping).
+    /// spot holdings. `order` is the dealing order; `first`, how smart dealing draws the first
+    /// seat's hands (a table built for this predeal, with no spots or swapping; weighted by
+    /// the bias exactly when there is one).
     pub(crate) fn new(
         seed: i64,
         predeal: &[(Seat, Card)],
@@ -347,8 +362,13 @@ impl ChaChaDealer {
         pinned: Option<[[i8; 4]; 4]>,
         swap: u8,
         order: [Seat; 4],
-        first_table: Option<Arc<SeatTable>>,
+        first: Option<FirstSeat>,
     ) -> ChaChaDealer {
+        let (first_table, first_biased) = match first {
+            Some(FirstSeat::Table(table)) => (Some(table), None),
+            Some(FirstSeat::Biased(biased)) => (None, Some(biased)),
+            None => (None, None),
+        };
         let mut base = [0u64; 4];
         let mut taken = 0u64;
         for &(seat, card) in predeal {
@@ -404,6 +424,7 @@ impl ChaChaDealer {
             }
             Box::new(BiasState {
                 sampler: LengthSampler::new(table_slots, table_cards, pinned),
+                first: first_biased.clone(),
                 suit_cards,
                 suit_count,
                 spots: spots.map(|spots| SpotDraw::new(spots, free)),
@@ -547,15 +568,33 @@ impl ChaChaDealer {
     /// Fresh deal number `fresh`, meeting the predeal and the bias lengths, from its own stream.
     fn fresh_biased_deal(&self, state: &BiasState, fresh: u64) -> Option<Deal> {
         let mut rng = self.words.stream(own_stream(fresh), 0);
-        let table = state.sampler.sample(|| uniform(&mut rng))?;
         let mut hands = self.base;
+        // The free cards each seat takes of each suit (and, from smart dealing's table, the
+        // first seat's cards themselves).
+        let (table, dealt) = match &state.first {
+            Some(first) => {
+                let (cards, rows) = first.draw(&mut || rng.next_u64());
+                let order = first.order();
+                hands[order[0].index()] |= cards;
+                let mut table = [[0u8; 4]; 4];
+                for (seat, row) in order[1..].iter().zip(rows) {
+                    table[seat.index()] = row;
+                }
+                (table, cards)
+            }
+            None => (state.sampler.sample(|| uniform(&mut rng))?, 0),
+        };
         // Each deal shuffles from the same starting order, so it depends only on its number.
         let mut suit_cards = state.suit_cards;
         for s in 0..4 {
             let mut n = state.suit_count[s] as usize;
             let cards = &mut suit_cards[s];
-            if let Some(spots) = state.spots.as_ref().filter(|spots| spots.has(s)) {
-                let taken = spots.draw(s, &mut hands, |m| below(&mut rng, m));
+            let spots = state.spots.as_ref().filter(|spots| spots.has(s));
+            if spots.is_some() || dealt != 0 {
+                let taken = match spots {
+                    Some(spots) => spots.draw(s, &mut hands, |m| below(&mut rng, m)),
+                    None => dealt,
+                };
                 // The rest of the suit's free cards, in their starting order.
                 let mut kept = 0;
                 for i in 0..n {

@@ -20,7 +20,9 @@
 //! The `rnd()` script function draws from the same stream as dealing ([`Dealer::rnd`]).
 
 mod bias;
+mod biased_table;
 mod chacha;
+mod completions;
 mod drand48;
 mod glibc;
 mod hand_reading;
@@ -56,6 +58,7 @@ pub fn seat_cards(predeal: &[(Seat, Card)], seat: Seat) -> (u64, u64, u32) {
 }
 
 use crate::cards::{Card, Deal, Hand, Seat, SeatSet, Suit};
+pub use biased_table::BiasedTable;
 pub use hand_reading::{HandReading, HoldingValue, ReadValue, ValueScope};
 pub use key_map::KeyMap;
 pub use partial_hand::{PartialHand, PartialJudge};
@@ -103,6 +106,10 @@ pub struct DealingSetup {
     /// table of the hands that satisfy its part of the condition (built from [`seat_cards`]
     /// for this predeal). Not with bias predeal, spot cards or swapping.
     pub first_seat_table: Option<Arc<SeatTable>>,
+    /// ChaCha, smart dealing with bias predeal: the first seat's hands are drawn from this
+    /// table, weighted by the deals the other seats then have under the bias (built by
+    /// [`BiasedTable::new`] for this setup). Not with spot cards or swapping.
+    pub first_seat_biased: Option<Arc<BiasedTable>>,
 }
 
 impl Default for DealingSetup {
@@ -118,6 +125,7 @@ impl Default for DealingSetup {
             swap: 0,
             first_seat: None,
             first_seat_table: None,
+            first_seat_biased: None,
         }
     }
 }
@@ -301,6 +309,14 @@ impl Dealer {
                 {
                     return Err("smart dealing needs a first seat and no bias, spot cards or swapping".to_string());
                 }
+                if let Some(biased) = &setup.first_seat_biased {
+                    if !has_bias || has_spots || setup.swap != 0 || Some(biased.order()[0]) != setup.first_seat {
+                        return Err(
+                            "smart dealing with bias needs the table's seat first, and no spot cards or swapping"
+                                .to_string(),
+                        );
+                    }
+                }
                 let constrained = has_bias || has_spots || !setup.predeal.is_empty();
                 let swap = if constrained && setup.swap != 0 {
                     warnings.push("Predeal is in force: swapping is discarded".to_string());
@@ -312,8 +328,12 @@ impl Dealer {
                     if has_bias || has_spots { Some(pinned_cells(&setup.predeal, &setup.bias, &spots)?) } else { None };
                 let spots = has_spots.then_some(&spots);
                 let order = dealing_order(setup.first_seat);
-                let table = setup.first_seat_table.clone();
-                let dealer = chacha::ChaChaDealer::new(setup.seed, &setup.predeal, spots, pinned, swap, order, table);
+                let first = match (&setup.first_seat_table, &setup.first_seat_biased) {
+                    (Some(table), _) => Some(chacha::FirstSeat::Table(table.clone())),
+                    (_, Some(biased)) => Some(chacha::FirstSeat::Biased(biased.clone())),
+                    _ => None,
+                };
+                let dealer = chacha::ChaChaDealer::new(setup.seed, &setup.predeal, spots, pinned, swap, order, first);
                 if (has_bias || has_spots) && !dealer.bias_feasible() {
                     return Err(impossible_bias());
                 }

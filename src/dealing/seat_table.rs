@@ -319,6 +319,11 @@ pub struct SeatTable {
     levels: [Level; 4],
     /// Cumulative counts of the accepted classes.
     finals: Vec<u64>,
+    /// The free cards each accepted class takes in each suit (those of its representative;
+    /// every hand of the class's when the reading reads the suit lengths).
+    class_lengths: Vec<[u8; 4]>,
+    /// Whether the keys hold the suit lengths (the reading reads them).
+    lengths_read: bool,
     /// Hands that satisfy the condition.
     accepted: u64,
     /// Hands the seat may hold at all (its free slots from the free cards).
@@ -623,11 +628,13 @@ impl SeatTable {
         let last = &stages[4];
         let mut accepted_keys: Vec<u32> = Vec::new();
         let mut finals = Vec::new();
+        let mut class_lengths = Vec::new();
         let mut accepted = 0u64;
         for i in (0..last.keys.len()).filter(|&i| last.live[i]) {
             accepted += last.counts[i];
             accepted_keys.push(i as u32);
             finals.push(accepted);
+            class_lengths.push(std::array::from_fn(|s| (last.reps[i] >> (16 * s) & LANE_MASK).count_ones() as u8));
         }
         let possible = binomial(free.count_ones() as usize, slots as usize);
         // (Partial hands ruled out are not among the classes.)
@@ -704,6 +711,8 @@ impl SeatTable {
             accepted_keys,
             levels,
             finals,
+            class_lengths,
+            lengths_read: reading.lengths,
             accepted,
             possible,
         })
@@ -735,14 +744,38 @@ impl SeatTable {
         self.possible
     }
 
+    /// The accepted classes (hands alike in everything the condition reads).
+    pub fn classes(&self) -> usize {
+        self.finals.len()
+    }
+
+    /// The hands of accepted class `class`.
+    pub fn class_count(&self, class: usize) -> u64 {
+        self.finals[class] - class.checked_sub(1).map_or(0, |before| self.finals[before])
+    }
+
+    /// The free cards every hand of accepted class `class` takes in each suit (suit index
+    /// order), when the table was counted with a reading that reads the suit lengths.
+    pub fn class_lengths(&self, class: usize) -> Option<[u8; 4]> {
+        self.lengths_read.then(|| self.class_lengths[class])
+    }
+
     /// The free cards of hand number `r` (below [`accepted`](Self::accepted)) among those
     /// that satisfy the condition; every number gives a different hand.
     pub fn unrank(&self, mut r: u64) -> u64 {
         debug_assert!(r < self.accepted);
-        let mut pos = self.finals.partition_point(|&end| end <= r);
-        if pos > 0 {
-            r -= self.finals[pos - 1];
+        let class = self.finals.partition_point(|&end| end <= r);
+        if class > 0 {
+            r -= self.finals[class - 1];
         }
+        self.unrank_in_class(class, r)
+    }
+
+    /// The free cards of hand number `r` (below [`class_count`](Self::class_count)) of
+    /// accepted class `class`; every number gives a different hand of the class.
+    pub fn unrank_in_class(&self, class: usize, mut r: u64) -> u64 {
+        debug_assert!(r < self.class_count(class));
+        let mut pos = class;
         let mut cards = 0u64;
         for s in (0..4).rev() {
             let level = &self.levels[s];
@@ -787,7 +820,7 @@ mod tests {
 
     /// High-card points of a hand (4-3-2-1).
     fn hcp(hand: Hand) -> i32 {
-        (0..4).map(|s| (0..4).map(|r| (hand.0 >> (16 * s + 9 + r) & 1) as i32 * (r + 1) as i32).sum::<i32>()).sum()
+        (0..4).map(|s| (0..4).map(|r| (hand.0 >> (16 * s + 9 + r) & 1) as i32 * (r + 1)).sum::<i32>()).sum()
     }
 
     /// Every subset of `free` with `k` cards.

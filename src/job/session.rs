@@ -372,6 +372,7 @@ impl Session {
             swap: o.swap,
             first_seat: None,
             first_seat_table: None,
+            first_seat_biased: None,
         };
         // Smart dealing: the seat read first, dealt from its exact count when that pays.
         let smart = if o.smart && o.library_file.is_none() {
@@ -381,6 +382,7 @@ impl Session {
         };
         setup.first_seat = smart.first_seat;
         setup.first_seat_table = smart.table.clone();
+        setup.first_seat_biased = smart.biased.clone();
         let mut seed_printed = seed_value as u64;
         let mut library = None;
         let mut library_discards = Vec::new();

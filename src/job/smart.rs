@@ -20,7 +20,9 @@ use std::sync::Arc;
 
 use crate::actions::SmartCount;
 use crate::cards::{Deal, Seat};
-use crate::dealing::{seat_cards, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits, TableRefusal};
+use crate::dealing::{
+    seat_cards, BiasedTable, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits, TableRefusal,
+};
 use crate::program::factor_bounds::FactorBounds;
 use crate::program::seat_factors::FactorJudges;
 use crate::program::Program;
@@ -44,9 +46,10 @@ const FIRST_AT_MOST: f64 = 0.5;
 /// the module documentation).
 pub const SMART_AT_MOST: f64 = 0.5;
 
-/// The share of the seat's possible hands a count keeps.
+/// The share of the seat's possible hands a count keeps (of the deals meeting the bias,
+/// under bias predeal).
 fn share(count: &SmartCount) -> f64 {
-    count.accepted as f64 / count.possible as f64
+    count.share_under_bias.unwrap_or(count.accepted as f64 / count.possible as f64)
 }
 
 /// What smart dealing chose for a job.
@@ -54,20 +57,22 @@ fn share(count: &SmartCount) -> f64 {
 pub struct SmartChoice {
     /// The seat dealt first (from [`table`](Self::table) when there is one).
     pub first_seat: Option<Seat>,
-    /// The first seat's table, when it is dealt from one.
+    /// The first seat's table, when it is dealt from one (no bias predeal).
     pub table: Option<Arc<SeatTable>>,
+    /// Under bias predeal: the first seat's table weighted by the other seats' deals, when
+    /// it is dealt from one.
+    pub biased: Option<Arc<BiasedTable>>,
     /// The factors counted, in the order counted (reported after the statistics).
     pub counted: Vec<SmartCount>,
 }
 
 impl SmartChoice {
     /// The choice for `program`'s condition dealt under `setup`: nothing unless the generator
-    /// is ChaCha and there is no bias predeal, spot card or swapping.
+    /// is ChaCha and there is no spot card or swapping. Under bias predeal the tables hold the
+    /// suit lengths and are weighted by the bias (see [`BiasedTable`]).
     pub fn new(program: &Program, setup: &DealingSetup) -> SmartChoice {
-        let plain = setup.generator == GeneratorKind::ChaCha
-            && setup.bias.iter().flatten().all(|&b| b < 0)
-            && setup.spots.is_empty()
-            && setup.swap == 0;
+        let plain = setup.generator == GeneratorKind::ChaCha && setup.spots.is_empty() && setup.swap == 0;
+        let biased = setup.bias.iter().flatten().any(|&b| b >= 0);
         let Some(condition) = program.condition.filter(|_| plain) else { return SmartChoice::default() };
         let (projected, factors) = program.seat_factors(condition);
         let program = &projected;
@@ -75,8 +80,8 @@ impl SmartChoice {
             return SmartChoice::default();
         }
         // The share of a fixed sample of deals each factor keeps.
-        let Ok(mut sampler) = Dealer::new(&DealingSetup { predeal: setup.predeal.clone(), ..DealingSetup::default() })
-        else {
+        let sampling = DealingSetup { predeal: setup.predeal.clone(), bias: setup.bias, ..DealingSetup::default() };
+        let Ok(mut sampler) = Dealer::new(&sampling) else {
             return SmartChoice::default();
         };
         let mut judges = FactorJudges::new(program, &factors);
@@ -95,8 +100,9 @@ impl SmartChoice {
             (0..factors.len()).filter(|&k| (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64).collect();
         order.sort_by_key(|&k| kept[k]);
         let mut choice = SmartChoice::default();
-        // The most selective count so far: its position in `choice.counted`, and its table.
-        let mut best: Option<(usize, Arc<SeatTable>)> = None;
+        // The most selective count so far: its position in `choice.counted`, and its table
+        // (weighted under bias).
+        let mut best: Option<(usize, Arc<SeatTable>, Option<Arc<BiasedTable>>)> = None;
         let mut limits = TableLimits::default();
         for k in order.into_iter().take(MOST_TRIED) {
             if choice.counted.len() == MOST_COUNTED {
@@ -104,6 +110,9 @@ impl SmartChoice {
             }
             let factor = &factors[k];
             let (free, own, slots) = seat_cards(&setup.predeal, factor.seat);
+            // Under bias a hand's weight depends on its suit lengths: every class must have one.
+            let with_lengths = biased.then(|| factor.with_lengths());
+            let factor = with_lengths.as_ref().unwrap_or(factor);
             let reading = factor.reading(program);
             let mut accept = |hand| judges.judge(k, hand).unwrap_or(false);
             let mut bounds = FactorBounds::new(program, factor);
@@ -116,21 +125,34 @@ impl SmartChoice {
                 }
                 Err(_) => continue,
             };
+            let table = Arc::new(table);
+            let weighted = match biased {
+                // No deal meeting the bias satisfies the factor: plain dealing says so.
+                true => match BiasedTable::new(table.clone(), setup, factor.seat) {
+                    Some(weighted) => Some(Arc::new(weighted)),
+                    None => continue,
+                },
+                false => None,
+            };
             let counted = SmartCount {
                 seat: factor.seat,
                 accepted: table.accepted(),
                 possible: table.possible(),
+                share_under_bias: weighted.as_ref().map(|weighted| weighted.share()),
                 dealt_from_table: false,
             };
-            if best.as_ref().is_none_or(|&(at, _)| share(&counted) < share(&choice.counted[at])) {
-                best = Some((choice.counted.len(), Arc::new(table)));
+            if best.as_ref().is_none_or(|(at, _, _)| share(&counted) < share(&choice.counted[*at])) {
+                best = Some((choice.counted.len(), table, weighted));
             }
             choice.counted.push(counted);
         }
-        if let Some((at, table)) = best.filter(|(at, _)| share(&choice.counted[*at]) <= SMART_AT_MOST) {
+        if let Some((at, table, weighted)) = best.filter(|(at, _, _)| share(&choice.counted[*at]) <= SMART_AT_MOST) {
             choice.counted[at].dealt_from_table = true;
             choice.first_seat = Some(choice.counted[at].seat);
-            choice.table = Some(table);
+            match weighted {
+                Some(weighted) => choice.biased = Some(weighted),
+                None => choice.table = Some(table),
+            }
         } else if let [factor] = factors.as_slice() {
             // No table for a condition on one seat's hand: plain dealing deals that seat first,
             // so that a deal is judged (and most often rejected) on one hand. (Where several

@@ -366,6 +366,15 @@ impl SeatFactor {
         self.values.iter().position(|&(sc, v, _)| (sc, v) == (scope, value))
     }
 
+    /// The same factor read with every suit length exact (its lengths compared with
+    /// constants then no longer read apart): what counting needs where a hand's suit lengths
+    /// matter beyond the factor (bias predeal weighs hands by them).
+    pub fn with_lengths(&self) -> SeatFactor {
+        let mut values = self.values.clone();
+        values.retain(|&(_, value, _)| value != SuitValue::Length);
+        SeatFactor { seat: self.seat, root: self.root, lengths: true, values }
+    }
+
     /// What the factor reads of a hand, as values of single suits, for counting.
     pub fn reading<'a>(&'a self, program: &'a Program) -> HandReading<'a> {
         let values = self

@@ -526,9 +526,27 @@ fn v2_footer() {
     );
     // Smart dealing's counts follow, one line per counted seat.
     let smart = [
-        SmartCount { seat: Seat::South, accepted: 311_089_243, possible: 635_013_559_600, dealt_from_table: true },
-        SmartCount { seat: Seat::North, accepted: 1_000, possible: 8_300, dealt_from_table: false },
-        SmartCount { seat: Seat::East, accepted: 1_000, possible: 42_460, dealt_from_table: false },
+        SmartCount {
+            seat: Seat::South,
+            accepted: 311_089_243,
+            possible: 635_013_559_600,
+            share_under_bias: None,
+            dealt_from_table: true,
+        },
+        SmartCount {
+            seat: Seat::North,
+            accepted: 1_000,
+            possible: 8_300,
+            share_under_bias: Some(0.0125),
+            dealt_from_table: false,
+        },
+        SmartCount {
+            seat: Seat::East,
+            accepted: 1_000,
+            possible: 42_460,
+            share_under_bias: None,
+            dealt_from_table: false,
+        },
     ];
     let mut out = Vec::new();
     write_footer(&mut out, Dialect::V2, &RunSummary { title: None, smart: &smart, ..s });
@@ -536,7 +554,7 @@ fn v2_footer() {
         &out,
         "Generated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n\
          Smart dealing: 1 hand in 2,041 satisfies South's part of the condition (311,089,243 of 635,013,559,600), dealt from their exact table\n\
-         Smart dealing: 1 hand in 8.30 satisfies North's part of the condition (1,000 of 8,300)\n\
+         Smart dealing: 1 hand in 8.30 satisfies North's part of the condition (1,000 of 8,300); under the bias predeal 1 deal in 80.0\n\
          Smart dealing: 1 hand in 42.5 satisfies East's part of the condition (1,000 of 42,460)\n",
     );
 }

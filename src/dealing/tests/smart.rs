@@ -1,7 +1,7 @@
-//! Smart dealing's exactness: a deal whose first seat is drawn from its [`SeatTable`] is
-//! exactly uniform over the deals whose first seat satisfies the table's condition, checked by
-//! enumerating every deal of a small pack and, on the full pack, against plain dealing with
-//! rejection.
+//! Smart dealing's exactness: a deal whose first seat is drawn from its [`SeatTable`] (weighted
+//! by the bias, under bias predeal: [`BiasedTable`]) is exactly uniform over the deals whose
+//! first seat satisfies the table's condition, checked by enumerating every deal of a small
+//! pack and, on the full pack, against plain dealing with rejection.
 
 use super::*;
 
@@ -32,7 +32,6 @@ fn every_deal_of_a_small_pack_is_equally_likely() {
     let (free, _, slots) = seat_cards(&pre, Seat::East);
     assert_eq!((free, slots), (honours, 2));
     let accept = |h: Hand| hcp(Hand(h.0 & honours)) >= 4;
-    let pre = pre;
     let setup = smart_setup(7, pre.clone(), Seat::East, accept);
     let mut dealer = Dealer::new(&setup).unwrap();
     assert_eq!(dealer.dealing_order()[0], Seat::East);
@@ -104,6 +103,138 @@ fn a_smart_seat_deals_like_rejection_on_the_full_pack() {
         }
     }
     // Three statistics per deal: each block's cells are a two-sample test of their own.
+    for block in [0..100, 100..500, 500..600] {
+        let (mut chi, mut cells) = (0.0, 0.0);
+        for (&x, &y) in ours[block.clone()].iter().zip(&kept[block.clone()]) {
+            if x + y >= 10 {
+                chi += (x as f64 - y as f64).powi(2) / (x + y) as f64;
+                cells += 1.0;
+            }
+        }
+        assert!(
+            cells >= 8.0 && chi < chi_square_limit(cells - 1.0),
+            "block {block:?}: chi-square {chi} over {cells} cells"
+        );
+    }
+}
+
+/// Smart dealing's setup under `bias`: `seat` dealt first, from its table weighted by the bias.
+fn biased_setup(
+    seed: i64,
+    predeal: Vec<(Seat, Card)>,
+    bias: [[i8; 4]; 4],
+    seat: Seat,
+    accept: impl Fn(Hand) -> bool,
+) -> (DealingSetup, Arc<BiasedTable>) {
+    let table = table(&predeal, seat, accept);
+    let mut setup = DealingSetup { seed, predeal, bias, first_seat: Some(seat), ..DealingSetup::default() };
+    let biased = Arc::new(BiasedTable::new(table, &setup, seat).expect("a deal meets the bias and the factor"));
+    setup.first_seat_biased = Some(biased.clone());
+    (setup, biased)
+}
+
+#[test]
+fn every_deal_of_a_small_pack_is_equally_likely_under_bias() {
+    // The small pack above (the spade and heart A K Q J free, two to a seat), with East's
+    // hearts set to one more than its predealt hearts and West's spades to two more: every
+    // deal meeting the bias whose East has 4+ points equally likely, and the share of such
+    // deals among those meeting the bias exact.
+    let honours = 0x1E00_1E00_0000_0000u64;
+    let pre: Vec<(Seat, Card)> = (0..52)
+        .map(Card::from_ordinal)
+        .filter(|card| honours & card.bit() == 0)
+        .enumerate()
+        .map(|(i, card)| (Seat::ALL[i % 4], card))
+        .collect();
+    let held = |seat: Seat, suit: Suit| pre.iter().filter(|(s, c)| *s == seat && c.suit() == suit).count() as i8;
+    let (hearts, spades) = (Suit::Hearts.index(), Suit::Spades.index());
+    let mut bias = [[-1i8; 4]; 4];
+    bias[Seat::East.index()][hearts] = held(Seat::East, Suit::Hearts) + 1;
+    bias[Seat::West.index()][spades] = held(Seat::West, Suit::Spades) + 2;
+    let (free, _, _) = seat_cards(&pre, Seat::East);
+    let accept = |h: Hand| hcp(Hand(h.0 & honours)) >= 4;
+    let (setup, biased) = biased_setup(9, pre.clone(), bias, Seat::East, accept);
+    let mut dealer = Dealer::new(&setup).unwrap();
+    let cards: Vec<u64> = (0..64).filter(|b| free >> b & 1 != 0).map(|b| 1u64 << b).collect();
+    let lane = |hand: u64, suit: usize| (hand >> (16 * suit) & 0x1FFF).count_ones();
+    let (mut cells, mut meeting_bias) = (std::collections::HashMap::new(), 0u64);
+    for code in 0..4u32.pow(8) {
+        let seats: Vec<usize> = (0..8).map(|i| (code / 4u32.pow(i) % 4) as usize).collect();
+        if (0..4).any(|s| seats.iter().filter(|&&x| x == s).count() != 2) {
+            continue;
+        }
+        let key: Vec<u64> = (0..4).map(|s| (0..8).filter(|&i| seats[i] == s).fold(0, |h, i| h | cards[i])).collect();
+        if lane(key[Seat::East.index()], hearts) != 1 || lane(key[Seat::West.index()], spades) != 2 {
+            continue;
+        }
+        meeting_bias += 1;
+        if accept(Hand(key[Seat::East.index()])) {
+            let next = cells.len();
+            cells.insert(key, next);
+        }
+    }
+    assert!(cells.len() > 30 && (cells.len() as u64) < meeting_bias, "{} of {meeting_bias}", cells.len());
+    assert_eq!(biased.share(), cells.len() as f64 / meeting_bias as f64);
+    let mut counts = vec![0u64; cells.len()];
+    let draws = 1000 * cells.len();
+    for _ in 0..draws {
+        let deal = dealer.deal().unwrap();
+        let key: Vec<u64> = deal.0.iter().map(|hand| hand.0 & free).collect();
+        counts[*cells.get(&key).expect("a deal meeting the bias whose East meets the condition")] += 1;
+    }
+    let p = vec![1.0 / cells.len() as f64; cells.len()];
+    assert!(chi_square(&counts, &p) < chi_square_limit(cells.len() as f64 - 1.0));
+}
+
+#[test]
+fn a_smart_seat_deals_like_biased_rejection_on_the_full_pack() {
+    // East balanced with 12-17 (1 hand in 8), North's spades set to 5 and West's hearts to
+    // 1, the spade ace predealt to North: smart dealing against plain biased dealing kept by
+    // the same condition, on East's points and spades, North's points and hearts, South's
+    // spades and whether West holds the club ace.
+    const N: u64 = 150_000;
+    let pre = predeal("north SA");
+    let mut bias = [[-1i8; 4]; 4];
+    bias[Seat::North.index()][Suit::Spades.index()] = 5;
+    bias[Seat::West.index()][Suit::Hearts.index()] = 1;
+    let accept = |h: Hand| balanced(h) && (12..=17).contains(&hcp(h));
+    let (smart_setup, biased) = biased_setup(3, pre.clone(), bias, Seat::East, accept);
+    let mut smart = Dealer::new(&smart_setup).unwrap();
+    let mut plain = Dealer::new(&DealingSetup { seed: 4, predeal: pre, bias, ..DealingSetup::default() }).unwrap();
+    let cell = |d: &Deal| {
+        let (n, e, s, w) = (d.hand(Seat::North), d.hand(Seat::East), d.hand(Seat::South), d.hand(Seat::West));
+        let ace = usize::from(w.contains(Card::new(Suit::Clubs, 12)));
+        [
+            (hcp(e) - 12) as usize * 6 + e.len(Suit::Spades) as usize,
+            100 + hcp(n).min(25) as usize * 14 + n.len(Suit::Hearts) as usize,
+            500 + s.len(Suit::Spades) as usize * 2 + ace,
+        ]
+    };
+    let (mut ours, mut kept) = (vec![0u64; 600], vec![0u64; 600]);
+    for _ in 0..N {
+        let d = smart.deal().unwrap();
+        assert!(accept(d.hand(Seat::East)));
+        assert_eq!((d.hand(Seat::North).len(Suit::Spades), d.hand(Seat::West).len(Suit::Hearts)), (5, 1));
+        assert!(d.hand(Seat::North).contains(Card::new(Suit::Spades, 12)));
+        for c in cell(&d) {
+            ours[c] += 1;
+        }
+    }
+    let (mut accepted, mut dealt) = (0, 0u64);
+    while accepted < N {
+        let d = plain.deal().unwrap();
+        dealt += 1;
+        if accept(d.hand(Seat::East)) {
+            for c in cell(&d) {
+                kept[c] += 1;
+            }
+            accepted += 1;
+        }
+    }
+    // The exact share against the share plain dealing kept (within 4.5 standard errors).
+    let share = N as f64 / dealt as f64;
+    let error = (biased.share() * (1.0 - biased.share()) / dealt as f64).sqrt();
+    assert!((share - biased.share()).abs() < 4.5 * error, "{share} against {}", biased.share());
     for block in [0..100, 100..500, 500..600] {
         let (mut chi, mut cells) = (0.0, 0.0);
         for (&x, &y) in ours[block.clone()].iter().zip(&kept[block.clone()]) {
