@@ -10,6 +10,13 @@
 //! `N_1(r) = Σ_{t_1} Π_s C(r_s, t_1s) · N_2(r − t_1)`, with
 //! `N_2(r) = Σ_{t_2} Π_s C(r_s, t_2s) · [r − t_2 is a row of the third seat]`.
 //! Integers throughout: `N_1` is at most `39! / 13!^3`, below 2^57.
+//!
+//! Drawing the lengths: the first of the three seats' row by a binary search in the
+//! cumulative weights `Π_s C(r_s, t_1s) · N_2(r − t_1)` kept for every `r` counted; then the
+//! second's, which is fixed in every suit that either of the last two seats has pinned (the
+//! third seat takes the rest), and in the other suits split as a multivariate hypergeometric
+//! draw (weights `Π C(r_s, t_2s)` with a fixed sum: a uniform subset of their cards), one suit
+//! at a time by inverting its exact integer distribution.
 
 /// Remaining suit counts 0..=13 in each of four suits.
 const STATES: usize = 14 * 14 * 14 * 14;
@@ -17,17 +24,17 @@ const STATES: usize = 14 * 14 * 14 * 14;
 /// Not computed yet.
 const UNKNOWN: u64 = u64::MAX;
 
-/// `C(n, k)` for `n, k` up to 13.
-static CHOOSE: [[u64; 14]; 14] = choose_table();
+/// `C(n, k)` for `n` up to 52 and `k` up to 13.
+static CHOOSE: [[u64; 14]; 53] = choose_table();
 
 /// Builds [`CHOOSE`] by Pascal's rule.
-const fn choose_table() -> [[u64; 14]; 14] {
-    let mut table = [[0u64; 14]; 14];
+const fn choose_table() -> [[u64; 14]; 53] {
+    let mut table = [[0u64; 14]; 53];
     let mut n = 0;
-    while n < 14 {
+    while n < 53 {
         table[n][0] = 1;
         let mut k = 1;
-        while k <= n {
+        while k <= n && k < 14 {
             table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
             k += 1;
         }
@@ -50,13 +57,24 @@ pub(crate) struct Completions {
     pinned: [[i8; 4]; 3],
     /// `N_1` and `N_2` by state, once computed.
     memo: [Vec<u64>; 2],
+    /// For every state whose `N_1` is counted: where its first seat's rows are in `firsts`.
+    first_rows: Vec<(u32, u32)>,
+    /// The first seat's rows from each counted state, each with the cumulative weight of the
+    /// rows up to it.
+    firsts: Vec<([u8; 4], u64)>,
 }
 
 impl Completions {
     /// The completions for three seats with free `slots` and `pinned` free cards per suit
     /// (−1: not pinned), in the order they are dealt.
     pub(crate) fn new(slots: [u8; 3], pinned: [[i8; 4]; 3]) -> Completions {
-        Completions { slots, pinned, memo: [vec![UNKNOWN; STATES], vec![UNKNOWN; STATES]] }
+        Completions {
+            slots,
+            pinned,
+            memo: [vec![UNKNOWN; STATES], vec![UNKNOWN; STATES]],
+            first_rows: vec![(0, 0); STATES],
+            firsts: Vec::new(),
+        }
     }
 
     /// The ways of dealing `r` free cards of each suit to the three seats (computed and kept,
@@ -77,24 +95,22 @@ impl Completions {
                 rows.push(row);
                 true
             });
+            let start = self.firsts.len() as u32;
             let mut total = 0u64;
             for row in rows {
                 let rest = std::array::from_fn(|s| r[s] - row[s]);
-                total += ways_of(r, row) * self.ways(level + 1, rest);
+                let weight = ways_of(r, row) * self.ways(level + 1, rest);
+                total += weight;
+                if level == 0 && weight > 0 {
+                    self.firsts.push((row, total));
+                }
+            }
+            if level == 0 {
+                self.first_rows[at] = (start, self.firsts.len() as u32);
             }
             self.memo[level][at] = total;
         }
         self.memo[level][at]
-    }
-
-    /// The count kept for `level` (`N_3` is whether `r` is the third seat's row).
-    fn kept(&self, level: usize, r: [u8; 4]) -> u64 {
-        if level == 2 {
-            return u64::from(self.is_row(2, r));
-        }
-        let kept = self.memo[level][state(r)];
-        debug_assert_ne!(kept, UNKNOWN, "counted before drawing");
-        kept
     }
 
     /// Whether seat `k` may take `row` free cards of each suit.
@@ -130,31 +146,59 @@ impl Completions {
         }
     }
 
-    /// The three seats' free cards per suit, drawn from `r` (counted by [`count`](Self::count))
-    /// with probability proportional to the deals each gives; `below(n)` is a uniform integer
-    /// in `0..n`.
+    /// The three seats' free cards per suit, drawn from `r` (counted by [`count`](Self::count),
+    /// and not 0) with probability proportional to the deals each gives; `below(n)` is a
+    /// uniform integer in `0..n`.
     pub(crate) fn draw(&self, r: [u8; 4], below: &mut impl FnMut(u64) -> u64) -> [[u8; 4]; 3] {
-        let mut rows = [[0u8; 4]; 3];
-        let mut left = r;
-        for (level, drawn) in rows.iter_mut().enumerate().take(2) {
-            let mut u = below(self.kept(level, left));
-            let mut chosen = None;
-            self.for_each_row(level, left, |row| {
-                let rest = std::array::from_fn(|s| left[s] - row[s]);
-                let weight = ways_of(left, row) * self.kept(level + 1, rest);
+        // The first seat's row: the first whose cumulative weight exceeds a uniform number.
+        let (start, end) = self.first_rows[state(r)];
+        let rows = &self.firsts[start as usize..end as usize];
+        let total = rows.last().expect("a state with deals").1;
+        let u = below(total);
+        let first = rows[rows.partition_point(|&(_, end)| end <= u)].0;
+        let left: [u8; 4] = std::array::from_fn(|s| r[s] - first[s]);
+        // The second seat's: fixed where the last two seats are pinned, a uniform subset of
+        // the other suits' cards.
+        let mut second = [0u8; 4];
+        let mut open = Vec::with_capacity(4);
+        let mut fixed = 0u8;
+        for s in 0..4 {
+            match (self.pinned[1][s], self.pinned[2][s]) {
+                (p, _) if p >= 0 => second[s] = p as u8,
+                (_, q) if q >= 0 => second[s] = left[s] - q as u8,
+                _ => {
+                    open.push(s);
+                    continue;
+                }
+            }
+            fixed += second[s];
+        }
+        let mut take = self.slots[1] - fixed;
+        let mut cards: u8 = open.iter().map(|&s| left[s]).sum();
+        for (i, &s) in open.iter().enumerate() {
+            if i + 1 == open.len() {
+                second[s] = take;
+                break;
+            }
+            // Hypergeometric: t of this suit's left[s] cards among `take` of `cards`.
+            let (n, k, here) = (usize::from(cards), usize::from(take), usize::from(left[s]));
+            let mut u = below(CHOOSE[n][k]);
+            let mut t = 0;
+            loop {
+                let weight = CHOOSE[here][t] * CHOOSE[n - here][k - t];
                 if u < weight {
-                    chosen = Some(row);
-                    return false;
+                    break;
                 }
                 u -= weight;
-                true
-            });
-            let row = chosen.expect("the rows' weights add up to the count");
-            *drawn = row;
-            left = std::array::from_fn(|s| left[s] - row[s]);
+                t += 1;
+            }
+            second[s] = t as u8;
+            take -= t as u8;
+            cards -= left[s];
         }
-        rows[2] = left;
-        rows
+        let third = std::array::from_fn(|s| left[s] - second[s]);
+        debug_assert!(self.is_row(1, second) && self.is_row(2, third), "{second:?} {third:?}");
+        [first, second, third]
     }
 }
 
@@ -211,60 +255,51 @@ mod tests {
         }
     }
 
+    /// Every sequence of numbers `draw` may be given, with its probability: the rows each
+    /// sequence gives, summed by rows.
+    fn exact_draws(c: &Completions, r: [u8; 4]) -> std::collections::HashMap<[[u8; 4]; 3], f64> {
+        let mut out = std::collections::HashMap::new();
+        let mut prefix: Vec<u64> = Vec::new();
+        loop {
+            // Draw with the prefix's numbers, then 0s; record each number's bound.
+            let mut drawn: Vec<(u64, u64)> = Vec::new();
+            let rows = c.draw(r, &mut |n| {
+                let value = prefix.get(drawn.len()).copied().unwrap_or(0);
+                drawn.push((value, n));
+                value
+            });
+            *out.entry(rows).or_insert(0.0) += drawn.iter().map(|&(_, n)| 1.0 / n as f64).product::<f64>();
+            // The next sequence, as an odometer over the numbers drawn.
+            let Some(last) = drawn.iter().rposition(|&(value, n)| value + 1 < n) else { return out };
+            prefix = drawn[..last].iter().map(|&(value, _)| value).collect();
+            prefix.push(drawn[last].0 + 1);
+        }
+    }
+
     #[test]
     fn rows_are_drawn_in_proportion_to_their_deals() {
-        // Twelve cards, four to a seat, the first seat holding exactly one spade: each number
-        // below a level's count names one row, and each row is named by as many numbers as
-        // the deals it leads to.
-        let mut pinned = [[-1i8; 4]; 3];
-        pinned[0][3] = 1;
-        let slots = [4, 4, 4];
-        let mut c = Completions::new(slots, pinned);
-        let r = [3, 3, 2, 4];
-        let total = c.count(r);
-        assert_eq!(total, brute_force(slots, pinned, r));
-        let mut firsts = std::collections::HashMap::new();
-        for u in 0..total {
-            let mut numbers = [u, 0].into_iter();
-            let rows = c.draw(r, &mut |_| numbers.next().expect("two levels"));
-            assert_eq!(rows[0][3], 1);
-            *firsts.entry(rows[0]).or_insert(0u64) += 1;
-        }
-        for (first, hits) in firsts {
-            let after: [u8; 4] = std::array::from_fn(|s| r[s] - first[s]);
-            assert_eq!(hits, ways_of(r, first) * c.kept(1, after), "{first:?}");
-            // The second seat's rows from what the first left, likewise.
-            let mut seconds = std::collections::HashMap::new();
-            let mut level = 0;
-            for u in 0..c.kept(1, after) {
-                level = 0;
-                let rows = c.draw(r, &mut |_| {
-                    level += 1;
-                    if level == 1 {
-                        // The first number that gives `first`: the rows before it, summed.
-                        let mut before = 0;
-                        c.for_each_row(0, r, |row| {
-                            if row == first {
-                                return false;
-                            }
-                            let rest = std::array::from_fn(|s| r[s] - row[s]);
-                            before += ways_of(r, row) * c.kept(1, rest);
-                            true
-                        });
-                        before
-                    } else {
-                        u
-                    }
-                });
-                assert_eq!(rows[0], first);
-                *seconds.entry(rows[1]).or_insert(0u64) += 1;
+        // Eight cards, 3-3-2 to the seats: every table of lengths is drawn with probability
+        // its deals over all the deals, with pins on the first seat, on the second, on the
+        // third, and none.
+        let r = [2, 2, 1, 3];
+        let slots = [3, 3, 2];
+        for (seat, suit, count) in [(0usize, 3usize, 1i8), (1, 0, 1), (2, 3, 2), (0, 0, -1)] {
+            let mut pinned = [[-1i8; 4]; 3];
+            pinned[seat][suit] = count;
+            let mut c = Completions::new(slots, pinned);
+            let total = c.count(r);
+            assert_eq!(total, brute_force(slots, pinned, r));
+            let draws = exact_draws(&c, r);
+            let mut seen = 0.0;
+            for (rows, p) in draws {
+                let after: [u8; 4] = std::array::from_fn(|s| r[s] - rows[0][s]);
+                assert!(c.is_row(0, rows[0]) && c.is_row(1, rows[1]) && c.is_row(2, rows[2]), "{rows:?}");
+                let deals = ways_of(r, rows[0]) * ways_of(after, rows[1]);
+                assert!((p - deals as f64 / total as f64).abs() < 1e-12, "{rows:?}: {p} against {deals}/{total}");
+                seen += deals as f64;
             }
-            assert_eq!(level, 2);
-            for (second, hits) in seconds {
-                let last: [u8; 4] = std::array::from_fn(|s| after[s] - second[s]);
-                assert!(c.is_row(2, last));
-                assert_eq!(hits, ways_of(after, second), "{first:?} {second:?}");
-            }
+            // Every table with deals is drawn.
+            assert_eq!(seen, total as f64);
         }
     }
 }
