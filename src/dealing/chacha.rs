@@ -23,7 +23,9 @@
 //!
 //! With bias predeal, a suit-length table is drawn from its exact distribution (see `bias`)
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
-//! card predeal and the bias lengths equally likely. Spot holdings (`SQTxx`, see `spots`) deal
+//! card predeal and the bias lengths equally likely. Smart dealing under bias draws the first
+//! seat's hand from its weighted table and the other seats' lengths in proportion to their
+//! deals instead (see `biased_table`), then splits the suits' cards left the same way. Spot holdings (`SQTxx`, see `spots`) deal
 //! this way too: each suit's `x`s are drawn first from its free small cards, then the rest of
 //! the suit is split by the table, in which a spot holding's seat takes no further card of it.
 //!

@@ -104,7 +104,8 @@ pub struct DealingSetup {
     pub first_seat: Option<Seat>,
     /// ChaCha, smart dealing: the first seat's hands are drawn exactly uniformly from this
     /// table of the hands that satisfy its part of the condition (built from [`seat_cards`]
-    /// for this predeal). Not with bias predeal, spot cards or swapping.
+    /// for this predeal). Not with bias predeal (see [`first_seat_biased`](Self::first_seat_biased)),
+    /// spot cards or swapping.
     pub first_seat_table: Option<Arc<SeatTable>>,
     /// ChaCha, smart dealing with bias predeal: the first seat's hands are drawn from this
     /// table, weighted by the deals the other seats then have under the bias (built by

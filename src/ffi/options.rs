@@ -45,11 +45,12 @@ use super::status::*;
 ///   `dealer_load_script_file`).
 /// - `swap`: the swapping mode `0`, `2` or `3` (`-x`; classic `-2`, `-3`).
 /// - `smart`: `auto` (the default) or `off`: with the ChaCha generator, the seat whose part of
-///   the condition keeps the fewest hands (at most 1 in 8) is dealt first, exactly uniformly
-///   from the count of those hands, so rare hands cost no more than common ones; `off` deals by
-///   plain rejection. The deals produced are equally likely either way (not the same deals).
-///   Each count made is reported after the statistics (`Smart dealing: 1 hand in …`) and in
-///   the JSON summary (`"smart"`).
+///   the condition keeps the fewest hands (at most 1 in 2) is dealt first, exactly uniformly
+///   from the count of those hands (weighted by the other seats' deals under bias predeal),
+///   so rare hands cost no more than common ones; `off` deals by plain rejection. The deals
+///   produced are equally likely either way (not the same deals). Each count made is
+///   reported after the statistics (`Smart dealing: 1 hand in …`) and in the JSON summary
+///   (`"smart"`).
 /// - `quiet`, `statistics`, `progress`: `true` or `false` (or `1`/`0`, `yes`/`no`, `on`/`off`):
 ///   no `printpbn` output (`-q`); the end-of-run statistics (default true; `-v`); a progress
 ///   meter on the diagnostics stream (`-m`).

@@ -12,9 +12,12 @@
 //! Weak_NT_11-16's opener, 1 hand in 5, deals 1.5 times faster from it, NT_Ladder's 2 times; at
 //! 4 hands in 5 it cost more than plain dealing); otherwise the deals are plain ones. A
 //! condition that reads one seat's hand alone deals that seat first (when it keeps at most half
-//! of the sampled hands), so that most deals are rejected on that hand. Whatever is chosen,
+//! of the sampled hands), so that most deals are rejected on that hand. Under bias predeal the
+//! sample is of biased deals, the tables tell hands apart by their suit lengths, and the
+//! table dealt from is weighted by the deals the other seats then have under the bias (see
+//! [`BiasedTable`]); its share is that of the deals meeting the bias. Whatever is chosen,
 //! every deal is judged by the whole condition, so the deals produced are exactly those plain
-//! dealing would keep, equally likely.
+//! dealing would keep, equally likely. (Spot cards and swapping deal plainly.)
 
 use std::sync::Arc;
 
