@@ -280,22 +280,44 @@ impl Stage {
     }
 }
 
+/// Bits of [`Edge::group_and_count`] that hold the group (a suit has at most 2^13 holdings,
+/// so at most 2^13 groups).
+const GROUP_BITS: u32 = 13;
+
 /// A predecessor of a key one suit earlier, in cumulative weight order.
 #[derive(Clone, Copy, Debug)]
 struct Edge {
     /// Cumulative weight up to and including this edge.
     end: u64,
-    /// Position of the predecessor among the kept keys one level down.
-    pred: u32,
+    /// Where the predecessor's own edges start one level down (so that unranking reads no
+    /// other array on its way down).
+    pred_start: u32,
+    /// The group of the level's suit that leads from the predecessor to the key (low
+    /// [`GROUP_BITS`] bits) and the number of the predecessor's own edges (the rest).
+    group_and_count: u32,
+}
+
+impl Edge {
     /// The group of the level's suit that leads from the predecessor to the key.
-    group: u32,
+    #[inline]
+    fn group(self) -> usize {
+        (self.group_and_count & ((1 << GROUP_BITS) - 1)) as usize
+    }
+
+    /// The predecessor's own edges one level down.
+    #[inline]
+    fn pred_edges(self) -> std::ops::Range<usize> {
+        let start = self.pred_start as usize;
+        start..start + (self.group_and_count >> GROUP_BITS) as usize
+    }
 }
 
 /// The kept keys after one more suit, with their predecessors.
 #[derive(Clone, Debug, Default)]
 struct Level {
     edges: Vec<Edge>,
-    /// Each kept key's edges, `edges[start..end]`.
+    /// Each kept key's edges, `edges[start..end]` (kept for the accepted classes' level only;
+    /// the edges of the levels above hold their predecessors' ranges themselves).
     ranges: Vec<(u32, u32)>,
 }
 
@@ -319,6 +341,12 @@ pub struct SeatTable {
     levels: [Level; 4],
     /// Cumulative counts of the accepted classes.
     finals: Vec<u64>,
+    /// For a random word's top [`guide_bits`](Self::guide_bits) bits `j`: the class of hand
+    /// number `⌊j · accepted / 2^bits⌋` (and the last class at `j = 2^bits`), so that a draw
+    /// searches only between two neighbouring entries (a guide table).
+    guide: Vec<u32>,
+    /// The guide's bits.
+    guide_bits: u32,
     /// The free cards each accepted class takes in each suit (those of its representative;
     /// every hand of the class's when the reading reads the suit lengths).
     class_lengths: Vec<[u8; 4]>,
@@ -689,7 +717,8 @@ impl SeatTable {
                         position[p as usize] = alive_below.len() as u32;
                         alive_below.push(p);
                     }
-                    level.edges.push(Edge { end, pred: position[p as usize], group: g });
+                    // (The predecessor's edges are found once the level below is built.)
+                    level.edges.push(Edge { end, pred_start: position[p as usize], group_and_count: g });
                 }
                 debug_assert_eq!(end, above.counts[a as usize]);
                 level.ranges.push((start, level.edges.len() as u32));
@@ -700,6 +729,19 @@ impl SeatTable {
             }
             alive = alive_below;
         }
+        // Each edge names its predecessor's edges one level down, and keeps its group beside
+        // their number.
+        for s in 1..4 {
+            let (below, above) = levels.split_at_mut(s);
+            let ranges = std::mem::take(&mut below[s - 1].ranges);
+            for edge in &mut above[0].edges {
+                let (start, end) = ranges[edge.pred_start as usize];
+                let (group, count) = (edge.group_and_count, end - start);
+                assert!(group < 1 << GROUP_BITS && count < 1 << (32 - GROUP_BITS), "edge fields fit");
+                *edge = Edge { end: edge.end, pred_start: start, group_and_count: group | count << GROUP_BITS };
+            }
+        }
+        let (guide, guide_bits) = guide_table(&finals);
         let mut accepted_keys = finals_keys;
         accepted_keys.sort_unstable();
         Ok(SeatTable {
@@ -711,6 +753,8 @@ impl SeatTable {
             accepted_keys,
             levels,
             finals,
+            guide,
+            guide_bits,
             class_lengths,
             lengths_read: reading.lengths,
             accepted,
@@ -775,22 +819,21 @@ impl SeatTable {
     /// accepted class `class`; every number gives a different hand of the class.
     pub fn unrank_in_class(&self, class: usize, mut r: u64) -> u64 {
         debug_assert!(r < self.class_count(class));
-        let mut pos = class;
+        let (start, end) = self.levels[3].ranges[class];
+        let mut range = start as usize..end as usize;
         let mut cards = 0u64;
         for s in (0..4).rev() {
-            let level = &self.levels[s];
-            let (start, end) = level.ranges[pos];
-            let edges = &level.edges[start as usize..end as usize];
+            let edges = &self.levels[s].edges[range];
             let j = edges.partition_point(|e| e.end <= r);
             if j > 0 {
                 r -= edges[j - 1].end;
             }
             let edge = edges[j];
-            let group = self.groups[s][edge.group as usize];
+            let group = self.groups[s][edge.group()];
             let len = u64::from(group.len);
             cards |= self.holdings[(group.start as u64 + r % len) as usize];
             r /= len;
-            pos = edge.pred as usize;
+            range = edge.pred_edges();
         }
         cards
     }
@@ -800,15 +843,41 @@ impl SeatTable {
     #[inline]
     pub fn draw(&self, word: u64, more: &mut impl FnMut() -> u64) -> u64 {
         let n = self.accepted;
+        let mut word = word;
         let mut m = u128::from(word) * u128::from(n);
         if (m as u64) < n {
             let threshold = n.wrapping_neg() % n;
             while (m as u64) < threshold {
-                m = u128::from(more()) * u128::from(n);
+                word = more();
+                m = u128::from(word) * u128::from(n);
             }
         }
-        self.unrank((m >> 64) as u64)
+        let mut r = (m >> 64) as u64;
+        // The word's top bits `j` put `r` between hand numbers ⌊j n / 2^bits⌋ and
+        // ⌊(j + 1) n / 2^bits⌋: its class is between their classes.
+        let j = (word >> 1 >> (63 - self.guide_bits)) as usize;
+        let (low, high) = (self.guide[j] as usize, self.guide[j + 1] as usize);
+        let class = low + self.finals[low..=high].partition_point(|&end| end <= r);
+        if class > 0 {
+            r -= self.finals[class - 1];
+        }
+        self.unrank_in_class(class, r)
     }
+}
+
+/// The guide of [`SeatTable::draw`] for the cumulative counts `finals`: about one entry per
+/// class, entry `j` the class of hand number `⌊j · n / 2^bits⌋` (`n` the last count), and a
+/// last entry for the last class; with the number of bits.
+fn guide_table(finals: &[u64]) -> (Vec<u32>, u32) {
+    let n = *finals.last().expect("at least one class");
+    let bits = finals.len().next_power_of_two().trailing_zeros().min(24);
+    let mut guide = Vec::with_capacity((1 << bits) + 1);
+    for j in 0..1u64 << bits {
+        let r = (u128::from(j) * u128::from(n) >> bits) as u64;
+        guide.push(finals.partition_point(|&end| end <= r) as u32);
+    }
+    guide.push(finals.len() as u32 - 1);
+    (guide, bits)
 }
 
 #[cfg(test)]
@@ -1010,6 +1079,35 @@ mod tests {
         let dof = hands.len() as f64 - 1.0;
         // 5 standard deviations above the mean of a chi-square with `dof` degrees of freedom.
         assert!(chi2 < dof + 5.0 * (2.0 * dof).sqrt(), "chi2 {chi2} for {dof} degrees of freedom");
+    }
+
+    #[test]
+    fn a_draw_is_the_hand_its_number_unranks_to() {
+        // The guide only narrows the search: a word gives the hand of the number Lemire's
+        // method makes of it, on a full-pack table of many classes and on one of a single class.
+        let full = 0x1FFF_1FFF_1FFF_1FFFu64;
+        let reading = reading_hcp_and_lengths();
+        for accept in [|h: Hand| (12..=14).contains(&hcp(h)), |h: Hand| hcp(h) == 37] {
+            let table =
+                SeatTable::build(full, 0, 13, &reading, &mut |h| accept(h), None, TableLimits::default()).unwrap();
+            let n = u128::from(table.accepted());
+            let mut word = 0x9E37_79B9_7F4A_7C15u64;
+            for i in 0..200_000u64 {
+                word = word.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                // The least and greatest words too.
+                let w = match i {
+                    0 => u64::MAX / n as u64,
+                    1 => u64::MAX,
+                    _ => word,
+                };
+                if ((u128::from(w) * n) as u64) < (n as u64).wrapping_neg() % n as u64 {
+                    continue; // (a word Lemire's method rejects)
+                }
+                let r = (u128::from(w) * n >> 64) as u64;
+                let drawn = table.draw(w, &mut || unreachable!("no rejection at these words"));
+                assert_eq!(drawn, table.unrank(r), "word {w:#x}");
+            }
+        }
     }
 
     #[test]
