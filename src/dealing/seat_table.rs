@@ -27,9 +27,11 @@
 //! each key that leads to one, its predecessors (the key one suit earlier and the group that
 //! leads on) weighted by `count(predecessor) × holdings in the group`, in cumulative order. A
 //! uniform `r` below the number of satisfying hands is then unranked: a binary search picks
-//! the class, and at each suit, from the last, a binary search picks the predecessor; the
-//! remainder split as `r mod |group|` (the holding in the group) and `r div |group|` (the rank
-//! among the predecessor's hands). Every satisfying hand has exactly one `r`, so the draw is
+//! the class (between two neighbouring entries of a guide table that the random word's top
+//! bits select), and at each suit, from the last, a binary search picks the predecessor
+//! (each predecessor edge names the predecessor's own edges, so the walk down reads nothing
+//! else); the remainder split as `r mod |group|` (the holding in the group) and
+//! `r div |group|` (the rank among the predecessor's hands). Every satisfying hand has exactly one `r`, so the draw is
 //! exactly uniform; it costs one random word (rarely more) and about forty comparisons.
 //!
 //! **Pruning.** The caller may also answer, for bounds on part of a hand (see
