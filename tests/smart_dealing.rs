@@ -1,5 +1,5 @@
-//! Smart dealing's exactness on whole scripts: for eighteen conditions (one seat, two seats,
-//! card predeal, bias predeal on the counted seat and on others, FD shapes, `rnd()`, variables, every hand measure, projections
+//! Smart dealing's exactness on whole scripts: for twenty conditions (one seat, two seats,
+//! card predeal, bias predeal on the counted seat and on others, spot cards on either, FD shapes, `rnd()`, variables, every hand measure, projections
 //! through `||`, `!`, `?:` and other seats' clauses, values read through their comparisons),
 //! the deals a session produces with `smart=auto` are distributed as those it produces with
 //! `smart=off` (plain dealing, kept by the condition), by two-sample chi-square tests on hand
@@ -186,6 +186,8 @@ const SCRIPTS: &[(&str, &str, usize)] = &[
     ("bias predeal on other seats", "predeal spades(north)==5 hearts(west)==1\ncondition shape(east, any 4333 + any 4432 + any 5332) && hcp(east) >= 15 && hcp(east) <= 17\n", 40_000),
     ("bias predeal on the counted seat", "predeal hearts(south)==6\ncondition hcp(south) >= 5 && hcp(south) <= 10 && spades(south) <= 2 && hcp(north) >= 12\n", 40_000),
     ("bias and card predeal", "predeal north SAK\npredeal clubs(east)==5\ncondition hcp(east) >= 10 && hcp(east) <= 12 && hearts(east) >= 3\n", 40_000),
+    ("spot cards on another seat", "predeal north SQTxx\ncondition hcp(east) >= 12 && hcp(east) <= 14 && hearts(east) >= 4\n", 40_000),
+    ("spot cards on the counted seat", "predeal south HK9xx, DAx\ncondition hcp(south) >= 10 && hcp(south) <= 12 && spades(south) >= 3 && hcp(north) >= 8\n", 40_000),
     ("FD shape", "condition shape{west, 5+s4+hxx} && hcp(west) >= 11 && hcp(west) <= 15\n", 60_000),
     ("rnd in the condition", "condition hcp(east) >= 14 && rnd(3) == 0 && shape(east, any 5xxx)\n", 40_000),
     ("losers, ltc and cccc", "condition loser(north) <= 6 && ltc(north) <= 700 && cccc(north) >= 1300\n", 40_000),
@@ -213,7 +215,7 @@ fn counted_factors_agree_with_the_condition() {
     }
     // Every script above but the one with one card predealt has a factor the tables count
     // (two seats, two).
-    assert!(counted >= 18, "{counted}");
+    assert!(counted >= 20, "{counted}");
 }
 
 #[test]
@@ -303,7 +305,14 @@ fn a_rare_seat_is_dealt_from_its_count() {
 fn bias_predeal_deals_from_the_table_weighted_by_the_bias() {
     // Each bias script above is dealt from its seat's table, and the exact share of the deals
     // meeting the bias that satisfy the seat's factor is the share plain biased dealing keeps
-    // (within 4.5 standard errors).
+    // (within 4.5 standard errors). Spot cards are dealt from a weighted table too.
+    for &(name, script, _) in SCRIPTS.iter().filter(|(name, _, _)| name.starts_with("spot")) {
+        let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+        let spots = program.settings.spots.iter().map(|(spot, _)| *spot).collect();
+        let setup = DealingSetup { predeal: program.settings.predeal.clone(), spots, ..DealingSetup::default() };
+        let choice = SmartChoice::new(&program, &setup);
+        assert!(choice.biased.is_some() && choice.biased.as_ref().unwrap().share().is_none(), "{name}");
+    }
     for &(name, script, _) in SCRIPTS.iter().filter(|(name, _, _)| name.starts_with("bias")) {
         let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
         let setup = DealingSetup {
@@ -315,14 +324,14 @@ fn bias_predeal_deals_from_the_table_weighted_by_the_bias() {
         let (Some(biased), Some(seat)) = (&choice.biased, choice.first_seat) else { panic!("{name}: no table") };
         assert!(choice.table.is_none(), "{name}");
         let count = choice.counted.iter().find(|c| c.dealt_from_table).unwrap();
-        assert_eq!((count.seat, count.share_under_bias), (seat, Some(biased.share())), "{name}");
+        assert_eq!((count.seat, count.share_under_bias), (seat, biased.share()), "{name}");
         let (projected, factors) = program.seat_factors(program.condition.unwrap());
         let k = factors.iter().position(|f| f.seat == seat).unwrap();
         let mut judges = FactorJudges::new(&projected, &factors);
         let mut plain = Dealer::new(&DealingSetup { seed: 9, ..setup.clone() }).unwrap();
         let n = 200_000;
         let kept = (0..n).filter(|_| judges.judge(k, plain.deal().unwrap().hand(seat)).unwrap()).count();
-        let (share, exact) = (kept as f64 / n as f64, biased.share());
+        let (share, exact) = (kept as f64 / n as f64, biased.share().unwrap());
         let error = (exact * (1.0 - exact) / n as f64).sqrt();
         assert!((share - exact).abs() < 4.5 * error, "{name}: {share} kept, {exact} exactly");
         // Without the bias the factor's share is another.

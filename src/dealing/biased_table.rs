@@ -13,12 +13,23 @@
 //! whose first hand satisfies the factor and that meets the predeal and the bias equally
 //! likely: exactly what plain biased dealing, kept by the factor, gives. The same counts also
 //! give the factor's exact share of those deals.
+//!
+//! Spot holdings (`SQTxx`) deal this way too. The seat's own spot suits are counted from its
+//! free small cards of the suit only ([`BiasedTable::seat_cards`]), their length pinned to
+//! the number of `x`s. The other seats' `x`s are drawn first, uniformly from each suit's free
+//! small cards, and the hand drawn from the table is kept only when it holds none of them
+//! (else both are drawn again): a pair of `x`s and hand is then drawn with probability
+//! proportional to the hand's weight, which counts the deals of the rest (the `x`s leave
+//! their seats' slots and their suits' free cards, and a spot seat takes no further card of its
+//! suit), so every deal is again equally likely. (The share of the deals is then not computed:
+//! it would need the small cards each hand takes.)
 
 use std::sync::Arc;
 
 use super::completions::Completions;
 use super::hand_sampler::binomial;
-use super::{dealing_order, pinned_cells, DealingSetup, SeatTable};
+use super::spots::{spot_table, SPOT_RANKS};
+use super::{dealing_order, pinned_cells, seat_cards, DealingSetup, SeatTable};
 use crate::cards::Seat;
 
 /// The first seat's table weighted by the completions of each hand under the bias.
@@ -35,31 +46,52 @@ pub struct BiasedTable {
     weights: Vec<u64>,
     /// The classes' hands times their weights, cumulative.
     cumulative: Vec<u128>,
-    /// The deals meeting the predeal and the bias, whatever the first hand.
-    all: u128,
+    /// The deals meeting the predeal and the bias, whatever the first hand (not counted with
+    /// spot holdings).
+    all: Option<u128>,
 }
 
 impl BiasedTable {
-    /// The table of `seat`'s hands (counted with the suit lengths read, for `setup`'s card
-    /// predeal) weighted by the deals the other seats then have under `setup`'s bias. `None`
-    /// when the table does not hold the lengths, the setup has spot cards, or no deal meets
-    /// both the bias and the factor (plain dealing then decides what happens).
-    pub fn new(table: Arc<SeatTable>, setup: &DealingSetup, seat: Seat) -> Option<BiasedTable> {
-        if !setup.spots.is_empty() {
-            return None;
+    /// The cards `seat`'s table is counted from under `setup`: its free cards, its own
+    /// predealt cards and its free slots, as [`seat_cards`] gives them, but in a suit the seat
+    /// holds spot cards in, only the free small cards (ranks 2 to 9) of the suit.
+    pub fn seat_cards(setup: &DealingSetup, seat: Seat) -> (u64, u64, u32) {
+        let (mut free, own, slots) = seat_cards(&setup.predeal, seat);
+        for spot in setup.spots.iter().filter(|spot| spot.seat == seat) {
+            free &= !(u64::from(0x1FFF & !SPOT_RANKS) << (16 * spot.suit.index()));
         }
-        let pinned = pinned_cells(&setup.predeal, &setup.bias, &[[-1; 4]; 4]).ok()?;
+        (free, own, slots)
+    }
+
+    /// The table of `seat`'s hands (counted with the suit lengths read, from
+    /// [`seat_cards`](Self::seat_cards)) weighted by the deals the other seats then have under
+    /// `setup`'s bias and spot holdings. `None` when the table does not hold the lengths or no
+    /// deal meets both the setup and the factor (plain dealing then decides what happens).
+    pub fn new(table: Arc<SeatTable>, setup: &DealingSetup, seat: Seat) -> Option<BiasedTable> {
+        // The `x`s per seat and suit (−1: none), and the free cards each seat must still take
+        // of each suit besides its `x`s.
+        let spots = spot_table(&setup.predeal, &setup.spots).ok()?;
+        let pinned = pinned_cells(&setup.predeal, &setup.bias, &spots).ok()?;
         let mut held = [[0u8; 4]; 4];
         for &(holder, card) in &setup.predeal {
             held[holder.index()][card.suit().index()] += 1;
         }
-        let slots: [u8; 4] = std::array::from_fn(|h| 13 - held[h].iter().sum::<u8>());
-        let suit_free: [u8; 4] = std::array::from_fn(|s| 13 - (0..4).map(|h| held[h][s]).sum::<u8>());
+        let x = |h: usize, s: usize| spots[h][s].max(0) as u8;
+        let (f, first_row) = (seat.index(), spots[seat.index()]);
+        // The other seats' `x`s are dealt before the table: they leave their slots and their
+        // suits' free cards.
+        let slots: [u8; 4] = std::array::from_fn(|h| {
+            13 - held[h].iter().sum::<u8>() - if h == f { 0 } else { (0..4).map(|s| x(h, s)).sum() }
+        });
+        let suit_free: [u8; 4] = std::array::from_fn(|s| {
+            13 - (0..4).map(|h| held[h][s]).sum::<u8>() - (0..4).filter(|&h| h != f).map(|h| x(h, s)).sum::<u8>()
+        });
         let order = dealing_order(Some(seat));
         let rest = [order[1], order[2], order[3]];
         let mut completions =
             Completions::new(rest.map(|other| slots[other.index()]), rest.map(|other| pinned[other.index()]));
-        let own_pins = pinned[seat.index()];
+        // The seat's own spot suits take exactly its `x`s.
+        let own_pins: [i8; 4] = std::array::from_fn(|s| if first_row[s] >= 0 { first_row[s] } else { pinned[f][s] });
         let fits_pins = |lengths: [u8; 4]| (0..4).all(|s| own_pins[s] < 0 || own_pins[s] as u8 == lengths[s]);
         let left = |lengths: [u8; 4]| -> [u8; 4] { std::array::from_fn(|s| suit_free[s] - lengths[s]) };
 
@@ -75,6 +107,9 @@ impl BiasedTable {
         }
         if total == 0 {
             return None;
+        }
+        if !setup.spots.is_empty() {
+            return Some(BiasedTable { table, order, suit_free, completions, weights, cumulative, all: None });
         }
         // Every hand the seat may hold under its pins, by its free cards per suit.
         let mut all = 0u128;
@@ -92,7 +127,7 @@ impl BiasedTable {
                 }
             }
         }
-        Some(BiasedTable { table, order, suit_free, completions, weights, cumulative, all })
+        Some(BiasedTable { table, order, suit_free, completions, weights, cumulative, all: Some(all) })
     }
 
     /// The seat dealt from the table, then the others in the order [`draw`](Self::draw) gives
@@ -102,9 +137,9 @@ impl BiasedTable {
     }
 
     /// The share of the deals meeting the predeal and the bias whose first hand satisfies the
-    /// factor (exact up to the division).
-    pub fn share(&self) -> f64 {
-        self.satisfying() as f64 / self.all as f64
+    /// factor (exact up to the division); `None` with spot holdings.
+    pub fn share(&self) -> Option<f64> {
+        self.all.map(|all| self.satisfying() as f64 / all as f64)
     }
 
     /// The deals meeting the predeal and the bias whose first hand satisfies the factor.
@@ -113,7 +148,9 @@ impl BiasedTable {
     }
 
     /// The free cards of the first seat's hand, and the free cards of each suit each other
-    /// seat (in [`order`](Self::order)) then takes, drawn from the words of `next`.
+    /// seat (in [`order`](Self::order)) then takes besides its `x`s, drawn from the words of
+    /// `next`, with probability proportional to the deals of the rest (when the other seats'
+    /// `x`s are not among the hand's cards).
     pub(crate) fn draw(&self, next: &mut impl FnMut() -> u64) -> (u64, [[u8; 4]; 3]) {
         let total = self.satisfying();
         // A uniform number below the total: the leading bits of two words, until below it.

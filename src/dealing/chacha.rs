@@ -25,9 +25,10 @@
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
 //! card predeal and the bias lengths equally likely. Smart dealing under bias draws the first
 //! seat's hand from its weighted table and the other seats' lengths in proportion to their
-//! deals instead (see `biased_table`), then splits the suits' cards left the same way. Spot holdings (`SQTxx`, see `spots`) deal
-//! this way too: each suit's `x`s are drawn first from its free small cards, then the rest of
-//! the suit is split by the table, in which a spot holding's seat takes no further card of it.
+//! deals instead (see `biased_table`), then splits the suits' cards left the same way. Spot
+//! holdings (`SQTxx`, see `spots`) deal this way too: each suit's `x`s are drawn first from
+//! its free small cards, then the rest of the suit is split by the table, in which a spot
+//! holding's seat takes no further card of it.
 //!
 //! Swapping (`-x 2`/`-x 3`) works as in DealerV2: a fresh deal, then cumulative exchanges of
 //! the E/S/W hands; generated deal `i` is arrangement `i mod 2` (or `mod 6`) of fresh deal
@@ -99,7 +100,7 @@ pub(crate) enum FirstSeat {
 struct BiasState {
     sampler: LengthSampler,
     /// Smart dealing's first seat: its hand and the other seats' lengths come from this table
-    /// instead of `sampler`.
+    /// instead of `sampler` (and `spots` then holds the other seats' `x`s only).
     first: Option<Arc<BiasedTable>>,
     /// Bit positions of each suit's free cards, in the order each deal's shuffle starts from.
     suit_cards: [[u8; 13]; 4],
@@ -429,7 +430,14 @@ impl ChaChaDealer {
                 first: first_biased.clone(),
                 suit_cards,
                 suit_count,
-                spots: spots.map(|spots| SpotDraw::new(spots, free)),
+                spots: spots.map(|spots| {
+                    // Under smart dealing the first seat's `x`s are in its table's hands.
+                    let mut others = *spots;
+                    if let Some(first) = &first_biased {
+                        others[first.order()[0].index()] = [-1; 4];
+                    }
+                    SpotDraw::new(&others, free)
+                }),
             })
         });
         ChaChaDealer {
@@ -574,16 +582,29 @@ impl ChaChaDealer {
         // The free cards each seat takes of each suit (and, from smart dealing's table, the
         // first seat's cards themselves).
         let (table, dealt) = match &state.first {
-            Some(first) => {
+            Some(first) => loop {
+                // The other seats' `x`s, then the first seat's hand, drawn again together until
+                // the hand holds none of the `x`s (see `biased_table`).
+                let mut with_spots = self.base;
+                let mut spotted = 0u64;
+                if let Some(spots) = &state.spots {
+                    for s in (0..4).filter(|&s| spots.has(s)) {
+                        spotted |= spots.draw(s, &mut with_spots, |m| below(&mut rng, m));
+                    }
+                }
                 let (cards, rows) = first.draw(&mut || rng.next_u64());
+                if cards & spotted != 0 {
+                    continue;
+                }
                 let order = first.order();
+                hands = with_spots;
                 hands[order[0].index()] |= cards;
                 let mut table = [[0u8; 4]; 4];
                 for (seat, row) in order[1..].iter().zip(rows) {
                     table[seat.index()] = row;
                 }
-                (table, cards)
-            }
+                break (table, cards | spotted);
+            },
             None => (state.sampler.sample(|| uniform(&mut rng))?, 0),
         };
         // Each deal shuffles from the same starting order, so it depends only on its number.
@@ -591,7 +612,8 @@ impl ChaChaDealer {
         for s in 0..4 {
             let mut n = state.suit_count[s] as usize;
             let cards = &mut suit_cards[s];
-            let spots = state.spots.as_ref().filter(|spots| spots.has(s));
+            // (Smart dealing drew the `x`s already.)
+            let spots = state.spots.as_ref().filter(|spots| state.first.is_none() && spots.has(s));
             if spots.is_some() || dealt != 0 {
                 let taken = match spots {
                     Some(spots) => spots.draw(s, &mut hands, |m| below(&mut rng, m)),

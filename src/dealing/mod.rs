@@ -104,12 +104,12 @@ pub struct DealingSetup {
     pub first_seat: Option<Seat>,
     /// ChaCha, smart dealing: the first seat's hands are drawn exactly uniformly from this
     /// table of the hands that satisfy its part of the condition (built from [`seat_cards`]
-    /// for this predeal). Not with bias predeal (see [`first_seat_biased`](Self::first_seat_biased)),
-    /// spot cards or swapping.
+    /// for this predeal). Not with bias predeal or spot cards (see
+    /// [`first_seat_biased`](Self::first_seat_biased)), or swapping.
     pub first_seat_table: Option<Arc<SeatTable>>,
-    /// ChaCha, smart dealing with bias predeal: the first seat's hands are drawn from this
-    /// table, weighted by the deals the other seats then have under the bias (built by
-    /// [`BiasedTable::new`] for this setup). Not with spot cards or swapping.
+    /// ChaCha, smart dealing with bias predeal or spot cards: the first seat's hands are drawn
+    /// from this table, weighted by the deals the other seats then have under the bias and the
+    /// spot holdings (built by [`BiasedTable::new`] for this setup). Not with swapping.
     pub first_seat_biased: Option<Arc<BiasedTable>>,
 }
 
@@ -311,9 +311,9 @@ impl Dealer {
                     return Err("smart dealing needs a first seat and no bias, spot cards or swapping".to_string());
                 }
                 if let Some(biased) = &setup.first_seat_biased {
-                    if !has_bias || has_spots || setup.swap != 0 || Some(biased.order()[0]) != setup.first_seat {
+                    if !(has_bias || has_spots) || setup.swap != 0 || Some(biased.order()[0]) != setup.first_seat {
                         return Err(
-                            "smart dealing with bias needs the table's seat first, and no spot cards or swapping"
+                            "smart dealing with bias or spot cards needs the table's seat first, and no swapping"
                                 .to_string(),
                         );
                     }

@@ -875,7 +875,7 @@ fn guide_table(finals: &[u64]) -> (Vec<u32>, u32) {
     let bits = finals.len().next_power_of_two().trailing_zeros().min(24);
     let mut guide = Vec::with_capacity((1 << bits) + 1);
     for j in 0..1u64 << bits {
-        let r = (u128::from(j) * u128::from(n) >> bits) as u64;
+        let r = ((u128::from(j) * u128::from(n)) >> bits) as u64;
         guide.push(finals.partition_point(|&end| end <= r) as u32);
     }
     guide.push(finals.len() as u32 - 1);
@@ -1105,7 +1105,7 @@ mod tests {
                 if ((u128::from(w) * n) as u64) < (n as u64).wrapping_neg() % n as u64 {
                     continue; // (a word Lemire's method rejects)
                 }
-                let r = (u128::from(w) * n >> 64) as u64;
+                let r = ((u128::from(w) * n) >> 64) as u64;
                 let drawn = table.draw(w, &mut || unreachable!("no rejection at these words"));
                 assert_eq!(drawn, table.unrank(r), "word {w:#x}");
             }

@@ -17,7 +17,8 @@
 //! table dealt from is weighted by the deals the other seats then have under the bias (see
 //! [`BiasedTable`]); its share is that of the deals meeting the bias. Whatever is chosen,
 //! every deal is judged by the whole condition, so the deals produced are exactly those plain
-//! dealing would keep, equally likely. (Spot cards and swapping deal plainly.)
+//! dealing would keep, equally likely. Spot cards are weighted the same way (their share not
+//! counted: the sample's is used). Swapping deals plainly.
 
 use std::sync::Arc;
 
@@ -50,9 +51,22 @@ const FIRST_AT_MOST: f64 = 0.5;
 pub const SMART_AT_MOST: f64 = 0.5;
 
 /// The share of the seat's possible hands a count keeps (of the deals meeting the bias,
-/// under bias predeal).
-fn share(count: &SmartCount) -> f64 {
-    count.share_under_bias.unwrap_or(count.accepted as f64 / count.possible as f64)
+/// under bias predeal; the sampled share `sampled` with spot cards, whose counts give none).
+fn share(count: &SmartCount, weighted: bool, sampled: f64) -> f64 {
+    match (weighted, count.share_under_bias) {
+        (false, _) => count.accepted as f64 / count.possible as f64,
+        (true, Some(share)) => share,
+        (true, None) => sampled,
+    }
+}
+
+/// A count that may be dealt from: its position among the counts, the share it keeps, and its
+/// table (weighted under bias predeal or spot cards).
+struct Candidate {
+    at: usize,
+    share: f64,
+    table: Arc<SeatTable>,
+    biased: Option<Arc<BiasedTable>>,
 }
 
 /// What smart dealing chose for a job.
@@ -71,11 +85,11 @@ pub struct SmartChoice {
 
 impl SmartChoice {
     /// The choice for `program`'s condition dealt under `setup`: nothing unless the generator
-    /// is ChaCha and there is no spot card or swapping. Under bias predeal the tables hold the
-    /// suit lengths and are weighted by the bias (see [`BiasedTable`]).
+    /// is ChaCha and there is no swapping. Under bias predeal or spot cards the tables hold the
+    /// suit lengths and are weighted by the other seats' deals (see [`BiasedTable`]).
     pub fn new(program: &Program, setup: &DealingSetup) -> SmartChoice {
-        let plain = setup.generator == GeneratorKind::ChaCha && setup.spots.is_empty() && setup.swap == 0;
-        let biased = setup.bias.iter().flatten().any(|&b| b >= 0);
+        let plain = setup.generator == GeneratorKind::ChaCha && setup.swap == 0;
+        let weighted = setup.bias.iter().flatten().any(|&b| b >= 0) || !setup.spots.is_empty();
         let Some(condition) = program.condition.filter(|_| plain) else { return SmartChoice::default() };
         let (projected, factors) = program.seat_factors(condition);
         let program = &projected;
@@ -83,7 +97,12 @@ impl SmartChoice {
             return SmartChoice::default();
         }
         // The share of a fixed sample of deals each factor keeps.
-        let sampling = DealingSetup { predeal: setup.predeal.clone(), bias: setup.bias, ..DealingSetup::default() };
+        let sampling = DealingSetup {
+            predeal: setup.predeal.clone(),
+            bias: setup.bias,
+            spots: setup.spots.clone(),
+            ..DealingSetup::default()
+        };
         let Ok(mut sampler) = Dealer::new(&sampling) else {
             return SmartChoice::default();
         };
@@ -103,18 +122,20 @@ impl SmartChoice {
             (0..factors.len()).filter(|&k| (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64).collect();
         order.sort_by_key(|&k| kept[k]);
         let mut choice = SmartChoice::default();
-        // The most selective count so far: its position in `choice.counted`, and its table
-        // (weighted under bias).
-        let mut best: Option<(usize, Arc<SeatTable>, Option<Arc<BiasedTable>>)> = None;
+        // The most selective count so far.
+        let mut best: Option<Candidate> = None;
         let mut limits = TableLimits::default();
         for k in order.into_iter().take(MOST_TRIED) {
             if choice.counted.len() == MOST_COUNTED {
                 break;
             }
             let factor = &factors[k];
-            let (free, own, slots) = seat_cards(&setup.predeal, factor.seat);
+            let (free, own, slots) = match weighted {
+                true => BiasedTable::seat_cards(setup, factor.seat),
+                false => seat_cards(&setup.predeal, factor.seat),
+            };
             // Under bias a hand's weight depends on its suit lengths: every class must have one.
-            let with_lengths = biased.then(|| factor.with_lengths());
+            let with_lengths = weighted.then(|| factor.with_lengths());
             let factor = with_lengths.as_ref().unwrap_or(factor);
             let reading = factor.reading(program);
             let mut accept = |hand| judges.judge(k, hand).unwrap_or(false);
@@ -129,10 +150,11 @@ impl SmartChoice {
                 Err(_) => continue,
             };
             let table = Arc::new(table);
-            let weighted = match biased {
-                // No deal meeting the bias satisfies the factor: plain dealing says so.
+            let biased = match weighted {
+                // No deal meeting the bias and the spot holdings satisfies the factor: plain
+                // dealing says so.
                 true => match BiasedTable::new(table.clone(), setup, factor.seat) {
-                    Some(weighted) => Some(Arc::new(weighted)),
+                    Some(biased) => Some(Arc::new(biased)),
                     None => continue,
                 },
                 false => None,
@@ -141,19 +163,20 @@ impl SmartChoice {
                 seat: factor.seat,
                 accepted: table.accepted(),
                 possible: table.possible(),
-                share_under_bias: weighted.as_ref().map(|weighted| weighted.share()),
+                share_under_bias: biased.as_ref().and_then(|biased| biased.share()),
                 dealt_from_table: false,
             };
-            if best.as_ref().is_none_or(|(at, _, _)| share(&counted) < share(&choice.counted[*at])) {
-                best = Some((choice.counted.len(), table, weighted));
+            let kept_share = share(&counted, weighted, kept[k] as f64 / SAMPLE_DEALS as f64);
+            if best.as_ref().is_none_or(|best| kept_share < best.share) {
+                best = Some(Candidate { at: choice.counted.len(), share: kept_share, table, biased });
             }
             choice.counted.push(counted);
         }
-        if let Some((at, table, weighted)) = best.filter(|(at, _, _)| share(&choice.counted[*at]) <= SMART_AT_MOST) {
+        if let Some(Candidate { at, table, biased, .. }) = best.filter(|best| best.share <= SMART_AT_MOST) {
             choice.counted[at].dealt_from_table = true;
             choice.first_seat = Some(choice.counted[at].seat);
-            match weighted {
-                Some(weighted) => choice.biased = Some(weighted),
+            match biased {
+                Some(biased) => choice.biased = Some(biased),
                 None => choice.table = Some(table),
             }
         } else if let [factor] = factors.as_slice() {

@@ -174,7 +174,7 @@ fn every_deal_of_a_small_pack_is_equally_likely_under_bias() {
         }
     }
     assert!(cells.len() > 30 && (cells.len() as u64) < meeting_bias, "{} of {meeting_bias}", cells.len());
-    assert_eq!(biased.share(), cells.len() as f64 / meeting_bias as f64);
+    assert_eq!(biased.share(), Some(cells.len() as f64 / meeting_bias as f64));
     let mut counts = vec![0u64; cells.len()];
     let draws = 1000 * cells.len();
     for _ in 0..draws {
@@ -233,8 +233,9 @@ fn a_smart_seat_deals_like_biased_rejection_on_the_full_pack() {
     }
     // The exact share against the share plain dealing kept (within 4.5 standard errors).
     let share = N as f64 / dealt as f64;
-    let error = (biased.share() * (1.0 - biased.share()) / dealt as f64).sqrt();
-    assert!((share - biased.share()).abs() < 4.5 * error, "{share} against {}", biased.share());
+    let exact = biased.share().unwrap();
+    let error = (exact * (1.0 - exact) / dealt as f64).sqrt();
+    assert!((share - exact).abs() < 4.5 * error, "{share} against {exact}");
     for block in [0..100, 100..500, 500..600] {
         let (mut chi, mut cells) = (0.0, 0.0);
         for (&x, &y) in ours[block.clone()].iter().zip(&kept[block.clone()]) {
@@ -247,5 +248,81 @@ fn a_smart_seat_deals_like_biased_rejection_on_the_full_pack() {
             cells >= 8.0 && chi < chi_square_limit(cells - 1.0),
             "block {block:?}: chi-square {chi} over {cells} cells"
         );
+    }
+}
+
+#[test]
+fn every_deal_of_a_small_pack_is_equally_likely_with_spot_cards() {
+    // Eight free cards (the spade A K 5 4 3 2, the heart 3 2), the other 44 predealt eleven to
+    // a seat, two free cards to each seat. West holds two small spades (`xx`): with East
+    // counted on its points (a spade honour), and with East holding one small spade itself
+    // (`x`) and counted on its hearts, every deal meeting the spot holdings whose East
+    // satisfies its condition is equally likely.
+    let free: u64 = (0x1800 | 0x000F) << 48 | 0x0003 << 32;
+    let pre: Vec<(Seat, Card)> = (0..52)
+        .map(Card::from_ordinal)
+        .filter(|card| free & card.bit() == 0)
+        .enumerate()
+        .map(|(i, card)| (Seat::ALL[i % 4], card))
+        .collect();
+    let small_spades = 0x000Fu64 << 48;
+    let spot = |seat, count| SpotCards { seat, suit: Suit::Spades, count };
+    type Case = (Vec<SpotCards>, fn(Hand) -> bool);
+    let cases: [Case; 2] = [
+        (vec![spot(Seat::West, 2)], |h: Hand| hcp(h) >= 3),
+        (vec![spot(Seat::West, 1), spot(Seat::East, 1)], |h: Hand| h.len(Suit::Hearts) >= 1),
+    ];
+    for (spots, accept) in cases {
+        let mut setup = DealingSetup {
+            seed: 5,
+            predeal: pre.clone(),
+            spots: spots.clone(),
+            first_seat: Some(Seat::East),
+            ..DealingSetup::default()
+        };
+        let (table_free, own, slots) = BiasedTable::seat_cards(&setup, Seat::East);
+        let reading = HandReading { lengths: true, values: vec![ReadValue::exact(ValueScope::Total, Box::new(hcp))] };
+        let table = SeatTable::build(
+            table_free,
+            own,
+            slots,
+            &reading,
+            &mut |h| accept(Hand(h.0 & free)),
+            None,
+            TableLimits::default(),
+        )
+        .unwrap();
+        setup.first_seat_biased = Some(Arc::new(BiasedTable::new(Arc::new(table), &setup, Seat::East).unwrap()));
+        let mut dealer = Dealer::new(&setup).unwrap();
+        // Every way to give the free cards two to a seat, each spot seat holding exactly its
+        // x small spades and no other free spade, East meeting its condition.
+        let cards: Vec<u64> = (0..64).filter(|b| free >> b & 1 != 0).map(|b| 1u64 << b).collect();
+        let mut cells = std::collections::HashMap::new();
+        for code in 0..4u32.pow(8) {
+            let seats: Vec<usize> = (0..8).map(|i| (code / 4u32.pow(i) % 4) as usize).collect();
+            if (0..4).any(|s| seats.iter().filter(|&&x| x == s).count() != 2) {
+                continue;
+            }
+            let key: Vec<u64> =
+                (0..4).map(|s| (0..8).filter(|&i| seats[i] == s).fold(0, |h, i| h | cards[i])).collect();
+            let spots_met = spots.iter().all(|x| {
+                let spades = key[x.seat.index()] & 0x1FFF << 48;
+                spades.count_ones() == u32::from(x.count) && spades & !small_spades == 0
+            });
+            if spots_met && accept(Hand(key[Seat::East.index()])) {
+                let next = cells.len();
+                cells.insert(key, next);
+            }
+        }
+        assert!(cells.len() > 10, "{}", cells.len());
+        let mut counts = vec![0u64; cells.len()];
+        let draws = 2000 * cells.len();
+        for _ in 0..draws {
+            let deal = dealer.deal().unwrap();
+            let key: Vec<u64> = deal.0.iter().map(|hand| hand.0 & free).collect();
+            counts[*cells.get(&key).expect("a deal meeting the spot holdings whose East meets its condition")] += 1;
+        }
+        let p = vec![1.0 / cells.len() as f64; cells.len()];
+        assert!(chi_square(&counts, &p) < chi_square_limit(cells.len() as f64 - 1.0), "{spots:?}");
     }
 }
