@@ -341,6 +341,27 @@ fn bias_predeal_deals_from_the_table_weighted_by_the_bias() {
 }
 
 #[test]
+fn bias_and_spot_cards_no_deal_can_meet_end_at_the_generate_limit() {
+    // Found by random setups: a counted seat that may take more spades than the other seats'
+    // `x`s leave (once an out-of-bounds panic); a factor whose hands always hold a small card
+    // another seat's `x` must take (every attempt rejected: the generate limit ends the run).
+    for script in [
+        "predeal east DQ, S9xxx\npredeal south Sxx, HAKTx\npredeal clubs(east)==2\npredeal hearts(west)==5\n\
+         condition hcp(north) == 7\nproduce 5\naction printoneline\n",
+        "predeal west Sx\ncondition hascard(east, 2S) && hascard(east, 3S) && hascard(east, 4S) && hascard(east, 5S) \
+         && hascard(east, 6S) && hascard(east, 7S) && hascard(east, 8S) && hascard(east, 9S)\nproduce 5\naction printoneline\n",
+    ] {
+        let mut session = Session::new();
+        session.set_option("seed", "4").unwrap();
+        session.set_option("generate", "100000").unwrap();
+        session.set_option("statistics", "false").unwrap();
+        session.set_sink(dealer::Stream::Output, Some(dealer::Sink::Callback(Box::new(|_: &[u8]| Ok(())))));
+        session.load_script(script.as_bytes()).unwrap();
+        session.run().unwrap_or_else(|e| panic!("{script}: {e}"));
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_deals_on_any_thread_count() {
     for script in [
         "produce 300\ncondition hcp(north) >= 12 && shape(east, any 6xxx) && hcp(east) <= 10\naction printoneline\n",

@@ -18,7 +18,9 @@
 //! free small cards of the suit only ([`BiasedTable::seat_cards`]), their length pinned to
 //! the number of `x`s. The other seats' `x`s are drawn first, uniformly from each suit's free
 //! small cards, and the hand drawn from the table is kept only when it holds none of them
-//! (else both are drawn again): a pair of `x`s and hand is then drawn with probability
+//! (else the attempt deals nothing, and counts as generated like a rejected deal, so that a
+//! hand no `x`s can avoid costs the generate limit, not a hang): a pair of `x`s and hand kept is
+//! then drawn with probability
 //! proportional to the hand's weight, which counts the deals of the rest (the `x`s leave
 //! their seats' slots and their suits' free cards, and a spot seat takes no further card of its
 //! suit), so every deal is again equally likely. (The share of the deals is then not computed:
@@ -93,14 +95,22 @@ impl BiasedTable {
         // The seat's own spot suits take exactly its `x`s.
         let own_pins: [i8; 4] = std::array::from_fn(|s| if first_row[s] >= 0 { first_row[s] } else { pinned[f][s] });
         let fits_pins = |lengths: [u8; 4]| (0..4).all(|s| own_pins[s] < 0 || own_pins[s] as u8 == lengths[s]);
-        let left = |lengths: [u8; 4]| -> [u8; 4] { std::array::from_fn(|s| suit_free[s] - lengths[s]) };
+        // The free cards a hand leaves of each suit (none when it takes more than the other
+        // seats' `x`s leave).
+        let left = |lengths: [u8; 4]| -> Option<[u8; 4]> {
+            let left: [Option<u8>; 4] = std::array::from_fn(|s| suit_free[s].checked_sub(lengths[s]));
+            left.iter().all(Option::is_some).then(|| left.map(|count| count.unwrap_or(0)))
+        };
 
         let mut weights = Vec::with_capacity(table.classes());
         let mut cumulative = Vec::with_capacity(table.classes());
         let mut total = 0u128;
         for class in 0..table.classes() {
             let lengths = table.class_lengths(class)?;
-            let weight = if fits_pins(lengths) { completions.count(left(lengths)) } else { 0 };
+            let weight = match left(lengths) {
+                Some(left) if fits_pins(lengths) => completions.count(left),
+                _ => 0,
+            };
             total += u128::from(table.class_count(class)) * u128::from(weight);
             weights.push(weight);
             cumulative.push(total);
@@ -118,12 +128,10 @@ impl BiasedTable {
             for d in 0..=suit_free[1].min(need - c) {
                 for h in 0..=suit_free[2].min(need - c - d) {
                     let lengths = [c, d, h, need - c - d - h];
-                    if lengths[3] > suit_free[3] || !fits_pins(lengths) {
-                        continue;
-                    }
+                    let Some(rest) = left(lengths).filter(|_| fits_pins(lengths)) else { continue };
                     let hands: u64 =
                         (0..4).map(|s| binomial(usize::from(suit_free[s]), usize::from(lengths[s]))).product();
-                    all += u128::from(hands) * u128::from(completions.count(left(lengths)));
+                    all += u128::from(hands) * u128::from(completions.count(rest));
                 }
             }
         }

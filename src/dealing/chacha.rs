@@ -582,9 +582,9 @@ impl ChaChaDealer {
         // The free cards each seat takes of each suit (and, from smart dealing's table, the
         // first seat's cards themselves).
         let (table, dealt) = match &state.first {
-            Some(first) => loop {
-                // The other seats' `x`s, then the first seat's hand, drawn again together until
-                // the hand holds none of the `x`s (see `biased_table`).
+            Some(first) => {
+                // The other seats' `x`s, then the first seat's hand: no deal when the hand holds
+                // one of the `x`s (see `biased_table`).
                 let mut with_spots = self.base;
                 let mut spotted = 0u64;
                 if let Some(spots) = &state.spots {
@@ -594,7 +594,7 @@ impl ChaChaDealer {
                 }
                 let (cards, rows) = first.draw(&mut || rng.next_u64());
                 if cards & spotted != 0 {
-                    continue;
+                    return None;
                 }
                 let order = first.order();
                 hands = with_spots;
@@ -603,8 +603,8 @@ impl ChaChaDealer {
                 for (seat, row) in order[1..].iter().zip(rows) {
                     table[seat.index()] = row;
                 }
-                break (table, cards | spotted);
-            },
+                (table, cards | spotted)
+            }
             None => (state.sampler.sample(|| uniform(&mut rng))?, 0),
         };
         // Each deal shuffles from the same starting order, so it depends only on its number.
@@ -658,7 +658,7 @@ impl ChaChaDealer {
 
     /// The next generated deal with at least `seats` settled; the other hands hold only their
     /// predealt cards until [`complete`](Self::complete) settles them. `None` = the bias
-    /// sampler rejected this attempt.
+    /// sampler rejected this attempt, or smart dealing's hand held a spot holding's `x`.
     #[inline(always)]
     pub(crate) fn deal_seats(&mut self, seats: SeatSet) -> Option<Deal> {
         let index = self.generated;

@@ -128,7 +128,10 @@ impl Completions {
             _ => (0, r[s].min(need)),
         };
         let ranges: [(u8, u8); 4] = std::array::from_fn(range);
-        if (0..4).any(|s| ranges[s].0 > r[s]) {
+        // (Pins past the cards left or past the seat's slots leave no row.)
+        if (0..4).any(|s| ranges[s].0 > r[s])
+            || ranges.iter().map(|range| u32::from(range.0)).sum::<u32>() > u32::from(need)
+        {
             return;
         }
         for c in ranges[0].0..=ranges[0].1 {
@@ -240,6 +243,14 @@ mod tests {
         assert_eq!(c.count([13, 13, 12, 0]), 0);
         let mut c = Completions::new([1, 1, 1], [[-1; 4]; 3]);
         assert_eq!(c.count([1, 1, 1, 0]), 6);
+    }
+
+    #[test]
+    fn pins_past_the_slots_leave_no_completion() {
+        let mut pinned = [[-1i8; 4]; 3];
+        pinned[0][3] = 5;
+        let mut c = Completions::new([3, 13, 13], pinned);
+        assert_eq!(c.count([10, 10, 4, 5]), 0);
     }
 
     #[test]

@@ -345,7 +345,8 @@ impl Dealer {
     }
 
     /// Deals the next candidate deal ("generated" deal). `None` = the generator rejected this
-    /// attempt (DealerV2 bias predeal's `DL_ERR_BIAS`); it still counts as generated.
+    /// attempt (DealerV2 bias predeal's `DL_ERR_BIAS`; ChaCha smart dealing's hand holding a
+    /// spot holding's `x`); it still counts as generated.
     #[inline]
     pub fn deal(&mut self) -> Option<Deal> {
         self.deal_seats(SeatSet::ALL)
