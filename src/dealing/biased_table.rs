@@ -19,12 +19,11 @@
 //! the number of `x`s. The other seats' `x`s are drawn first, uniformly from each suit's free
 //! small cards, and the hand drawn from the table is kept only when it holds none of them
 //! (else the attempt deals nothing, and counts as generated like a rejected deal, so that a
-//! hand no `x`s can avoid costs the generate limit, not a hang): a pair of `x`s and hand kept is
-//! then drawn with probability
-//! proportional to the hand's weight, which counts the deals of the rest (the `x`s leave
-//! their seats' slots and their suits' free cards, and a spot seat takes no further card of its
-//! suit), so every deal is again equally likely. (The share of the deals is then not computed:
-//! it would need the small cards each hand takes.)
+//! hand no `x`s can avoid costs the generate limit, not a hang): a pair of `x`s and hand kept
+//! is then drawn with probability proportional to the hand's weight, which counts the deals of
+//! the rest (the `x`s leave their seats' slots and their suits' free cards, and a spot seat
+//! takes no further card of its suit), so every deal is again equally likely. (The share of
+//! the deals is then not computed: it would need the small cards each hand takes.)
 
 use std::sync::Arc;
 

@@ -163,19 +163,21 @@ impl Completions {
         // The second seat's: fixed where the last two seats are pinned, a uniform subset of
         // the other suits' cards.
         let mut second = [0u8; 4];
-        let mut open = Vec::with_capacity(4);
+        let (mut open, mut opened) = ([0usize; 4], 0);
         let mut fixed = 0u8;
         for s in 0..4 {
             match (self.pinned[1][s], self.pinned[2][s]) {
                 (p, _) if p >= 0 => second[s] = p as u8,
                 (_, q) if q >= 0 => second[s] = left[s] - q as u8,
                 _ => {
-                    open.push(s);
+                    open[opened] = s;
+                    opened += 1;
                     continue;
                 }
             }
             fixed += second[s];
         }
+        let open = &open[..opened];
         let mut take = self.slots[1] - fixed;
         let mut cards: u8 = open.iter().map(|&s| left[s]).sum();
         for (i, &s) in open.iter().enumerate() {
