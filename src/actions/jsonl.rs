@@ -12,8 +12,8 @@
 //! {"schema":1,"type":"summary","generated":1234,"produced":10,"seed":42,"seconds":0.012}
 //! {"schema":1,"type":"summary",…,"seconds":0.012,"smart":[{"seat":"south","accepted":311089243,
 //!  "possible":635013559600,"dealt_from_table":true}]}
-//! {"schema":1,"type":"summary",…,"smart":[{"seat":"east","accepted":1183768000,
-//!  "possible":8122425444,"share_under_bias":1.0204e-1,"dealt_from_table":true}]}
+//! {"schema":1,"type":"summary",…,"smart":[{"seat":"east","accepted":89685351723,
+//!  "possible":635013559600,"share_under_bias":5.287105870578126e-2,"dealt_from_table":true}]}
 //! ```
 //!
 //! (each object on one line; `"smart"` only when smart dealing counted a seat's part of the
