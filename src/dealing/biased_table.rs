@@ -31,7 +31,7 @@ use super::completions::Completions;
 use super::hand_sampler::binomial;
 use super::spots::{spot_table, SPOT_RANKS};
 use super::{dealing_order, pinned_cells, seat_cards, DealingSetup, SeatTable};
-use crate::cards::Seat;
+use crate::cards::{Seat, LANE_MASK};
 
 /// The first seat's table weighted by the completions of each hand under the bias.
 #[derive(Clone, Debug)]
@@ -73,19 +73,17 @@ impl BiasedTable {
         // of each suit besides its `x`s.
         let spots = spot_table(&setup.predeal, &setup.spots).ok()?;
         let pinned = pinned_cells(&setup.predeal, &setup.bias, &spots).ok()?;
-        let mut held = [[0u8; 4]; 4];
-        for &(holder, card) in &setup.predeal {
-            held[holder.index()][card.suit().index()] += 1;
-        }
         let x = |h: usize, s: usize| spots[h][s].max(0) as u8;
         let (f, first_row) = (seat.index(), spots[seat.index()]);
         // The other seats' `x`s are dealt before the table: they leave their slots and their
         // suits' free cards.
+        let (free, _, _) = seat_cards(&setup.predeal, seat);
         let slots: [u8; 4] = std::array::from_fn(|h| {
-            13 - held[h].iter().sum::<u8>() - if h == f { 0 } else { (0..4).map(|s| x(h, s)).sum() }
+            let (_, _, slots) = seat_cards(&setup.predeal, Seat::ALL[h]);
+            slots as u8 - if h == f { 0 } else { (0..4).map(|s| x(h, s)).sum() }
         });
         let suit_free: [u8; 4] = std::array::from_fn(|s| {
-            13 - (0..4).map(|h| held[h][s]).sum::<u8>() - (0..4).filter(|&h| h != f).map(|h| x(h, s)).sum::<u8>()
+            (free >> (16 * s) & LANE_MASK).count_ones() as u8 - (0..4).filter(|&h| h != f).map(|h| x(h, s)).sum::<u8>()
         });
         let order = dealing_order(Some(seat));
         let rest = [order[1], order[2], order[3]];

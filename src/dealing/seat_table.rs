@@ -349,11 +349,9 @@ pub struct SeatTable {
     guide: Vec<u32>,
     /// The guide's bits.
     guide_bits: u32,
-    /// The free cards each accepted class takes in each suit (those of its representative;
-    /// every hand of the class's when the reading reads the suit lengths).
+    /// The free cards every hand of each accepted class takes in each suit, when the keys
+    /// hold the suit lengths (the reading reads them; empty otherwise).
     class_lengths: Vec<[u8; 4]>,
-    /// Whether the keys hold the suit lengths (the reading reads them).
-    lengths_read: bool,
     /// Hands that satisfy the condition.
     accepted: u64,
     /// Hands the seat may hold at all (its free slots from the free cards).
@@ -664,7 +662,10 @@ impl SeatTable {
             accepted += last.counts[i];
             accepted_keys.push(i as u32);
             finals.push(accepted);
-            class_lengths.push(std::array::from_fn(|s| (last.reps[i] >> (16 * s) & LANE_MASK).count_ones() as u8));
+            if reading.lengths {
+                // (Those of the class's representative.)
+                class_lengths.push(std::array::from_fn(|s| (last.reps[i] >> (16 * s) & LANE_MASK).count_ones() as u8));
+            }
         }
         let possible = binomial(free.count_ones() as usize, slots as usize);
         // (Partial hands ruled out are not among the classes.)
@@ -758,7 +759,6 @@ impl SeatTable {
             guide,
             guide_bits,
             class_lengths,
-            lengths_read: reading.lengths,
             accepted,
             possible,
         })
@@ -803,7 +803,7 @@ impl SeatTable {
     /// The free cards every hand of accepted class `class` takes in each suit (suit index
     /// order), when the table was counted with a reading that reads the suit lengths.
     pub fn class_lengths(&self, class: usize) -> Option<[u8; 4]> {
-        self.lengths_read.then(|| self.class_lengths[class])
+        self.class_lengths.get(class).copied()
     }
 
     /// The free cards of hand number `r` (below [`accepted`](Self::accepted)) among those
