@@ -61,6 +61,13 @@ struct cli_options {
     const char *start_board;
     const char *check;
     const char *smart;
+    const char *write_leveled;
+    const char *level_target;
+    const char *level_budget;
+    const char *level_measure;
+    const char *level_timeout;
+    int level;
+    int interleave;
     int explain;
     int request;
     int untrusted;
@@ -73,15 +80,18 @@ struct cli_options {
     enum long_option_error bad_word_error;
 };
 
-static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXPLAIN_AUTO,
-                                                REQUEST_NONE, 0, 0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
+static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                                NULL, NULL, 0, 0, EXPLAIN_AUTO, REQUEST_NONE, 0, 0, 0, 0, 0, 0, NULL,
+                                                LONG_UNKNOWN};
 
 /* The long options' settings. */
 static struct cli_options cli;
 
 /* libdealer's long options; the peers have none. A row is either `--name=VALUE` (`value`
  * receives VALUE) or `--name` alone (`*flag` is set to `flag_value`); of several, the last wins.
- * To add an option: a member of struct cli_options (and its default) and a row here. */
+ * A row with `next_word` also takes its value as the next word (`--name VALUE`), as Dealer3's
+ * levelling options do. To add an option: a member of struct cli_options (and its default) and
+ * a row here. */
 struct long_option {
     const char *group; /* the heading --help prints before this row, or NULL */
     const char *name;  /* without the leading "--" */
@@ -89,43 +99,58 @@ struct long_option {
     int *flag;
     int flag_value;
     const char *help;
+    int next_word;
 };
 
 static const struct long_option long_options[] = {
-    {"Generator and dialect", "rng", &cli.rng, NULL, 0, "--rng=chacha|drand48|glibc   random generator (default chacha)"},
-    {NULL, "dialect", &cli.dialect, NULL, 0, "--dialect=classic|v2         language and output dialect"},
+    {"Generator and dialect", "rng", &cli.rng, NULL, 0, "--rng=chacha|drand48|glibc   random generator (default chacha)", 0},
+    {NULL, "dialect", &cli.dialect, NULL, 0, "--dialect=classic|v2         language and output dialect", 0},
     {NULL, "smart", &cli.smart, NULL, 0,
-     "--smart=auto|off             ChaCha: deal the most constrained seat first, from the exact count of its hands (auto)"},
+     "--smart=auto|off             ChaCha: deal the most constrained seat first, from the exact count of its hands (auto)", 0},
     {"Errors and untrusted scripts", "explain", NULL, &cli.explain, EXPLAIN_ON,
-     "--explain                    full error messages: line, column, the line and a caret"},
+     "--explain                    full error messages: line, column, the line and a caret", 0},
     {NULL, "no-explain", NULL, &cli.explain, EXPLAIN_OFF,
-     "--no-explain                 the peers' one-line errors, even on a terminal"},
+     "--no-explain                 the peers' one-line errors, even on a terminal", 0},
     {NULL, "untrusted", NULL, &cli.untrusted, 1,
-     "--untrusted                  a user's script: no opc/usereval programs; 10 s, 10^7 deals, 1 MiB"},
+     "--untrusted                  a user's script: no opc/usereval programs; 10 s, 10^7 deals, 1 MiB", 0},
     {"Board records", "format", &cli.format, NULL, 0,
-     "--format=script|lin|jsonl    the script's actions, or BBO LIN / JSON Lines records instead"},
+     "--format=script|lin|jsonl    the script's actions, or BBO LIN / JSON Lines records instead", 0},
     {NULL, "start-board", &cli.start_board, NULL, 0,
-     "--start-board=N              number of the first board (dealer, vulnerability follow it)"},
+     "--start-board=N              number of the first board (dealer, vulnerability follow it)", 0},
     {NULL, "rotate", NULL, &cli.rotate, 1,
-     "--rotate                     turn each deal: the script's dealer hand sits in the board's dealer seat"},
+     "--rotate                     turn each deal: the script's dealer hand sits in the board's dealer seat", 0},
     {NULL, "no-board-title", NULL, &cli.no_board_title, 1,
-     "--no-board-title             LIN records without the ah|Board N| title"},
+     "--no-board-title             LIN records without the ah|Board N| title", 0},
     {NULL, "json-summary", NULL, &cli.json_summary, 1,
-     "--json-summary               end the run with a JSON summary object, not the text statistics"},
+     "--json-summary               end the run with a JSON summary object, not the text statistics", 0},
     {"Double dummy and external programs", "pbn-dd", NULL, &cli.pbn_dd, 1,
-     "--pbn-dd                     PBN records with double dummy: OptimumResultTable, OptimumScore, ParContract"},
+     "--pbn-dd                     PBN records with double dummy: OptimumResultTable, OptimumScore, ParContract", 0},
     {NULL, "json-dd", NULL, &cli.json_dd, 1,
-     "--json-dd                    JSON Lines records with the double-dummy table and par"},
+     "--json-dd                    JSON Lines records with the double-dummy table and par", 0},
     {NULL, "dds-table-mb", &cli.dds_table_mb, NULL, 0,
-     "--dds-table-mb=MB            most solver table memory per double-dummy thread (160)"},
+     "--dds-table-mb=MB            most solver table memory per double-dummy thread (160)", 0},
     {NULL, "external-timeout", &cli.external_timeout, NULL, 0,
-     "--external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)"},
+     "--external-timeout=SECONDS   longest wait for a DealerServer answer or an opc run (30)", 0},
     {NULL, "opc-program", &cli.opc_program, NULL, 0,
-     "--opc-program=PATH           the DOP program opc() runs (DealerV2's default path)"},
+     "--opc-program=PATH           the DOP program opc() runs (DealerV2's default path)", 0},
+    {"Levelling hand types (Dealer3's HandType_NAME variables; VALUE may also be the next word)", "write-leveled",
+     &cli.write_leveled, NULL, 0, "--write-leveled=FILE         write the script with its generated levelling block; no deals", 1},
+    {NULL, "level", NULL, &cli.level, 1,
+     "--level                      deal each hand type directly, in exact quotas of the target mix, interleaved", 0},
+    {NULL, "level-target", &cli.level_target, NULL, 0,
+     "--level-target=even|W,W,...  the target mix over the hand types (default: the _Share weights, else even)", 1},
+    {NULL, "level-budget", &cli.level_budget, NULL, 0,
+     "--level-budget=N             at most N deals dealt per deal kept (mix moved toward nature to fit)", 1},
+    {NULL, "level-measure", &cli.level_measure, NULL, 0,
+     "--level-measure=N            measure natural shares on at most N produced deals (2000000)", 1},
+    {NULL, "level-timeout", &cli.level_timeout, NULL, 0,
+     "--level-timeout=SECONDS      measure natural shares for at most this long (60)", 1},
+    {NULL, "interleave", NULL, &cli.interleave, 1,
+     "--interleave                 print the deals in rounds holding each hand type, boards numbered by position", 0},
     {"Checking a script", "check", &cli.check, NULL, 0,
-     "--check=bbo                  list what BBO's dealer (classic) rejects or reads differently; no deals"},
-    {"Information", "help", NULL, &cli.request, REQUEST_HELP, "--help                       this help"},
-    {NULL, "version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version"},
+     "--check=bbo                  list what BBO's dealer (classic) rejects or reads differently; no deals", 0},
+    {"Information", "help", NULL, &cli.request, REQUEST_HELP, "--help                       this help", 0},
+    {NULL, "version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version", 0},
 };
 enum { N_LONG_OPTIONS = sizeof long_options / sizeof long_options[0] };
 
@@ -170,6 +195,11 @@ static int take_long_options(int argc, char **argv, const char *optstring) {
         } else if (arg[0] != '-' || arg[1] == '\0') {
             operands_only = posixly_correct;
         } else if (arg[1] == '-') {
+            const struct long_option *o = find_long_option(arg);
+            if (o && o->value && o->next_word && arg[2 + strlen(o->name)] == '\0' && i + 1 < argc) {
+                *o->value = argv[++i];
+                continue;
+            }
             take_long_option(arg);
             continue;
         } else {
@@ -490,6 +520,14 @@ int main(int argc, char **argv) {
     /* Double dummy in board records (README "Double dummy in PBN and JSON Lines records"). */
     if (cli.pbn_dd) set(session, "pbn_dd", "true");
     if (cli.json_dd) set(session, "json_dd", "true");
+    /* Levelling (README "Practice sets: levelling hand types"). */
+    if (cli.write_leveled) set(session, "write_leveled", cli.write_leveled);
+    if (cli.level) set(session, "level", "true");
+    if (cli.level_target) set(session, "level_target", cli.level_target);
+    if (cli.level_budget) set(session, "level_budget", cli.level_budget);
+    if (cli.level_measure) set(session, "level_measure", cli.level_measure);
+    if (cli.level_timeout) set(session, "level_timeout", cli.level_timeout);
+    if (cli.interleave) set(session, "interleave", "true");
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
     if (cli.request == REQUEST_HELP) {
         help_text(argv[0], dialect);
@@ -656,6 +694,11 @@ int main(int argc, char **argv) {
     set(session, "quiet", quiet ? "true" : "false");
 
     const char *path = positional > 0 ? argv[optind] : NULL;
+    if (cli.write_leveled && !path) {
+        fprintf(stderr, "Error: --write-leveled needs the scenario as a file argument, since it writes a copy of it.\n");
+        dealer_free_session(session);
+        return 1;
+    }
     FILE *input = stdin;
     if (path) {
         input = fopen(path, "rb");

@@ -12,6 +12,9 @@
 //!    parallel dealing), output routing and the end-of-run report.
 //! 5. [`actions`]: what runs on produced deals (printers, statistics, reports).
 //!
+//! Over the job stage, [`practice`] composes jobs into practice sets: levelling hand types,
+//! exact quotas, interleaving and mixing scenarios.
+//!
 //! Beside the path: [`dd`] (double dummy through DDS, ZRD library files) and [`external`]
 //! (`usereval` metrics, the DealerServer, `opc`) answer the evaluator; [`ffi`] is the C ABI over
 //! [`job::Session`]. [`cards`], [`error`], [`pos`], [`dialect`], [`interrupter`] and [`stack`]
@@ -31,6 +34,7 @@ pub mod ffi;
 pub mod interrupter;
 pub mod job;
 pub mod pos;
+pub mod practice;
 pub mod program;
 pub mod script;
 pub mod stack;

@@ -49,6 +49,11 @@ pub fn dealing_order(first: Option<Seat>) -> [Seat; 4] {
     first.map_or(LAZY_DEALING_ORDER, chacha::order_from)
 }
 
+/// The number of hands of `slots` cards from `free` cards: `C(free, slots)`.
+pub fn hand_count(free: u64, slots: u64) -> u64 {
+    hand_sampler::binomial(free as usize, slots as usize)
+}
+
 /// A seat's cards before dealing under a card predeal: the free cards (predealt to no seat),
 /// the seat's predealt cards and the number of free cards it still takes.
 pub fn seat_cards(predeal: &[(Seat, Card)], seat: Seat) -> (u64, u64, u32) {

@@ -55,7 +55,7 @@ pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_r
         if !report.is_null() && size != RUN_REPORT_V1_SIZE && size < std::mem::size_of::<dealer_run_report>() {
             return Err(Error::new(ErrorKind::Usage, "report->size must be sizeof(dealer_run_report)").into());
         }
-        let r = h.session.run()?;
+        let r = crate::practice::run(&mut h.session)?;
         let ceiling = match r.ceiling {
             None => DEALER_CEILING_NONE,
             Some(Ceiling::Time) => DEALER_CEILING_TIME,

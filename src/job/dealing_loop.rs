@@ -69,6 +69,28 @@ pub(crate) struct Job {
     pub(crate) ceiling: Option<Ceiling>,
     /// The seat factors smart dealing counted, for the end-of-run report.
     pub(crate) smart_counts: Vec<SmartCount>,
+    /// Deals given to the job (a practice run's), taken in place of dealing.
+    pub(crate) given: Option<GivenDeals>,
+}
+
+/// The deals a practice run gives a job to run the actions on, in order, with each one's
+/// label (hand type or scenario) for the board records.
+pub(crate) struct GivenDeals {
+    /// The deals still to come.
+    pub(crate) deals: std::vec::IntoIter<Deal>,
+    /// The label of each deal, by position (shorter, or empty: no label).
+    pub(crate) labels: Vec<Option<std::sync::Arc<str>>>,
+    /// The label of the deal taken last.
+    pub(crate) label: Option<std::sync::Arc<str>>,
+}
+
+impl GivenDeals {
+    /// The next deal and its label, the `index`-th.
+    fn take(&mut self, index: usize) -> Option<Deal> {
+        let deal = self.deals.next()?;
+        self.label = self.labels.get(index).cloned().flatten();
+        Some(deal)
+    }
 }
 
 /// What the dealing loop gets next.
@@ -103,6 +125,11 @@ impl Job {
     /// generate or produce limit is reached, or when `deadline` passed before anything was
     /// produced (then `timed_out` is set).
     pub(crate) fn next_accepted(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        if let Some(given) = &mut self.given {
+            let deal = given.take(self.produced as usize).filter(|_| self.produced < self.max_produce);
+            self.produced += i64::from(deal.is_some());
+            return Ok(deal);
+        }
         if self.parallel.is_some() {
             return match self.next_from_workers(deadline)? {
                 Some(Produced::Deal(deal)) => Ok(Some(deal)),

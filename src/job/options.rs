@@ -108,6 +108,82 @@ pub struct Options {
     pub pbn_dd: bool,
     /// Whether every `printjson` object carries the double-dummy table and par (`json_dd`).
     pub json_dd: bool,
+    /// Levelling the script's hand types and ordering the produced deals by them (see
+    /// [`crate::practice`]).
+    pub levelling: LevelOptions,
+}
+
+/// The options of levelling (Dealer3's `--write-leveled`, `--level`, `--level-target`,
+/// `--level-budget`, `--level-measure`, `--level-timeout`, `--interleave`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelOptions {
+    /// Write a copy of the script with the generated levelling block to this file, and deal
+    /// nothing (`write_leveled`).
+    pub write_leveled: Option<String>,
+    /// Deal the produced deals of each hand type directly, in exact quotas of the target mix,
+    /// interleaved (`level`).
+    pub level: bool,
+    /// The target mix over the hand types (`level_target`): `None` follows the script's
+    /// `HandType_NAME_Share` weights (default even).
+    pub target: Option<LevelTarget>,
+    /// The most deals dealt per deal kept that the generated block may cost (`level_budget`).
+    pub budget: Option<f64>,
+    /// The most produced deals the natural shares are measured on (`level_measure`).
+    pub measure: u64,
+    /// The most seconds measuring the natural shares may take (`level_timeout`).
+    pub timeout_seconds: u64,
+    /// Print the produced deals in rounds holding each hand type, boards numbered by position
+    /// (`interleave`).
+    pub interleave: bool,
+}
+
+/// A target mix given as an option (`level_target`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum LevelTarget {
+    /// Every hand type alike (`even`).
+    Even,
+    /// Weights in the order the hand types are declared (`40,30,15,10,5`).
+    Weights(Vec<f64>),
+}
+
+impl Default for LevelOptions {
+    fn default() -> LevelOptions {
+        LevelOptions {
+            write_leveled: None,
+            level: false,
+            target: None,
+            budget: None,
+            measure: 2_000_000,
+            timeout_seconds: 60,
+            interleave: false,
+        }
+    }
+}
+
+impl LevelOptions {
+    /// Whether a run is a practice run (levelling, or ordering by hand types) rather than a
+    /// plain one.
+    pub fn in_force(&self) -> bool {
+        self.write_leveled.is_some() || self.level || self.interleave
+    }
+}
+
+/// Parses `level_target`: `even`, or weights separated by commas (each a finite number, none
+/// negative, not all zero).
+fn parse_level_target(value: &str) -> std::result::Result<LevelTarget, String> {
+    if value.trim().eq_ignore_ascii_case("even") {
+        return Ok(LevelTarget::Even);
+    }
+    let weights: Option<Vec<f64>> =
+        value.split(',').map(|w| w.trim().parse::<f64>().ok().filter(|w| w.is_finite())).collect();
+    let weights = weights.ok_or_else(|| format!("expected `even` or weights separated by commas (40,30,15,10,5), got '{value}'"))?;
+    if weights.iter().any(|&w| w < 0.0) {
+        return Err(format!("weights cannot be negative, got '{value}'"));
+    }
+    if weights.iter().sum::<f64>() <= 0.0 {
+        return Err(format!("weights sum to zero, got '{value}'"));
+    }
+    Ok(LevelTarget::Weights(weights))
 }
 
 /// What a run prints for its deals (the `format` option).
@@ -170,6 +246,7 @@ impl Default for Options {
             json_summary: false,
             pbn_dd: false,
             json_dd: false,
+            levelling: LevelOptions::default(),
         }
     }
 }
@@ -401,6 +478,41 @@ impl Options {
             "json_summary" => o.json_summary = parse_bool(key, value)?,
             "pbn_dd" => o.pbn_dd = parse_bool(key, value)?,
             "json_dd" => o.json_dd = parse_bool(key, value)?,
+            "write_leveled" => o.levelling.write_leveled = Some(non_empty_path(key, value)?),
+            "level" => o.levelling.level = parse_bool(key, value)?,
+            "level_target" => {
+                o.levelling.target = match value {
+                    "" => None,
+                    _ => Some(parse_level_target(value).map_err(|why| Error::new(ErrorKind::Option, format!("option {key}: {why}")))?),
+                }
+            }
+            "level_budget" => {
+                o.levelling.budget = match value {
+                    "" => None,
+                    _ => Some(
+                        value
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|b| b.is_finite() && *b >= 1.0)
+                            .ok_or_else(|| bad("expected deals dealt per deal kept, a number from 1 up, got"))?,
+                    ),
+                }
+            }
+            "level_measure" => {
+                o.levelling.measure = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| bad("expected a number of produced deals, 1 or more, got"))?
+            }
+            "level_timeout" => {
+                o.levelling.timeout_seconds = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| bad("expected a number of seconds, 1 or more, got"))?
+            }
+            "interleave" => o.levelling.interleave = parse_bool(key, value)?,
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
@@ -521,6 +633,13 @@ pub const OPTION_KEYS: &[&str] = &[
     "json_summary",
     "pbn_dd",
     "json_dd",
+    "write_leveled",
+    "level",
+    "level_target",
+    "level_budget",
+    "level_measure",
+    "level_timeout",
+    "interleave",
 ];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
@@ -738,6 +857,13 @@ mod tests {
         ("json_summary", &["", "2", "abc"]),
         ("pbn_dd", &["", "2", "abc", "ON"]),
         ("json_dd", &["", "2", "abc"]),
+        ("write_leveled", &[""]),
+        ("level", &["", "2", "abc"]),
+        ("level_target", &["even,1", "1,,2", "1;2", "-1,2", "0,0", "nan", "1,inf"]),
+        ("level_budget", &["0", "0.5", "-3", "abc", "nan", "inf"]),
+        ("level_measure", &["", "0", "-1", "1e6", "abc"]),
+        ("level_timeout", &["", "0", "-1", "1.5", "abc"]),
+        ("interleave", &["", "2", "abc"]),
     ];
 
     #[test]

@@ -23,13 +23,13 @@ use crate::external::dealer_server::{DealerServer, ServerConfig};
 use crate::external::opc::{Opc, OpcConfig};
 use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::interrupter::Interrupter;
-use crate::job::dealing_loop::{run_job, Job};
+use crate::job::dealing_loop::{run_job, GivenDeals, Job};
 use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
 use crate::job::options::{parse_debug, predeal_cards, Options, OutputFormat, GENERATE_NOTHING};
 use crate::job::parallel::ParallelDealing;
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{Sink, Stream};
-use crate::job::smart::SmartChoice;
+use crate::job::smart::{exact_count, ExactCount, SmartChoice};
 use crate::program::deal_expr::StagedCondition;
 use crate::program::{CompiledAction, ExternalCall, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
@@ -352,16 +352,7 @@ impl Session {
             (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
         };
 
-        let (predeal, spots) = match self.command_line_predeal()? {
-            Some(given) => given,
-            None => {
-                let compatibility = o.generator != GeneratorKind::ChaCha && o.library_file.is_none();
-                if let (Some((_, pos)), true) = (s.spots.first(), compatibility) {
-                    return Err(Error::script(spots_need_chacha(o.generator), pos.line, pos.col));
-                }
-                (s.predeal.clone(), s.spots.iter().map(|(x, _)| *x).collect())
-            }
-        };
+        let (predeal, spots) = self.predeal_in_force(program)?;
         let mut setup = DealingSetup {
             generator: o.generator,
             seed: seed_value,
@@ -497,6 +488,7 @@ impl Session {
             generate_capped,
             ceiling: None,
             smart_counts: smart.counted,
+            given: None,
         })
     }
 
@@ -580,6 +572,21 @@ impl Session {
         self.in_process_metric = make;
         self.job = None;
         self.current = None;
+    }
+
+    /// The cards and spot holdings predealt: the command line's, else the script's.
+    fn predeal_in_force(&self, program: &Program) -> Result<CardPredeal> {
+        let (o, s) = (&self.options, &program.settings);
+        Ok(match self.command_line_predeal()? {
+            Some(given) => given,
+            None => {
+                let compatibility = o.generator != GeneratorKind::ChaCha && o.library_file.is_none();
+                if let (Some((_, pos)), true) = (s.spots.first(), compatibility) {
+                    return Err(Error::script(spots_need_chacha(o.generator), pos.line, pos.col));
+                }
+                (s.predeal.clone(), s.spots.iter().map(|(x, _)| *x).collect())
+            }
+        })
     }
 
     /// The `-N/-E/-S/-W` holdings (cards and spot holdings), which replace every card predeal
@@ -870,6 +877,94 @@ impl Session {
                 Ok(solve(&mut job.dd, &deal)?)
             }
         }
+    }
+
+    /// A session with `options` and a program compiled already (`script_text` is its source,
+    /// for the excerpts of errors): the session a practice run deals one hand type or one
+    /// scenario with.
+    pub fn with_program(options: Options, program: Program, script_text: &[u8]) -> Session {
+        let mut session = Session::new();
+        session.options = options;
+        session.program = Some(program);
+        session.script_text = script_text.to_vec();
+        session.apply_format();
+        session
+    }
+
+    /// Writes `text` to the diagnostics stream (errors ignored, as for the run's own notices).
+    pub fn write_diagnostics(&mut self, text: &[u8]) {
+        let _ = self.sinks[Stream::Diagnostics as usize].get_or_insert(Sink::Stderr).write_all(text);
+    }
+
+    /// The loaded program, if any.
+    pub fn loaded_program(&self) -> Option<&Program> {
+        self.program.as_ref()
+    }
+
+    /// The loaded script's text.
+    pub fn script_text(&self) -> &[u8] {
+        &self.script_text
+    }
+
+    /// The deals generated and produced so far by the job [`Session::next_deal`] deals from
+    /// (`(0, 0)` before it starts).
+    pub fn dealt_so_far(&self) -> (i64, i64) {
+        self.job.as_ref().map_or((0, 0), |job| (job.generated, job.produced))
+    }
+
+    /// The share of all deals among those the job [`Session::next_deal`] deals from generates:
+    /// 1 unless smart dealing deals a seat from its table, whose share of the seat's hands it
+    /// then is (`None` when that share is unknown, with spot cards). Produced over generated,
+    /// times this, is the condition's share of all deals.
+    pub fn generated_share(&self) -> Option<f64> {
+        let Some(job) = &self.job else { return Some(1.0) };
+        let spots = self.program.as_ref().is_some_and(|p| self.predeal_in_force(p).is_ok_and(|(_, spots)| !spots.is_empty()));
+        match job.smart_counts.iter().find(|c| c.dealt_from_table) {
+            None => Some(1.0),
+            Some(count) if count.share_under_bias.is_some() => count.share_under_bias,
+            Some(_) if spots => None,
+            Some(count) => Some(count.accepted as f64 / count.possible as f64),
+        }
+    }
+
+    /// The exact count of the hands that satisfy the condition, when it reads one seat's hand
+    /// alone (see [`exact_count`]); `None` otherwise.
+    pub fn exact_count(&self) -> Result<Option<ExactCount>> {
+        let program = self.program()?;
+        let (predeal, spots) = self.predeal_in_force(program)?;
+        let setup = DealingSetup {
+            predeal,
+            spots,
+            bias: program.settings.bias,
+            swap: self.options.swap,
+            ..DealingSetup::default()
+        };
+        Ok(exact_count(program, &setup))
+    }
+
+    /// Runs the actions of the loaded script on `deals`, in order, as a run that produced them
+    /// (the condition is not judged again) after generating `generated` deals: boards numbered
+    /// by position, the end-of-run report as usual. `labels` name each deal's hand type or
+    /// scenario for the board records (empty: none).
+    pub fn run_given(&mut self, deals: Vec<Deal>, labels: Vec<Option<Arc<str>>>, generated: i64) -> Result<RunReport> {
+        let started = Instant::now();
+        let mut job = self.start_job(SeatSet::ALL, None)?;
+        job.parallel = None;
+        job.lookahead = None;
+        job.max_produce = deals.len() as i64;
+        job.max_generate = i64::MAX;
+        job.generated = generated;
+        job.given = Some(GivenDeals { deals: deals.into_iter(), labels, label: None });
+        job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
+        self.job = None;
+        self.current = None;
+        self.last_seed = Some(job.seed);
+        let program = self.program.take().expect("start_job checked it");
+        let mut sinks = std::mem::take(&mut self.sinks);
+        let result = run_job(&program, &self.options, &mut job, &mut sinks, started);
+        self.sinks = sinks;
+        self.program = Some(program);
+        result
     }
 
     /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks. A

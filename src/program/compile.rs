@@ -111,6 +111,42 @@ impl Program {
         Ok(id)
     }
 
+    /// The node of the variable `name`, if the script defines it.
+    pub fn variable(&self, name: &str) -> Option<NodeId> {
+        self.variables.get(name).copied()
+    }
+
+    /// A copy of this program whose condition is its own `&&` `extra` (`extra` alone when it
+    /// has none), as if the script's condition ended so: the program deals the deals of one
+    /// hand type (see [`crate::practice`]).
+    pub fn with_condition_and(&self, extra: NodeId) -> Program {
+        let mut program = self.clone();
+        program.condition = Some(match self.condition {
+            Some(condition) => program.push(Node::Binary(BinOp::And, condition, extra, Pos::default())),
+            None => extra,
+        });
+        program.script_size = (program.nodes.len(), program.shapes.len());
+        program
+    }
+
+    /// One more node: how many of the nodes `ids` are true (non-zero).
+    pub fn count_true(&mut self, ids: &[NodeId]) -> NodeId {
+        let mut total = self.push(Node::Const(0));
+        for &id in ids {
+            let truth = self.push(Node::CompareConst(BinOp::Ne, id, 0));
+            total = self.push(Node::Binary(BinOp::Add, total, truth, Pos::default()));
+        }
+        self.script_size = (self.nodes.len(), self.shapes.len());
+        total
+    }
+
+    /// One more node: whether `id` compares with the constant `value` by `op` (`==`, `>=` …).
+    pub fn compare(&mut self, op: BinOp, id: NodeId, value: i32) -> NodeId {
+        let node = self.push(Node::CompareConst(op, id, value));
+        self.script_size = (self.nodes.len(), self.shapes.len());
+        node
+    }
+
     /// Drops every expression compiled with [`compile_extra_expression`](Self::compile_extra_expression)
     /// (their node ids become invalid), so that evaluating ever new expressions stays bounded in memory.
     pub fn forget_extra_expressions(&mut self) {

@@ -1,0 +1,32 @@
+//! Practice sets: levelling a scenario's hand types (Dealer3's naming convention: variables
+//! `HandType_NAME`, weights `HandType_NAME_Share`), exact quotas, interleaving, and mixing
+//! scenarios into one board set. This stage composes jobs of the [`crate::job`] stage: it
+//! deals through sessions and hands the deals it chose to the actions, in the order it chose.
+//!
+//! One concept per file: [`hand_types`] (the types a script declares and their weights),
+//! [`stock_scenario`] (the script's text around its generated block) and [`condition_extent`]
+//! (where its condition stands), [`scenario`] (a session's script read for practice),
+//! [`natural_shares`] (counted or measured), [`keeps`] (the arithmetic of keeps and budget),
+//! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`), and
+//! [`run`] (which run the session's options ask for).
+
+pub mod condition_extent;
+pub mod generated_block;
+pub mod hand_types;
+pub mod keeps;
+pub mod natural_shares;
+pub mod scenario;
+pub mod stock_scenario;
+pub mod write_leveled;
+
+use crate::error::Result;
+use crate::job::{RunReport, Session};
+
+/// Runs the job of `session`'s loaded script as its options ask: `--write-leveled` writes the
+/// levelled script, otherwise the plain run ([`Session::run`]).
+pub fn run(session: &mut Session) -> Result<RunReport> {
+    if let Some(path) = session.options().levelling.write_leveled.clone() {
+        return write_leveled::write_leveled(session, &path);
+    }
+    session.run()
+}
