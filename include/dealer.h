@@ -388,6 +388,24 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 // - `json_dd`: `true` or `false` (the default; `--json-dd`): every `printjson` object (and
 //   `format` `jsonl`) carries `"dd"` (tricks by declarer and strain) and `"par"` (`score_ns`,
 //   `contracts`). See the README's "Double dummy in PBN and JSON Lines records".
+// - `write_leveled`: a file name (`--write-leveled`): `dealer_run` writes a copy of the script
+//   with Dealer3's generated levelling block for its `HandType_NAME` variables (natural shares
+//   counted exactly where the condition and the types read one seat, else measured) and deals
+//   nothing else; the summary goes to the diagnostics stream.
+// - `level`: `true` or `false` (the default; `--level`): `dealer_run` deals each hand type
+//   directly (the condition `and HandType_NAME`), in exact quotas of the target mix over the
+//   produce limit, interleaved in rounds.
+// - `level_target`: `even` or weights such as `40,30,15,10,5`, one per hand type in
+//   declaration order (`--level-target`; empty: the script's `HandType_NAME_Share` weights,
+//   else even).
+// - `level_budget`: deals dealt per deal kept, 1 or more (`--level-budget`; empty: none): the
+//   generated block moves every type's share the same fraction toward nature to fit it.
+// - `level_measure`: the most produced deals natural shares are measured on (default
+//   2000000; `--level-measure`).
+// - `level_timeout`: the most seconds measuring may take (default 60; `--level-timeout`).
+// - `interleave`: `true` or `false` (the default; `--interleave`): the produced deals are
+//   printed in rounds holding each hand type once (shuffled by the seed), boards numbered by
+//   position.
 int32_t dealer_set_option(dealer_session *session, const char *key, const char *value);
 
 // Turns the `untrusted` option on (`enabled` non-zero) or off, for scripts typed by users (a

@@ -55,6 +55,17 @@ pub fn rotate_vulnerability(v: Vulnerability, steps: usize) -> Vulnerability {
     }
 }
 
+/// What a practice run says of a board (see [`crate::practice`]): the hand type it was dealt
+/// as, and the scenario it comes from. Printed in the board records: PBN `[HandType]` and
+/// `[Event]`, JSON Lines `"hand_type"` and `"scenario"`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardLabel {
+    /// The hand type's label (`12_14`).
+    pub hand_type: Option<std::sync::Arc<str>>,
+    /// The scenario's name.
+    pub scenario: Option<std::sync::Arc<str>>,
+}
+
 /// One produced deal as a board: its number, dealer, vulnerability and (possibly rotated) hands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {

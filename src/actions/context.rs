@@ -8,6 +8,7 @@
 //! The traits are taken as generic parameters (static dispatch): the per-deal actions compile
 //! to the same code as direct calls on the job's types.
 
+use crate::actions::boards::BoardLabel;
 use crate::cards::Deal;
 use crate::dd::DdCache;
 use crate::error::Result;
@@ -59,6 +60,11 @@ pub(crate) trait DealValues {
 
     /// The run's double-dummy results, solved on demand.
     fn dd(&mut self) -> &mut DdCache;
+
+    /// What a practice run says of the produced deal's board (nothing in a plain run).
+    fn board_label(&self) -> Option<&BoardLabel> {
+        None
+    }
 }
 
 /// The run's output buffers, as the actions write into them.

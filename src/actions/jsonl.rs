@@ -22,7 +22,7 @@
 
 use std::io::Write;
 
-use crate::actions::boards::{vulnerability_name, Board};
+use crate::actions::boards::{vulnerability_name, Board, BoardLabel};
 use crate::actions::footer::RunSummary;
 use crate::actions::pbn_dd::{par_contracts_text, ROW_STRAINS};
 use crate::cards::{Seat, Strain, Suit};
@@ -78,14 +78,31 @@ fn strain_key(strain: Strain) -> &'static str {
 /// `json_dd` option) also the board's double-dummy table (`"dd"`: tricks by declarer and strain)
 /// and par for its vulnerability (`"par"`: North–South's score and the par contracts, written as
 /// PBN's `ParContract`).
-pub fn print_json(out: &mut Vec<u8>, board: &Board, values: &[(&str, i32)], dd: Option<(&DdTable, &Par)>) {
+pub fn print_json(
+    out: &mut Vec<u8>,
+    board: &Board,
+    label: Option<&BoardLabel>,
+    values: &[(&str, i32)],
+    dd: Option<(&DdTable, &Par)>,
+) {
     let _ = write!(
         out,
-        "{{\"schema\":{SCHEMA},\"type\":\"deal\",\"board\":{},\"dealer\":\"{}\",\"vulnerable\":\"{}\",\"deal\":\"N:",
+        "{{\"schema\":{SCHEMA},\"type\":\"deal\",\"board\":{},\"dealer\":\"{}\",\"vulnerable\":\"{}\",",
         board.number,
         board.dealer.upper_letter(),
         vulnerability_name(board.vulnerability)
     );
+    if let Some(scenario) = label.and_then(|l| l.scenario.as_deref()) {
+        out.extend_from_slice(b"\"scenario\":");
+        write_json_string(out, scenario);
+        out.push(b',');
+    }
+    if let Some(hand_type) = label.and_then(|l| l.hand_type.as_deref()) {
+        out.extend_from_slice(b"\"hand_type\":");
+        write_json_string(out, hand_type);
+        out.push(b',');
+    }
+    out.extend_from_slice(b"\"deal\":\"N:");
     for (i, seat) in Seat::ALL.into_iter().enumerate() {
         if i > 0 {
             out.push(b' ');
@@ -196,7 +213,7 @@ mod tests {
         let deal = Deal::from_pbn("N:AK2.Q3.KJ43.AT98 QJT9.AKJ2.A5.732 876.T98.QT987.K5 543.7654.62.QJ64").unwrap();
         let board = BoardPlan::default().board(2, &deal);
         let mut out = Vec::new();
-        print_json(&mut out, &board, &[("hcp \"n\"", 17), ("v2", -3)], None);
+        print_json(&mut out, &board, None, &[("hcp \"n\"", 17), ("v2", -3)], None);
         let expected = concat!(
             "{\"schema\":1,\"type\":\"deal\",\"board\":2,\"dealer\":\"E\",\"vulnerable\":\"NS\",",
             "\"deal\":\"N:AK2.Q3.KJ43.AT98 QJT9.AKJ2.A5.732 876.T98.QT987.K5 543.7654.62.QJ64\",",
@@ -218,7 +235,7 @@ mod tests {
         let table = DdTable([[8, 7, 8, 10, 9], [5, 6, 5, 3, 4], [8, 7, 8, 10, 9], [5, 6, 4, 3, 4]]);
         let par = Par { score_ns: 420, contract: String::new(), contracts: Vec::new() };
         let mut out = Vec::new();
-        print_json(&mut out, &board, &[], Some((&table, &par)));
+        print_json(&mut out, &board, None, &[], Some((&table, &par)));
         let text = String::from_utf8(out).unwrap();
         let tail = concat!(
             "\"values\":{},\"dd\":{",

@@ -9,7 +9,7 @@
 
 use std::io::Write;
 
-use crate::actions::boards::{board_dealer, board_vulnerability, vulnerability_name};
+use crate::actions::boards::{board_dealer, board_vulnerability, vulnerability_name, BoardLabel};
 use crate::cards::{Deal, Hand, Seat, Side, Suit, RANK_LETTERS};
 use crate::dialect::Dialect;
 use crate::script::ast::Vulnerability;
@@ -165,6 +165,9 @@ pub fn print_oneline(out: &mut Vec<u8>, deal: &Deal, value: Option<i32>) {
 pub struct PbnInfo<'a> {
     /// Which peer's tags to write.
     pub dialect: Dialect,
+    /// What a practice run says of the board: its scenario names the `[Event]`, its hand type
+    /// adds `[HandType]` after `[Board]` (Dealer3's tag).
+    pub label: Option<&'a BoardLabel>,
     /// The script path as given on the command line; `None` (stdin) prints `(null)`.
     pub input_name: Option<&'a str>,
     /// The seed as the peer prints it with `%lu`.
@@ -198,7 +201,12 @@ pub const LIBDEALER_GENERATOR: &str = concat!("libdealer ", env!("CARGO_PKG_VERS
 /// whenever this returns `true` (and must not call this at all under `-q`).
 pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     let file = info.input_name.unwrap_or("(null)");
+    let scenario = info.label.and_then(|l| l.scenario.as_deref());
     match info.dialect {
+        _ if scenario.is_some() => {
+            let _ = writeln!(out, "[Event \"{}\"]", scenario.unwrap_or_default());
+            out.extend_from_slice(b"[Site \"-\"]\n");
+        }
         Dialect::Classic => {
             let _ = writeln!(out, "[Event \"Hand simulated by dealer with file {}, seed {}\"]", file, info.seed);
             out.extend_from_slice(b"[Site \"-\"]\n");
@@ -217,6 +225,9 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     let vulnerability = info.vulnerability.unwrap_or_else(|| board_vulnerability(info.board));
     let _ = writeln!(out, "[Date \"{}\"]", info.date);
     let _ = writeln!(out, "[Board \"{}\"]", info.board);
+    if let Some(hand_type) = info.label.and_then(|l| l.hand_type.as_deref()) {
+        let _ = writeln!(out, "[HandType \"{hand_type}\"]");
+    }
     out.extend_from_slice(b"[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]\n");
     let _ = writeln!(out, "[Dealer \"{}\"]", dealer.upper_letter());
     let _ = writeln!(out, "[Vulnerable \"{}\"]", vulnerability_name(vulnerability));

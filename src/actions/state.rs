@@ -238,6 +238,7 @@ impl<'p> ActionState<'p> {
                         };
                         let info = PbnInfo {
                             dialect: program.dialect,
+                            label: job.board_label(),
                             input_name: self.settings.input_name,
                             seed: self.settings.seed_printed,
                             title: self.title.as_deref(),
@@ -277,7 +278,7 @@ impl<'p> ActionState<'p> {
                         false => None,
                     };
                     let dd = dd.as_ref().map(|(table, par)| (table, par));
-                    actions::print_json(outputs.out(), &shown, &self.json_values, dd)
+                    actions::print_json(outputs.out(), &shown, job.board_label(), &self.json_values, dd)
                 }
                 CompiledAction::PrintEs(parts) => {
                     self.es_items.clear();

@@ -7,6 +7,7 @@
 
 use crate::clock::Instant;
 
+use crate::actions::boards::BoardLabel;
 use crate::actions::context::{ActionSettings, DealValues};
 use crate::actions::state::ActionState;
 use crate::actions::{self, ProgressMeter, RunSummary, SmartCount};
@@ -79,16 +80,16 @@ pub(crate) struct GivenDeals {
     /// The deals still to come.
     pub(crate) deals: std::vec::IntoIter<Deal>,
     /// The label of each deal, by position (shorter, or empty: no label).
-    pub(crate) labels: Vec<Option<std::sync::Arc<str>>>,
+    pub(crate) labels: Vec<BoardLabel>,
     /// The label of the deal taken last.
-    pub(crate) label: Option<std::sync::Arc<str>>,
+    pub(crate) label: Option<BoardLabel>,
 }
 
 impl GivenDeals {
     /// The next deal and its label, the `index`-th.
     fn take(&mut self, index: usize) -> Option<Deal> {
         let deal = self.deals.next()?;
-        self.label = self.labels.get(index).cloned().flatten();
+        self.label = self.labels.get(index).cloned();
         Some(deal)
     }
 }
@@ -306,6 +307,10 @@ impl DealValues for Job {
     #[inline]
     fn dd(&mut self) -> &mut DdCache {
         &mut self.dd
+    }
+
+    fn board_label(&self) -> Option<&BoardLabel> {
+        self.given.as_ref().and_then(|given| given.label.as_ref())
     }
 }
 

@@ -13,6 +13,7 @@ use crate::clock::Instant;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::actions::boards::BoardLabel;
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::zrd::LibraryReader;
 use crate::dd::{DdCache, Need, SolverPool};
@@ -300,32 +301,8 @@ impl Session {
             let usereval = self.in_process_metric.is_none();
             refuse_external_calls(program, 0..program.script_node_count(), usereval, &self.script_text)?;
         }
-        let dialect = o.dialect();
         let s = &program.settings;
-        let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
-        let mut max_generate = match o.generate {
-            Some(GENERATE_NOTHING) => 0,
-            option => option.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000),
-        };
-        let ceilings = o.ceilings();
-        let mut generate_capped = false;
-        if let Some(ceiling) = ceilings.generate {
-            generate_capped = max_generate > ceiling;
-            max_generate = max_generate.min(ceiling);
-        }
-        let mut max_produce = o
-            .produce
-            .filter(|&p| p != 0)
-            .or(s.produce)
-            .map(narrow)
-            .unwrap_or(if program.prints_deals { 40 } else { max_generate });
-        if let Some(ceiling) = ceilings.generate {
-            // No run produces more than it generates.
-            max_produce = max_produce.min(ceiling);
-        }
-        if dialect == Dialect::V2 {
-            max_produce = max_produce.min(max_generate);
-        }
+        let (mut max_generate, mut max_produce, mut generate_capped) = self.limits(program);
         if program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_)))
             && max_produce.min(max_generate) > MAX_KEPT_DEALS
         {
@@ -572,6 +549,46 @@ impl Session {
         self.in_process_metric = make;
         self.job = None;
         self.current = None;
+    }
+
+    /// The run's generate and produce limits for `program` under the options (the script's
+    /// `generate` and `produce`, the options', the peers' defaults, the generate ceiling), and
+    /// whether the ceiling lowered the generate limit.
+    fn limits(&self, program: &Program) -> (i64, i64, bool) {
+        let o = &self.options;
+        let dialect = o.dialect();
+        let s = &program.settings;
+        let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
+        let mut max_generate = match o.generate {
+            Some(GENERATE_NOTHING) => 0,
+            option => option.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000),
+        };
+        let ceilings = o.ceilings();
+        let mut generate_capped = false;
+        if let Some(ceiling) = ceilings.generate {
+            generate_capped = max_generate > ceiling;
+            max_generate = max_generate.min(ceiling);
+        }
+        let mut max_produce = o
+            .produce
+            .filter(|&p| p != 0)
+            .or(s.produce)
+            .map(narrow)
+            .unwrap_or(if program.prints_deals { 40 } else { max_generate });
+        if let Some(ceiling) = ceilings.generate {
+            // No run produces more than it generates.
+            max_produce = max_produce.min(ceiling);
+        }
+        if dialect == Dialect::V2 {
+            max_produce = max_produce.min(max_generate);
+        }
+        (max_generate, max_produce, generate_capped)
+    }
+
+    /// The generate and produce limits a run of the loaded script has (see [`Session::run`]).
+    pub fn run_limits(&self) -> Result<(i64, i64)> {
+        let (generate, produce, _) = self.limits(self.program()?);
+        Ok((generate, produce))
     }
 
     /// The cards and spot holdings predealt: the command line's, else the script's.
@@ -946,7 +963,7 @@ impl Session {
     /// (the condition is not judged again) after generating `generated` deals: boards numbered
     /// by position, the end-of-run report as usual. `labels` name each deal's hand type or
     /// scenario for the board records (empty: none).
-    pub fn run_given(&mut self, deals: Vec<Deal>, labels: Vec<Option<Arc<str>>>, generated: i64) -> Result<RunReport> {
+    pub fn run_given(&mut self, deals: Vec<Deal>, labels: Vec<BoardLabel>, generated: i64) -> Result<RunReport> {
         let started = Instant::now();
         let mut job = self.start_job(SeatSet::ALL, None)?;
         job.parallel = None;
@@ -955,6 +972,8 @@ impl Session {
         job.max_generate = i64::MAX;
         job.generated = generated;
         job.given = Some(GivenDeals { deals: deals.into_iter(), labels, label: None });
+        // Nothing is dealt here: the counts of the sessions that dealt are theirs.
+        job.smart_counts.clear();
         job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
         self.job = None;
         self.current = None;

@@ -7,14 +7,18 @@
 //! [`stock_scenario`] (the script's text around its generated block) and [`condition_extent`]
 //! (where its condition stands), [`scenario`] (a session's script read for practice),
 //! [`natural_shares`] (counted or measured), [`keeps`] (the arithmetic of keeps and budget),
-//! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`), and
-//! [`run`] (which run the session's options ask for).
+//! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`),
+//! [`quotas`] (exact quotas), [`interleave`] (the order boards are printed in), [`level_run`]
+//! (`--level` and `--interleave`), and [`run`] (which run the session's options ask for).
 
 pub mod condition_extent;
 pub mod generated_block;
 pub mod hand_types;
+pub mod interleave;
 pub mod keeps;
+pub mod level_run;
 pub mod natural_shares;
+pub mod quotas;
 pub mod scenario;
 pub mod stock_scenario;
 pub mod write_leveled;
@@ -23,10 +27,19 @@ use crate::error::Result;
 use crate::job::{RunReport, Session};
 
 /// Runs the job of `session`'s loaded script as its options ask: `--write-leveled` writes the
-/// levelled script, otherwise the plain run ([`Session::run`]).
+/// levelled script, `--level` deals each hand type in its quota, `--interleave` orders the
+/// produced deals by hand type (a script without hand types runs as it stands), otherwise the
+/// plain run ([`Session::run`]).
 pub fn run(session: &mut Session) -> Result<RunReport> {
-    if let Some(path) = session.options().levelling.write_leveled.clone() {
+    let levelling = &session.options().levelling;
+    if let Some(path) = levelling.write_leveled.clone() {
         return write_leveled::write_leveled(session, &path);
+    }
+    if levelling.level {
+        return level_run::level(session);
+    }
+    if levelling.interleave && scenario::declares_hand_types(session)? {
+        return level_run::interleave(session);
     }
     session.run()
 }

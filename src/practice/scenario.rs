@@ -17,6 +17,15 @@ pub struct Scenario {
     pub types: HandTypes,
 }
 
+/// Whether `session`'s loaded script declares hand types.
+pub fn declares_hand_types(session: &Session) -> Result<bool> {
+    let options = session.options();
+    let text = session.script_text();
+    let script =
+        crate::script::parse(text, options.dialect(), &options.script_vars).map_err(|d| Error::from(d).with_source(text))?;
+    Ok(!HandTypes::declared(&script)?.types.is_empty())
+}
+
 impl Scenario {
     /// The scenario of `session`'s loaded script; refuses one that declares no hand type.
     pub fn read(session: &Session) -> Result<Scenario> {

@@ -62,6 +62,7 @@ fn classic_printpbn_and_verbose_flip() {
         for (i, d) in deals.iter().enumerate() {
             let info = PbnInfo {
                 dialect: Dialect::Classic,
+                label: None,
                 input_name: Some(file),
                 seed: 7,
                 title: Some("ignored by classic"),
@@ -87,6 +88,7 @@ fn classic_pbn_from_stdin() {
     let deal = pbn_deal("N:AQT6542.5.T86.A5 K7.QJT743.74.KQ6 983.A96.J9.J9432 J.K82.AKQ532.T87");
     let info = PbnInfo {
         dialect: Dialect::Classic,
+        label: None,
         input_name: None,
         seed: u64::MAX,
         title: None,

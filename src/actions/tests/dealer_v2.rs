@@ -74,6 +74,7 @@ fn v2_printoneline() {
 fn v2_pbn_info<'a>(input: &'a str, seed: u64, title: &'a str, board: i64) -> PbnInfo<'a> {
     PbnInfo {
         dialect: Dialect::V2,
+        label: None,
         input_name: Some(input),
         seed,
         title: Some(title),

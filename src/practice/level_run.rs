@@ -1,0 +1,208 @@
+//! `--level` and `--interleave` runs. `--level` deals each hand type directly: the scenario's
+//! program with its condition `and HandType_NAME` (the levelling block back to its
+//! placeholder), in an exact quota of the produce limit (largest remainder over the target
+//! mix), each type from a seed of its own derived from the run's, so that the deals are the
+//! same for any thread count; smart dealing deals a rare type at what dealing it exactly
+//! costs. `--interleave` alone deals the scenario as it stands and classifies the produced
+//! deals. Either way the deals are put in Dealer3's interleaved order and handed to the
+//! script's actions, each board tagged with its type; a deal of two types is refused.
+
+use crate::actions::boards::BoardLabel;
+use crate::cards::Deal;
+use crate::error::{Error, ErrorKind, Result};
+use crate::job::{Options, RunReport, Session};
+use crate::practice::hand_types::HandTypes;
+use crate::practice::interleave::interleaved;
+use crate::practice::quotas::largest_remainder;
+use crate::practice::scenario::Scenario;
+use crate::practice::stock_scenario::BEGIN_MARKER;
+use crate::program::Program;
+use std::sync::Arc;
+
+/// Deals produced by one session, with the hand type each one is (`None`: of no type).
+struct Classified {
+    deals: Vec<Deal>,
+    types: Vec<Option<usize>>,
+    generated: i64,
+}
+
+/// The most deals a levelled or interleaved run holds until it prints them (32 bytes each).
+pub const MAX_HELD_DEALS: i64 = 10_000_000;
+
+/// Deals up to `count` deals with `session` and classifies each by the hand types; refuses a
+/// deal of two types.
+fn deal_and_classify(session: &mut Session, types: &HandTypes, count: usize) -> Result<Classified> {
+    let ids: Vec<u32> =
+        types.types.iter().map(|t| session.compile_expression(&t.variable)).collect::<Result<_>>()?;
+    let mut values = vec![0i32; count.saturating_mul(ids.len())];
+    let mut deals = Vec::with_capacity(count);
+    let (got, result) = session.next_deals(count, &ids, &mut values, |_, deal| deals.push(*deal));
+    result?;
+    let mut classes = Vec::with_capacity(got);
+    for (deal, row) in deals.iter().zip(values.chunks_exact(ids.len().max(1))) {
+        let mut matched = row.iter().enumerate().filter(|(_, v)| **v != 0).map(|(i, _)| i);
+        let first = matched.next();
+        if let Some(second) = matched.next() {
+            let mut line = Vec::new();
+            deal.write_oneline(&mut line);
+            return Err(Error::new(
+                ErrorKind::Script,
+                format!(
+                    "a deal is both `{}` and `{}`. Hand types have to partition the deals, so at most one may \
+                     match.\n       The deal:\n       {}",
+                    types.types[first.expect("first")].variable,
+                    types.types[second].variable,
+                    String::from_utf8_lossy(&line).trim_end()
+                ),
+            ));
+        }
+        classes.push(first);
+    }
+    Ok(Classified { deals, types: classes, generated: session.dealt_so_far().0 })
+}
+
+/// The seed of the run: the session's, else one chosen now.
+fn run_seed(session: &Session) -> i64 {
+    match session.seed() {
+        0 => {
+            use std::hash::{BuildHasher, Hasher};
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u64(0);
+            (hasher.finish() >> 1).max(1) as i64
+        }
+        seed => seed,
+    }
+}
+
+/// The seed hand type `index` is dealt with, for a run with `seed`.
+fn type_seed(seed: i64, index: usize) -> i64 {
+    let mut z = (seed as u64).wrapping_add((index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    ((z ^ (z >> 31)) >> 1).max(1) as i64
+}
+
+/// The scenario's program with nature's mix: the levelling block back to its placeholder when
+/// the script has one (a generated file is refused), else the loaded program.
+fn natural_program(session: &Session, scenario: &Scenario) -> Result<(Program, Vec<u8>)> {
+    let has_block = scenario.text.windows(BEGIN_MARKER.len()).any(|w| w == BEGIN_MARKER.as_bytes());
+    if !has_block {
+        let program = session.loaded_program().expect("Scenario::read checked it").clone();
+        return Ok((program, scenario.text.clone()));
+    }
+    let text = scenario.stock()?.with_placeholder();
+    let options = session.options();
+    let program = Program::from_source(&text, options.dialect(), &options.script_vars).map_err(|e| e.with_source(&text))?;
+    Ok((program, text))
+}
+
+/// Options for a session dealing part of the run: the run's, with this seed and these limits.
+fn part_options(options: &Options, seed: i64, produce: i64, generate: i64) -> Options {
+    let mut options = options.clone();
+    options.seed = Some(seed);
+    options.produce = Some(produce);
+    options.generate = Some(generate);
+    options.levelling = Default::default();
+    options
+}
+
+/// Hands `deals` in the interleaved order of their types to the session's actions.
+fn run_interleaved(session: &mut Session, types: &HandTypes, all: Classified, seed: i64) -> Result<RunReport> {
+    let mut buckets: Vec<Vec<Deal>> = vec![Vec::new(); types.types.len() + 1];
+    for (deal, class) in all.deals.iter().zip(&all.types) {
+        buckets[class.unwrap_or(types.types.len())].push(*deal);
+    }
+    let sizes: Vec<usize> = buckets[..types.types.len()].iter().map(Vec::len).collect();
+    let order = interleaved(&sizes, buckets[types.types.len()].len(), seed as u64);
+    let labels: Vec<Option<Arc<str>>> = types.types.iter().map(|t| Some(Arc::from(t.label.as_str()))).collect();
+    let mut taken = vec![0usize; buckets.len()];
+    let mut deals = Vec::with_capacity(order.len());
+    let mut board_labels = Vec::with_capacity(order.len());
+    for bucket in order {
+        deals.push(buckets[bucket][taken[bucket]]);
+        taken[bucket] += 1;
+        board_labels.push(BoardLabel { hand_type: labels.get(bucket).cloned().flatten(), scenario: None });
+    }
+    session.set_option("seed", &seed.to_string())?;
+    session.run_given(deals, board_labels, all.generated)
+}
+
+/// Refuses to hold more than [`MAX_HELD_DEALS`] deals.
+fn check_held(produce: i64) -> Result<()> {
+    if produce > MAX_HELD_DEALS {
+        return Err(Error::new(
+            ErrorKind::Run,
+            format!(
+                "--level and --interleave keep every produced deal until the run ends: at most {MAX_HELD_DEALS} \
+                 deals (produce {produce}); lower produce"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `--level`: each hand type dealt directly in its exact quota, interleaved.
+pub fn level(session: &mut Session) -> Result<RunReport> {
+    let scenario = Scenario::read(session)?;
+    let options = session.options().clone();
+    let types = &scenario.types;
+    let target = types.target(options.levelling.target.as_ref())?;
+    let (program, text) = natural_program(session, &scenario)?;
+    let (max_generate, max_produce) = session.run_limits()?;
+    check_held(max_produce)?;
+    let quotas = largest_remainder(max_produce.max(0) as u64, &target);
+    let seed = run_seed(session);
+    let mut all = Classified { deals: Vec::new(), types: Vec::new(), generated: 0 };
+    let mut short = Vec::new();
+    for (index, (hand_type, &quota)) in types.types.iter().zip(&quotas).enumerate() {
+        if quota == 0 {
+            continue;
+        }
+        let node = program.variable(&hand_type.variable).ok_or_else(|| {
+            Error::new(ErrorKind::Script, format!("the hand type `{}` is not defined", hand_type.variable))
+        })?;
+        let left = max_generate - all.generated;
+        if left <= 0 {
+            short.push(format!("{} 0/{quota}", hand_type.label));
+            continue;
+        }
+        let part = part_options(&options, type_seed(seed, index), quota as i64, left);
+        let mut dealing = Session::with_program(part, program.with_condition_and(node), &text);
+        let dealt = deal_and_classify(&mut dealing, types, quota as usize)?;
+        if let Some(other) = dealt.types.iter().flatten().find(|&&t| t != index) {
+            // Unreachable: deal_and_classify refuses a deal of two types.
+            return Err(Error::new(ErrorKind::Run, format!("internal error: a deal of type {other} dealt as {index}")));
+        }
+        if (dealt.deals.len() as u64) < quota {
+            short.push(format!("{} {}/{quota}", hand_type.label, dealt.deals.len()));
+        }
+        all.generated += dealt.generated;
+        all.deals.extend(dealt.deals);
+        all.types.extend(dealt.types);
+    }
+    if !short.is_empty() {
+        session.write_diagnostics(
+            format!(
+                "Warning: the generate limit ({max_generate}) ended the levelled set short of its quotas: {}.\n         \
+                 Raise -g, or widen the types that came up short.\n",
+                short.join(", ")
+            )
+            .as_bytes(),
+        );
+    }
+    run_interleaved(session, types, all, seed)
+}
+
+/// Runs `--interleave` without `--level`: the scenario dealt as it stands, its produced deals
+/// printed in interleaved order.
+pub fn interleave(session: &mut Session) -> Result<RunReport> {
+    let scenario = Scenario::read(session)?;
+    let program = session.loaded_program().expect("Scenario::read checked it").clone();
+    let (max_generate, max_produce) = session.run_limits()?;
+    check_held(max_produce)?;
+    let seed = run_seed(session);
+    let part = part_options(session.options(), seed, max_produce, max_generate);
+    let mut dealing = Session::with_program(part, program, &scenario.text);
+    let all = deal_and_classify(&mut dealing, &scenario.types, max_produce.max(0) as usize)?;
+    run_interleaved(session, &scenario.types, all, seed)
+}
