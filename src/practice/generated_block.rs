@@ -6,7 +6,8 @@
 //! natural shares were counted exactly, the header says so and states the precision the
 //! rounding of the keeps leaves.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
+use crate::practice::refusal;
 use crate::practice::hand_types::HandTypes;
 use crate::practice::keeps::{Keeps, Threshold};
 use crate::practice::natural_shares::{NaturalShares, Source};
@@ -178,16 +179,14 @@ pub fn fill_markers(text: &[u8], labels: &[&str], mix: &[f64]) -> Result<Vec<u8>
     while let Some(at) = rest.windows(OPEN.len()).position(|w| w == OPEN) {
         out.extend_from_slice(&rest[..at]);
         let close = rest[at..].windows(2).position(|w| w == b"}}").ok_or_else(|| {
-            Error::new(ErrorKind::Script, "a `{{level-mix` marker is never closed")
+            refusal("a `{{level-mix` marker is never closed")
         })?;
         let inner = String::from_utf8_lossy(&rest[at + 2..at + close]).into_owned();
         let filled = match inner.strip_prefix("level-mix:") {
             Some(name) => {
                 let name = name.trim();
                 let i = labels.iter().position(|l| *l == name).ok_or_else(|| {
-                    Error::new(
-                        ErrorKind::Script,
-                        format!(
+                    refusal(format!(
                             "`{{{{level-mix:{name}}}}}` names a category the scenario does not declare. Known: {}",
                             labels.join(", ")
                         ),

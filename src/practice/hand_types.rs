@@ -5,7 +5,8 @@
 //! are listed in the order they are first declared. Nothing here deals: whether the types
 //! partition the produced deals is the measuring's business (see [`super::natural_shares`]).
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
+use crate::practice::refusal;
 use crate::script::ast::{Expr, ParsedScript, Statement};
 
 /// The prefix of a hand type's variable (matched without regard to case).
@@ -66,9 +67,7 @@ impl HandTypes {
         for statement in &script.statements {
             let Statement::Define(name, expr, _) = statement else { continue };
             if has_prefix(name, LEVEL_TYPE_PREFIX) {
-                return Err(Error::new(
-                    ErrorKind::Script,
-                    format!(
+                return Err(refusal(format!(
                         "`{name}`: levelling over a separate `LevelType_` decomposition is not available in \
                          libdealer; level the `HandType_` variables"
                     ),
@@ -82,9 +81,7 @@ impl HandTypes {
             } else if !types.iter().any(|t| t.variable == *name) {
                 let label = label(name, HAND_TYPE_PREFIX);
                 if let Some(same) = types.iter().find(|t| t.label.eq_ignore_ascii_case(&label)) {
-                    return Err(Error::new(
-                        ErrorKind::Script,
-                        format!(
+                    return Err(refusal(format!(
                             "`{}` and `{name}` name the same category: hand type labels may not differ only in \
                              case.\n       Rename one of them.",
                             same.variable
@@ -97,30 +94,26 @@ impl HandTypes {
         let mut weights = vec![1.0; types.len()];
         for (name, of, expr) in shares {
             let Some(at) = types.iter().position(|t| t.label.eq_ignore_ascii_case(&of)) else {
-                return Err(Error::new(
-                    ErrorKind::Script,
-                    format!(
+                return Err(refusal(format!(
                         "`{name}` sets the share of a `{of}` the scenario never declares.\n       Add \
                          `{HAND_TYPE_PREFIX}_{of} = ...`, or correct the name."
                     ),
                 ));
             };
             let &Expr::Number(weight, _) = expr else {
-                return Err(Error::new(
-                    ErrorKind::Script,
-                    format!(
+                return Err(refusal(format!(
                         "`{name}` has to be a plain number — it is a target share, settled before any deal is \
                          looked at."
                     ),
                 ));
             };
             if weight < 0 {
-                return Err(Error::new(ErrorKind::Script, format!("`{name}` cannot be negative.")));
+                return Err(refusal(format!("`{name}` cannot be negative.")));
             }
             weights[at] = f64::from(weight);
         }
         if !types.is_empty() && weights.iter().all(|&w| w == 0.0) {
-            return Err(Error::new(ErrorKind::Script, "every share is 0, which asks for no deals at all."));
+            return Err(refusal("every share is 0, which asks for no deals at all."));
         }
         Ok(HandTypes { types, weights })
     }
@@ -138,16 +131,14 @@ impl HandTypes {
             None => self.weights.clone(),
             Some(LevelTarget::Even) => vec![1.0; self.types.len()],
             Some(LevelTarget::Weights(w)) if w.len() != self.types.len() => {
-                return Err(Error::new(
-                    ErrorKind::Option,
-                    format!("--level-target has {} weights for {} hand types", w.len(), self.types.len()),
+                return Err(refusal(format!("--level-target has {} weights for {} hand types", w.len(), self.types.len()),
                 ))
             }
             Some(LevelTarget::Weights(w)) => w.clone(),
         };
         let sum: f64 = weights.iter().sum();
         if sum <= 0.0 {
-            return Err(Error::new(ErrorKind::Option, "the target shares sum to zero, which asks for no deals at all."));
+            return Err(refusal("the target shares sum to zero, which asks for no deals at all."));
         }
         Ok(weights.iter().map(|w| w / sum).collect())
     }

@@ -6,7 +6,8 @@
 //! qualifying deals kept (`acceptance`) and the deals dealt per deal kept (`cost`). Pure
 //! numbers: nothing here deals or writes.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
+use crate::practice::refusal;
 
 /// How a type's deals are kept by the generated block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +71,7 @@ impl Keeps {
                 Threshold::Never
             } else if steps < 1.0 {
                 let finer = scale.saturating_mul(100);
-                return Err(Error::new(
-                    ErrorKind::Script,
-                    format!(
+                return Err(refusal(format!(
                         "`{label}` wants to be kept {k:.6} of the time, which is less than one deal in {scale}.\n       \
                          No threshold on this roll says that. Give `{label}` more of the target, or define\n       \
                          a finer roll before the block: roll = (rnd({finer}) % {finer} + {finer}) % {finer}"

@@ -10,6 +10,7 @@
 use crate::actions::boards::BoardLabel;
 use crate::cards::Deal;
 use crate::error::{Error, ErrorKind, Result};
+use crate::practice::refusal;
 use crate::job::{Options, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
@@ -45,9 +46,7 @@ fn deal_and_classify(session: &mut Session, types: &HandTypes, count: usize) -> 
         if let Some(second) = matched.next() {
             let mut line = Vec::new();
             deal.write_oneline(&mut line);
-            return Err(Error::new(
-                ErrorKind::Script,
-                format!(
+            return Err(refusal(format!(
                     "a deal is both `{}` and `{}`. Hand types have to partition the deals, so at most one may \
                      match.\n       The deal:\n       {}",
                     types.types[first.expect("first")].variable,
@@ -159,7 +158,7 @@ pub fn level(session: &mut Session) -> Result<RunReport> {
             continue;
         }
         let node = program.variable(&hand_type.variable).ok_or_else(|| {
-            Error::new(ErrorKind::Script, format!("the hand type `{}` is not defined", hand_type.variable))
+            refusal(format!("the hand type `{}` is not defined", hand_type.variable))
         })?;
         let left = max_generate - all.generated;
         if left <= 0 {

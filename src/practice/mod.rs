@@ -23,8 +23,15 @@ pub mod scenario;
 pub mod stock_scenario;
 pub mod write_leveled;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::job::{RunReport, Session};
+
+/// A practice run's refusal of a scenario or of its options (exit status 1, as Dealer3's).
+pub(crate) fn refusal(message: impl Into<String>) -> Error {
+    let mut error = Error::new(ErrorKind::Script, message);
+    error.exit_code = 1;
+    error
+}
 
 /// Runs the job of `session`'s loaded script as its options ask: `--write-leveled` writes the
 /// levelled script, `--level` deals each hand type in its quota, `--interleave` orders the

@@ -10,6 +10,7 @@
 use crate::cards::Seat;
 use crate::clock::Instant;
 use crate::error::{Error, ErrorKind, Result};
+use crate::practice::refusal;
 use crate::job::{Options, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::program::{NodeId, Program};
@@ -64,7 +65,7 @@ fn type_nodes(program: &Program, types: &HandTypes) -> Result<Vec<NodeId>> {
         .iter()
         .map(|t| {
             program.variable(&t.variable).ok_or_else(|| {
-                Error::new(ErrorKind::Script, format!("the hand type `{}` is not defined", t.variable))
+                refusal(format!("the hand type `{}` is not defined", t.variable))
             })
         })
         .collect()
@@ -73,9 +74,7 @@ fn type_nodes(program: &Program, types: &HandTypes) -> Result<Vec<NodeId>> {
 /// The error for deals that match no type.
 fn gap_error(untyped: u64, of: u64, unit: &str, types: &HandTypes) -> Error {
     let all: Vec<String> = types.types.iter().map(|t| t.variable.clone()).collect();
-    Error::new(
-        ErrorKind::Script,
-        format!(
+    refusal(format!(
             "{untyped} of {of} {unit} matched no hand type. They have to partition what the scenario produces,\n       \
              or the keeps will not add up — a rate is only a rate if it is a share of something.\n       Either widen \
              the types, or narrow the condition to the deals they cover:\n\n           and ({})\n",
@@ -86,9 +85,7 @@ fn gap_error(untyped: u64, of: u64, unit: &str, types: &HandTypes) -> Error {
 
 /// The error for a deal of two types.
 fn overlap_error(first: &str, second: &str, detail: &str) -> Error {
-    Error::new(
-        ErrorKind::Script,
-        format!(
+    refusal(format!(
             "a deal is both `{first}` and `{second}`. Hand types have to partition the deals, so at most one may \
              match.\n       {detail}"
         ),
@@ -98,9 +95,7 @@ fn overlap_error(first: &str, second: &str, detail: &str) -> Error {
 /// The error for types never seen.
 fn never_seen_error(labels: &[&str], over: u64, unit: &str) -> Error {
     let names: Vec<String> = labels.iter().map(|l| format!("`{l}`")).collect();
-    Error::new(
-        ErrorKind::Script,
-        format!(
+    refusal(format!(
             "never seen in {over} {unit}: {}.\n       A keep cannot make a hand that does not occur, so there is no \
              levelling that delivers the asked-for mix.\n       Check those definitions: a type that matches nothing \
              usually means a misspelled name or a condition\n       narrower than the type meant to sit inside it.",

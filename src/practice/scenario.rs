@@ -2,6 +2,7 @@
 //! again from the text, in the session's dialect) and the hand types it declares.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::practice::refusal;
 use crate::job::Session;
 use crate::practice::hand_types::HandTypes;
 use crate::practice::stock_scenario::StockScenario;
@@ -38,9 +39,7 @@ impl Scenario {
             .map_err(|d| Error::from(d).with_source(&text))?;
         let types = HandTypes::declared(&script)?;
         if types.types.is_empty() {
-            return Err(Error::new(
-                ErrorKind::Script,
-                "there are no hand types to level. Name them with variables beginning `HandType`.",
+            return Err(refusal("there are no hand types to level. Name them with variables beginning `HandType`.",
             ));
         }
         Ok(Scenario { text, script, types })

@@ -5,6 +5,7 @@
 //! No deal is produced: the file is what the user runs, here or on BBO's or classic dealer.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::practice::refusal;
 use crate::job::{RunReport, Session};
 use crate::practice::generated_block::{fill_markers, Levelled};
 use crate::practice::keeps::Keeps;
@@ -57,9 +58,7 @@ pub fn levelled_script(session: &Session) -> Result<LevelledScript> {
 /// produced).
 pub fn write_leveled(session: &mut Session, path: &str) -> Result<RunReport> {
     if session.options().levelling.interleave && !session.options().levelling.level {
-        return Err(Error::new(
-            ErrorKind::Option,
-            "--interleave has nothing to order during --write-leveled: that run measures the\n       scenario as it \
+        return Err(refusal("--interleave has nothing to order during --write-leveled: that run measures the\n       scenario as it \
              stands. Level it first, then run the generated file with --interleave.",
         ));
     }
