@@ -68,7 +68,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors formats-endplay limits consumer-test bench install uninstall \
-	check-static-libs check-header dd-reference dds29-tools FORCE
+	check-static-libs check-header dd-reference dds29-tools practice-test FORCE
 
 all: $(RELEASE)/dealer
 
@@ -201,6 +201,11 @@ cli-errors: all
 	tests/cli_formats.sh
 	tests/bbo_check.sh
 	tests/spot_predeal.sh
+
+# Practice sets: levelling hand types (--write-leveled against the files kept in tests/levelling,
+# the levelled files under classic dealer, --level's exact quotas, --interleave, every refusal).
+practice-test: all
+	tests/levelling.sh
 
 # The LIN and PBN board records read by an independent parser: endplay from PyPI (in a venv under
 # target/), 200 boards each, hands, dealer and vulnerability against ours. NOT RUN when endplay
