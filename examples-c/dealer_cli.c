@@ -68,6 +68,8 @@ struct cli_options {
     const char *level_timeout;
     int level;
     int interleave;
+    char **mix;    /* --mix's scenario words (in argv), mix_count of them */
+    int mix_count;
     int explain;
     int request;
     int untrusted;
@@ -81,7 +83,7 @@ struct cli_options {
 };
 
 static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                                NULL, NULL, 0, 0, EXPLAIN_AUTO, REQUEST_NONE, 0, 0, 0, 0, 0, 0, NULL,
+                                                NULL, NULL, 0, 0, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0, 0, 0, 0, 0, 0, NULL,
                                                 LONG_UNKNOWN};
 
 /* The long options' settings. */
@@ -114,7 +116,7 @@ static const struct long_option long_options[] = {
     {NULL, "untrusted", NULL, &cli.untrusted, 1,
      "--untrusted                  a user's script: no opc/usereval programs; 10 s, 10^7 deals, 1 MiB", 0},
     {"Board records", "format", &cli.format, NULL, 0,
-     "--format=script|lin|jsonl    the script's actions, or BBO LIN / JSON Lines records instead", 0},
+     "--format=script|lin|jsonl|pbn  the script's actions, or BBO LIN / JSON Lines / PBN records instead", 0},
     {NULL, "start-board", &cli.start_board, NULL, 0,
      "--start-board=N              number of the first board (dealer, vulnerability follow it)", 0},
     {NULL, "rotate", NULL, &cli.rotate, 1,
@@ -145,6 +147,8 @@ static const struct long_option long_options[] = {
      "--level-measure=N            measure natural shares on at most N produced deals (2000000)", 1},
     {NULL, "level-timeout", &cli.level_timeout, NULL, 0,
      "--level-timeout=SECONDS      measure natural shares for at most this long (60)", 1},
+    {NULL, "mix", NULL, &cli.mix_count, 0,
+     "--mix A.dlr B.dlr:2 C.dlr=10 one board set from several scripts: by weight (:W) or count (=N)", 0},
     {NULL, "interleave", NULL, &cli.interleave, 1,
      "--interleave                 print the deals in rounds holding each hand type, boards numbered by position", 0},
     {"Checking a script", "check", &cli.check, NULL, 0,
@@ -153,6 +157,10 @@ static const struct long_option long_options[] = {
     {NULL, "version", NULL, &cli.request, REQUEST_VERSION, "--version                    libdealer's version", 0},
 };
 enum { N_LONG_OPTIONS = sizeof long_options / sizeof long_options[0] };
+
+/* The most scenarios --mix takes, and its words (pointers into argv). */
+enum { MAX_MIX = 256 };
+static char *mix_words[MAX_MIX];
 
 /* The long option named by `arg` ("--name" or "--name=VALUE"), or NULL. */
 static const struct long_option *find_long_option(const char *arg) {
@@ -194,6 +202,12 @@ static int take_long_options(int argc, char **argv, const char *optstring) {
             operands_only = 1;
         } else if (arg[0] != '-' || arg[1] == '\0') {
             operands_only = posixly_correct;
+        } else if (strcmp(arg, "--mix") == 0) {
+            /* --mix takes the words after it up to the next option: the scenarios */
+            cli.mix = mix_words;
+            cli.mix_count = 0;
+            while (i + 1 < argc && argv[i + 1][0] != '-' && cli.mix_count < MAX_MIX) mix_words[cli.mix_count++] = argv[++i];
+            continue;
         } else if (arg[1] == '-') {
             const struct long_option *o = find_long_option(arg);
             if (o && o->value && o->next_word && arg[2 + strlen(o->name)] == '\0' && i + 1 < argc) {
@@ -467,6 +481,54 @@ static int32_t write_check_line(const uint8_t *data, uintptr_t len, void *userda
     return fwrite(data, 1, len, stdout) == len ? 0 : 1;
 }
 
+/* Adds --mix's scenarios to the session: each word is FILE, FILE:WEIGHT or FILE=COUNT (the
+ * last ':' or '=' followed by a number only; the file name labels its boards). Returns 0, or
+ * the exit status after printing why not. */
+static int add_mix_scenarios(dealer_session *session) {
+    for (int k = 0; k < cli.mix_count; k++) {
+        const char *word = cli.mix[k];
+        size_t n = strlen(word);
+        double weight = 1.0;
+        long long count = -1;
+        const char *cut = strrchr(word, ':');
+        const char *eq = strrchr(word, '=');
+        if (eq && (!cut || eq > cut)) cut = eq;
+        if (cut && cut[1] != '\0' && strspn(cut + 1, "0123456789.") == strlen(cut + 1)) {
+            char *end = NULL;
+            if (*cut == '=') count = strtoll(cut + 1, &end, 10);
+            else weight = strtod(cut + 1, &end);
+            if (!end || *end != '\0') {
+                fprintf(stderr, "--mix: '%s': a weight (FILE:W) or a whole count (FILE=N) after the name\n", word);
+                return 2;
+            }
+            n = (size_t)(cut - word);
+        }
+        char *name = malloc(n + 1);
+        if (!name) return 2;
+        memcpy(name, word, n);
+        name[n] = '\0';
+        FILE *input = fopen(name, "rb");
+        if (!input) {
+            perror(name);
+            free(name);
+            return 255;
+        }
+        size_t len = 0;
+        char *text = read_all(input, &len);
+        fclose(input);
+        if (!text) {
+            fprintf(stderr, "%s: cannot read\n", name);
+            free(name);
+            return 2;
+        }
+        int status = dealer_mix_add(session, name, (const uint8_t *)text, len, weight, count);
+        free(text);
+        free(name);
+        if (status != DEALER_OK) return fail(session);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     /* Long options are taken out before getopt sees the peers' short switches. Which short
      * switches take an argument depends on the dialect, which long options choose: a look at a
@@ -699,49 +761,64 @@ int main(int argc, char **argv) {
         dealer_free_session(session);
         return 1;
     }
-    FILE *input = stdin;
-    if (path) {
-        input = fopen(path, "rb");
-        if (!input) {
-            perror(path);
-            dealer_free_session(session);
-            return 255;
-        }
-        set(session, "input_name", path);
-    }
-    size_t len = 0;
-    char *text = read_all(input, &len);
-    if (path) fclose(input);
-    if (!text) {
-        fprintf(stderr, "input in flex scanner failed\n");
-        dealer_free_session(session);
-        return 2;
-    }
-    if (cli.check) {
-        /* --check=bbo: the diagnostics on standard output, exit 1 when BBO rejects the script
-         * (README "BBO check"); `statistics` is 0 after -v. */
-        long lines = 0;
-        int errors = strcmp(cli.check, "bbo") == 0
-                         ? dealer_check_script(session, (const uint8_t *)text, len, DEALER_CHECK_BBO, write_check_line, &lines)
-                         : -1;
-        /* A clean script: one line, so that the user knows the check ran (stdout with -v). */
-        if (errors == 0 && lines == 0) fprintf(statistics ? stderr : stdout, "no problems for BBO's dealer\n");
-        free(text);
-        if (errors < 0) {
-            if (strcmp(cli.check, "bbo") != 0) fprintf(stderr, "unknown check '%s' (bbo)\n", cli.check);
-            else fprintf(stderr, "%s\n", dealer_last_error(session));
+    int status = DEALER_OK;
+    if (cli.mix_count > 0) {
+        /* --mix: the scenarios make the board set (README "Mixing scenarios") */
+        if (path) {
+            fprintf(stderr, "%s: --mix takes the scenarios; give no other script (%s)\n", argv[0], path);
             dealer_free_session(session);
             return 2;
         }
-        dealer_free_session(session);
-        return errors > 0 ? 1 : 0;
-    }
-    int status = dealer_load_script(session, (const uint8_t *)text, len);
-    free(text);
-    if (status != DEALER_OK) {
-        int code = fail(session);
-        dealer_free_session(session);
-        return code;
+        int code = add_mix_scenarios(session);
+        if (code != 0) {
+            dealer_free_session(session);
+            return code;
+        }
+    } else {
+        FILE *input = stdin;
+        if (path) {
+            input = fopen(path, "rb");
+            if (!input) {
+                perror(path);
+                dealer_free_session(session);
+                return 255;
+            }
+            set(session, "input_name", path);
+        }
+        size_t len = 0;
+        char *text = read_all(input, &len);
+        if (path) fclose(input);
+        if (!text) {
+            fprintf(stderr, "input in flex scanner failed\n");
+            dealer_free_session(session);
+            return 2;
+        }
+        if (cli.check) {
+            /* --check=bbo: the diagnostics on standard output, exit 1 when BBO rejects the script
+             * (README "BBO check"); `statistics` is 0 after -v. */
+            long lines = 0;
+            int errors = strcmp(cli.check, "bbo") == 0
+                             ? dealer_check_script(session, (const uint8_t *)text, len, DEALER_CHECK_BBO, write_check_line, &lines)
+                             : -1;
+            /* A clean script: one line, so that the user knows the check ran (stdout with -v). */
+            if (errors == 0 && lines == 0) fprintf(statistics ? stderr : stdout, "no problems for BBO's dealer\n");
+            free(text);
+            if (errors < 0) {
+                if (strcmp(cli.check, "bbo") != 0) fprintf(stderr, "unknown check '%s' (bbo)\n", cli.check);
+                else fprintf(stderr, "%s\n", dealer_last_error(session));
+                dealer_free_session(session);
+                return 2;
+            }
+            dealer_free_session(session);
+            return errors > 0 ? 1 : 0;
+        }
+        status = dealer_load_script(session, (const uint8_t *)text, len);
+        free(text);
+        if (status != DEALER_OK) {
+            int code = fail(session);
+            dealer_free_session(session);
+            return code;
+        }
     }
     fflush(stdout);
     if (dealer_create_interrupter(session, &interrupter) == DEALER_OK) {

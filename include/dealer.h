@@ -512,6 +512,17 @@ int32_t dealer_load_script(dealer_session *session, const uint8_t *text, uintptr
 // shown by `printpbn` unless the `input_name` option is set.
 int32_t dealer_load_script_file(dealer_session *session, const char *path);
 
+// Adds a scenario to the board set `dealer_run` mixes: `name` (NUL-terminated; what its boards
+// are labelled with: PBN `[Event]`, LIN `st|…|`, JSON `"scenario"`), its script (`len` bytes at
+// `text`), and its part of the set: `count` boards exactly when `count` is 0 or more, else
+// (`count` −1) a share of the boards the counts leave of the `produce` limit in proportion to
+// `weight` (0 or more). The scenario is compiled now, in the session's dialect: a script error
+// is `DEALER_ERROR_SCRIPT`, its message starting `in scenario NAME: `.
+int32_t dealer_mix_add(dealer_session *session, const char *name, const uint8_t *text, uintptr_t len, double weight, int64_t count);
+
+// Forgets the scenarios `dealer_mix_add` added: `dealer_run` runs the loaded script again.
+int32_t dealer_mix_clear(dealer_session *session);
+
 // Checks `len` bytes of script text at `text` as the dealer named by `flavour` reads it
 // (`DEALER_CHECK_BBO`: Bridge Base Online's dealer, i.e. classic dealer), without loading it
 // into the session or dealing. Each diagnostic is passed to `callback` (if not NULL) as one
@@ -547,7 +558,9 @@ int32_t dealer_set_output(dealer_session *session, int32_t stream, dealer_write_
 int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd);
 
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
-// the output streams. `report` may be NULL; otherwise set its `size` and it receives the
+// the output streams. The options `write_leveled`, `level` and `interleave` make it a practice
+// run (the levelled script written, each hand type dealt in its quota, the boards interleaved);
+// scenarios added with `dealer_mix_add` make it their mixed board set. `report` may be NULL; otherwise set its `size` and it receives the
 // counters. Output written before an error stays written and is complete up to the deal that
 // failed. Returns
 // `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had

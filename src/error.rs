@@ -89,6 +89,14 @@ impl Error {
         self
     }
 
+    /// The same error found in the scenario `name` of a mixed board set: its message (and
+    /// explanation) start `in scenario NAME: `.
+    pub fn in_scenario(mut self, name: &str) -> Error {
+        self.message = format!("in scenario {name}: {}", self.message);
+        self.explanation = self.explanation.map(|e| format!("in scenario {name}: {e}"));
+        self
+    }
+
     /// The full explanation: `line L, column C: message near 'text'`, then the offending line
     /// and a caret under column C; just the message when the error has no location. An
     /// [`explanation`](Self::explanation) replaces `message near 'text'`.

@@ -177,7 +177,7 @@ for dialect in v2 classic; do
   run --dialect=$dialect --bogus pbn.dl
   check "$dialect: --bogus, nothing close" 2 - "dealer: unknown option '--bogus' (--help lists the options)"
   run --dialect=$dialect --format pbn.dl
-  check "$dialect: --format without its value" 2 - "dealer: option '--format' needs a value: --format=script|lin|jsonl"
+  check "$dialect: --format without its value" 2 - "dealer: option '--format' needs a value: --format=script|lin|jsonl|pbn"
   run --dialect=$dialect --rotate=yes pbn.dl
   check "$dialect: --rotate=yes, a flag given a value" 2 - "dealer: option '--rotate' takes no value: '--rotate=yes'"
   run --dialect=$dialect --help --chek=bbo

@@ -64,6 +64,9 @@ pub struct BoardLabel {
     pub hand_type: Option<std::sync::Arc<str>>,
     /// The scenario's name.
     pub scenario: Option<std::sync::Arc<str>>,
+    /// The scenario's own board plan (its `dealer` and `vulnerable` statements), in a board
+    /// set mixed from several scenarios.
+    pub plan: Option<BoardPlan>,
 }
 
 /// One produced deal as a board: its number, dealer, vulnerability and (possibly rotated) hands.

@@ -49,9 +49,14 @@ pub fn write_lin_hand(out: &mut Vec<u8>, hand: Hand) {
     }
 }
 
-/// `printlin`: one LIN record of `board` and a newline; `title` adds `ah|Board N|`.
-pub fn print_lin(out: &mut Vec<u8>, board: &Board, title: bool) {
-    let _ = write!(out, "qx|o{}|md|", board.number);
+/// `printlin`: one LIN record of `board` and a newline; `title` adds `ah|Board N|`, a scenario
+/// (a board of a mixed set) `st|NAME|`, BBO's small heading (`|` in the name becomes `!`).
+pub fn print_lin(out: &mut Vec<u8>, board: &Board, title: bool, scenario: Option<&str>) {
+    let _ = write!(out, "qx|o{}|", board.number);
+    if let Some(name) = scenario {
+        let _ = write!(out, "st|{}|", name.replace('|', "!"));
+    }
+    out.extend_from_slice(b"md|");
     out.push(lin_dealer_digit(board.dealer));
     for (i, seat) in LIN_SEAT_ORDER.into_iter().enumerate() {
         if i > 0 {
@@ -81,7 +86,7 @@ mod tests {
     #[test]
     fn a_record_as_bbo_writes_it() {
         let mut out = Vec::new();
-        print_lin(&mut out, &BoardPlan::default().board(1, &deal()), true);
+        print_lin(&mut out, &BoardPlan::default().board(1, &deal()), true, None);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "qx|o1|md|3S876HT98DQT987CK5,S543H7654D62CQJ64,SAK2HQ3DKJ43CAT98,SQJT9HAKJ2DA5C732|rh||ah|Board 1|sv|o|pg||\n"
@@ -94,7 +99,7 @@ mod tests {
         let expected = [(1, b'3', b'o'), (2, b'4', b'n'), (3, b'1', b'e'), (4, b'2', b'b'), (5, b'3', b'n')];
         for (number, digit, vul) in expected {
             let mut out = Vec::new();
-            print_lin(&mut out, &BoardPlan::default().board(number, &deal), false);
+            print_lin(&mut out, &BoardPlan::default().board(number, &deal), false, None);
             let text = String::from_utf8(out).unwrap();
             assert_eq!(
                 text,

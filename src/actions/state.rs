@@ -211,6 +211,8 @@ impl<'p> ActionState<'p> {
         let program = self.program;
         let produced = job.produced();
         let board = produced + self.board_offset;
+        // A mixed board set's board follows its own scenario's plan.
+        let boards = job.board_label().and_then(|label| label.plan).unwrap_or(self.boards);
         self.pending.clear();
         self.tallied.next_deal();
         for (index, action) in program.actions.iter().enumerate() {
@@ -231,10 +233,10 @@ impl<'p> ActionState<'p> {
                 CompiledAction::PrintPbn => {
                     if !self.settings.quiet {
                         // Rotated, the board's own dealer and vulnerability replace the script's.
-                        let shown = self.boards.board(board, deal);
+                        let shown = boards.board(board, deal);
                         let (dealer, vulnerability) = match shown.rotated {
                             true => (Some(shown.dealer), Some(shown.vulnerability)),
-                            false => (program.settings.dealer, program.settings.vulnerable),
+                            false => (boards.script_dealer, boards.script_vulnerability),
                         };
                         let info = PbnInfo {
                             dialect: program.dialect,
@@ -253,7 +255,7 @@ impl<'p> ActionState<'p> {
                         }
                         if self.settings.pbn_dd {
                             // The tags go before the record's closing blank line.
-                            let (table, par) = board_dd(job, deal, &shown, self.boards.turn(board))?;
+                            let (table, par) = board_dd(job, deal, &shown, boards.turn(board))?;
                             outputs.out().pop();
                             actions::write_pbn_dd(outputs.out(), &table, &par);
                             outputs.out().push(b'\n');
@@ -261,7 +263,8 @@ impl<'p> ActionState<'p> {
                     }
                 }
                 CompiledAction::PrintLin => {
-                    actions::print_lin(outputs.out(), &self.boards.board(board, deal), self.settings.board_title)
+                    let scenario = job.board_label().and_then(|label| label.scenario.as_deref());
+                    actions::print_lin(outputs.out(), &boards.board(board, deal), self.settings.board_title, scenario)
                 }
                 CompiledAction::PrintJson(values) => {
                     self.json_values.clear();
@@ -272,9 +275,9 @@ impl<'p> ActionState<'p> {
                             self.json_values.push((name, ev.value(*value)?));
                         }
                     }
-                    let shown = self.boards.board(board, deal);
+                    let shown = boards.board(board, deal);
                     let dd = match self.settings.json_dd {
-                        true => Some(board_dd(job, deal, &shown, self.boards.turn(board))?),
+                        true => Some(board_dd(job, deal, &shown, boards.turn(board))?),
                         false => None,
                     };
                     let dd = dd.as_ref().map(|(table, par)| (table, par));

@@ -48,6 +48,8 @@ mod options;
 mod usereval;
 // Loading a script.
 mod scripts;
+// Mixing scenarios into one board set.
+mod mix;
 // Checking a script for another dealer (BBO) without loading it.
 mod check;
 // Output streams to callbacks or file descriptors.
@@ -73,6 +75,7 @@ pub use dd::*;
 pub use deals::*;
 pub use errors::*;
 pub use eval::*;
+pub use mix::*;
 pub use options::*;
 pub use output::*;
 pub use run::*;

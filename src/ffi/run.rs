@@ -39,7 +39,9 @@ pub struct dealer_run_report {
 const RUN_REPORT_V1_SIZE: usize = std::mem::offset_of!(dealer_run_report, ceiling);
 
 /// Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
-/// the output streams. `report` may be NULL; otherwise set its `size` and it receives the
+/// the output streams. The options `write_leveled`, `level` and `interleave` make it a practice
+/// run (the levelled script written, each hand type dealt in its quota, the boards interleaved);
+/// scenarios added with `dealer_mix_add` make it their mixed board set. `report` may be NULL; otherwise set its `size` and it receives the
 /// counters. Output written before an error stays written and is complete up to the deal that
 /// failed. Returns
 /// `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had

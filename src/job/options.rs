@@ -137,6 +137,20 @@ pub struct LevelOptions {
     pub interleave: bool,
 }
 
+/// One scenario of a mixed board set (`--mix`, `dealer_mix_add`): its name (printed with its
+/// boards), its script's text, and its part of the set: a weight, or an exact count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixScenario {
+    /// The name boards carry (the file name on the command line).
+    pub name: String,
+    /// The script's text.
+    pub text: Vec<u8>,
+    /// The scenario's weight among those without a count (default 1).
+    pub weight: f64,
+    /// An exact number of boards, when given.
+    pub count: Option<u64>,
+}
+
 /// A target mix given as an option (`level_target`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum LevelTarget {
@@ -197,6 +211,9 @@ pub enum OutputFormat {
     /// `printjson` in place of the script's actions, and no text statistics (the JSON summary
     /// object when `json_summary` is on).
     Jsonl,
+    /// `printpbn` in place of the script's actions, and no text statistics (a PBN file as
+    /// readers expect it; the board set of `--mix` by default).
+    Pbn,
 }
 
 /// The highest `start_board`.
@@ -471,7 +488,8 @@ impl Options {
                     "script" => OutputFormat::Script,
                     "lin" => OutputFormat::Lin,
                     "jsonl" => OutputFormat::Jsonl,
-                    _ => return Err(bad("expected script, lin or jsonl, got")),
+                    "pbn" => OutputFormat::Pbn,
+                    _ => return Err(bad("expected script, lin, jsonl or pbn, got")),
                 }
             }
             "board_title" => o.board_title = parse_bool(key, value)?,
@@ -852,7 +870,7 @@ mod tests {
         ("max_script_bytes", &["", "0", "-1", "abc", "16M", "18446744073709551616"]),
         ("start_board", &["", "-1", "abc", "1.5", "1000000001", " 1"]),
         ("rotate", &["", "2", "abc"]),
-        ("format", &["", "LIN", "json", "pbn", "lin "]),
+        ("format", &["", "LIN", "json", "PBN", "lin "]),
         ("board_title", &["", "2", "abc"]),
         ("json_summary", &["", "2", "abc"]),
         ("pbn_dd", &["", "2", "abc", "ON"]),

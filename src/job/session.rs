@@ -26,7 +26,7 @@ use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::interrupter::Interrupter;
 use crate::job::dealing_loop::{run_job, GivenDeals, Job};
 use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
-use crate::job::options::{parse_debug, predeal_cards, Options, OutputFormat, GENERATE_NOTHING};
+use crate::job::options::{parse_debug, predeal_cards, MixScenario, Options, OutputFormat, GENERATE_NOTHING};
 use crate::job::parallel::ParallelDealing;
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{Sink, Stream};
@@ -80,6 +80,8 @@ pub struct Session {
     /// While the `format` option replaces the loaded script's actions: the script's own actions
     /// and whether they print deals, put back when `format` returns to `script`.
     script_actions: Option<(Vec<CompiledAction>, bool)>,
+    /// The scenarios of a mixed board set, when some were added (see [`crate::practice`]).
+    mix: Vec<MixScenario>,
 }
 
 /// Whether the script's board records carry double-dummy results for every produced deal:
@@ -173,6 +175,7 @@ impl Session {
             last_seed: None,
             script_text: Vec::new(),
             script_actions: None,
+            mix: Vec::new(),
         }
     }
 
@@ -282,6 +285,7 @@ impl Session {
             OutputFormat::Script => return,
             OutputFormat::Lin => CompiledAction::PrintLin,
             OutputFormat::Jsonl => CompiledAction::PrintJson(Vec::new()),
+            OutputFormat::Pbn => CompiledAction::PrintPbn,
         };
         let actions = std::mem::replace(&mut program.actions, vec![action]);
         self.script_actions = Some((actions, std::mem::replace(&mut program.prints_deals, true)));
@@ -906,6 +910,52 @@ impl Session {
         session.script_text = script_text.to_vec();
         session.apply_format();
         session
+    }
+
+    /// Adds a scenario to the board set a run mixes (see [`crate::practice`]): it is compiled
+    /// now, under the session's dialect, so that its errors name it at once. Refuses a weight
+    /// that is negative or not finite, and an empty name.
+    pub fn add_mix_scenario(&mut self, scenario: MixScenario) -> Result<()> {
+        let name = &scenario.name;
+        if name.is_empty() {
+            return Err(Error::new(ErrorKind::Usage, "a mixed scenario needs a name"));
+        }
+        if !scenario.weight.is_finite() || scenario.weight < 0.0 {
+            return Err(Error::new(ErrorKind::Usage, format!("{name}: a weight of 0 or more, got {}", scenario.weight)));
+        }
+        self.check_script_size(scenario.text.len() as u64)?;
+        Program::from_source(&scenario.text, self.options.dialect(), &self.options.script_vars)
+            .map_err(|e| e.with_source(&scenario.text).in_scenario(name))?;
+        self.mix.push(scenario);
+        Ok(())
+    }
+
+    /// The scenarios added for a mixed board set.
+    pub fn mix_scenarios(&self) -> &[MixScenario] {
+        &self.mix
+    }
+
+    /// Forgets the scenarios added for a mixed board set.
+    pub fn clear_mix(&mut self) {
+        self.mix.clear();
+    }
+
+    /// Runs the actions of `program` (a mixed set's records) on `deals` as
+    /// [`Session::run_given`] does, the loaded script left as it is.
+    pub fn run_given_with(
+        &mut self,
+        program: Program,
+        deals: Vec<Deal>,
+        labels: Vec<BoardLabel>,
+        generated: i64,
+    ) -> Result<RunReport> {
+        let loaded = self.program.replace(program);
+        let script_actions = self.script_actions.take();
+        self.apply_format();
+        let result = self.run_given(deals, labels, generated);
+        self.program = loaded;
+        self.script_actions = script_actions;
+        result
     }
 
     /// Writes `text` to the diagnostics stream (errors ignored, as for the run's own notices).

@@ -9,7 +9,7 @@
 
 use crate::actions::boards::BoardLabel;
 use crate::cards::Deal;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::practice::refusal;
 use crate::job::{Options, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
@@ -21,10 +21,10 @@ use crate::program::Program;
 use std::sync::Arc;
 
 /// Deals produced by one session, with the hand type each one is (`None`: of no type).
-struct Classified {
-    deals: Vec<Deal>,
-    types: Vec<Option<usize>>,
-    generated: i64,
+pub(crate) struct Classified {
+    pub(crate) deals: Vec<Deal>,
+    pub(crate) types: Vec<Option<usize>>,
+    pub(crate) generated: i64,
 }
 
 /// The most deals a levelled or interleaved run holds until it prints them (32 bytes each).
@@ -32,7 +32,7 @@ pub const MAX_HELD_DEALS: i64 = 10_000_000;
 
 /// Deals up to `count` deals with `session` and classifies each by the hand types; refuses a
 /// deal of two types.
-fn deal_and_classify(session: &mut Session, types: &HandTypes, count: usize) -> Result<Classified> {
+pub(crate) fn deal_and_classify(session: &mut Session, types: &HandTypes, count: usize) -> Result<Classified> {
     let ids: Vec<u32> =
         types.types.iter().map(|t| session.compile_expression(&t.variable)).collect::<Result<_>>()?;
     let mut values = vec![0i32; count.saturating_mul(ids.len())];
@@ -61,7 +61,7 @@ fn deal_and_classify(session: &mut Session, types: &HandTypes, count: usize) -> 
 }
 
 /// The seed of the run: the session's, else one chosen now.
-fn run_seed(session: &Session) -> i64 {
+pub(crate) fn run_seed(session: &Session) -> i64 {
     match session.seed() {
         0 => {
             use std::hash::{BuildHasher, Hasher};
@@ -74,7 +74,7 @@ fn run_seed(session: &Session) -> i64 {
 }
 
 /// The seed hand type `index` is dealt with, for a run with `seed`.
-fn type_seed(seed: i64, index: usize) -> i64 {
+pub(crate) fn type_seed(seed: i64, index: usize) -> i64 {
     let mut z = (seed as u64).wrapping_add((index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -96,7 +96,7 @@ fn natural_program(session: &Session, scenario: &Scenario) -> Result<(Program, V
 }
 
 /// Options for a session dealing part of the run: the run's, with this seed and these limits.
-fn part_options(options: &Options, seed: i64, produce: i64, generate: i64) -> Options {
+pub(crate) fn part_options(options: &Options, seed: i64, produce: i64, generate: i64) -> Options {
     let mut options = options.clone();
     options.seed = Some(seed);
     options.produce = Some(produce);
@@ -105,73 +105,77 @@ fn part_options(options: &Options, seed: i64, produce: i64, generate: i64) -> Op
     options
 }
 
-/// Hands `deals` in the interleaved order of their types to the session's actions.
-fn run_interleaved(session: &mut Session, types: &HandTypes, all: Classified, seed: i64) -> Result<RunReport> {
+/// Deals in the order they are printed, each with its hand type's label, and the deals
+/// generated to find them.
+pub struct OrderedDeals {
+    /// The deals, in order.
+    pub deals: Vec<Deal>,
+    /// The label of each one's hand type (`None`: of no type).
+    pub hand_types: Vec<Option<Arc<str>>>,
+    /// Deals generated.
+    pub generated: i64,
+}
+
+impl OrderedDeals {
+    /// The board labels of the deals (their hand types).
+    fn labels(&self) -> Vec<BoardLabel> {
+        self.hand_types.iter().map(|t| BoardLabel { hand_type: t.clone(), ..BoardLabel::default() }).collect()
+    }
+}
+
+/// `all` in the interleaved order of their types (see [`interleaved`]).
+fn interleave_by_type(types: &HandTypes, all: Classified, seed: i64) -> OrderedDeals {
     let mut buckets: Vec<Vec<Deal>> = vec![Vec::new(); types.types.len() + 1];
     for (deal, class) in all.deals.iter().zip(&all.types) {
         buckets[class.unwrap_or(types.types.len())].push(*deal);
     }
     let sizes: Vec<usize> = buckets[..types.types.len()].iter().map(Vec::len).collect();
     let order = interleaved(&sizes, buckets[types.types.len()].len(), seed as u64);
-    let labels: Vec<Option<Arc<str>>> = types.types.iter().map(|t| Some(Arc::from(t.label.as_str()))).collect();
+    let labels: Vec<Arc<str>> = types.types.iter().map(|t| Arc::from(t.label.as_str())).collect();
     let mut taken = vec![0usize; buckets.len()];
-    let mut deals = Vec::with_capacity(order.len());
-    let mut board_labels = Vec::with_capacity(order.len());
+    let mut ordered = OrderedDeals { deals: Vec::with_capacity(order.len()), hand_types: Vec::new(), generated: all.generated };
     for bucket in order {
-        deals.push(buckets[bucket][taken[bucket]]);
+        ordered.deals.push(buckets[bucket][taken[bucket]]);
         taken[bucket] += 1;
-        board_labels.push(BoardLabel { hand_type: labels.get(bucket).cloned().flatten(), scenario: None });
+        ordered.hand_types.push(labels.get(bucket).cloned());
     }
-    session.set_option("seed", &seed.to_string())?;
-    session.run_given(deals, board_labels, all.generated)
+    ordered
 }
 
-/// Refuses to hold more than [`MAX_HELD_DEALS`] deals.
-fn check_held(produce: i64) -> Result<()> {
-    if produce > MAX_HELD_DEALS {
-        return Err(Error::new(
-            ErrorKind::Run,
-            format!(
-                "--level and --interleave keep every produced deal until the run ends: at most {MAX_HELD_DEALS} \
-                 deals (produce {produce}); lower produce"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// Runs `--level`: each hand type dealt directly in its exact quota, interleaved.
-pub fn level(session: &mut Session) -> Result<RunReport> {
-    let scenario = Scenario::read(session)?;
-    let options = session.options().clone();
-    let types = &scenario.types;
-    let target = types.target(options.levelling.target.as_ref())?;
-    let (program, text) = natural_program(session, &scenario)?;
-    let (max_generate, max_produce) = session.run_limits()?;
-    check_held(max_produce)?;
-    let quotas = largest_remainder(max_produce.max(0) as u64, &target);
-    let seed = run_seed(session);
+/// The deals of a levelled scenario: each hand type of `types` dealt directly from `program`
+/// (the scenario with nature's mix, its text `text`) in its quota of `produce` over `target`,
+/// within `generate` deals, interleaved; a type that falls short of its quota is named in
+/// `warnings`.
+#[allow(clippy::too_many_arguments)]
+pub fn levelled_deals(
+    options: &Options,
+    program: &Program,
+    text: &[u8],
+    types: &HandTypes,
+    target: &[f64],
+    (produce, generate): (i64, i64),
+    seed: i64,
+    warnings: &mut String,
+) -> Result<OrderedDeals> {
+    check_held(produce)?;
+    let quotas = largest_remainder(produce.max(0) as u64, target);
     let mut all = Classified { deals: Vec::new(), types: Vec::new(), generated: 0 };
     let mut short = Vec::new();
     for (index, (hand_type, &quota)) in types.types.iter().zip(&quotas).enumerate() {
         if quota == 0 {
             continue;
         }
-        let node = program.variable(&hand_type.variable).ok_or_else(|| {
-            refusal(format!("the hand type `{}` is not defined", hand_type.variable))
-        })?;
-        let left = max_generate - all.generated;
+        let node = program
+            .variable(&hand_type.variable)
+            .ok_or_else(|| refusal(format!("the hand type `{}` is not defined", hand_type.variable)))?;
+        let left = generate - all.generated;
         if left <= 0 {
             short.push(format!("{} 0/{quota}", hand_type.label));
             continue;
         }
-        let part = part_options(&options, type_seed(seed, index), quota as i64, left);
-        let mut dealing = Session::with_program(part, program.with_condition_and(node), &text);
+        let part = part_options(options, type_seed(seed, index), quota as i64, left);
+        let mut dealing = Session::with_program(part, program.with_condition_and(node), text);
         let dealt = deal_and_classify(&mut dealing, types, quota as usize)?;
-        if let Some(other) = dealt.types.iter().flatten().find(|&&t| t != index) {
-            // Unreachable: deal_and_classify refuses a deal of two types.
-            return Err(Error::new(ErrorKind::Run, format!("internal error: a deal of type {other} dealt as {index}")));
-        }
         if (dealt.deals.len() as u64) < quota {
             short.push(format!("{} {}/{quota}", hand_type.label, dealt.deals.len()));
         }
@@ -180,16 +184,41 @@ pub fn level(session: &mut Session) -> Result<RunReport> {
         all.types.extend(dealt.types);
     }
     if !short.is_empty() {
-        session.write_diagnostics(
-            format!(
-                "Warning: the generate limit ({max_generate}) ended the levelled set short of its quotas: {}.\n         \
-                 Raise -g, or widen the types that came up short.\n",
-                short.join(", ")
-            )
-            .as_bytes(),
-        );
+        warnings.push_str(&format!(
+            "Warning: the generate limit ({generate}) ended the levelled set short of its quotas: {}.\n         \
+             Raise -g, or widen the types that came up short.\n",
+            short.join(", ")
+        ));
     }
-    run_interleaved(session, types, all, seed)
+    Ok(interleave_by_type(types, all, seed))
+}
+
+/// Refuses to hold more than [`MAX_HELD_DEALS`] deals.
+pub fn check_held(produce: i64) -> Result<()> {
+    if produce > MAX_HELD_DEALS {
+        return Err(refusal(format!(
+            "--level, --interleave and --mix keep every produced deal until the run ends: at most \
+             {MAX_HELD_DEALS} deals (produce {produce}); lower produce"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `--level`: each hand type dealt directly in its exact quota, interleaved.
+pub fn level(session: &mut Session) -> Result<RunReport> {
+    let scenario = Scenario::read(session)?;
+    let options = session.options().clone();
+    let target = scenario.types.target(options.levelling.target.as_ref())?;
+    let (program, text) = natural_program(session, &scenario)?;
+    let (generate, produce) = session.run_limits()?;
+    let seed = run_seed(session);
+    let mut warnings = String::new();
+    let ordered =
+        levelled_deals(&options, &program, &text, &scenario.types, &target, (produce, generate), seed, &mut warnings)?;
+    session.write_diagnostics(warnings.as_bytes());
+    session.set_option("seed", &seed.to_string())?;
+    let labels = ordered.labels();
+    session.run_given(ordered.deals, labels, ordered.generated)
 }
 
 /// Runs `--interleave` without `--level`: the scenario dealt as it stands, its produced deals
@@ -203,5 +232,8 @@ pub fn interleave(session: &mut Session) -> Result<RunReport> {
     let part = part_options(session.options(), seed, max_produce, max_generate);
     let mut dealing = Session::with_program(part, program, &scenario.text);
     let all = deal_and_classify(&mut dealing, &scenario.types, max_produce.max(0) as usize)?;
-    run_interleaved(session, &scenario.types, all, seed)
+    let ordered = interleave_by_type(&scenario.types, all, seed);
+    session.set_option("seed", &seed.to_string())?;
+    let labels = ordered.labels();
+    session.run_given(ordered.deals, labels, ordered.generated)
 }

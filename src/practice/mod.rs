@@ -9,7 +9,8 @@
 //! [`natural_shares`] (counted or measured), [`keeps`] (the arithmetic of keeps and budget),
 //! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`),
 //! [`quotas`] (exact quotas), [`interleave`] (the order boards are printed in), [`level_run`]
-//! (`--level` and `--interleave`), and [`run`] (which run the session's options ask for).
+//! (`--level` and `--interleave`), [`mix`] (several scenarios in one board set), and [`run`]
+//! (which run the session's options ask for).
 
 pub mod condition_extent;
 pub mod generated_block;
@@ -17,6 +18,7 @@ pub mod hand_types;
 pub mod interleave;
 pub mod keeps;
 pub mod level_run;
+pub mod mix;
 pub mod natural_shares;
 pub mod quotas;
 pub mod scenario;
@@ -33,11 +35,14 @@ pub(crate) fn refusal(message: impl Into<String>) -> Error {
     error
 }
 
-/// Runs the job of `session`'s loaded script as its options ask: `--write-leveled` writes the
-/// levelled script, `--level` deals each hand type in its quota, `--interleave` orders the
+/// Runs the job of `session`'s loaded script as its options ask: the scenarios added for a
+/// mix make a mixed board set, `--write-leveled` writes the levelled script, `--level` deals each hand type in its quota, `--interleave` orders the
 /// produced deals by hand type (a script without hand types runs as it stands), otherwise the
 /// plain run ([`Session::run`]).
 pub fn run(session: &mut Session) -> Result<RunReport> {
+    if !session.mix_scenarios().is_empty() {
+        return mix::mix(session);
+    }
     let levelling = &session.options().levelling;
     if let Some(path) = levelling.write_leveled.clone() {
         return write_leveled::write_leveled(session, &path);

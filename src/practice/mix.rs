@@ -1,0 +1,173 @@
+//! Mixing scenarios into one board set (`--mix a.dlr b.dlr:2 c.dlr=10`, `dealer_mix_add`):
+//! each scenario gets its exact count, the boards left of the produce limit are split over the
+//! others by weight (largest remainder), each scenario is dealt from a seed of its own derived
+//! from the run's (levelled over its own hand types under `--level`), and the boards are
+//! interleaved as hand types are, numbered continuously. Every board is printed as a record
+//! (PBN unless `format` asks for LIN or JSON Lines) naming its scenario (PBN `[Event]`, LIN
+//! `st|…|`, JSON `"scenario"`) and its hand type when levelled; its dealer and vulnerability
+//! are its scenario's `dealer` and `vulnerable` statements (turned with `rotate`), else the
+//! board cycle's.
+
+use std::sync::Arc;
+
+use crate::actions::boards::{BoardLabel, BoardPlan};
+use crate::error::Result;
+use crate::job::options::{MixScenario, OutputFormat};
+use crate::job::{RunReport, Session};
+use crate::practice::hand_types::HandTypes;
+use crate::practice::interleave::interleaved;
+use crate::practice::level_run::{check_held, levelled_deals, part_options, run_seed, type_seed, OrderedDeals};
+use crate::practice::quotas::largest_remainder;
+use crate::practice::refusal;
+use crate::practice::stock_scenario::{StockScenario, BEGIN_MARKER};
+use crate::program::Program;
+
+/// Each scenario's number of boards: its count, or its weight's share of what the counts
+/// leave of `produce` (`None`: the counts' sum).
+pub fn scenario_quotas(scenarios: &[MixScenario], produce: Option<i64>) -> Result<Vec<u64>> {
+    let counted: u64 = scenarios.iter().filter_map(|s| s.count).sum();
+    let weighted: Vec<&MixScenario> = scenarios.iter().filter(|s| s.count.is_none()).collect();
+    let total = match produce {
+        Some(p) => p.max(0) as u64,
+        None if weighted.is_empty() => counted,
+        None => {
+            return Err(refusal(
+                "a mix by weight needs a produce limit (-p N): the weights share the boards the counts leave",
+            ))
+        }
+    };
+    if counted > total {
+        return Err(refusal(format!("the mix counts {counted} boards, more than the produce limit of {total}")));
+    }
+    let sum: f64 = weighted.iter().map(|s| s.weight).sum();
+    if !weighted.is_empty() && sum <= 0.0 && total > counted {
+        return Err(refusal("every weight of the mix is 0, which asks for no boards at all."));
+    }
+    let shares: Vec<f64> = weighted.iter().map(|s| if sum > 0.0 { s.weight / sum } else { 0.0 }).collect();
+    let mut by_weight = largest_remainder(total - counted, &shares).into_iter();
+    Ok(scenarios.iter().map(|s| s.count.unwrap_or_else(|| by_weight.next().unwrap_or(0))).collect())
+}
+
+/// One scenario compiled for mixing: its program with nature's mix (a levelling block back to
+/// its placeholder) and the text it was compiled from.
+fn natural_scenario(session: &Session, scenario: &MixScenario) -> Result<(Program, Vec<u8>)> {
+    let options = session.options();
+    let compile = |text: &[u8]| {
+        Program::from_source(text, options.dialect(), &options.script_vars)
+            .map_err(|e| e.with_source(text).in_scenario(&scenario.name))
+    };
+    let has_block = scenario.text.windows(BEGIN_MARKER.len()).any(|w| w == BEGIN_MARKER.as_bytes());
+    let parsed = crate::script::parse(&scenario.text, options.dialect(), &options.script_vars)
+        .map_err(|d| crate::error::Error::from(d).with_source(&scenario.text).in_scenario(&scenario.name))?;
+    if !has_block {
+        return Ok((compile(&scenario.text)?, scenario.text.clone()));
+    }
+    let text = StockScenario::read(&scenario.text, &parsed).map_err(|e| e.in_scenario(&scenario.name))?.with_placeholder();
+    Ok((compile(&text)?, text))
+}
+
+/// The deals of one scenario: levelled over its hand types under `--level` (when it declares
+/// any), else dealt as it stands.
+fn scenario_deals(
+    session: &Session,
+    scenario: &MixScenario,
+    quota: u64,
+    generate: i64,
+    seed: i64,
+    warnings: &mut String,
+) -> Result<(OrderedDeals, BoardPlan)> {
+    let options = session.options();
+    let (program, text) = natural_scenario(session, scenario)?;
+    let plan = BoardPlan {
+        script_dealer: program.settings.dealer,
+        script_vulnerability: program.settings.vulnerable,
+        rotate: options.rotate,
+    };
+    let parsed = crate::script::parse(&text, options.dialect(), &options.script_vars)
+        .map_err(|d| crate::error::Error::from(d).in_scenario(&scenario.name))?;
+    let types = HandTypes::declared(&parsed).map_err(|e| e.in_scenario(&scenario.name))?;
+    if options.levelling.level && !types.types.is_empty() {
+        let target = types.target(None).map_err(|e| e.in_scenario(&scenario.name))?;
+        let limits = (quota as i64, generate);
+        let ordered = levelled_deals(options, &program, &text, &types, &target, limits, seed, warnings)
+            .map_err(|e| e.in_scenario(&scenario.name))?;
+        return Ok((ordered, plan));
+    }
+    let part = part_options(options, seed, quota as i64, generate);
+    let mut dealing = Session::with_program(part, program, &text);
+    let mut deals = Vec::with_capacity(quota as usize);
+    let (_, result) = dealing.next_deals(quota as usize, &[], &mut [], |_, deal| deals.push(*deal));
+    result.map_err(|e| e.in_scenario(&scenario.name))?;
+    let hand_types = vec![None; deals.len()];
+    Ok((OrderedDeals { deals, hand_types, generated: dealing.dealt_so_far().0 }, plan))
+}
+
+/// Runs the mixed board set of the session's scenarios.
+pub fn mix(session: &mut Session) -> Result<RunReport> {
+    let scenarios = session.mix_scenarios().to_vec();
+    let options = session.options().clone();
+    let produce = options.produce.filter(|&p| p != 0);
+    let quotas = scenario_quotas(&scenarios, produce)?;
+    check_held(quotas.iter().sum::<u64>() as i64)?;
+    let generate = options.generate.filter(|&g| g > 0).unwrap_or(10_000_000);
+    let seed = run_seed(session);
+    let mut warnings = String::new();
+    let mut parts = Vec::with_capacity(scenarios.len());
+    let mut generated = 0i64;
+    for (index, (scenario, &quota)) in scenarios.iter().zip(&quotas).enumerate() {
+        let (dealt, plan) = scenario_deals(session, scenario, quota, generate - generated, type_seed(seed, index), &mut warnings)?;
+        if (dealt.deals.len() as u64) < quota {
+            warnings.push_str(&format!(
+                "Warning: {}: the generate limit ended it at {} of its {quota} boards.\n",
+                scenario.name,
+                dealt.deals.len()
+            ));
+        }
+        generated += dealt.generated;
+        parts.push((dealt, plan, Arc::<str>::from(scenario.name.as_str())));
+    }
+    let sizes: Vec<usize> = parts.iter().map(|(dealt, _, _)| dealt.deals.len()).collect();
+    let order = interleaved(&sizes, 0, seed as u64);
+    let mut taken = vec![0usize; parts.len()];
+    let mut deals = Vec::with_capacity(order.len());
+    let mut labels = Vec::with_capacity(order.len());
+    for part in order {
+        let (dealt, plan, name) = &parts[part];
+        deals.push(dealt.deals[taken[part]]);
+        labels.push(BoardLabel {
+            hand_type: dealt.hand_types[taken[part]].clone(),
+            scenario: Some(name.clone()),
+            plan: Some(*plan),
+        });
+        taken[part] += 1;
+    }
+    session.write_diagnostics(warnings.as_bytes());
+    // The set's records: PBN unless LIN or JSON Lines are asked for.
+    let records: &[u8] = match options.format {
+        OutputFormat::Script => b"action printpbn\n",
+        _ => b"",
+    };
+    let program = Program::from_source(records, options.dialect(), &options.script_vars)?;
+    session.set_option("seed", &seed.to_string())?;
+    session.run_given_with(program, deals, labels, generated)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(name: &str, weight: f64, count: Option<u64>) -> MixScenario {
+        MixScenario { name: name.into(), text: Vec::new(), weight, count }
+    }
+
+    #[test]
+    fn counts_first_then_weights() {
+        let mix = [scenario("a", 1.0, None), scenario("b", 2.0, None), scenario("c", 1.0, Some(10))];
+        assert_eq!(scenario_quotas(&mix, Some(30)).unwrap(), [7, 13, 10]);
+        assert_eq!(scenario_quotas(&mix[2..], None).unwrap(), [10]);
+        assert!(scenario_quotas(&mix, None).unwrap_err().to_string().contains("needs a produce limit"));
+        assert!(scenario_quotas(&mix, Some(5)).unwrap_err().to_string().contains("more than the produce limit"));
+        let even = [scenario("a", 1.0, None), scenario("b", 1.0, None), scenario("c", 1.0, None), scenario("d", 1.0, None)];
+        assert_eq!(scenario_quotas(&even, Some(10)).unwrap(), [3, 3, 2, 2]);
+    }
+}
