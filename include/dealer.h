@@ -388,7 +388,7 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 // - `json_dd`: `true` or `false` (the default; `--json-dd`): every `printjson` object (and
 //   `format` `jsonl`) carries `"dd"` (tricks by declarer and strain) and `"par"` (`score_ns`,
 //   `contracts`). See the README's "Double dummy in PBN and JSON Lines records".
-// - `write_leveled`: a file name (`--write-leveled`): `dealer_run` writes a copy of the script
+// - `write_leveled`: a file name (`--write-leveled`; empty: none): `dealer_run` writes a copy of the script
 //   with Dealer3's generated levelling block for its `HandType_NAME` variables (natural shares
 //   counted exactly where the condition and the types read one seat, else measured) and deals
 //   nothing else; the summary goes to the diagnostics stream.

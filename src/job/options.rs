@@ -496,7 +496,7 @@ impl Options {
             "json_summary" => o.json_summary = parse_bool(key, value)?,
             "pbn_dd" => o.pbn_dd = parse_bool(key, value)?,
             "json_dd" => o.json_dd = parse_bool(key, value)?,
-            "write_leveled" => o.levelling.write_leveled = Some(non_empty_path(key, value)?),
+            "write_leveled" => o.levelling.write_leveled = (!value.is_empty()).then(|| value.to_string()),
             "level" => o.levelling.level = parse_bool(key, value)?,
             "level_target" => {
                 o.levelling.target = match value {
@@ -826,6 +826,7 @@ mod tests {
         ("var7", "script text, as var0"),
         ("var8", "script text, as var0"),
         ("var9", "script text, as var0"),
+        ("write_leveled", "a file name, any text (empty: none)"),
     ];
 
     /// Bad values for every other key of [`OPTION_KEYS`].
@@ -875,7 +876,6 @@ mod tests {
         ("json_summary", &["", "2", "abc"]),
         ("pbn_dd", &["", "2", "abc", "ON"]),
         ("json_dd", &["", "2", "abc"]),
-        ("write_leveled", &[""]),
         ("level", &["", "2", "abc"]),
         ("level_target", &["even,1", "1,,2", "1;2", "-1,2", "0,0", "nan", "1,inf"]),
         ("level_budget", &["0", "0.5", "-3", "abc", "nan", "inf"]),

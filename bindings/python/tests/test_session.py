@@ -3,8 +3,11 @@ double dummy, errors with positions, callbacks and the session's life."""
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 import time
+from pathlib import Path
 
 import numpy
 import pytest
@@ -254,3 +257,34 @@ def test_check_bbo_lists_what_bbo_rejects():
     assert lines[0].startswith("1:11: error: `#` not in column 1")
     assert lines[1] == "2:11: error: `dds` is DealerV2 only"
     assert session.check_bbo("condition 1\n") == (0, [])
+
+
+LADDER = Path(os.environ["LIBDEALER_REPO"]) / "examples" / "levelling" / "nt_ladder.dlr"
+RESPONSES = Path(os.environ["LIBDEALER_REPO"]) / "examples" / "levelling" / "responses.dlr"
+
+
+def test_level_gives_exact_quotas():
+    result = Session(LADDER, seed=3, produce=100, level=True, options={"format": "jsonl"}).run()
+    types = [json.loads(line)["hand_type"] for line in result.output.splitlines() if '"type":"deal"' in line]
+    assert sorted(set(types)) == ["12_14", "15_17", "18_19", "20_21", "22_24"]
+    assert all(types.count(t) == 20 for t in set(types))
+
+
+def test_write_leveled(tmp_path):
+    out = tmp_path / "levelled.dlr"
+    result = Session(LADDER, seed=1).write_leveled(out)
+    assert "wrote" in result.diagnostics and result.produced == 0
+    assert "level_22_24 = HandType_22_24\n" in out.read_text()
+
+
+def test_mix_scenarios_by_count_and_weight():
+    s = Session(seed=5, produce=12, options={"format": "jsonl"})
+    s.add_scenario(LADDER, count=4)
+    s.add_scenario(RESPONSES.read_text(), name="responses", weight=1)
+    boards = [json.loads(line) for line in s.run().output.splitlines() if '"type":"deal"' in line]
+    assert [b["board"] for b in boards] == list(range(1, 13))
+    assert sum(b["scenario"] == "nt_ladder.dlr" for b in boards) == 4
+    assert sum(b["scenario"] == "responses" for b in boards) == 8
+    with pytest.raises(ScriptError, match="in scenario broken"):
+        s.add_scenario("condition hcp(north) >", name="broken")
+    s.clear_scenarios()

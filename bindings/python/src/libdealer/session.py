@@ -165,6 +165,12 @@ class Session:
         variables: values of the script variables ``$0``..``$9`` (a sequence or a mapping from
             index).
         untrusted: run a script typed by a user: no external program, run ceilings on.
+        level: :meth:`run` deals each of the script's hand types (``HandType_NAME``
+            variables) directly, in exact quotas of the target mix, interleaved (``--level``).
+        interleave: :meth:`run` prints the produced deals in rounds holding each hand type
+            (``--interleave``).
+        level_target: the target mix, ``"even"`` or weights (``[40, 30, 15, 10, 5]``), one per
+            hand type (``--level-target``); default the script's ``HandType_NAME_Share``.
         options: any other options of ``dealer_set_option`` (``{"dds_mode": 2}`` …).
     """
 
@@ -181,6 +187,9 @@ class Session:
         predeal: Optional[Mapping[SeatLike, str]] = None,
         variables: Union[Sequence[str], Mapping[int, str], None] = None,
         untrusted: bool = False,
+        level: bool = False,
+        interleave: bool = False,
+        level_target: Union[str, Sequence[float], None] = None,
         options: Optional[Mapping[str, OptionValue]] = None,
     ) -> None:
         out = ffi.new("dealer_session **")
@@ -213,6 +222,13 @@ class Session:
             self.set_option("generate", generate)
         for seat, cards in (predeal or {}).items():
             self.set_option(f"predeal_{('north', 'east', 'south', 'west')[seat_index(seat)]}", cards)
+        if level:
+            self.set_option("level", True)
+        if interleave:
+            self.set_option("interleave", True)
+        if level_target is not None:
+            weights = level_target if isinstance(level_target, str) else ",".join(repr(float(w)) for w in level_target)
+            self.set_option("level_target", weights)
         for key, value in (options or {}).items():
             self.set_option(key, value)
         if script is not None:
@@ -246,6 +262,40 @@ class Session:
             text = script.encode("utf-8") if isinstance(script, str) else bytes(script)
             self._call(lib.dealer_load_script, text, len(text))
         self._expression_ids.clear()
+
+    def add_scenario(
+        self, script: Script, *, name: Optional[str] = None, weight: float = 1.0, count: Optional[int] = None
+    ) -> None:
+        """Adds a scenario to the board set :meth:`run` mixes (``--mix``): a script's text or
+        file, the ``name`` its boards carry (PBN ``[Event]``, LIN ``st|…|``, JSON ``"scenario"``;
+        default the file's name), and its part of the set: exactly ``count`` boards, else a share
+        of what the counts leave of ``produce`` in proportion to ``weight``. While scenarios are
+        added, :meth:`run` deals their mixed set. Raises :class:`ScriptError` naming it."""
+        if isinstance(script, os.PathLike):
+            with open(script, "rb") as file:
+                text = file.read()
+            name = name if name is not None else os.path.basename(os.fsdecode(script))
+        else:
+            text = script.encode("utf-8") if isinstance(script, str) else bytes(script)
+        if not name:
+            raise ValueError("a scenario given as text needs a name")
+        self._forget_deals()
+        self._call(lib.dealer_mix_add, name.encode("utf-8"), text, len(text), float(weight), -1 if count is None else int(count))
+
+    def clear_scenarios(self) -> None:
+        """Forgets the scenarios :meth:`add_scenario` added: :meth:`run` runs the script again."""
+        self._call(lib.dealer_mix_clear)
+
+    def write_leveled(self, path: "os.PathLike[str] | str", **streams: Optional[TextIO]) -> "RunResult":
+        """Writes a copy of the loaded script with Dealer3's generated levelling block for its
+        hand types to ``path`` (``--write-leveled``): natural shares counted exactly where the
+        condition and the types read one seat, else measured; the summary is the result's
+        ``diagnostics``. Takes :meth:`run`'s stream arguments."""
+        self.set_option("write_leveled", os.fsdecode(path))
+        try:
+            return self.run(**streams)
+        finally:
+            self.set_option("write_leveled", "")
 
     def check_bbo(self, script: Script) -> Tuple[int, List[str]]:
         """Checks a script as BBO's dealer (classic dealer) reads it, without loading it or
