@@ -5,6 +5,9 @@
 # --start-board (a practice set whose script says `dealer south`), once with the boards' own
 # dealers from board 1. tests/formats/endplay_check.py does the comparing.
 #
+# Then a board set mixed from four scenarios (--mix): each board names its scenario, which the
+# checker compares too.
+#
 # Then --pbn-dd and --json-dd (tests/formats/pbn_dd_check.py): 50 boards of PBN with PBN 2.1's
 # OptimumResultTable, OptimumScore and ParContract, read by endplay and by a strict reader written
 # from the standard, must equal endplay's own double-dummy tables and par, our script's
@@ -76,6 +79,30 @@ printf 'condition hcp(north) + hcp(south) >= 20\nproduce 200\naction printpbn\n'
 compare "practice set: --rotate --start-board=9, 200 boards" practice.dl -s 5 --rotate --start-board=9
 compare "board cycle from board 1, 200 boards" boards.dl -s 6
 compare "classic dialect (glibc), board cycle, 200 boards" boards.dl --rng=glibc -s 6
+
+# A board set mixed from four scenarios (--mix, two by weight, one by count, one levelled):
+# boards numbered 1 to 200, each naming its scenario in PBN [Event], LIN st|…| and JSON.
+mixed() {
+  local name=$1
+  shift
+  "$cli" "$@" --format=jsonl --mix $mix >ours.jsonl &&
+    "$cli" "$@" --format=lin --mix $mix >theirs.lin &&
+    "$cli" "$@" --mix $mix >theirs.pbn || { echo "FAIL $name: the CLI failed"; failed=1; return; }
+  run_checker "$name" "$venv/bin/python" "$top/tests/formats/endplay_check.py" ours.jsonl theirs.lin theirs.pbn
+}
+cp "$top/examples/levelling/nt_ladder.dlr" "$top/examples/levelling/responses.dlr" .
+printf 'condition hcp(north) + hcp(south) >= 25\naction printall\n' >game.dl
+printf 'dealer west\nvulnerable EW\ncondition spades(west) >= 6 and hcp(west) <= 10\n' >weak2.dl
+mix="nt_ladder.dlr:2 responses.dlr game.dl=40 weak2.dl"
+mixed "four scenarios mixed (--mix), 200 boards" -s 8 -p 200
+counts=$(grep -o '"scenario":"[^"]*"' ours.jsonl | sort | uniq -c | awk '{print $1}' | tr '\n' ' ')
+if [ "$counts" = "40 80 40 40 " ]; then
+  echo "PASS the mix's quotas: game.dl=40 exactly, the other 160 boards 2:1:1"
+else
+  echo "FAIL the mix's quotas: $counts"
+  failed=1
+fi
+mixed "four scenarios mixed and levelled (--mix --level), rotated, 200 boards" -s 9 -p 200 --level --rotate
 
 # dd_compare NAME SCRIPT VALUES-SCRIPT ARGS...: 50 boards with --pbn-dd and --json-dd, checked by
 # pbn_dd_check.py (VALUES-SCRIPT, when not "-", prints the same deals' dds()/par() values).

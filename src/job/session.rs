@@ -211,6 +211,14 @@ impl Session {
         Ok(())
     }
 
+    /// Sets the seed (as the `seed` option does), or with `None` lets each job choose one.
+    pub fn set_seed(&mut self, seed: Option<i64>) {
+        self.options.seed = seed;
+        self.job = None;
+        self.current = None;
+        self.last_seed = None;
+    }
+
     /// Directs one output stream to a sink, or back to its default with `None` (output goes to
     /// stdout, diagnostics to stderr, and csv/export lines into the output stream unless a file
     /// option is set).

@@ -73,6 +73,16 @@ pub(crate) fn run_seed(session: &Session) -> i64 {
     }
 }
 
+/// Runs `run` with the session's `seed` option set to `seed` (the run's, so that its report
+/// prints it), then puts the option back.
+pub(crate) fn with_seed(session: &mut Session, seed: i64, run: impl FnOnce(&mut Session) -> Result<RunReport>) -> Result<RunReport> {
+    let given = session.options().seed;
+    session.set_seed(Some(seed));
+    let result = run(session);
+    session.set_seed(given);
+    result
+}
+
 /// The seed hand type `index` is dealt with, for a run with `seed`.
 pub(crate) fn type_seed(seed: i64, index: usize) -> i64 {
     let mut z = (seed as u64).wrapping_add((index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -216,9 +226,8 @@ pub fn level(session: &mut Session) -> Result<RunReport> {
     let ordered =
         levelled_deals(&options, &program, &text, &scenario.types, &target, (produce, generate), seed, &mut warnings)?;
     session.write_diagnostics(warnings.as_bytes());
-    session.set_option("seed", &seed.to_string())?;
     let labels = ordered.labels();
-    session.run_given(ordered.deals, labels, ordered.generated)
+    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated))
 }
 
 /// Runs `--interleave` without `--level`: the scenario dealt as it stands, its produced deals
@@ -233,7 +242,6 @@ pub fn interleave(session: &mut Session) -> Result<RunReport> {
     let mut dealing = Session::with_program(part, program, &scenario.text);
     let all = deal_and_classify(&mut dealing, &scenario.types, max_produce.max(0) as usize)?;
     let ordered = interleave_by_type(&scenario.types, all, seed);
-    session.set_option("seed", &seed.to_string())?;
     let labels = ordered.labels();
-    session.run_given(ordered.deals, labels, ordered.generated)
+    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated))
 }

@@ -16,7 +16,9 @@ use crate::job::options::{MixScenario, OutputFormat};
 use crate::job::{RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
-use crate::practice::level_run::{check_held, levelled_deals, part_options, run_seed, type_seed, OrderedDeals};
+use crate::practice::level_run::{
+    check_held, levelled_deals, part_options, run_seed, type_seed, with_seed, OrderedDeals,
+};
 use crate::practice::quotas::largest_remainder;
 use crate::practice::refusal;
 use crate::practice::stock_scenario::{StockScenario, BEGIN_MARKER};
@@ -143,13 +145,16 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
     }
     session.write_diagnostics(warnings.as_bytes());
     // The set's records: PBN unless LIN or JSON Lines are asked for.
-    let records: &[u8] = match options.format {
-        OutputFormat::Script => b"action printpbn\n",
-        _ => b"",
-    };
-    let program = Program::from_source(records, options.dialect(), &options.script_vars)?;
-    session.set_option("seed", &seed.to_string())?;
-    session.run_given_with(program, deals, labels, generated)
+    let program = Program::from_source(b"", options.dialect(), &options.script_vars)?;
+    let script_format = options.format == OutputFormat::Script;
+    if script_format {
+        session.set_option("format", "pbn")?;
+    }
+    let result = with_seed(session, seed, |session| session.run_given_with(program, deals, labels, generated));
+    if script_format {
+        session.set_option("format", "script")?;
+    }
+    result
 }
 
 #[cfg(test)]
