@@ -190,7 +190,8 @@ fn parse_level_target(value: &str) -> std::result::Result<LevelTarget, String> {
     }
     let weights: Option<Vec<f64>> =
         value.split(',').map(|w| w.trim().parse::<f64>().ok().filter(|w| w.is_finite())).collect();
-    let weights = weights.ok_or_else(|| format!("expected `even` or weights separated by commas (40,30,15,10,5), got '{value}'"))?;
+    let weights = weights
+        .ok_or_else(|| format!("expected `even` or weights separated by commas (40,30,15,10,5), got '{value}'"))?;
     if weights.iter().any(|&w| w < 0.0) {
         return Err(format!("weights cannot be negative, got '{value}'"));
     }
@@ -501,7 +502,10 @@ impl Options {
             "level_target" => {
                 o.levelling.target = match value {
                     "" => None,
-                    _ => Some(parse_level_target(value).map_err(|why| Error::new(ErrorKind::Option, format!("option {key}: {why}")))?),
+                    _ => Some(
+                        parse_level_target(value)
+                            .map_err(|why| Error::new(ErrorKind::Option, format!("option {key}: {why}")))?,
+                    ),
                 }
             }
             "level_budget" => {

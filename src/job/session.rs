@@ -909,10 +909,11 @@ impl Session {
     }
 
     /// A session with `options` and a program compiled already (`script_text` is its source,
-    /// for the excerpts of errors): the session a practice run deals one hand type or one
-    /// scenario with.
-    pub fn with_program(options: Options, program: Program, script_text: &[u8]) -> Session {
+    /// for the excerpts of errors), stopped by `interrupter`: the session a practice run deals
+    /// one hand type or one scenario with.
+    pub fn with_program(options: Options, program: Program, script_text: &[u8], interrupter: Interrupter) -> Session {
         let mut session = Session::new();
+        session.interrupter = interrupter;
         session.options = options;
         session.program = Some(program);
         session.script_text = script_text.to_vec();
@@ -929,7 +930,10 @@ impl Session {
             return Err(Error::new(ErrorKind::Usage, "a mixed scenario needs a name"));
         }
         if !scenario.weight.is_finite() || scenario.weight < 0.0 {
-            return Err(Error::new(ErrorKind::Usage, format!("{name}: a weight of 0 or more, got {}", scenario.weight)));
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!("{name}: a weight of 0 or more, got {}", scenario.weight),
+            ));
         }
         self.check_script_size(scenario.text.len() as u64)?;
         Program::from_source(&scenario.text, self.options.dialect(), &self.options.script_vars)
@@ -956,11 +960,12 @@ impl Session {
         deals: Vec<Deal>,
         labels: Vec<BoardLabel>,
         generated: i64,
+        started: Instant,
     ) -> Result<RunReport> {
         let loaded = self.program.replace(program);
         let script_actions = self.script_actions.take();
         self.apply_format();
-        let result = self.run_given(deals, labels, generated);
+        let result = self.run_given(deals, labels, generated, started);
         self.program = loaded;
         self.script_actions = script_actions;
         result
@@ -993,7 +998,8 @@ impl Session {
     /// times this, is the condition's share of all deals.
     pub fn generated_share(&self) -> Option<f64> {
         let Some(job) = &self.job else { return Some(1.0) };
-        let spots = self.program.as_ref().is_some_and(|p| self.predeal_in_force(p).is_ok_and(|(_, spots)| !spots.is_empty()));
+        let spots =
+            self.program.as_ref().is_some_and(|p| self.predeal_in_force(p).is_ok_and(|(_, spots)| !spots.is_empty()));
         match job.smart_counts.iter().find(|c| c.dealt_from_table) {
             None => Some(1.0),
             Some(count) if count.share_under_bias.is_some() => count.share_under_bias,
@@ -1019,10 +1025,16 @@ impl Session {
 
     /// Runs the actions of the loaded script on `deals`, in order, as a run that produced them
     /// (the condition is not judged again) after generating `generated` deals: boards numbered
-    /// by position, the end-of-run report as usual. `labels` name each deal's hand type or
-    /// scenario for the board records (empty: none).
-    pub fn run_given(&mut self, deals: Vec<Deal>, labels: Vec<BoardLabel>, generated: i64) -> Result<RunReport> {
-        let started = Instant::now();
+    /// by position, the end-of-run report as usual (its time counted from `started`, when the
+    /// dealing began). `labels` name each deal's hand type or scenario for the board records
+    /// (empty: none).
+    pub fn run_given(
+        &mut self,
+        deals: Vec<Deal>,
+        labels: Vec<BoardLabel>,
+        generated: i64,
+        started: Instant,
+    ) -> Result<RunReport> {
         let mut job = self.start_job(SeatSet::ALL, None)?;
         job.parallel = None;
         job.lookahead = None;

@@ -222,7 +222,8 @@ pub fn exact_count(program: &Program, setup: &DealingSetup) -> Option<ExactCount
     let mut accept = |hand| judges.judge(0, hand).unwrap_or(false);
     let mut bounds = FactorBounds::new(&projected, factor);
     let base = TableLimits::default();
-    let limits = TableLimits { max_keys: base.max_keys * 4, max_steps: base.max_steps * 4, max_edges: base.max_edges * 4 };
+    let limits =
+        TableLimits { max_keys: base.max_keys * 4, max_steps: base.max_steps * 4, max_edges: base.max_edges * 4 };
     let possible = crate::dealing::hand_count(u64::from(free.count_ones()), u64::from(slots));
     match SeatTable::build(free, own, slots, &reading, &mut accept, Some(&mut bounds), limits) {
         Ok(table) => Some(ExactCount { seat, accepted: table.accepted(), possible: table.possible() }),

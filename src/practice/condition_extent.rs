@@ -139,7 +139,10 @@ mod tests {
 
     #[test]
     fn expressions_end_at_their_last_token() {
-        assert_eq!(end_of("hcp(north) > 10 and levelTheDeal\naction printall\n", 0), Some("hcp(north) > 10 and levelTheDeal"));
+        assert_eq!(
+            end_of("hcp(north) > 10 and levelTheDeal\naction printall\n", 0),
+            Some("hcp(north) > 10 and levelTheDeal")
+        );
         let text = "shape(south, any 4333 + any 4432 + any 5332)\n# comment\n      and hcp(south) >= 12 // comment\n\nproduce 10\n";
         assert_eq!(
             end_of(text, 0),
@@ -148,7 +151,10 @@ mod tests {
         // A definition after a bare expression starts a statement.
         assert_eq!(end_of("x > 1 && !(y)\nz = 3\n", 0), Some("x > 1 && !(y)"));
         assert_eq!(end_of("not a or -3 < b\n", 0), Some("not a or -3 < b"));
-        assert_eq!(end_of("shape{north, 5+M} and hcp(north) > 1.5 /* x ) */ \n", 0), Some("shape{north, 5+M} and hcp(north) > 1.5"));
+        assert_eq!(
+            end_of("shape{north, 5+M} and hcp(north) > 1.5 /* x ) */ \n", 0),
+            Some("shape{north, 5+M} and hcp(north) > 1.5")
+        );
         assert_eq!(end_of("(a or b) ? c : d\naction x\n", 0), Some("(a or b) ? c : d"));
         assert_eq!(end_of("   ", 0), None);
         assert_eq!(end_of("hcp(north > 3", 0), None);

@@ -68,10 +68,9 @@ impl HandTypes {
             let Statement::Define(name, expr, _) = statement else { continue };
             if has_prefix(name, LEVEL_TYPE_PREFIX) {
                 return Err(refusal(format!(
-                        "`{name}`: levelling over a separate `LevelType_` decomposition is not available in \
+                    "`{name}`: levelling over a separate `LevelType_` decomposition is not available in \
                          libdealer; level the `HandType_` variables"
-                    ),
-                ));
+                )));
             }
             if !has_prefix(name, HAND_TYPE_PREFIX) {
                 continue;
@@ -82,11 +81,10 @@ impl HandTypes {
                 let label = label(name, HAND_TYPE_PREFIX);
                 if let Some(same) = types.iter().find(|t| t.label.eq_ignore_ascii_case(&label)) {
                     return Err(refusal(format!(
-                            "`{}` and `{name}` name the same category: hand type labels may not differ only in \
+                        "`{}` and `{name}` name the same category: hand type labels may not differ only in \
                              case.\n       Rename one of them.",
-                            same.variable
-                        ),
-                    ));
+                        same.variable
+                    )));
                 }
                 types.push(HandType { variable: name.clone(), label });
             }
@@ -95,17 +93,15 @@ impl HandTypes {
         for (name, of, expr) in shares {
             let Some(at) = types.iter().position(|t| t.label.eq_ignore_ascii_case(&of)) else {
                 return Err(refusal(format!(
-                        "`{name}` sets the share of a `{of}` the scenario never declares.\n       Add \
+                    "`{name}` sets the share of a `{of}` the scenario never declares.\n       Add \
                          `{HAND_TYPE_PREFIX}_{of} = ...`, or correct the name."
-                    ),
-                ));
+                )));
             };
             let &Expr::Number(weight, _) = expr else {
                 return Err(refusal(format!(
-                        "`{name}` has to be a plain number — it is a target share, settled before any deal is \
+                    "`{name}` has to be a plain number — it is a target share, settled before any deal is \
                          looked at."
-                    ),
-                ));
+                )));
             };
             if weight < 0 {
                 return Err(refusal(format!("`{name}` cannot be negative.")));
@@ -131,8 +127,11 @@ impl HandTypes {
             None => self.weights.clone(),
             Some(LevelTarget::Even) => vec![1.0; self.types.len()],
             Some(LevelTarget::Weights(w)) if w.len() != self.types.len() => {
-                return Err(refusal(format!("--level-target has {} weights for {} hand types", w.len(), self.types.len()),
-                ))
+                return Err(refusal(format!(
+                    "--level-target has {} weights for {} hand types",
+                    w.len(),
+                    self.types.len()
+                )))
             }
             Some(LevelTarget::Weights(w)) => w.clone(),
         };

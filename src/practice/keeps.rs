@@ -51,7 +51,8 @@ impl Keeps {
         scale: u32,
         labels: &[&str],
     ) -> Result<Keeps> {
-        let ratio = |mix: &[f64]| mix.iter().zip(natural).map(|(m, n)| if *n > 0.0 { m / n } else { 0.0 }).fold(0.0, f64::max);
+        let ratio =
+            |mix: &[f64]| mix.iter().zip(natural).map(|(m, n)| if *n > 0.0 { m / n } else { 0.0 }).fold(0.0, f64::max);
         let most = ratio(target);
         let exactness = match (budget, base_rate) {
             (Some(budget), Some(base)) if most > 1.0 => {
@@ -63,7 +64,8 @@ impl Keeps {
         let acceptance = if most > 1.0 { 1.0 / (1.0 + exactness * (most - 1.0)) } else { 1.0 };
         let mix: Vec<f64> = natural.iter().zip(target).map(|(n, t)| (1.0 - exactness) * n + exactness * t).collect();
         let scaled = ratio(&mix);
-        let keep: Vec<f64> = mix.iter().zip(natural).map(|(m, n)| if *n > 0.0 { (m / n) / scaled } else { 0.0 }).collect();
+        let keep: Vec<f64> =
+            mix.iter().zip(natural).map(|(m, n)| if *n > 0.0 { (m / n) / scaled } else { 0.0 }).collect();
         let mut thresholds = Vec::with_capacity(keep.len());
         for (k, label) in keep.iter().zip(labels) {
             let steps = (k * f64::from(scale)).round();
@@ -72,11 +74,10 @@ impl Keeps {
             } else if steps < 1.0 {
                 let finer = scale.saturating_mul(100);
                 return Err(refusal(format!(
-                        "`{label}` wants to be kept {k:.6} of the time, which is less than one deal in {scale}.\n       \
+                    "`{label}` wants to be kept {k:.6} of the time, which is less than one deal in {scale}.\n       \
                          No threshold on this roll says that. Give `{label}` more of the target, or define\n       \
                          a finer roll before the block: roll = (rnd({finer}) % {finer} + {finer}) % {finer}"
-                    ),
-                ));
+                )));
             } else if steps >= f64::from(scale) {
                 Threshold::Always
             } else {
@@ -118,7 +119,13 @@ mod tests {
         let keeps = Keeps::new(&NATURAL, &[0.2; 5], Some(0.1667), None, 1000, &LABELS).unwrap();
         assert_eq!(
             keeps.thresholds,
-            [Threshold::Below(22), Threshold::Below(43), Threshold::Below(159), Threshold::Below(393), Threshold::Always]
+            [
+                Threshold::Below(22),
+                Threshold::Below(43),
+                Threshold::Below(159),
+                Threshold::Below(393),
+                Threshold::Always
+            ]
         );
         assert!((keeps.acceptance - 0.0632).abs() < 1e-4, "{}", keeps.acceptance);
         assert_eq!(format!("{:.0}", keeps.cost.unwrap()), "95");

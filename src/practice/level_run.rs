@@ -9,12 +9,13 @@
 
 use crate::actions::boards::BoardLabel;
 use crate::cards::Deal;
+use crate::clock::Instant;
 use crate::error::Result;
-use crate::practice::refusal;
-use crate::job::{Options, RunReport, Session};
+use crate::job::{Interrupter, Options, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
 use crate::practice::quotas::largest_remainder;
+use crate::practice::refusal;
 use crate::practice::scenario::Scenario;
 use crate::practice::stock_scenario::BEGIN_MARKER;
 use crate::program::Program;
@@ -33,8 +34,7 @@ pub const MAX_HELD_DEALS: i64 = 10_000_000;
 /// Deals up to `count` deals with `session` and classifies each by the hand types; refuses a
 /// deal of two types.
 pub(crate) fn deal_and_classify(session: &mut Session, types: &HandTypes, count: usize) -> Result<Classified> {
-    let ids: Vec<u32> =
-        types.types.iter().map(|t| session.compile_expression(&t.variable)).collect::<Result<_>>()?;
+    let ids: Vec<u32> = types.types.iter().map(|t| session.compile_expression(&t.variable)).collect::<Result<_>>()?;
     let mut values = vec![0i32; count.saturating_mul(ids.len())];
     let mut deals = Vec::with_capacity(count);
     let (got, result) = session.next_deals(count, &ids, &mut values, |_, deal| deals.push(*deal));
@@ -47,13 +47,12 @@ pub(crate) fn deal_and_classify(session: &mut Session, types: &HandTypes, count:
             let mut line = Vec::new();
             deal.write_oneline(&mut line);
             return Err(refusal(format!(
-                    "a deal is both `{}` and `{}`. Hand types have to partition the deals, so at most one may \
+                "a deal is both `{}` and `{}`. Hand types have to partition the deals, so at most one may \
                      match.\n       The deal:\n       {}",
-                    types.types[first.expect("first")].variable,
-                    types.types[second].variable,
-                    String::from_utf8_lossy(&line).trim_end()
-                ),
-            ));
+                types.types[first.expect("first")].variable,
+                types.types[second].variable,
+                String::from_utf8_lossy(&line).trim_end()
+            )));
         }
         classes.push(first);
     }
@@ -75,7 +74,11 @@ pub(crate) fn run_seed(session: &Session) -> i64 {
 
 /// Runs `run` with the session's `seed` option set to `seed` (the run's, so that its report
 /// prints it), then puts the option back.
-pub(crate) fn with_seed(session: &mut Session, seed: i64, run: impl FnOnce(&mut Session) -> Result<RunReport>) -> Result<RunReport> {
+pub(crate) fn with_seed(
+    session: &mut Session,
+    seed: i64,
+    run: impl FnOnce(&mut Session) -> Result<RunReport>,
+) -> Result<RunReport> {
     let given = session.options().seed;
     session.set_seed(Some(seed));
     let result = run(session);
@@ -101,7 +104,8 @@ fn natural_program(session: &Session, scenario: &Scenario) -> Result<(Program, V
     }
     let text = scenario.stock()?.with_placeholder();
     let options = session.options();
-    let program = Program::from_source(&text, options.dialect(), &options.script_vars).map_err(|e| e.with_source(&text))?;
+    let program =
+        Program::from_source(&text, options.dialect(), &options.script_vars).map_err(|e| e.with_source(&text))?;
     Ok((program, text))
 }
 
@@ -143,7 +147,8 @@ fn interleave_by_type(types: &HandTypes, all: Classified, seed: i64) -> OrderedD
     let order = interleaved(&sizes, buckets[types.types.len()].len(), seed as u64);
     let labels: Vec<Arc<str>> = types.types.iter().map(|t| Arc::from(t.label.as_str())).collect();
     let mut taken = vec![0usize; buckets.len()];
-    let mut ordered = OrderedDeals { deals: Vec::with_capacity(order.len()), hand_types: Vec::new(), generated: all.generated };
+    let mut ordered =
+        OrderedDeals { deals: Vec::with_capacity(order.len()), hand_types: Vec::new(), generated: all.generated };
     for bucket in order {
         ordered.deals.push(buckets[bucket][taken[bucket]]);
         taken[bucket] += 1;
@@ -165,6 +170,7 @@ pub fn levelled_deals(
     target: &[f64],
     (produce, generate): (i64, i64),
     seed: i64,
+    interrupter: &Interrupter,
     warnings: &mut String,
 ) -> Result<OrderedDeals> {
     check_held(produce)?;
@@ -184,7 +190,7 @@ pub fn levelled_deals(
             continue;
         }
         let part = part_options(options, type_seed(seed, index), quota as i64, left);
-        let mut dealing = Session::with_program(part, program.with_condition_and(node), text);
+        let mut dealing = Session::with_program(part, program.with_condition_and(node), text, interrupter.clone());
         let dealt = deal_and_classify(&mut dealing, types, quota as usize)?;
         if (dealt.deals.len() as u64) < quota {
             short.push(format!("{} {}/{quota}", hand_type.label, dealt.deals.len()));
@@ -216,6 +222,7 @@ pub fn check_held(produce: i64) -> Result<()> {
 
 /// Runs `--level`: each hand type dealt directly in its exact quota, interleaved.
 pub fn level(session: &mut Session) -> Result<RunReport> {
+    let started = Instant::now();
     let scenario = Scenario::read(session)?;
     let options = session.options().clone();
     let target = scenario.types.target(options.levelling.target.as_ref())?;
@@ -223,25 +230,35 @@ pub fn level(session: &mut Session) -> Result<RunReport> {
     let (generate, produce) = session.run_limits()?;
     let seed = run_seed(session);
     let mut warnings = String::new();
-    let ordered =
-        levelled_deals(&options, &program, &text, &scenario.types, &target, (produce, generate), seed, &mut warnings)?;
+    let ordered = levelled_deals(
+        &options,
+        &program,
+        &text,
+        &scenario.types,
+        &target,
+        (produce, generate),
+        seed,
+        &session.interrupter(),
+        &mut warnings,
+    )?;
     session.write_diagnostics(warnings.as_bytes());
     let labels = ordered.labels();
-    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated))
+    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated, started))
 }
 
 /// Runs `--interleave` without `--level`: the scenario dealt as it stands, its produced deals
 /// printed in interleaved order.
 pub fn interleave(session: &mut Session) -> Result<RunReport> {
+    let started = Instant::now();
     let scenario = Scenario::read(session)?;
     let program = session.loaded_program().expect("Scenario::read checked it").clone();
     let (max_generate, max_produce) = session.run_limits()?;
     check_held(max_produce)?;
     let seed = run_seed(session);
     let part = part_options(session.options(), seed, max_produce, max_generate);
-    let mut dealing = Session::with_program(part, program, &scenario.text);
+    let mut dealing = Session::with_program(part, program, &scenario.text, session.interrupter());
     let all = deal_and_classify(&mut dealing, &scenario.types, max_produce.max(0) as usize)?;
     let ordered = interleave_by_type(&scenario.types, all, seed);
     let labels = ordered.labels();
-    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated))
+    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated, started))
 }

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use crate::actions::boards::{BoardLabel, BoardPlan};
+use crate::clock::Instant;
 use crate::error::Result;
 use crate::job::options::{MixScenario, OutputFormat};
 use crate::job::{RunReport, Session};
@@ -64,7 +65,8 @@ fn natural_scenario(session: &Session, scenario: &MixScenario) -> Result<(Progra
     if !has_block {
         return Ok((compile(&scenario.text)?, scenario.text.clone()));
     }
-    let text = StockScenario::read(&scenario.text, &parsed).map_err(|e| e.in_scenario(&scenario.name))?.with_placeholder();
+    let text =
+        StockScenario::read(&scenario.text, &parsed).map_err(|e| e.in_scenario(&scenario.name))?.with_placeholder();
     Ok((compile(&text)?, text))
 }
 
@@ -91,12 +93,13 @@ fn scenario_deals(
     if options.levelling.level && !types.types.is_empty() {
         let target = types.target(None).map_err(|e| e.in_scenario(&scenario.name))?;
         let limits = (quota as i64, generate);
-        let ordered = levelled_deals(options, &program, &text, &types, &target, limits, seed, warnings)
-            .map_err(|e| e.in_scenario(&scenario.name))?;
+        let ordered =
+            levelled_deals(options, &program, &text, &types, &target, limits, seed, &session.interrupter(), warnings)
+                .map_err(|e| e.in_scenario(&scenario.name))?;
         return Ok((ordered, plan));
     }
     let part = part_options(options, seed, quota as i64, generate);
-    let mut dealing = Session::with_program(part, program, &text);
+    let mut dealing = Session::with_program(part, program, &text, session.interrupter());
     let mut deals = Vec::with_capacity(quota as usize);
     let (_, result) = dealing.next_deals(quota as usize, &[], &mut [], |_, deal| deals.push(*deal));
     result.map_err(|e| e.in_scenario(&scenario.name))?;
@@ -106,6 +109,7 @@ fn scenario_deals(
 
 /// Runs the mixed board set of the session's scenarios.
 pub fn mix(session: &mut Session) -> Result<RunReport> {
+    let started = Instant::now();
     let scenarios = session.mix_scenarios().to_vec();
     let options = session.options().clone();
     let produce = options.produce.filter(|&p| p != 0);
@@ -117,7 +121,8 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
     let mut parts = Vec::with_capacity(scenarios.len());
     let mut generated = 0i64;
     for (index, (scenario, &quota)) in scenarios.iter().zip(&quotas).enumerate() {
-        let (dealt, plan) = scenario_deals(session, scenario, quota, generate - generated, type_seed(seed, index), &mut warnings)?;
+        let (dealt, plan) =
+            scenario_deals(session, scenario, quota, generate - generated, type_seed(seed, index), &mut warnings)?;
         if (dealt.deals.len() as u64) < quota {
             warnings.push_str(&format!(
                 "Warning: {}: the generate limit ended it at {} of its {quota} boards.\n",
@@ -150,7 +155,7 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
     if script_format {
         session.set_option("format", "pbn")?;
     }
-    let result = with_seed(session, seed, |session| session.run_given_with(program, deals, labels, generated));
+    let result = with_seed(session, seed, |session| session.run_given_with(program, deals, labels, generated, started));
     if script_format {
         session.set_option("format", "script")?;
     }
@@ -172,7 +177,8 @@ mod tests {
         assert_eq!(scenario_quotas(&mix[2..], None).unwrap(), [10]);
         assert!(scenario_quotas(&mix, None).unwrap_err().to_string().contains("needs a produce limit"));
         assert!(scenario_quotas(&mix, Some(5)).unwrap_err().to_string().contains("more than the produce limit"));
-        let even = [scenario("a", 1.0, None), scenario("b", 1.0, None), scenario("c", 1.0, None), scenario("d", 1.0, None)];
+        let even =
+            [scenario("a", 1.0, None), scenario("b", 1.0, None), scenario("c", 1.0, None), scenario("d", 1.0, None)];
         assert_eq!(scenario_quotas(&even, Some(10)).unwrap(), [3, 3, 2, 2]);
     }
 }

@@ -10,9 +10,9 @@
 use crate::cards::Seat;
 use crate::clock::Instant;
 use crate::error::{Error, ErrorKind, Result};
-use crate::practice::refusal;
-use crate::job::{Options, Session};
+use crate::job::{Interrupter, Options, Session};
 use crate::practice::hand_types::HandTypes;
+use crate::practice::refusal;
 use crate::program::{NodeId, Program};
 use crate::script::ast::BinOp;
 
@@ -64,9 +64,9 @@ fn type_nodes(program: &Program, types: &HandTypes) -> Result<Vec<NodeId>> {
         .types
         .iter()
         .map(|t| {
-            program.variable(&t.variable).ok_or_else(|| {
-                refusal(format!("the hand type `{}` is not defined", t.variable))
-            })
+            program
+                .variable(&t.variable)
+                .ok_or_else(|| refusal(format!("the hand type `{}` is not defined", t.variable)))
         })
         .collect()
 }
@@ -75,54 +75,61 @@ fn type_nodes(program: &Program, types: &HandTypes) -> Result<Vec<NodeId>> {
 fn gap_error(untyped: u64, of: u64, unit: &str, types: &HandTypes) -> Error {
     let all: Vec<String> = types.types.iter().map(|t| t.variable.clone()).collect();
     refusal(format!(
-            "{untyped} of {of} {unit} matched no hand type. They have to partition what the scenario produces,\n       \
+        "{untyped} of {of} {unit} matched no hand type. They have to partition what the scenario produces,\n       \
              or the keeps will not add up — a rate is only a rate if it is a share of something.\n       Either widen \
              the types, or narrow the condition to the deals they cover:\n\n           and ({})\n",
-            all.join(" or ")
-        ),
-    )
+        all.join(" or ")
+    ))
 }
 
 /// The error for a deal of two types.
 fn overlap_error(first: &str, second: &str, detail: &str) -> Error {
     refusal(format!(
-            "a deal is both `{first}` and `{second}`. Hand types have to partition the deals, so at most one may \
+        "a deal is both `{first}` and `{second}`. Hand types have to partition the deals, so at most one may \
              match.\n       {detail}"
-        ),
-    )
+    ))
 }
 
 /// The error for types never seen.
 fn never_seen_error(labels: &[&str], over: u64, unit: &str) -> Error {
     let names: Vec<String> = labels.iter().map(|l| format!("`{l}`")).collect();
     refusal(format!(
-            "never seen in {over} {unit}: {}.\n       A keep cannot make a hand that does not occur, so there is no \
+        "never seen in {over} {unit}: {}.\n       A keep cannot make a hand that does not occur, so there is no \
              levelling that delivers the asked-for mix.\n       Check those definitions: a type that matches nothing \
              usually means a misspelled name or a condition\n       narrower than the type meant to sit inside it.",
-            names.join(", ")
-        ),
-    )
+        names.join(", ")
+    ))
 }
 
 /// The count of the hands satisfying `program`'s condition, when it reads `seat` (or, with
 /// `None`, any one seat) alone.
-fn count(options: &Options, program: Program, text: &[u8], seat: Option<Seat>) -> Result<Option<(Seat, u64, u64)>> {
-    let session = Session::with_program(options.clone(), program, text);
-    Ok(session
-        .exact_count()?
-        .filter(|c| seat.is_none_or(|s| s == c.seat))
-        .map(|c| (c.seat, c.accepted, c.possible)))
+fn count(
+    options: &Options,
+    interrupter: &Interrupter,
+    program: Program,
+    text: &[u8],
+    seat: Option<Seat>,
+) -> Result<Option<(Seat, u64, u64)>> {
+    let session = Session::with_program(options.clone(), program, text, interrupter.clone());
+    Ok(session.exact_count()?.filter(|c| seat.is_none_or(|s| s == c.seat)).map(|c| (c.seat, c.accepted, c.possible)))
 }
 
 /// The natural shares counted exactly, when the condition and every type read one seat alone
 /// (`None` otherwise); refuses types that overlap, leave gaps or never occur.
-pub fn count_exactly(options: &Options, program: &Program, text: &[u8], types: &HandTypes) -> Result<Option<NaturalShares>> {
+pub fn count_exactly(
+    options: &Options,
+    interrupter: &Interrupter,
+    program: &Program,
+    text: &[u8],
+    types: &HandTypes,
+) -> Result<Option<NaturalShares>> {
     let nodes = type_nodes(program, types)?;
     let mut seat = None;
     let mut seen = Vec::with_capacity(nodes.len());
     let mut possible = 0;
     for &node in &nodes {
-        let Some((s, accepted, all)) = count(options, program.with_condition_and(node), text, seat)? else {
+        let Some((s, accepted, all)) = count(options, interrupter, program.with_condition_and(node), text, seat)?
+        else {
             return Ok(None);
         };
         seat = Some(s);
@@ -134,19 +141,21 @@ pub fn count_exactly(options: &Options, program: &Program, text: &[u8], types: &
     let mut with_count = program.clone();
     let matched = with_count.count_true(&nodes);
     let not_one = with_count.compare(BinOp::Ne, matched, 1);
-    let Some((_, outside, _)) = count(options, with_count.with_condition_and(not_one), text, Some(seat))? else {
+    let Some((_, outside, _)) = count(options, interrupter, with_count.with_condition_and(not_one), text, Some(seat))?
+    else {
         return Ok(None);
     };
     let over: u64 = seen.iter().sum();
     let unit = format!("hands {} can hold", seat.name());
     if outside > 0 {
         let none = with_count.compare(BinOp::Eq, matched, 0);
-        let untyped = count(options, with_count.with_condition_and(none), text, Some(seat))?.map_or(0, |c| c.1);
+        let untyped =
+            count(options, interrupter, with_count.with_condition_and(none), text, Some(seat))?.map_or(0, |c| c.1);
         if untyped < outside {
             for (a, &first) in nodes.iter().enumerate() {
                 for (b, &second) in nodes.iter().enumerate().skip(a + 1) {
                     let both = program.with_condition_and(first).with_condition_and(second);
-                    if let Some((_, n, _)) = count(options, both, text, Some(seat))?.filter(|c| c.1 > 0) {
+                    if let Some((_, n, _)) = count(options, interrupter, both, text, Some(seat))?.filter(|c| c.1 > 0) {
                         let detail = format!("{n} of the {unit} are both.");
                         return Err(overlap_error(&types.types[a].variable, &types.types[b].variable, &detail));
                     }
@@ -155,7 +164,8 @@ pub fn count_exactly(options: &Options, program: &Program, text: &[u8], types: &
         }
         return Err(gap_error(untyped, over + untyped, &format!("qualifying {unit}"), types));
     }
-    let never: Vec<&str> = types.types.iter().zip(&seen).filter(|(_, &n)| n == 0).map(|(t, _)| t.label.as_str()).collect();
+    let never: Vec<&str> =
+        types.types.iter().zip(&seen).filter(|(_, &n)| n == 0).map(|(t, _)| t.label.as_str()).collect();
     if !never.is_empty() {
         return Err(never_seen_error(&never, over, &format!("qualifying {unit}")));
     }
@@ -173,6 +183,7 @@ pub fn count_exactly(options: &Options, program: &Program, text: &[u8], types: &
 /// `warnings`.
 pub fn measure(
     options: &Options,
+    interrupter: &Interrupter,
     program: &Program,
     text: &[u8],
     types: &HandTypes,
@@ -182,12 +193,8 @@ pub fn measure(
     // Measuring is not bounded by the run's produce limit, only by its own.
     options.produce = Some(options.levelling.measure.min(i64::MAX as u64) as i64);
     let started = Instant::now();
-    let mut session = Session::with_program(options.clone(), program.clone(), text);
-    let ids: Vec<u32> = types
-        .types
-        .iter()
-        .map(|t| session.compile_expression(&t.variable))
-        .collect::<Result<_>>()?;
+    let mut session = Session::with_program(options.clone(), program.clone(), text, interrupter.clone());
+    let ids: Vec<u32> = types.types.iter().map(|t| session.compile_expression(&t.variable)).collect::<Result<_>>()?;
     let mut seen = vec![0u64; ids.len()];
     let mut values = vec![0i32; ids.len()];
     let mut produced = 0u64;
@@ -235,7 +242,8 @@ pub fn measure(
     if untyped > 0 {
         return Err(gap_error(untyped, produced, "deals", types));
     }
-    let never: Vec<&str> = types.types.iter().zip(&seen).filter(|(_, &n)| n == 0).map(|(t, _)| t.label.as_str()).collect();
+    let never: Vec<&str> =
+        types.types.iter().zip(&seen).filter(|(_, &n)| n == 0).map(|(t, _)| t.label.as_str()).collect();
     if !never.is_empty() {
         return Err(never_seen_error(&never, produced, "deals"));
     }

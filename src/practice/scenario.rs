@@ -2,9 +2,9 @@
 //! again from the text, in the session's dialect) and the hand types it declares.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::practice::refusal;
 use crate::job::Session;
 use crate::practice::hand_types::HandTypes;
+use crate::practice::refusal;
 use crate::practice::stock_scenario::StockScenario;
 use crate::script::ast::ParsedScript;
 
@@ -22,8 +22,8 @@ pub struct Scenario {
 pub fn declares_hand_types(session: &Session) -> Result<bool> {
     let options = session.options();
     let text = session.script_text();
-    let script =
-        crate::script::parse(text, options.dialect(), &options.script_vars).map_err(|d| Error::from(d).with_source(text))?;
+    let script = crate::script::parse(text, options.dialect(), &options.script_vars)
+        .map_err(|d| Error::from(d).with_source(text))?;
     Ok(!HandTypes::declared(&script)?.types.is_empty())
 }
 
@@ -39,8 +39,7 @@ impl Scenario {
             .map_err(|d| Error::from(d).with_source(&text))?;
         let types = HandTypes::declared(&script)?;
         if types.types.is_empty() {
-            return Err(refusal("there are no hand types to level. Name them with variables beginning `HandType`.",
-            ));
+            return Err(refusal("there are no hand types to level. Name them with variables beginning `HandType`."));
         }
         Ok(Scenario { text, script, types })
     }

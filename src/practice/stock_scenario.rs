@@ -9,8 +9,8 @@
 //! and a `roll` of the scenario's own (at most one, in the safe form `roll = (rnd(N) % N + N) % N`).
 
 use crate::error::Result;
-use crate::practice::refusal;
 use crate::practice::condition_extent::{expression_end, offset_of};
+use crate::practice::refusal;
 use crate::script::ast::{ParsedScript, Statement};
 
 /// The line the generated block begins with.
@@ -200,8 +200,10 @@ mod tests {
 
     #[test]
     fn the_placeholder_is_written_in_above_the_condition() {
-        let stock = read(&format!("{TYPES}produce 10\ncondition\n  shape(south, any 4333 + any 5332) // bal\naction printall\n"))
-            .unwrap();
+        let stock = read(&format!(
+            "{TYPES}produce 10\ncondition\n  shape(south, any 4333 + any 5332) // bal\naction printall\n"
+        ))
+        .unwrap();
         assert_eq!(String::from_utf8_lossy(&stock.head), format!("{TYPES}produce 10\n"));
         assert_eq!(
             String::from_utf8_lossy(&stock.tail),

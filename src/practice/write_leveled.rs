@@ -5,11 +5,11 @@
 //! No deal is produced: the file is what the user runs, here or on BBO's or classic dealer.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::practice::refusal;
 use crate::job::{RunReport, Session};
 use crate::practice::generated_block::{fill_markers, Levelled};
 use crate::practice::keeps::Keeps;
 use crate::practice::natural_shares::{count_exactly, measure, NaturalShares, Source};
+use crate::practice::refusal;
 use crate::practice::scenario::Scenario;
 use crate::program::Program;
 
@@ -32,11 +32,13 @@ pub fn levelled_script(session: &Session) -> Result<LevelledScript> {
     let labels = types.labels();
     let target = types.target(options.levelling.target.as_ref())?;
     let text = stock.with_placeholder();
-    let program = Program::from_source(&text, options.dialect(), &options.script_vars).map_err(|e| e.with_source(&text))?;
+    let program =
+        Program::from_source(&text, options.dialect(), &options.script_vars).map_err(|e| e.with_source(&text))?;
     let mut summary = String::new();
-    let natural = match count_exactly(options, &program, &text, types)? {
+    let interrupter = session.interrupter();
+    let natural = match count_exactly(options, &interrupter, &program, &text, types)? {
         Some(exact) => exact,
-        None => measure(options, &program, &text, types, &mut summary)?,
+        None => measure(options, &interrupter, &program, &text, types, &mut summary)?,
     };
     let scale = stock.roll_scale();
     let keeps = Keeps::new(&natural.shares, &target, natural.base_rate, options.levelling.budget, scale, &labels)?;
@@ -58,7 +60,8 @@ pub fn levelled_script(session: &Session) -> Result<LevelledScript> {
 /// produced).
 pub fn write_leveled(session: &mut Session, path: &str) -> Result<RunReport> {
     if session.options().levelling.interleave && !session.options().levelling.level {
-        return Err(refusal("--interleave has nothing to order during --write-leveled: that run measures the\n       scenario as it \
+        return Err(refusal(
+            "--interleave has nothing to order during --write-leveled: that run measures the\n       scenario as it \
              stands. Level it first, then run the generated file with --interleave.",
         ));
     }
