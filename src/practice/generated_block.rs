@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::practice::hand_types::HandTypes;
 use crate::practice::keeps::{Keeps, Threshold};
 use crate::practice::natural_shares::{NaturalShares, Source};
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 
 /// What the block and the summary are written from.
 pub struct Levelled<'a> {

@@ -6,7 +6,7 @@
 //! partition the produced deals is the measuring's business (see [`super::natural_shares`]).
 
 use crate::error::Result;
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 use crate::script::ast::{Expr, ParsedScript, Statement};
 
 /// The prefix of a hand type's variable (matched without regard to case).

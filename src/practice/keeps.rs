@@ -7,7 +7,7 @@
 //! numbers: nothing here deals or writes.
 
 use crate::error::Result;
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 
 /// How a type's deals are kept by the generated block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use crate::job::{Interrupter, Options, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
 use crate::practice::quotas::largest_remainder;
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 use crate::practice::scenario::Scenario;
 use crate::practice::stock_scenario::BEGIN_MARKER;
 use crate::program::Program;

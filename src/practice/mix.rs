@@ -21,7 +21,7 @@ use crate::practice::level_run::{
     check_held, levelled_deals, part_options, run_seed, type_seed, with_seed, OrderedDeals,
 };
 use crate::practice::quotas::largest_remainder;
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 use crate::practice::stock_scenario::{StockScenario, BEGIN_MARKER};
 use crate::program::Program;
 

@@ -8,7 +8,7 @@
 //! (where its condition stands), [`scenario`] (a session's script read for practice),
 //! [`natural_shares`] (counted or measured), [`keeps`] (the arithmetic of keeps and budget),
 //! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`),
-//! [`quotas`] (exact quotas), [`interleave`] (the order boards are printed in), [`level_run`]
+//! [`quotas`] (exact quotas), [`refusal`] (the error a practice run refuses with), [`interleave`] (the order boards are printed in), [`level_run`]
 //! (`--level` and `--interleave`), [`mix`] (several scenarios in one board set), and [`run`]
 //! (which run the session's options ask for).
 
@@ -21,19 +21,13 @@ pub mod level_run;
 pub mod mix;
 pub mod natural_shares;
 pub mod quotas;
+pub mod refusal;
 pub mod scenario;
 pub mod stock_scenario;
 pub mod write_leveled;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::job::{RunReport, Session};
-
-/// A practice run's refusal of a scenario or of its options (exit status 1, as Dealer3's).
-pub(crate) fn refusal(message: impl Into<String>) -> Error {
-    let mut error = Error::new(ErrorKind::Script, message);
-    error.exit_code = 1;
-    error
-}
 
 /// Runs the job of `session`'s loaded script as its options ask: the scenarios added for a
 /// mix make a mixed board set, `--write-leveled` writes the levelled script, `--level` deals each hand type in its quota, `--interleave` orders the

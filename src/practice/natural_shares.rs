@@ -12,7 +12,7 @@ use crate::clock::Instant;
 use crate::error::{Error, ErrorKind, Result};
 use crate::job::{Interrupter, Options, Session};
 use crate::practice::hand_types::HandTypes;
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 use crate::program::{NodeId, Program};
 use crate::script::ast::BinOp;
 

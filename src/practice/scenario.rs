@@ -4,7 +4,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::job::Session;
 use crate::practice::hand_types::HandTypes;
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 use crate::practice::stock_scenario::StockScenario;
 use crate::script::ast::ParsedScript;
 

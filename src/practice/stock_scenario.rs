@@ -10,7 +10,7 @@
 
 use crate::error::Result;
 use crate::practice::condition_extent::{expression_end, offset_of};
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 use crate::script::ast::{ParsedScript, Statement};
 
 /// The line the generated block begins with.

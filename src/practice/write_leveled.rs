@@ -9,7 +9,7 @@ use crate::job::{RunReport, Session};
 use crate::practice::generated_block::{fill_markers, Levelled};
 use crate::practice::keeps::Keeps;
 use crate::practice::natural_shares::{count_exactly, measure, NaturalShares, Source};
-use crate::practice::refusal;
+use crate::practice::refusal::refusal;
 use crate::practice::scenario::Scenario;
 use crate::program::Program;
 
