@@ -203,9 +203,11 @@ cli-errors: all
 	tests/spot_predeal.sh
 
 # Practice sets: levelling hand types (--write-leveled against the files kept in tests/levelling,
-# the levelled files under classic dealer, --level's exact quotas, --interleave, every refusal).
+# the levelled files under classic dealer, --level's exact quotas, --interleave, every refusal),
+# then the levelling benchmark's short form (200 boards).
 practice-test: all
 	tests/levelling.sh
+	tests/bench_levelling.py --quick
 
 # The LIN and PBN board records read by an independent parser: endplay from PyPI (in a venv under
 # target/), 200 boards each, hands, dealer and vulnerability against ours. NOT RUN when endplay
@@ -275,6 +277,7 @@ bench: all dds29-tools
 	tests/bench_output.sh
 	tests/bench_scripts.py
 	tests/bench_smart.py
+	tests/bench_levelling.py
 	tests/bench_python.sh
 
 install: all
