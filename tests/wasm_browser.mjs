@@ -5,7 +5,9 @@
 // run (the third with bar charts and a 2-D frequency's heat-map table), that the page and that
 // table fit a phone, that a page loaded once reloads and runs with the server stopped, and that a
 // worker that cannot load fails its job; saves screenshots in target/wasm-test/ (playground.png,
-// playground-phone.png, playground-phone-heatmap.png). Prints `N passed, M failed`.
+// playground-phone.png, playground-phone-heatmap.png, playground-hand-types.png: the Hand types
+// panel of a levelled run, whose levelled script must download as the native CLI writes it).
+// Prints `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -181,6 +183,37 @@ try {
     const ms = Date.now() - t;
     expect(ms < 1000, `stopped after ${ms} ms`);
     console.log(`  (stopped in ${ms} ms)`);
+  });
+
+  await check('Hand types: natural against delivered shares, levelled in exact quotas, the levelled script downloads', async () => {
+    const count = await page.$$eval('#example option', (o) => o.length);
+    await page.selectOption('#example', String(count - 1));
+    expect(await page.isVisible('#tab-types') && await page.isVisible('#level-box'), 'no Hand types tab or level checkbox for a script with hand types');
+    await page.check('#level');
+    await page.fill('#produce', '20');
+    await page.click('#run');
+    await page.waitForFunction(() => document.body.dataset.state === 'done' && !window.playground.running && window.playground.lastHandTypes, null, { timeout: 60000 });
+    await page.click('#tab-types');
+    const rows = await page.$$eval('#types table.types tbody tr', (rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
+    expect(rows.length === 5, `${rows.length} rows`);
+    expect(rows.every((r) => r[2] === '20.0 %' && r[3] === '20.0 %' && r[4] === '4'), JSON.stringify(rows));
+    expect(rows[0][1] === '58.3 %' && rows[4][1] === '1.3 %', JSON.stringify(rows));
+    const caption = await page.textContent('#types caption');
+    expect(/counted exactly/.test(caption) && /exact quotas/.test(caption), caption);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#dl-leveled')]);
+    const saved = readFileSync(await download.path(), 'utf8');
+    expect(saved === readFileSync(join(top, 'tests/levelling/nt_ladder.leveled.dlr'), 'utf8'), "the downloaded levelled script differs from the native CLI's");
+    await page.screenshot({ path: join(artefacts, 'playground-hand-types.png'), fullPage: true });
+    // Nature's mix when not levelled: the delivered shares are the run's own.
+    await page.uncheck('#level');
+    await page.fill('#produce', '200');
+    await page.click('#run');
+    await page.waitForFunction(() => document.body.dataset.state === 'done' && !window.playground.running, null, { timeout: 60000 });
+    const natural = await page.evaluate(() => window.playground.lastResult.handTypes.map((t) => t.produced));
+    expect(natural.reduce((a, b) => a + b, 0) === 200 && natural[0] > natural[4], JSON.stringify(natural));
+    await page.fill('#produce', '');
+    await page.selectOption('#example', '0');
+    expect(!(await page.isVisible('#tab-types')) && !(await page.isVisible('#level-box')), 'the Hand types tab stays for a script without hand types');
   });
 
   await check('the examples run, with hand diagrams, frequency charts and a heat map, and a screenshot is saved', async () => {

@@ -1035,15 +1035,17 @@ impl Session {
         generated: i64,
         started: Instant,
     ) -> Result<RunReport> {
-        let mut job = self.start_job(SeatSet::ALL, None)?;
+        // Nothing is dealt here: no seat table is worth counting.
+        let smart = std::mem::replace(&mut self.options.smart, false);
+        let job = self.start_job(SeatSet::ALL, None);
+        self.options.smart = smart;
+        let mut job = job?;
         job.parallel = None;
         job.lookahead = None;
         job.max_produce = deals.len() as i64;
         job.max_generate = i64::MAX;
         job.generated = generated;
         job.given = Some(GivenDeals { deals: deals.into_iter(), labels, label: None });
-        // Nothing is dealt here: the counts of the sessions that dealt are theirs.
-        job.smart_counts.clear();
         job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
         self.job = None;
         self.current = None;

@@ -19,8 +19,12 @@ pub struct LevelledScript {
     pub text: Vec<u8>,
     /// The warnings and the summary, for the diagnostics stream.
     pub summary: String,
-    /// Where the natural shares came from.
+    /// The natural shares, counted or measured.
     pub natural: NaturalShares,
+    /// The hand types' labels, in declaration order.
+    pub labels: Vec<String>,
+    /// The keeps (with the target and the mix they deliver).
+    pub keeps: Keeps,
 }
 
 /// Levels the scenario of `session`'s loaded script under its options.
@@ -52,7 +56,8 @@ pub fn levelled_script(session: &Session) -> Result<LevelledScript> {
     };
     let text = fill_markers(&stock.with_block(&levelled.block_body()), &labels, &keeps.mix)?;
     summary += &levelled.summary();
-    Ok(LevelledScript { text, summary, natural })
+    let labels = labels.iter().map(|l| l.to_string()).collect();
+    Ok(LevelledScript { text, summary, natural, labels, keeps })
 }
 
 /// Runs `--write-leveled`: writes the levelled copy of the loaded script to `path` and the

@@ -28,7 +28,11 @@ export interface GenerateOptions {
   dialect?: Dialect;
   produce?: number;
   generate?: number;
-  format?: 'text' | 'lin' | 'json';
+  format?: 'text' | 'lin' | 'json' | 'pbn';
+  /** Deal each hand type (`HandType_NAME` variables) directly, in exact quotas (`--level`). */
+  level?: boolean;
+  /** Print the deals in rounds holding each hand type (`--interleave`). */
+  interleave?: boolean;
   /** How many of the produced deals to return as objects as well (default 100; at most the
    * number produced: they are dealt again by a second session with the same seed). */
   deals?: number;
@@ -85,6 +89,37 @@ export interface GenerateResult {
   diagnostics: string;
   deals: Deal[];
   statistics: Statistics;
+  /** For a script that declares hand types: how many produced deals each type had. */
+  handTypes: { label: string; produced: number }[] | null;
+  error: Diagnostic | null;
+}
+
+/** One hand type of a script and its levelling. */
+export interface HandTypeShare {
+  label: string;
+  /** Its share of the deals the scenario produces (counted exactly or measured). */
+  natural: number;
+  /** Its share of the target mix. */
+  target: number;
+  /** The share the levelled script delivers (the target, or under a budget nearer nature). */
+  mix: number;
+  /** The share of its deals the levelled script keeps. */
+  keep: number;
+  /** Hands counted (exact) or deals seen (measured). */
+  seen: number;
+}
+
+export interface HandTypesResult {
+  ok: boolean;
+  /** Whether the natural shares were counted exactly. */
+  exact: boolean;
+  /** Qualifying hands counted, or produced deals measured. */
+  over: number;
+  types: HandTypeShare[];
+  /** The levelled script (`dealer --write-leveled`'s file). */
+  text: string;
+  /** What `dealer --write-leveled` prints about it. */
+  summary: string;
   error: Diagnostic | null;
 }
 
@@ -102,3 +137,5 @@ export function generate(
   options?: GenerateOptions,
   onText?: (stream: 'output' | 'diagnostics', text: string) => void,
 ): GenerateResult;
+/** A script's hand types and their levelling, as `dealer --write-leveled` works it out. */
+export function handTypes(script: string, options?: GenerateOptions): HandTypesResult;

@@ -1,7 +1,9 @@
 // libdealer-wasm: check and generate dealer scripts with the libdealer core compiled to
 // WebAssembly. The same module works in a page, in a Web Worker (see worker-client.js for a
 // worker with progress and cancel) and under node (pass the .wasm file's bytes to init).
-import initWasm, { initSync, check as rawCheck, generate as rawGenerate, version as rawVersion } from './gen/dealer_wasm.js';
+import initWasm, {
+  initSync, check as rawCheck, generate as rawGenerate, hand_types as rawHandTypes, version as rawVersion,
+} from './gen/dealer_wasm.js';
 
 let ready = null;
 
@@ -42,10 +44,10 @@ export function randomSeed() {
   return a[0];
 }
 
-const FORMATS = { text: 'script', script: 'script', lin: 'lin', json: 'jsonl', jsonl: 'jsonl' };
+const FORMATS = { text: 'script', script: 'script', lin: 'lin', json: 'jsonl', jsonl: 'jsonl', pbn: 'pbn' };
 
 /** The option keys and values handed to the core for `generate`'s options. */
-export function optionList({ seed, generator, dialect, produce, generate: gen, format, progress, inputName, options } = {}) {
+export function optionList({ seed, generator, dialect, produce, generate: gen, format, progress, inputName, level, interleave, options } = {}) {
   const list = [];
   const add = (k, v) => { if (v !== undefined && v !== null && v !== '') list.push(k, String(v)); };
   add('generator', generator);
@@ -55,10 +57,12 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
   add('generate', gen);
   if (format !== undefined) {
     const f = FORMATS[format];
-    if (!f) throw new Error(`format: expected text, lin or json, got '${format}'`);
+    if (!f) throw new Error(`format: expected text, lin, json or pbn, got '${format}'`);
     add('format', f);
   }
   if (progress) add('progress', '1');
+  if (level) add('level', 'true');
+  if (interleave) add('interleave', 'true');
   add('input_name', inputName);
   for (const [k, v] of Object.entries(options || {})) add(k, v);
   return list;
@@ -67,12 +71,15 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
 /**
  * Runs a script's whole job as the native CLI does with the same seed and generator.
  * options: {seed, generator: 'chacha'|'drand48'|'glibc', dialect: 'classic'|'v2', produce,
- * generate, format: 'text'|'lin'|'json', inputName: the script's file name for PBN's [Event], deals: how many produced deals to return as objects
+ * generate, format: 'text'|'lin'|'json'|'pbn', inputName: the script's file name for PBN's [Event], level: deal each
+ * hand type directly in exact quotas (--level), interleave: print by hand type in rounds, deals: how many produced deals to return as objects
  * (default 100), progress: whether the core writes its progress meter, options: other
  * dealer_set_option keys}. onText(stream, text) is called as text is written ('output' or
  * 'diagnostics').
  * Returns {ok, output, diagnostics, deals: [{N, E, S, W}], statistics: {generated, produced,
- * seed, frequencies, frequencies2d}, error: null | {line, column, severity, source, message}}.
+ * seed, frequencies, frequencies2d}, handTypes: null | [{label, produced}] (the hand types the
+ * run delivered, for a script that declares them), error: null | {line, column, severity,
+ * source, message}}.
  */
 export function generate(script, options = {}, onText) {
   const list = optionList(options);
@@ -86,8 +93,21 @@ export function generate(script, options = {}, onText) {
     deals: r.deals,
     statistics: { generated: r.generated, produced: r.produced, seed: r.seed, frequencies: frequencies(r.output),
       frequencies2d: frequencyTables2d(r.output) },
+    handTypes: r.hand_types,
     error: r.error,
   };
+}
+
+/**
+ * A script's hand types (Dealer3's `HandType_NAME` variables) and their levelling, as
+ * `dealer --write-leveled` works it out: natural shares counted exactly where the condition and
+ * the types read one seat, else measured (options.options.level_measure / level_timeout bound
+ * it). options: as generate's (seed, generator, dialect, options: {level_target, level_budget …}).
+ * Returns {ok, exact, over, types: [{label, natural, target, mix, keep, seen}], text: the
+ * levelled script, summary, error}.
+ */
+export function handTypes(script, options = {}) {
+  return JSON.parse(rawHandTypes(String(script), optionList({ ...options, format: undefined, progress: false })));
 }
 
 // A frequency table's first line: `Description: title:` (DealerV2; `bktfreq` prints no colon)

@@ -1,4 +1,4 @@
-import type { CheckOptions, Diagnostic, GenerateOptions, GenerateResult } from './index.js';
+import type { CheckOptions, Diagnostic, GenerateOptions, GenerateResult, HandTypesResult } from './index.js';
 
 export interface Timing {
   /** Milliseconds the run took in the worker. */
@@ -19,6 +19,7 @@ export class DealerWorker {
     options?: GenerateOptions,
     handlers?: { onOutput?: (text: string) => void; onProgress?: (text: string) => void },
   ): Promise<GenerateResult & { timing: Timing }>;
+  handTypes(script: string, options?: GenerateOptions): Promise<HandTypesResult>;
   /** Terminates running jobs (their promises reject with `cancelled: true`). */
   cancel(): void;
   terminate(): void;

@@ -70,6 +70,11 @@ export class DealerWorker {
     return this.post('generate', script, options, handlers);
   }
 
+  /** The hand types of `script` and their levelling (see index.d.ts `handTypes`). */
+  handTypes(script, options = {}) {
+    return this.post('handTypes', script, options);
+  }
+
   /** Rejects every pending job with `error`. */
   failAll(error) {
     for (const job of this.pending.values()) job.reject(error);

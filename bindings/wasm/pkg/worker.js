@@ -1,8 +1,8 @@
 // The Web Worker side of worker-client.js: loads the module, then answers
-// {id, kind: 'check' | 'generate', script, options} messages. While a job runs it posts
+// {id, kind: 'check' | 'generate' | 'handTypes', script, options} messages. While a job runs it posts
 // {id, type: 'output' | 'progress', text}; at the end {id, type: 'result', result} or
 // {id, type: 'error', message}. Cancel is the client's: it terminates this worker.
-import { init, check, generate } from './index.js';
+import { init, check, generate, handTypes } from './index.js';
 
 const loaded = init();
 self.onmessage = async (event) => {
@@ -11,6 +11,10 @@ self.onmessage = async (event) => {
     await loaded;
     if (kind === 'check') {
       self.postMessage({ id, type: 'result', result: check(script, options) });
+      return;
+    }
+    if (kind === 'handTypes') {
+      self.postMessage({ id, type: 'result', result: handTypes(script, options) });
       return;
     }
     const started = performance.now();

@@ -1,4 +1,4 @@
-//! libdealer in the browser: [`check`] and [`generate`] over the same core as the native
+//! libdealer in the browser: [`check`], [`generate`] and [`hand_types`] over the same core as the native
 //! library (`dealer` with default features off: no DDS, threads, files or external programs;
 //! a script that needs one of those stops with a "not available in this build" error).
 //!
@@ -133,14 +133,21 @@ pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Func
             session.set_sink(stream, Some(Sink::Callback(Box::new(move |bytes: &[u8]| forward.write(bytes)))));
         }
         session.load_script(script.as_bytes())?;
-        session.run()
+        dealer::practice::run(&mut session)
     };
     let result = run();
     let mut dealt = Vec::new();
     // The second session looks for no more deals than the run produced: past them it would
     // deal on to the generate limit (the run's time limit does not bind it).
     let wanted = result.as_ref().map_or(0, |r| r.produced.clamp(0, i64::from(deals)) as usize);
-    if wanted > 0 {
+    // A script with hand types is run once more as JSON Lines records by hand type (the same
+    // deals, interleaved unless levelled): its boards count the types delivered, and a
+    // practice run's deals are those boards, in order.
+    let typed = result.is_ok().then(|| typed_boards(script, &options)).flatten();
+    let practice = options.chunks(2).any(|kv| matches!(kv, [k, v] if (k == "level" || k == "interleave") && v == "true"));
+    if let (Some(boards), true) = (&typed, practice) {
+        dealt = boards.iter().take(wanted).map(|(deal, _)| deal.clone()).collect();
+    } else if wanted > 0 {
         if let Ok(mut again) = session_with(&options) {
             if again.load_script(script.as_bytes()).is_ok() {
                 while dealt.len() < wanted {
@@ -163,12 +170,112 @@ pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Func
         ),
         Err(e) => (false, "\"generated\":0,\"produced\":0,\"seed\":null".to_string(), error_json(e)),
     };
+    let hand_types = match &typed {
+        Some(boards) => {
+            let mut counts: Vec<(String, u64)> = Vec::new();
+            for (_, label) in boards {
+                match counts.iter_mut().find(|(l, _)| l == label) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((label.clone(), 1)),
+                }
+            }
+            let rows: Vec<String> =
+                counts.iter().map(|(l, n)| format!("{{\"label\":{},\"produced\":{n}}}", json_string(l))).collect();
+            format!("[{}]", rows.join(","))
+        }
+        None => "null".to_string(),
+    };
     format!(
-        "{{\"ok\":{ok},\"output\":{},\"diagnostics\":{},{report},\"deals\":[{}],\"error\":{error}}}",
+        "{{\"ok\":{ok},\"output\":{},\"diagnostics\":{},{report},\"deals\":[{}],\"hand_types\":{hand_types},\"error\":{error}}}",
         json_string(&text(&output)),
         json_string(&text(&diagnostics)),
         dealt.join(",")
     )
+}
+
+/// The boards of `script` run under `options` as JSON Lines records by hand type (interleaved
+/// unless levelled): each board's hands (as [`deal_json`]) and hand type label (`""`: none).
+/// `None` when the script declares no hand types or the run fails.
+fn typed_boards(script: &str, options: &[String]) -> Option<Vec<(String, String)>> {
+    let mut options: Vec<String> = options.to_vec();
+    options.extend(["format", "jsonl", "progress", "false", "interleave", "true"].map(String::from));
+    let mut session = session_with(&options).ok()?;
+    session.load_script(script.as_bytes()).ok()?;
+    if !dealer::practice::scenario::declares_hand_types(&session).ok()? {
+        return None;
+    }
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&out);
+    session.set_sink(
+        Stream::Output,
+        Some(Sink::Callback(Box::new(move |bytes: &[u8]| {
+            sink.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(bytes);
+            Ok(())
+        }))),
+    );
+    session.set_sink(Stream::Diagnostics, Some(Sink::Callback(Box::new(|_: &[u8]| Ok(())))));
+    dealer::practice::run(&mut session).ok()?;
+    let text = String::from_utf8(out.lock().ok()?.clone()).ok()?;
+    let field = |line: &str, key: &str| -> Option<String> {
+        let start = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
+        Some(line[start..].split('"').next()?.to_string())
+    };
+    Some(
+        text.lines()
+            .filter(|line| line.contains("\"type\":\"deal\""))
+            .filter_map(|line| {
+                let deal = dealer::cards::Deal::from_pbn(&field(line, "deal")?).ok()?;
+                Some((deal_json(&deal), field(line, "hand_type").unwrap_or_default()))
+            })
+            .collect(),
+    )
+}
+
+/// The hand types a script declares (Dealer3's `HandType_NAME` variables) and its levelling,
+/// as `--write-leveled` works it out under `options` (alternating keys and values, as for
+/// [`generate`]): JSON `{ok, exact, over, types: [{label, natural, target, mix, keep, seen}],
+/// text, summary, error}` — the natural shares counted exactly where the condition and the
+/// types read one seat, else measured (`level_measure` and `level_timeout` bound it), `text`
+/// the levelled script and `summary` what the CLI prints about it.
+#[wasm_bindgen]
+pub fn hand_types(script: &str, options: Vec<String>) -> String {
+    let levelled = session_with(&options).and_then(|mut session| {
+        session.load_script(script.as_bytes())?;
+        dealer::practice::write_leveled::levelled_script(&session)
+    });
+    match levelled {
+        Ok(l) => {
+            let exact = matches!(l.natural.source, dealer::practice::natural_shares::Source::Exact { .. });
+            let number = |v: f64| if v.is_finite() { format!("{v}") } else { "null".to_string() };
+            let rows: Vec<String> = l
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(i, label)| {
+                    format!(
+                        "{{\"label\":{},\"natural\":{},\"target\":{},\"mix\":{},\"keep\":{},\"seen\":{}}}",
+                        json_string(label),
+                        number(l.natural.shares[i]),
+                        number(l.keeps.target[i]),
+                        number(l.keeps.mix[i]),
+                        number(l.keeps.keep[i]),
+                        l.natural.seen[i]
+                    )
+                })
+                .collect();
+            format!(
+                "{{\"ok\":true,\"exact\":{exact},\"over\":{},\"types\":[{}],\"text\":{},\"summary\":{},\"error\":null}}",
+                l.natural.over,
+                rows.join(","),
+                json_string(&String::from_utf8_lossy(&l.text)),
+                json_string(&l.summary)
+            )
+        }
+        Err(e) => format!(
+            "{{\"ok\":false,\"exact\":false,\"over\":0,\"types\":[],\"text\":\"\",\"summary\":\"\",\"error\":{}}}",
+            error_json(&e)
+        ),
+    }
 }
 
 /// The library's version.

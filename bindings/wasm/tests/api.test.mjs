@@ -3,9 +3,11 @@
 // (target/release/dealer) and ../shared/parity.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { init, check, generate, optionList, version, frequencies, frequencyTables2d } from '../pkg/index.js';
+import { init, check, generate, handTypes, optionList, version, frequencies, frequencyTables2d } from '../pkg/index.js';
 import { CASES, available, apiOptions, mask, native, script, top } from './cases.mjs';
 
 await init(readFileSync(join(top, 'bindings/wasm/pkg/gen/dealer_wasm_bg.wasm')));
@@ -258,3 +260,44 @@ for (const dialect of ['v2', 'classic']) {
     assert.deepEqual(alone.statistics.frequencies2d, []);
   });
 }
+
+const LADDER = readFileSync(join(top, 'examples/levelling/nt_ladder.dlr'), 'utf8');
+
+test('handTypes: exact natural shares and the levelled script, as the native CLI writes it', () => {
+  const l = handTypes(LADDER, { seed: 1 });
+  assert.equal(l.ok, true, JSON.stringify(l.error));
+  assert.equal(l.exact, true);
+  assert.deepEqual(l.types.map((t) => t.label), ['12_14', '15_17', '18_19', '20_21', '22_24']);
+  assert.ok(Math.abs(l.types[0].natural - 0.58267) < 5e-6, String(l.types[0].natural));
+  assert.ok(l.types.every((t) => Math.abs(t.target - 0.2) < 1e-12));
+  assert.equal(l.text, readFileSync(join(top, 'tests/levelling/nt_ladder.leveled.dlr'), 'utf8'));
+  assert.match(l.summary, /counted exactly over all 635013559600 hands South can hold/);
+});
+
+test('handTypes: measured shares, and a refusal with its message', () => {
+  const responses = readFileSync(join(top, 'examples/levelling/responses.dlr'), 'utf8');
+  const l = handTypes(responses, { seed: 1 });
+  assert.equal(l.ok, true, JSON.stringify(l.error));
+  assert.equal(l.exact, false);
+  assert.equal(l.text, readFileSync(join(top, 'tests/levelling/responses.leveled.dlr'), 'utf8'));
+  const gap = handTypes('HandType_a = hcp(south) < 10\nHandType_b = hcp(south) > 12\ncondition hcp(south) > 3\n');
+  assert.equal(gap.ok, false);
+  assert.match(gap.error.message, /matched no hand type/);
+});
+
+test('generate with level: exact quotas, the hand types delivered, the deals of the output', () => {
+  const r = generate(LADDER, { seed: 3, produce: 20, level: true, format: 'json', deals: 20 });
+  assert.equal(r.ok, true, JSON.stringify(r.error));
+  assert.deepEqual(r.handTypes.map((t) => t.produced), [4, 4, 4, 4, 4]);
+  const printed = r.output.split('\n').filter((l) => l.includes('"type":"deal"')).map((l) => JSON.parse(l).deal);
+  assert.deepEqual(r.deals.map((d) => `N:${d.N} ${d.E} ${d.S} ${d.W}`), printed);
+});
+
+test('generate with level prints what the native CLI prints', { skip: !available() && 'no target/release/dealer' }, () => {
+  const r = generate(LADDER, { seed: 5, produce: 40, level: true, format: 'text', deals: 0, inputName: 'nt_ladder.dlr' });
+  const dir = mkdtempSync(join(tmpdir(), 'ladder-'));
+  const file = join(dir, 'nt_ladder.dlr');
+  execFileSync('cp', [join(top, 'examples/levelling/nt_ladder.dlr'), file]);
+  const cli = execFileSync(join(top, 'target/release/dealer'), ['-s', '5', '-p', '40', '--level', 'nt_ladder.dlr'], { cwd: dir }).toString();
+  assert.equal(mask(r.output), mask(cli));
+});

@@ -3,6 +3,10 @@
 // and frequency charts (bars for 1-D tables, heat-map tables for 2-D ones), downloads. State lives in the `playground` object (also on window for
 // the browser test).
 import { init, check, version, randomSeed, frequencies, frequencyTables2d } from '../pkg/index.js';
+// The Hand types panel: a script that declares Dealer3's `HandType_NAME` variables shows each
+// type's natural share (counted exactly where one seat is read, else measured) against the share
+// the run delivered; "Level hand types" runs with --level (exact quotas), and the levelled
+// script (--write-leveled's file) can be downloaded.
 import { DealerWorker } from '../pkg/worker-client.js';
 import { EXAMPLES } from './examples.js';
 
@@ -21,7 +25,58 @@ const playground = {
   startedAt: 0,
   firstResultMs: null,
   loadMs: null,
+  lastHandTypes: null,
 };
+
+// Whether the script declares hand types (a variable named HandType…, any case).
+function declaresHandTypes(text) {
+  return /^[ \t]*handtype\w*[ \t]*=/im.test(text);
+}
+
+// Shows the Hand types tab and the level checkbox only for a script with hand types.
+function updateHandTypesUi() {
+  const typed = declaresHandTypes(editor.value);
+  $('tab-types').hidden = !typed;
+  $('level-box').hidden = !typed;
+  if (!typed && !$('panel-types').hidden) selectTab('output');
+}
+
+// The panel: natural against delivered share per type.
+function renderHandTypes(levelled, run) {
+  const box = $('types');
+  if (!levelled.ok) {
+    box.innerHTML = `<p class="error">${escapeHtml(levelled.error.message)}</p>`;
+    return;
+  }
+  const produced = run && run.handTypes ? run.handTypes.reduce((n, t) => n + t.produced, 0) : 0;
+  const delivered = (label) => {
+    const row = run && run.handTypes ? run.handTypes.find((t) => t.label === label) : null;
+    return produced ? (row ? row.produced : 0) : null;
+  };
+  const pct = (v) => `${(100 * v).toFixed(1)} %`;
+  const how = levelled.exact ? `counted exactly over ${levelled.over.toLocaleString('en')} hands`
+    : `measured over ${levelled.over.toLocaleString('en')} deals`;
+  let html = `<table class="types"><caption>Natural shares ${how}; delivered: this run${$('level').checked ? ' (levelled: exact quotas)' : ''}</caption>`
+    + '<thead><tr><th scope="col">Type</th><th scope="col">Natural</th><th scope="col">Target</th><th scope="col">Delivered</th><th scope="col">Deals</th></tr></thead><tbody>';
+  for (const t of levelled.types) {
+    const n = delivered(t.label);
+    html += `<tr><th scope="row">${escapeHtml(t.label)}</th><td>${pct(t.natural)}</td><td>${pct(t.target)}</td>`
+      + `<td>${n === null ? '—' : pct(n / produced)}</td><td>${n === null ? '—' : n}</td></tr>`;
+  }
+  html += '</tbody></table>';
+  box.innerHTML = html;
+}
+
+// Works out the levelling of the script (in the worker) and fills the panel.
+async function refreshHandTypes(options, run) {
+  if (!declaresHandTypes(editor.value)) return;
+  const levelled = await playground.worker.handTypes(editor.value, {
+    ...options, options: { level_measure: 400000, level_timeout: 10 },
+  });
+  playground.lastHandTypes = levelled;
+  renderHandTypes(levelled, run);
+  document.body.dataset.handTypes = String(Date.now());
+}
 window.playground = playground;
 
 function setStatus(text) {
@@ -173,6 +228,7 @@ function runOptions(overrides = {}) {
     produce: $('produce').value.trim() || undefined,
     format: $('format').value,
     inputName: playground.inputName,
+    level: declaresHandTypes(editor.value) && $('level').checked,
     progress: true,
     deals: 200,
     ...overrides,
@@ -210,6 +266,7 @@ async function run() {
       + (result.error ? `\nError: ${result.error.line ? `line ${result.error.line}: ` : ''}${result.error.message}\n` : '');
     renderDeals(result.deals);
     renderStats(result, result.timing);
+    if (result.ok) await refreshHandTypes({ ...options, seed: result.statistics.seed }, result);
     if (result.error && result.error.line) {
       playground.diagnostics = [result.error];
       renderGutter();
@@ -274,7 +331,7 @@ async function downloadAs(format) {
 }
 
 // Tabs (arrow keys move between them).
-const tabs = ['output', 'deals', 'stats'];
+const tabs = ['output', 'deals', 'stats', 'types'];
 function selectTab(name, focus) {
   for (const t of tabs) {
     const on = t === name;
@@ -292,6 +349,8 @@ function loadExample(i) {
   $('dialect').value = ex.dialect;
   $('seed').value = ex.seed;
   playground.inputName = undefined;
+  playground.lastHandTypes = null;
+  updateHandTypesUi();
   scheduleCheck();
 }
 
@@ -312,12 +371,22 @@ async function main() {
   $('run').addEventListener('click', run);
   $('stop').addEventListener('click', stop);
   for (const f of ['text', 'pbn', 'lin', 'json']) $(`dl-${f}`).addEventListener('click', () => downloadAs(f));
-  tabs.forEach((t, i) => {
+  const shownTabs = () => tabs.filter((t) => !$(`tab-${t}`).hidden);
+  tabs.forEach((t) => {
     $(`tab-${t}`).addEventListener('click', () => selectTab(t));
     $(`tab-${t}`).addEventListener('keydown', (e) => {
-      if (e.key === 'ArrowRight') selectTab(tabs[(i + 1) % tabs.length], true);
-      if (e.key === 'ArrowLeft') selectTab(tabs[(i + tabs.length - 1) % tabs.length], true);
+      const shown = shownTabs();
+      const i = shown.indexOf(t);
+      if (e.key === 'ArrowRight') selectTab(shown[(i + 1) % shown.length], true);
+      if (e.key === 'ArrowLeft') selectTab(shown[(i + shown.length - 1) % shown.length], true);
     });
+  });
+  editor.addEventListener('input', updateHandTypesUi);
+  $('dl-leveled').addEventListener('click', async () => {
+    if (!playground.lastHandTypes) await refreshHandTypes(runOptions(), playground.lastResult);
+    const l = playground.lastHandTypes;
+    if (l && l.ok) save('scenario.leveled.dlr', l.text);
+    else setStatus(`Cannot level: ${l ? l.error.message : 'no hand types'}`);
   });
   await init();
   playground.worker = new DealerWorker(new URL('dealer-worker.js', import.meta.url));

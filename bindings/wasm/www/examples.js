@@ -61,4 +61,41 @@ condition weak2 && support
 action printall, average "South HCP" hcp(south)
 `,
   },
+  {
+    title: 'Hand types: a 1NT ladder levelled (Dealer3 HandType_ convention)',
+    generator: 'chacha',
+    dialect: 'v2',
+    seed: 3,
+    script: `# A 1NT practice ladder: South opens a balanced hand in one of five strength bands.
+# Nature deals 12-14 in 58 % of these hands and 22-24 in 1.3 %; levelled, each band is
+# {{level-mix:12_14}}, {{level-mix:15_17}}, {{level-mix:18_19}}, {{level-mix:20_21}}, {{level-mix:22_24}}.
+#
+#   dealer --write-leveled nt_ladder.leveled.dlr nt_ladder.dlr   (a file BBO's dealer runs)
+#   dealer --level -p 20 nt_ladder.dlr                          (exactly 4 of each band)
+dealer south
+
+HandType_12_14 = hcp(south) >= 12 and hcp(south) <= 14
+HandType_15_17 = hcp(south) >= 15 and hcp(south) <= 17
+HandType_18_19 = hcp(south) >= 18 and hcp(south) <= 19
+HandType_20_21 = hcp(south) >= 20 and hcp(south) <= 21
+HandType_22_24 = hcp(south) >= 22 and hcp(south) <= 24
+
+### BEGIN GENERATED LEVELING ###
+noLeveling = 1
+levelTheDeal = noLeveling
+### END GENERATED LEVELING ###
+
+condition shape(south, any 4333 + any 4432 + any 5332)
+      and hcp(south) >= 12 and hcp(south) <= 24
+      and levelTheDeal
+
+produce 20
+action printpbn,
+  average "12_14" 100 * HandType_12_14,
+  average "15_17" 100 * HandType_15_17,
+  average "18_19" 100 * HandType_18_19,
+  average "20_21" 100 * HandType_20_21,
+  average "22_24" 100 * HandType_22_24
+`,
+  },
 ];
