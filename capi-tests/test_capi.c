@@ -1753,6 +1753,58 @@ static void test_bulk_and_pbn_deals(void) {
     dealer_free_session(bulk);
 }
 
+/* Practice sets through the C API: levelling options on dealer_run (exact quotas of the
+ * hand types), and a mixed board set of two scenarios (dealer_mix_add), their quotas, board
+ * numbers and names; a scenario with a script error is refused naming it. */
+static void test_practice_sets(void) {
+    const char *ladder = "HandType_low = hcp(south) <= 11\nHandType_mid = hcp(south) >= 12 and hcp(south) <= 17\n"
+                         "HandType_high = hcp(south) >= 18\ncondition 1\naction printpbn\n";
+    dealer_session *s = session_with("chacha", "5", ladder);
+    static struct buffer out;
+    out.len = 0;
+    CHECK(s != NULL);
+    CHECK(dealer_set_option(s, "level", "true") == DEALER_OK);
+    CHECK(dealer_set_option(s, "produce", "9") == DEALER_OK);
+    CHECK(dealer_set_option(s, "format", "jsonl") == DEALER_OK);
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &out) == DEALER_OK);
+    dealer_run_report report;
+    memset(&report, 0, sizeof report);
+    report.size = sizeof report;
+    CHECK(dealer_run(s, &report) == DEALER_OK && report.produced == 9);
+    int low = 0, mid = 0, high = 0;
+    for (const char *p = out.data; (p = strstr(p, "\"hand_type\":\"")) != NULL; p++) {
+        p += strlen("\"hand_type\":\"");
+        low += strncmp(p, "low\"", 4) == 0;
+        mid += strncmp(p, "mid\"", 4) == 0;
+        high += strncmp(p, "high\"", 5) == 0;
+    }
+    CHECK(low == 3 && mid == 3 && high == 3);
+    dealer_free_session(s);
+
+    s = session_with("chacha", "6", NULL);
+    out.len = 0;
+    const char *a = "condition hcp(north) >= 20\n", *b = "dealer west\ncondition spades(west) >= 6\n";
+    CHECK(dealer_mix_add(s, "strong", (const uint8_t *)a, strlen(a), 1.0, -1) == DEALER_OK);
+    CHECK(dealer_mix_add(s, "weak2", (const uint8_t *)b, strlen(b), 0.0, 2) == DEALER_OK);
+    CHECK(dealer_mix_add(s, "broken", (const uint8_t *)"condition hcp(north) >", 22, 1.0, -1) == DEALER_ERROR_SCRIPT);
+    CHECK(strstr(dealer_last_error(s), "in scenario broken") != NULL);
+    CHECK(dealer_mix_add(s, "bad weight", (const uint8_t *)a, strlen(a), -1.0, -1) == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_option(s, "produce", "6") == DEALER_OK);
+    CHECK(dealer_set_option(s, "format", "jsonl") == DEALER_OK);
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &out) == DEALER_OK);
+    CHECK(dealer_run(s, &report) == DEALER_OK && report.produced == 6);
+    int strong = 0, weak2 = 0;
+    for (const char *p = out.data; (p = strstr(p, "\"scenario\":\"")) != NULL; p++) {
+        strong += strncmp(p + 12, "strong\"", 7) == 0;
+        weak2 += strncmp(p + 12, "weak2\"", 6) == 0;
+    }
+    CHECK(strong == 4 && weak2 == 2);
+    CHECK(strstr(out.data, "\"board\":6,") != NULL && strstr(out.data, "\"board\":7,") == NULL);
+    CHECK(dealer_mix_clear(s) == DEALER_OK);
+    CHECK(dealer_mix_clear(NULL) == DEALER_ERROR_NULL);
+    dealer_free_session(s);
+}
+
 int main(void) {
 #ifdef _WIN32
     DWORD n = GetTempPathA(MAX_PATH, scratch_dir);
@@ -1778,6 +1830,7 @@ int main(void) {
     test_whole_number_options();
     test_seed_read_back();
     test_run_with_callback();
+    test_practice_sets();
     test_not_available();
     test_pbn();
     test_dds_table();

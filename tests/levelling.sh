@@ -11,7 +11,8 @@
 #    precision their header states, at 10,000 produced deals (tests/levelling/check_delivered.py).
 # 3. --level gives exact quotas (-p 100 over five even bands: 20 each; weights 2:1:1 over 7:
 #    3, 2, 2), each board of its type, the same boards on 1 or 2 threads.
-# 4. --interleave reorders a run: boards numbered 1..N, the same deals.
+# 4. --interleave reorders a run: boards numbered 1..N, the same deals; --json-summary counts
+#    the boards of each type.
 # 5. Every refusal Dealer3 makes: status 1, its message, no file written.
 #
 # Prints ok/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
@@ -108,6 +109,21 @@ if [ "$(grep -o '^\[Deal .*' plain.out | sort)" = "$(grep -o '^\[Deal .*' inter.
   ok "--interleave: the same 24 deals in rounds, boards 1 to 24"
 else
   ko "--interleave" "$(head -3 inter.out)"
+fi
+
+# The JSON summary counts the boards of each type (Dealer3's --stats-json hand_types rows).
+"$cli" -s 3 --level -p 20 --format=jsonl --json-summary "$examples/nt_ladder.dlr" >summary.out 2>&1
+if tail -n 1 summary.out | grep -qF '"hand_types":[{"name":"12_14","produced":4,"share":0.2},{"name":"15_17","produced":4,"share":0.2},{"name":"18_19","produced":4,"share":0.2},{"name":"20_21","produced":4,"share":0.2},{"name":"22_24","produced":4,"share":0.2}]}'; then
+  ok "--json-summary: hand_types of a levelled run"
+else
+  ko "--json-summary hand_types (--level)" "$(tail -n 1 summary.out)"
+fi
+"$cli" -s 3 --json-summary --format=jsonl bands.dlr >summary.out 2>&1
+if [ "$(grep -c '"hand_type"' summary.out)" = 24 ] &&
+  tail -n 1 summary.out | python3 -c 'import json,sys; s=json.load(sys.stdin); assert sum(t["produced"] for t in s["hand_types"]) == 24 and [t["name"] for t in s["hand_types"]] == ["low","mid","high"]'; then
+  ok "--json-summary: a plain run of a script with hand types is classified and counted"
+else
+  ko "--json-summary hand_types (plain)" "$(tail -n 1 summary.out)"
 fi
 
 # 5. Refusals: status 1, the message, no file written.

@@ -83,6 +83,9 @@ pub struct RunSummary<'a> {
     pub library: Option<LibraryCounts>,
     /// The seat factors smart dealing counted (ChaCha only), one line each after `Time needed`.
     pub smart: &'a [SmartCount],
+    /// A practice run's boards of each hand type the script declares (the JSON summary's
+    /// `hand_types`; empty otherwise).
+    pub hand_types: &'a [(std::sync::Arc<str>, i64)],
 }
 
 /// Writes the end-of-run statistics. DealerV2 adds the title and spells `Produced  ` with two

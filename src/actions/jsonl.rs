@@ -184,6 +184,20 @@ pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
         }
         out.push(b']');
     }
+    if !s.hand_types.is_empty() {
+        // Dealer3's `hand_types` rows: every declared type, its boards and their share.
+        out.extend_from_slice(b",\"hand_types\":[");
+        for (i, (name, produced)) in s.hand_types.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"name\":");
+            write_json_string(out, name);
+            let share = if s.produced > 0 { *produced as f64 / s.produced as f64 } else { 0.0 };
+            let _ = write!(out, ",\"produced\":{produced},\"share\":{share}}}");
+        }
+        out.push(b']');
+    }
     out.extend_from_slice(b"}\n");
 }
 
@@ -259,6 +273,7 @@ mod tests {
             seconds: 0.0125,
             library: None,
             smart: &[],
+            hand_types: &[],
         };
         let mut out = Vec::new();
         write_json_summary(&mut out, &summary);
@@ -287,5 +302,13 @@ mod tests {
         assert!(String::from_utf8(out)
             .unwrap()
             .ends_with("\"possible\":635013559600,\"share_under_bias\":5.29e-2,\"dealt_from_table\":true}]}\n"),);
+        // A practice run's hand types: every declared one, its boards and their share.
+        let hand_types = [(std::sync::Arc::from("12_14"), 4), (std::sync::Arc::from("22_24"), 6), (std::sync::Arc::from("x"), 0)];
+        let mut out = Vec::new();
+        write_json_summary(&mut out, &RunSummary { hand_types: &hand_types, ..summary });
+        assert!(String::from_utf8(out).unwrap().ends_with(
+            "\"seconds\":0.013,\"hand_types\":[{\"name\":\"12_14\",\"produced\":4,\"share\":0.4},\
+             {\"name\":\"22_24\",\"produced\":6,\"share\":0.6},{\"name\":\"x\",\"produced\":0,\"share\":0}]}\n"
+        ));
     }
 }

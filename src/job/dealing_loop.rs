@@ -83,13 +83,25 @@ pub(crate) struct GivenDeals {
     pub(crate) labels: Vec<BoardLabel>,
     /// The label of the deal taken last.
     pub(crate) label: Option<BoardLabel>,
+    /// The boards taken so far of each declared hand type.
+    pub(crate) hand_type_counts: Vec<(std::sync::Arc<str>, i64)>,
 }
 
 impl GivenDeals {
+    /// The deals to give, their labels and the declared hand types to count.
+    pub(crate) fn new(deals: Vec<Deal>, labels: Vec<BoardLabel>, hand_types: Vec<std::sync::Arc<str>>) -> GivenDeals {
+        let hand_type_counts = hand_types.into_iter().map(|t| (t, 0)).collect();
+        GivenDeals { deals: deals.into_iter(), labels, label: None, hand_type_counts }
+    }
+
     /// The next deal and its label, the `index`-th.
     fn take(&mut self, index: usize) -> Option<Deal> {
         let deal = self.deals.next()?;
         self.label = self.labels.get(index).cloned();
+        let hand_type = self.label.as_ref().and_then(|l| l.hand_type.as_ref());
+        if let Some((_, n)) = self.hand_type_counts.iter_mut().find(|(t, _)| Some(t) == hand_type) {
+            *n += 1;
+        }
         Some(deal)
     }
 }
@@ -500,6 +512,7 @@ fn deal_loop(
             wrap_arounds: i64::from(l.wrap_arounds()),
         }),
         smart: &job.smart_counts,
+        hand_types: job.given.as_ref().map_or(&[], |given| &given.hand_type_counts),
     };
     let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
     let end = outputs.out.len();

@@ -84,6 +84,22 @@ pub struct Session {
     mix: Vec<MixScenario>,
 }
 
+/// The deals a practice run hands to the actions (see [`Session::run_given`]), in the order
+/// they are printed.
+pub struct GivenBoards {
+    /// The deals.
+    pub deals: Vec<Deal>,
+    /// What each board says of itself (its hand type, its scenario); shorter or empty: nothing.
+    pub labels: Vec<BoardLabel>,
+    /// The hand types the script declares, in order: the JSON summary counts the boards of
+    /// each (`hand_types`).
+    pub hand_types: Vec<Arc<str>>,
+    /// The deals generated to find them.
+    pub generated: i64,
+    /// When the dealing began (the report's time counts from then).
+    pub started: Instant,
+}
+
 /// Whether the script's board records carry double-dummy results for every produced deal:
 /// `printpbn` (not silenced) with the `pbn_dd` option, `printjson` with `json_dd`.
 fn board_records_need_tables(program: &Program, o: &Options) -> bool {
@@ -952,20 +968,13 @@ impl Session {
         self.mix.clear();
     }
 
-    /// Runs the actions of `program` (a mixed set's records) on `deals` as
+    /// Runs the actions of `program` (a mixed set's records) on `boards` as
     /// [`Session::run_given`] does, the loaded script left as it is.
-    pub fn run_given_with(
-        &mut self,
-        program: Program,
-        deals: Vec<Deal>,
-        labels: Vec<BoardLabel>,
-        generated: i64,
-        started: Instant,
-    ) -> Result<RunReport> {
+    pub fn run_given_with(&mut self, program: Program, boards: GivenBoards) -> Result<RunReport> {
         let loaded = self.program.replace(program);
         let script_actions = self.script_actions.take();
         self.apply_format();
-        let result = self.run_given(deals, labels, generated, started);
+        let result = self.run_given(boards);
         self.program = loaded;
         self.script_actions = script_actions;
         result
@@ -1023,18 +1032,11 @@ impl Session {
         Ok(exact_count(program, &setup))
     }
 
-    /// Runs the actions of the loaded script on `deals`, in order, as a run that produced them
-    /// (the condition is not judged again) after generating `generated` deals: boards numbered
-    /// by position, the end-of-run report as usual (its time counted from `started`, when the
-    /// dealing began). `labels` name each deal's hand type or scenario for the board records
-    /// (empty: none).
-    pub fn run_given(
-        &mut self,
-        deals: Vec<Deal>,
-        labels: Vec<BoardLabel>,
-        generated: i64,
-        started: Instant,
-    ) -> Result<RunReport> {
+    /// Runs the actions of the loaded script on `boards.deals`, in order, as a run that produced
+    /// them (the condition is not judged again; see [`GivenBoards`]): boards numbered by
+    /// position, the end-of-run report as usual.
+    pub fn run_given(&mut self, boards: GivenBoards) -> Result<RunReport> {
+        let GivenBoards { deals, labels, hand_types, generated, started } = boards;
         // Nothing is dealt here: no seat table is worth counting.
         let smart = std::mem::replace(&mut self.options.smart, false);
         let job = self.start_job(SeatSet::ALL, None);
@@ -1045,7 +1047,7 @@ impl Session {
         job.max_produce = deals.len() as i64;
         job.max_generate = i64::MAX;
         job.generated = generated;
-        job.given = Some(GivenDeals { deals: deals.into_iter(), labels, label: None });
+        job.given = Some(GivenDeals::new(deals, labels, hand_types));
         job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
         self.job = None;
         self.current = None;

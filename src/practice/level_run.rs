@@ -11,9 +11,11 @@ use crate::actions::boards::BoardLabel;
 use crate::cards::Deal;
 use crate::clock::Instant;
 use crate::error::Result;
+use crate::job::session::GivenBoards;
 use crate::job::{Interrupter, Options, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
+use crate::practice::natural_shares::overlap_error;
 use crate::practice::quotas::largest_remainder;
 use crate::practice::refusal::refusal;
 use crate::practice::scenario::Scenario;
@@ -44,15 +46,8 @@ pub(crate) fn deal_and_classify(session: &mut Session, types: &HandTypes, count:
         let mut matched = row.iter().enumerate().filter(|(_, v)| **v != 0).map(|(i, _)| i);
         let first = matched.next();
         if let Some(second) = matched.next() {
-            let mut line = Vec::new();
-            deal.write_oneline(&mut line);
-            return Err(refusal(format!(
-                "a deal is both `{}` and `{}`. Hand types have to partition the deals, so at most one may \
-                     match.\n       The deal:\n       {}",
-                types.types[first.expect("first")].variable,
-                types.types[second].variable,
-                String::from_utf8_lossy(&line).trim_end()
-            )));
+            let first = first.expect("a second match follows a first");
+            return Err(overlap_error(&types.types[first].variable, &types.types[second].variable, deal));
         }
         classes.push(first);
     }
@@ -131,10 +126,20 @@ pub struct OrderedDeals {
 }
 
 impl OrderedDeals {
-    /// The board labels of the deals (their hand types).
-    fn labels(&self) -> Vec<BoardLabel> {
-        self.hand_types.iter().map(|t| BoardLabel { hand_type: t.clone(), ..BoardLabel::default() }).collect()
+    /// The boards the actions are given: these deals tagged with their hand types, `types`
+    /// counted for the JSON summary.
+    fn boards(self, types: &HandTypes, started: Instant) -> GivenBoards {
+        let labels =
+            self.hand_types.into_iter().map(|hand_type| BoardLabel { hand_type, ..BoardLabel::default() }).collect();
+        let hand_types = types.types.iter().map(|t| Arc::from(t.label.as_str())).collect();
+        GivenBoards { deals: self.deals, labels, hand_types, generated: self.generated, started }
     }
+}
+
+/// `all` in the order they were produced, each with its type's label.
+fn in_production_order(types: &HandTypes, all: Classified) -> OrderedDeals {
+    let hand_types = all.types.iter().map(|t| t.map(|t| Arc::from(types.types[t].label.as_str()))).collect();
+    OrderedDeals { deals: all.deals, hand_types, generated: all.generated }
 }
 
 /// `all` in the interleaved order of their types (see [`interleaved`]).
@@ -242,13 +247,14 @@ pub fn level(session: &mut Session) -> Result<RunReport> {
         &mut warnings,
     )?;
     session.write_diagnostics(warnings.as_bytes());
-    let labels = ordered.labels();
-    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated, started))
+    let boards = ordered.boards(&scenario.types, started);
+    with_seed(session, seed, |session| session.run_given(boards))
 }
 
-/// Runs `--interleave` without `--level`: the scenario dealt as it stands, its produced deals
-/// printed in interleaved order.
-pub fn interleave(session: &mut Session) -> Result<RunReport> {
+/// Runs a script with hand types without `--level`: the scenario dealt as it stands, every
+/// produced deal classified and tagged with its type (the JSON summary counts them), printed in
+/// interleaved order (`--interleave`) or as produced.
+pub fn by_type(session: &mut Session, interleave: bool) -> Result<RunReport> {
     let started = Instant::now();
     let scenario = Scenario::read(session)?;
     let program = session.loaded_program().expect("Scenario::read checked it").clone();
@@ -258,7 +264,10 @@ pub fn interleave(session: &mut Session) -> Result<RunReport> {
     let part = part_options(session.options(), seed, max_produce, max_generate);
     let mut dealing = Session::with_program(part, program, &scenario.text, session.interrupter());
     let all = deal_and_classify(&mut dealing, &scenario.types, max_produce.max(0) as usize)?;
-    let ordered = interleave_by_type(&scenario.types, all, seed);
-    let labels = ordered.labels();
-    with_seed(session, seed, |session| session.run_given(ordered.deals, labels, ordered.generated, started))
+    let ordered = match interleave {
+        true => interleave_by_type(&scenario.types, all, seed),
+        false => in_production_order(&scenario.types, all),
+    };
+    let boards = ordered.boards(&scenario.types, started);
+    with_seed(session, seed, |session| session.run_given(boards))
 }

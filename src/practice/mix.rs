@@ -14,6 +14,7 @@ use crate::actions::boards::{BoardLabel, BoardPlan};
 use crate::clock::Instant;
 use crate::error::Result;
 use crate::job::options::{MixScenario, OutputFormat};
+use crate::job::session::GivenBoards;
 use crate::job::{RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
@@ -155,7 +156,8 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
     if script_format {
         session.set_option("format", "pbn")?;
     }
-    let result = with_seed(session, seed, |session| session.run_given_with(program, deals, labels, generated, started));
+    let boards = GivenBoards { deals, labels, hand_types: Vec::new(), generated, started };
+    let result = with_seed(session, seed, |session| session.run_given_with(program, boards));
     if script_format {
         session.set_option("format", "script")?;
     }

@@ -30,8 +30,9 @@ use crate::error::Result;
 use crate::job::{RunReport, Session};
 
 /// Runs the job of `session`'s loaded script as its options ask: the scenarios added for a
-/// mix make a mixed board set, `--write-leveled` writes the levelled script, `--level` deals each hand type in its quota, `--interleave` orders the
-/// produced deals by hand type (a script without hand types runs as it stands), otherwise the
+/// mix make a mixed board set, `--write-leveled` writes the levelled script, `--level` deals
+/// each hand type in its quota, `--interleave` orders the produced deals by hand type and
+/// `--json-summary` counts them (a script without hand types runs as it stands), otherwise the
 /// plain run ([`Session::run`]).
 pub fn run(session: &mut Session) -> Result<RunReport> {
     if !session.mix_scenarios().is_empty() {
@@ -44,8 +45,12 @@ pub fn run(session: &mut Session) -> Result<RunReport> {
     if levelling.level {
         return level_run::level(session);
     }
-    if levelling.interleave && scenario::declares_hand_types(session)? {
-        return level_run::interleave(session);
+    // A script with hand types is classified deal by deal when its boards are to be
+    // interleaved, or counted by type in the JSON summary.
+    let by_type = levelling.interleave || session.options().json_summary;
+    if by_type && scenario::declares_hand_types(session)? {
+        let interleave = session.options().levelling.interleave;
+        return level_run::by_type(session, interleave);
     }
     session.run()
 }

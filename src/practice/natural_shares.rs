@@ -7,7 +7,7 @@
 //! Either way the types must partition the produced deals: a deal of two types, deals of none,
 //! and a type never seen are refused; a type seen fewer than 500 times is warned about.
 
-use crate::cards::Seat;
+use crate::cards::{Deal, Seat};
 use crate::clock::Instant;
 use crate::error::{Error, ErrorKind, Result};
 use crate::job::{Interrupter, Options, Session};
@@ -82,8 +82,16 @@ fn gap_error(untyped: u64, of: u64, unit: &str, types: &HandTypes) -> Error {
     ))
 }
 
-/// The error for a deal of two types.
-fn overlap_error(first: &str, second: &str, detail: &str) -> Error {
+/// The error for a deal of two types, showing the deal.
+pub fn overlap_error(first: &str, second: &str, deal: &Deal) -> Error {
+    let mut line = Vec::new();
+    deal.write_oneline(&mut line);
+    let line = String::from_utf8_lossy(&line).trim_end().to_string();
+    overlap_error_with(first, second, &format!("The deal:\n       {line}"))
+}
+
+/// The error for a deal of two types, with `detail` on its last line.
+fn overlap_error_with(first: &str, second: &str, detail: &str) -> Error {
     refusal(format!(
         "a deal is both `{first}` and `{second}`. Hand types have to partition the deals, so at most one may \
              match.\n       {detail}"
@@ -157,7 +165,7 @@ pub fn count_exactly(
                     let both = program.with_condition_and(first).with_condition_and(second);
                     if let Some((_, n, _)) = count(options, interrupter, both, text, Some(seat))?.filter(|c| c.1 > 0) {
                         let detail = format!("{n} of the {unit} are both.");
-                        return Err(overlap_error(&types.types[a].variable, &types.types[b].variable, &detail));
+                        return Err(overlap_error_with(&types.types[a].variable, &types.types[b].variable, &detail));
                     }
                 }
             }
@@ -212,14 +220,8 @@ pub fn measure(
             (None, _) => untyped += 1,
             (Some(i), None) => seen[i] += 1,
             (Some(a), Some(b)) => {
-                let mut line = Vec::new();
-                deal.expect("stored").write_oneline(&mut line);
-                let line = String::from_utf8_lossy(&line).trim_end().to_string();
-                return Err(overlap_error(
-                    &types.types[a].variable,
-                    &types.types[b].variable,
-                    &format!("The deal:\n       {line}"),
-                ));
+                let deal = deal.expect("stored");
+                return Err(overlap_error(&types.types[a].variable, &types.types[b].variable, &deal));
             }
         }
         if seen.iter().all(|&n| n >= MEASURE_GOAL) || produced >= options.levelling.measure {

@@ -5,7 +5,7 @@ use super::*;
 
 fn classic_footer(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64) {
     let s =
-        RunSummary { title: None, generated, produced, seed_printed: seed, seconds: 0.0, library: None, smart: &[] };
+        RunSummary { title: None, generated, produced, seed_printed: seed, seconds: 0.0, library: None, smart: &[], hand_types: &[] };
     write_footer(out, Dialect::Classic, &s);
 }
 
@@ -254,6 +254,7 @@ fn classic_footer_negative_seed() {
         seconds: 7.6079,
         library: None,
         smart: &[],
+        hand_types: &[],
     };
     write_footer(&mut out, Dialect::Classic, &s);
     assert_same(&out, "Generated 1 hands\nProduced 1 hands\nInitial random seed 1\nTime needed    7.608 sec\n");

@@ -512,6 +512,7 @@ fn v2_footer() {
         seconds: 0.0123,
         library: None,
         smart: &[],
+        hand_types: &[],
     };
     write_footer(&mut out, Dialect::V2, &s);
     assert_same(
