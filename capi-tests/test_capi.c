@@ -628,8 +628,8 @@ static void test_board_records(void) {
           strstr(out.data, "[Board \"5\"]") != NULL && strstr(out.data, "[Dealer \"S\"]\n[Vulnerable \"NS\"]\n") != NULL);
 
     /* Bad values are refused and change nothing. */
-    CHECK(dealer_set_option(s, "format", "pbn") == DEALER_ERROR_OPTION);
-    CHECK(strstr(dealer_last_error(s), "option format: expected script, lin or jsonl") != NULL);
+    CHECK(dealer_set_option(s, "format", "PBN") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "option format: expected script, lin, jsonl or pbn") != NULL);
     CHECK(dealer_set_option(s, "start_board", "-2") == DEALER_ERROR_OPTION);
     CHECK(dealer_set_option(s, "rotate", "maybe") == DEALER_ERROR_OPTION);
     dealer_free_session(s);

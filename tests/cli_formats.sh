@@ -141,7 +141,7 @@ PY
 then ok "--json-dd: \"dd\" and \"par\" in every object, the rest unchanged"; else ko "--json-dd"; fi
 
 # Bad values: the option's message and the peers' status for an option error.
-for bad in --format=pbn --start-board=-1 --start-board=abc --start-board=1000000001; do
+for bad in --format=PBN --start-board=-1 --start-board=abc --start-board=1000000001; do
   "$cli" -s 1 "$bad" plain.dl >out 2>err
   rc=$?
   if [ $rc -ne 0 ] && grep -q '^option ' err && [ ! -s out ]; then ok "$bad refused"; else ko "$bad refused" "exit $rc, $(head -c 120 err)"; fi

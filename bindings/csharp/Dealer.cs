@@ -270,6 +270,10 @@ namespace Libdealer
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_load_script_file(SessionHandle session, byte[] path);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_mix_add(SessionHandle session, byte[] name, byte[] text, UIntPtr len, double weight, long count);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_mix_clear(SessionHandle session);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_check_script(SessionHandle session, byte[] text, UIntPtr len, int flavour, dealer_write_fn callback, IntPtr userdata);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_set_output(SessionHandle session, int stream, dealer_write_fn callback, IntPtr userdata);
@@ -669,6 +673,26 @@ namespace Libdealer
             CheckDisposed();
             if (path == null) throw new ArgumentNullException("path");
             Check(Native.dealer_load_script_file(handle, Native.Utf8z(path)));
+        }
+
+        /// <summary>Adds a scenario to the board set Run() mixes (dealer_mix_add): its name (what
+        /// its boards are labelled with), its script, and exactly <paramref name="count"/> boards,
+        /// or with a null count a share of what the counts leave of the produce limit in
+        /// proportion to <paramref name="weight"/>.</summary>
+        public void AddScenario(string name, string script, double weight = 1.0, long? count = null)
+        {
+            CheckDisposed();
+            if (name == null) throw new ArgumentNullException("name");
+            if (script == null) throw new ArgumentNullException("script");
+            byte[] text = Encoding.UTF8.GetBytes(script);
+            Check(Native.dealer_mix_add(handle, Native.Utf8z(name), text, (UIntPtr)text.Length, weight, count ?? -1));
+        }
+
+        /// <summary>Forgets the scenarios AddScenario added (dealer_mix_clear).</summary>
+        public void ClearScenarios()
+        {
+            CheckDisposed();
+            Check(Native.dealer_mix_clear(handle));
         }
 
         /// <summary>Runs the whole job of the loaded script (deals, actions, end-of-run report) to

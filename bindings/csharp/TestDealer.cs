@@ -270,6 +270,29 @@ internal static class TestDealer
             }
         });
 
+        Test("mixed board set", () =>
+        {
+            var text = new StringBuilder();
+            using (var session = new DealerSession())
+            {
+                session.SetOutput(DealerStream.DEALER_STREAM_OUTPUT, (Action<string>)(s => text.Append(s)));
+                session.Seed = 6;
+                session.SetOption("produce", "6");
+                session.SetOption("format", "jsonl");
+                session.AddScenario("strong", "condition hcp(north) >= 20\n");
+                session.AddScenario("weak2", "dealer west\ncondition spades(west) >= 6\n", 0.0, 2);
+                bool refused = false;
+                try { session.AddScenario("broken", "condition hcp(north) >"); }
+                catch (DealerException e) { refused = e.Message.Contains("in scenario broken"); }
+                Check("AddScenario refuses a script error, naming the scenario", refused);
+                session.Run();
+                session.ClearScenarios();
+            }
+            string output = text.ToString();
+            int weak = output.Split(new[] { "\"scenario\":\"weak2\"" }, StringSplitOptions.None).Length - 1;
+            Check("mixed set: 6 boards, 2 of them weak2", output.Contains("\"board\":6,") && !output.Contains("\"board\":7,") && weak == 2, output);
+        });
+
         Test("output callback", () =>
         {
             if (script7 == null || cliOutput7 == null)

@@ -178,6 +178,8 @@ function dealer_set_predeal(session: PDealerSessionHandle; seat: Int32; cards: P
 function dealer_set_usereval(session: PDealerSessionHandle; callback: TDealerUserevalFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_load_script(session: PDealerSessionHandle; text: PByte; len: NativeUInt): Int32; cdecl; external DealerLib;
 function dealer_load_script_file(session: PDealerSessionHandle; path: PAnsiChar): Int32; cdecl; external DealerLib;
+function dealer_mix_add(session: PDealerSessionHandle; name: PAnsiChar; text: PByte; len: NativeUInt; weight: Double; count: Int64): Int32; cdecl; external DealerLib;
+function dealer_mix_clear(session: PDealerSessionHandle): Int32; cdecl; external DealerLib;
 function dealer_check_script(session: PDealerSessionHandle; text: PByte; len: NativeUInt; flavour: Int32; callback: TDealerWriteFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_set_output(session: PDealerSessionHandle; stream: Int32; callback: TDealerWriteFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_set_output_fd(session: PDealerSessionHandle; stream: Int32; fd: Int32): Int32; cdecl; external DealerLib;
@@ -270,6 +272,11 @@ type
     procedure LoadScript(const Text: string);
     procedure LoadScriptBytes(Text: PByte; Len: NativeUInt);
     procedure LoadScriptFile(const Path: string);
+    { dealer_mix_add: a scenario of the board set Run mixes: Count boards exactly (Count >= 0),
+      else (Count = -1) a share of what the counts leave of the produce limit by Weight. }
+    procedure AddScenario(const Name, Script: string; Weight: Double = 1.0; Count: Int64 = -1);
+    { dealer_mix_clear: forgets the scenarios AddScenario added. }
+    procedure ClearScenarios;
     { dealer_check_script: checks Script as Flavour (DEALER_CHECK_BBO: as Bridge Base Online's
       dealer, classic dealer, reads it) without loading or dealing; returns every diagnostic
       (none: BBO accepts it as it is). ErrorCount counts the errors among them. Raises
@@ -537,6 +544,26 @@ begin
   NeedHandle;
   P := UTF8String(Path);
   Check(dealer_load_script_file(FHandle, PAnsiChar(P)));
+end;
+
+procedure TDealerSession.AddScenario(const Name, Script: string; Weight: Double; Count: Int64);
+var
+  N, T: UTF8String;
+  Empty: Byte;
+  Text: PByte;
+begin
+  NeedHandle;
+  N := UTF8String(Name);
+  T := UTF8String(Script);
+  Empty := 0;
+  if Length(T) > 0 then Text := PByte(PAnsiChar(T)) else Text := @Empty;
+  Check(dealer_mix_add(FHandle, PAnsiChar(N), Text, Length(T), Weight, Count));
+end;
+
+procedure TDealerSession.ClearScenarios;
+begin
+  NeedHandle;
+  Check(dealer_mix_clear(FHandle));
 end;
 
 { The capture callbacks: one per stream, the session object as userdata. }

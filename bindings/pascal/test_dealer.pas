@@ -526,6 +526,38 @@ begin
   end;
 end;
 
+{ A mixed board set of two scenarios: exact count and weight, boards numbered through. }
+procedure TestMix;
+var
+  S: TDealerSession;
+  Out: string;
+  Raised: Boolean;
+begin
+  S := TDealerSession.Create;
+  try
+    S.SetOption('seed', '6');
+    S.SetOption('produce', '6');
+    S.SetOption('format', 'jsonl');
+    S.AddScenario('strong', 'condition hcp(north) >= 20' + #10);
+    S.AddScenario('weak2', 'dealer west' + #10 + 'condition spades(west) >= 6' + #10, 0.0, 2);
+    Raised := False;
+    try
+      S.AddScenario('broken', 'condition hcp(north) >');
+    except
+      on E: EDealerError do Raised := Pos('in scenario broken', E.Message) > 0;
+    end;
+    Check(Raised, 'AddScenario refuses a script error, naming the scenario');
+    S.SetOutput(DEALER_STREAM_OUTPUT);
+    S.Run;
+    Out := string(S.OutputText[DEALER_STREAM_OUTPUT]);
+    Check((Pos('"board":6,', Out) > 0) and (Pos('"board":7,', Out) = 0), 'mixed set: boards 1 to 6', Out);
+    Check(Pos('"scenario":"weak2"', Out) > 0, 'mixed set: boards name their scenario', Out);
+    S.ClearScenarios;
+  finally
+    S.Free;
+  end;
+end;
+
 begin
   Passed := 0;
   Failed := 0;
@@ -547,6 +579,7 @@ begin
       TestSetDeal;
       TestNextDeals;
       TestFreeTwice;
+      TestMix;
       if ParamCount >= 5 then
         TestCheckScript(ParamStr(5))
       else

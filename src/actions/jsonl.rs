@@ -303,7 +303,8 @@ mod tests {
             .unwrap()
             .ends_with("\"possible\":635013559600,\"share_under_bias\":5.29e-2,\"dealt_from_table\":true}]}\n"),);
         // A practice run's hand types: every declared one, its boards and their share.
-        let hand_types = [(std::sync::Arc::from("12_14"), 4), (std::sync::Arc::from("22_24"), 6), (std::sync::Arc::from("x"), 0)];
+        let hand_types =
+            [(std::sync::Arc::from("12_14"), 4), (std::sync::Arc::from("22_24"), 6), (std::sync::Arc::from("x"), 0)];
         let mut out = Vec::new();
         write_json_summary(&mut out, &RunSummary { hand_types: &hand_types, ..summary });
         assert!(String::from_utf8(out).unwrap().ends_with(

@@ -4,8 +4,16 @@
 use super::*;
 
 fn classic_footer(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64) {
-    let s =
-        RunSummary { title: None, generated, produced, seed_printed: seed, seconds: 0.0, library: None, smart: &[], hand_types: &[] };
+    let s = RunSummary {
+        title: None,
+        generated,
+        produced,
+        seed_printed: seed,
+        seconds: 0.0,
+        library: None,
+        smart: &[],
+        hand_types: &[],
+    };
     write_footer(out, Dialect::Classic, &s);
 }
 
