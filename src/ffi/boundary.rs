@@ -136,6 +136,19 @@ pub(super) fn with_session<H: Guarded>(session: *mut H, body: impl FnOnce(&mut H
 }
 
 /// Reads a NUL-terminated UTF-8 argument.
+/// The `len` bytes at `ptr` (a caller's script text): empty for a length of 0 (any pointer,
+/// NULL included), refused when `ptr` is NULL with a length.
+pub(super) fn bytes_arg<'a>(ptr: *const u8, len: usize, name: &str) -> Result<&'a [u8], Failure> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Failure::null(name));
+    }
+    // SAFETY: the caller passes `len` readable bytes at `ptr`, which stay valid for the call.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
 pub(super) fn text_arg<'a>(ptr: *const c_char, name: &str) -> Result<&'a str, Failure> {
     if ptr.is_null() {
         return Err(Failure::null(name));

@@ -7,7 +7,7 @@ use std::ffi::c_char;
 
 use crate::job::options::MixScenario;
 
-use super::boundary::{text_arg, with_session, Failure};
+use super::boundary::{bytes_arg, text_arg, with_session};
 use super::session::dealer_session;
 use super::status::*;
 
@@ -28,16 +28,9 @@ pub extern "C" fn dealer_mix_add(
 ) -> i32 {
     with_session(session, |h| {
         let name = text_arg(name, "name")?.to_string();
-        if text.is_null() && len > 0 {
-            return Err(Failure::null("script text"));
-        }
+        // The cap is checked before the bytes are looked at (a length of SIZE_MAX is no slice).
         h.session.check_script_size(len as u64)?;
-        let bytes: &[u8] = if len == 0 {
-            &[]
-        } else {
-            // SAFETY: the caller passes `len` readable bytes at `text`.
-            unsafe { std::slice::from_raw_parts(text, len) }
-        };
+        let bytes = bytes_arg(text, len, "script text")?;
         let count = u64::try_from(count).ok();
         h.session.add_mix_scenario(MixScenario { name, text: bytes.to_vec(), weight, count })?;
         Ok(DEALER_OK)

@@ -7,7 +7,7 @@
 
 use std::ffi::c_char;
 
-use super::boundary::{text_arg, with_session, Failure};
+use super::boundary::{bytes_arg, text_arg, with_session};
 use super::session::dealer_session;
 use super::status::*;
 
@@ -18,17 +18,9 @@ use super::status::*;
 #[no_mangle]
 pub extern "C" fn dealer_load_script(session: *mut dealer_session, text: *const u8, len: usize) -> i32 {
     with_session(session, |h| {
-        if text.is_null() && len > 0 {
-            return Err(Failure::null("script text"));
-        }
         // The cap is checked before the bytes are looked at (a length of SIZE_MAX is no slice).
         h.session.check_script_size(len as u64)?;
-        let bytes: &[u8] = if len == 0 {
-            &[]
-        } else {
-            // SAFETY: the caller passes `len` readable bytes at `text`.
-            unsafe { std::slice::from_raw_parts(text, len) }
-        };
+        let bytes = bytes_arg(text, len, "script text")?;
         h.session.load_script(bytes)?;
         Ok(DEALER_OK)
     })

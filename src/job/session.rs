@@ -1048,16 +1048,7 @@ impl Session {
         job.max_generate = i64::MAX;
         job.generated = generated;
         job.given = Some(GivenDeals::new(deals, labels, hand_types));
-        job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
-        self.job = None;
-        self.current = None;
-        self.last_seed = Some(job.seed);
-        let program = self.program.take().expect("start_job checked it");
-        let mut sinks = std::mem::take(&mut self.sinks);
-        let result = run_job(&program, &self.options, &mut job, &mut sinks, started);
-        self.sinks = sinks;
-        self.program = Some(program);
-        result
+        self.run_started_job(job, started)
     }
 
     /// Runs the whole job: deals, actions and the end-of-run report, writing to the sinks. A
@@ -1071,7 +1062,12 @@ impl Session {
         } else {
             self.start_job(program.action_seats(), Statistics::for_run(program))
         };
-        let mut job = job?;
+        self.run_started_job(job?, started)
+    }
+
+    /// Runs a job [`Session::start_job`] started (at `started`, which the wall-time ceiling
+    /// counts from) to its end with the loaded program and the session's sinks.
+    fn run_started_job(&mut self, mut job: Job, started: Instant) -> Result<RunReport> {
         job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
         self.job = None;
         self.current = None;
