@@ -7,10 +7,10 @@
 //! [`stock_scenario`] (the script's text around its generated block) and [`condition_extent`]
 //! (where its condition stands), [`scenario`] (a session's script read for practice),
 //! [`natural_shares`] (counted or measured), [`keeps`] (the arithmetic of keeps and budget),
-//! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`),
-//! [`quotas`] (exact quotas), [`refusal`] (the error a practice run refuses with), [`interleave`] (the order boards are printed in), [`level_run`]
-//! (`--level` and `--interleave`), [`mix`] (several scenarios in one board set), and [`run`]
-//! (which run the session's options ask for).
+//! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`), [`quotas`]
+//! (exact quotas), [`refusal`] (the error a practice run refuses with), [`interleave`] (the
+//! order boards are printed in), [`level_run`] (`--level` and `--interleave`), [`mix`] (several
+//! scenarios in one board set), and [`run`] (which run the session's options ask for).
 
 pub mod condition_extent;
 pub mod generated_block;
@@ -46,11 +46,14 @@ pub fn run(session: &mut Session) -> Result<RunReport> {
         return level_run::level(session);
     }
     // A script with hand types is classified deal by deal when its boards are to be
-    // interleaved, or counted by type in the JSON summary.
-    let by_type = levelling.interleave || session.options().json_summary;
-    if by_type && scenario::declares_hand_types(session)? {
-        let interleave = session.options().levelling.interleave;
-        return level_run::by_type(session, interleave);
+    // interleaved, or counted by type in the JSON summary (a plain run whose hand types cannot
+    // be read, a `LevelType_` one say, runs as it stands).
+    if levelling.interleave {
+        if scenario::declares_hand_types(session)? {
+            return level_run::by_type(session, true);
+        }
+    } else if session.options().json_summary && matches!(scenario::declares_hand_types(session), Ok(true)) {
+        return level_run::by_type(session, false);
     }
     session.run()
 }
