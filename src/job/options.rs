@@ -174,14 +174,6 @@ impl Default for LevelOptions {
     }
 }
 
-impl LevelOptions {
-    /// Whether a run is a practice run (levelling, or ordering by hand types) rather than a
-    /// plain one.
-    pub fn in_force(&self) -> bool {
-        self.write_leveled.is_some() || self.level || self.interleave
-    }
-}
-
 /// Parses `level_target`: `even`, or weights separated by commas (each a finite number, none
 /// negative, not all zero).
 fn parse_level_target(value: &str) -> std::result::Result<LevelTarget, String> {
