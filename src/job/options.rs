@@ -462,11 +462,8 @@ impl Options {
                 }
             }
             "max_script_bytes" => {
-                o.max_script_bytes = value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| bad("expected a number of bytes, 1 or more, got"))?
+                o.max_script_bytes =
+                    one_or_more(value).ok_or_else(|| bad("expected a number of bytes, 1 or more, got"))?
             }
             "start_board" => {
                 o.start_board = match value.parse::<i64>() {
@@ -513,18 +510,12 @@ impl Options {
                 }
             }
             "level_measure" => {
-                o.levelling.measure = value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| bad("expected a number of produced deals, 1 or more, got"))?
+                o.levelling.measure =
+                    one_or_more(value).ok_or_else(|| bad("expected a number of produced deals, 1 or more, got"))?
             }
             "level_timeout" => {
-                o.levelling.timeout_seconds = value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| bad("expected a number of seconds, 1 or more, got"))?
+                o.levelling.timeout_seconds =
+                    one_or_more(value).ok_or_else(|| bad("expected a number of seconds, 1 or more, got"))?
             }
             "interleave" => o.levelling.interleave = parse_bool(key, value)?,
             _ => {
@@ -698,6 +689,11 @@ pub const GENERATE_NOTHING: i64 = -1;
 /// The largest `max_seconds` accepted (a year): beyond it a deadline is no longer a point in time
 /// for every clock.
 const MAX_CEILING_SECONDS: f64 = 365.0 * 86_400.0;
+
+/// A whole number of 1 or more (digits only), or `None`.
+fn one_or_more(value: &str) -> Option<u64> {
+    value.parse::<u64>().ok().filter(|&n| n > 0)
+}
 
 /// Checks the value of a file option: any text but the empty string.
 fn non_empty_path(key: &str, value: &str) -> Result<String> {

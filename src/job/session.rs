@@ -344,18 +344,7 @@ impl Session {
             ));
         }
 
-        // A seed the job chooses itself is one that, given back as the `seed` option, deals the
-        // same deals (never 0, which would ask for a random seed again).
-        let seed_value = match (self.fixed_seed(), o.generator) {
-            (Some(v), _) => v,
-            // srand48 reads the low 32 bits of its seed (DealerV2 seeds a random start with
-            // seed48 instead, which no `-s` value repeats).
-            (None, GeneratorKind::Drand48) => (random_u64() % 0xFFFF_FFFF + 1) as i64,
-            // Classic dealer seeds with the time.
-            // SAFETY: time(NULL) has no preconditions.
-            (None, GeneratorKind::Glibc) => time_seed(),
-            (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
-        };
+        let seed_value = self.seed_for_next_job();
 
         let (predeal, spots) = self.predeal_in_force(program)?;
         let mut setup = DealingSetup {
@@ -495,6 +484,22 @@ impl Session {
             smart_counts: smart.counted,
             given: None,
         })
+    }
+
+    /// The seed a job started now deals with: the one the options or the script fix, else one
+    /// chosen now as the generator's peer would (random; classic dealer's, the time). A seed
+    /// the job chooses itself is one that, given back as the `seed` option, deals the same deals
+    /// (never 0, which would ask for a random seed again).
+    pub fn seed_for_next_job(&self) -> i64 {
+        match (self.fixed_seed(), self.options.generator) {
+            (Some(v), _) => v,
+            // srand48 reads the low 32 bits of its seed (DealerV2 seeds a random start with
+            // seed48 instead, which no `-s` value repeats).
+            (None, GeneratorKind::Drand48) => (random_u64() % 0xFFFF_FFFF + 1) as i64,
+            // Classic dealer seeds with the time.
+            (None, GeneratorKind::Glibc) => time_seed(),
+            (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
+        }
     }
 
     /// The seed the next job will use when the options or the script fix it: the `seed` option,

@@ -9,15 +9,21 @@
 /// The golden-ratio increment of splitmix64.
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// The `n`-th number (from 1) of the splitmix64 stream that starts at `state`.
+pub fn splitmix64(state: u64, n: u64) -> u64 {
+    let mut z = state.wrapping_add(n.wrapping_mul(GOLDEN));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// The order the buckets are visited in, in round `round` of a run with `seed`.
 pub fn round_order(seed: u64, round: u64, count: usize) -> Vec<usize> {
-    let mut state = seed.wrapping_mul(GOLDEN).wrapping_add(round).wrapping_add(0x8ebc_6af0_9c88_c6e3);
+    let state = seed.wrapping_mul(GOLDEN).wrapping_add(round).wrapping_add(0x8ebc_6af0_9c88_c6e3);
+    let mut n = 0;
     let mut next = || {
-        state = state.wrapping_add(GOLDEN);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        n += 1;
+        splitmix64(state, n)
     };
     let mut order: Vec<usize> = (0..count).collect();
     for i in (1..count).rev() {

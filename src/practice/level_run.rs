@@ -14,12 +14,12 @@ use crate::error::Result;
 use crate::job::session::GivenBoards;
 use crate::job::{Interrupter, Options, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
-use crate::practice::interleave::interleaved;
-use crate::practice::natural_shares::overlap_error;
+use crate::practice::interleave::{interleaved, splitmix64};
+use crate::practice::natural_shares::classify;
 use crate::practice::quotas::largest_remainder;
 use crate::practice::refusal::refusal;
 use crate::practice::scenario::Scenario;
-use crate::practice::stock_scenario::BEGIN_MARKER;
+use crate::practice::stock_scenario::StockScenario;
 use crate::program::Program;
 use std::sync::Arc;
 
@@ -43,28 +43,9 @@ pub(crate) fn deal_and_classify(session: &mut Session, types: &HandTypes, count:
     result?;
     let mut classes = Vec::with_capacity(got);
     for (deal, row) in deals.iter().zip(values.chunks_exact(ids.len().max(1))) {
-        let mut matched = row.iter().enumerate().filter(|(_, v)| **v != 0).map(|(i, _)| i);
-        let first = matched.next();
-        if let Some(second) = matched.next() {
-            let first = first.expect("a second match follows a first");
-            return Err(overlap_error(&types.types[first].variable, &types.types[second].variable, deal));
-        }
-        classes.push(first);
+        classes.push(classify(types, row, deal)?);
     }
     Ok(Classified { deals, types: classes, generated: session.dealt_so_far().0 })
-}
-
-/// The seed of the run: the session's, else one chosen now.
-pub(crate) fn run_seed(session: &Session) -> i64 {
-    match session.seed() {
-        0 => {
-            use std::hash::{BuildHasher, Hasher};
-            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-            hasher.write_u64(0);
-            (hasher.finish() >> 1).max(1) as i64
-        }
-        seed => seed,
-    }
 }
 
 /// Runs `run` with the session's `seed` option set to `seed` (the run's, so that its report
@@ -81,23 +62,19 @@ pub(crate) fn with_seed(
     result
 }
 
-/// The seed hand type `index` is dealt with, for a run with `seed`.
+/// The seed hand type (or scenario) `index` is dealt with, for a run with `seed`.
 pub(crate) fn type_seed(seed: i64, index: usize) -> i64 {
-    let mut z = (seed as u64).wrapping_add((index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    ((z ^ (z >> 31)) >> 1).max(1) as i64
+    (splitmix64(seed as u64, index as u64 + 1) >> 1).max(1) as i64
 }
 
 /// The scenario's program with nature's mix: the levelling block back to its placeholder when
 /// the script has one (a generated file is refused), else the loaded program.
 fn natural_program(session: &Session, scenario: &Scenario) -> Result<(Program, Vec<u8>)> {
-    let has_block = scenario.text.windows(BEGIN_MARKER.len()).any(|w| w == BEGIN_MARKER.as_bytes());
-    if !has_block {
+    let text = StockScenario::natural_text(&scenario.text, &scenario.script)?;
+    if text == scenario.text {
         let program = session.loaded_program().expect("Scenario::read checked it").clone();
-        return Ok((program, scenario.text.clone()));
+        return Ok((program, text));
     }
-    let text = scenario.stock()?.with_placeholder();
     let options = session.options();
     let program =
         Program::from_source(&text, options.dialect(), &options.script_vars).map_err(|e| e.with_source(&text))?;
@@ -233,7 +210,7 @@ pub fn level(session: &mut Session) -> Result<RunReport> {
     let target = scenario.types.target(options.levelling.target.as_ref())?;
     let (program, text) = natural_program(session, &scenario)?;
     let (generate, produce) = session.run_limits()?;
-    let seed = run_seed(session);
+    let seed = session.seed_for_next_job();
     let mut warnings = String::new();
     let ordered = levelled_deals(
         &options,
@@ -260,7 +237,7 @@ pub fn by_type(session: &mut Session, interleave: bool) -> Result<RunReport> {
     let program = session.loaded_program().expect("Scenario::read checked it").clone();
     let (max_generate, max_produce) = session.run_limits()?;
     check_held(max_produce)?;
-    let seed = run_seed(session);
+    let seed = session.seed_for_next_job();
     let part = part_options(session.options(), seed, max_produce, max_generate);
     let mut dealing = Session::with_program(part, program, &scenario.text, session.interrupter());
     let all = deal_and_classify(&mut dealing, &scenario.types, max_produce.max(0) as usize)?;

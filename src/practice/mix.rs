@@ -18,12 +18,10 @@ use crate::job::session::GivenBoards;
 use crate::job::{RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
-use crate::practice::level_run::{
-    check_held, levelled_deals, part_options, run_seed, type_seed, with_seed, OrderedDeals,
-};
+use crate::practice::level_run::{check_held, levelled_deals, part_options, type_seed, with_seed, OrderedDeals};
 use crate::practice::quotas::largest_remainder;
 use crate::practice::refusal::refusal;
-use crate::practice::stock_scenario::{StockScenario, BEGIN_MARKER};
+use crate::practice::stock_scenario::StockScenario;
 use crate::program::Program;
 
 /// Each scenario's number of boards: its count, or its weight's share of what the counts
@@ -53,22 +51,16 @@ pub fn scenario_quotas(scenarios: &[MixScenario], produce: Option<i64>) -> Resul
 }
 
 /// One scenario compiled for mixing: its program with nature's mix (a levelling block back to
-/// its placeholder) and the text it was compiled from.
-fn natural_scenario(session: &Session, scenario: &MixScenario) -> Result<(Program, Vec<u8>)> {
+/// its placeholder), the text it was compiled from, and the hand types it declares.
+fn natural_scenario(session: &Session, scenario: &MixScenario) -> Result<(Program, Vec<u8>, HandTypes)> {
     let options = session.options();
-    let compile = |text: &[u8]| {
-        Program::from_source(text, options.dialect(), &options.script_vars)
-            .map_err(|e| e.with_source(text).in_scenario(&scenario.name))
-    };
-    let has_block = scenario.text.windows(BEGIN_MARKER.len()).any(|w| w == BEGIN_MARKER.as_bytes());
     let parsed = crate::script::parse(&scenario.text, options.dialect(), &options.script_vars)
-        .map_err(|d| crate::error::Error::from(d).with_source(&scenario.text).in_scenario(&scenario.name))?;
-    if !has_block {
-        return Ok((compile(&scenario.text)?, scenario.text.clone()));
-    }
-    let text =
-        StockScenario::read(&scenario.text, &parsed).map_err(|e| e.in_scenario(&scenario.name))?.with_placeholder();
-    Ok((compile(&text)?, text))
+        .map_err(|d| crate::error::Error::from(d).with_source(&scenario.text))?;
+    let types = HandTypes::declared(&parsed)?;
+    let text = StockScenario::natural_text(&scenario.text, &parsed)?;
+    let program =
+        Program::from_source(&text, options.dialect(), &options.script_vars).map_err(|e| e.with_source(&text))?;
+    Ok((program, text, types))
 }
 
 /// The deals of one scenario: levelled over its hand types under `--level` (when it declares
@@ -82,15 +74,12 @@ fn scenario_deals(
     warnings: &mut String,
 ) -> Result<(OrderedDeals, BoardPlan)> {
     let options = session.options();
-    let (program, text) = natural_scenario(session, scenario)?;
+    let (program, text, types) = natural_scenario(session, scenario).map_err(|e| e.in_scenario(&scenario.name))?;
     let plan = BoardPlan {
         script_dealer: program.settings.dealer,
         script_vulnerability: program.settings.vulnerable,
         rotate: options.rotate,
     };
-    let parsed = crate::script::parse(&text, options.dialect(), &options.script_vars)
-        .map_err(|d| crate::error::Error::from(d).in_scenario(&scenario.name))?;
-    let types = HandTypes::declared(&parsed).map_err(|e| e.in_scenario(&scenario.name))?;
     if options.levelling.level && !types.types.is_empty() {
         let target = types.target(None).map_err(|e| e.in_scenario(&scenario.name))?;
         let limits = (quota as i64, generate);
@@ -117,7 +106,7 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
     let quotas = scenario_quotas(&scenarios, produce)?;
     check_held(quotas.iter().sum::<u64>() as i64)?;
     let generate = options.generate.filter(|&g| g > 0).unwrap_or(10_000_000);
-    let seed = run_seed(session);
+    let seed = session.seed_for_next_job();
     let mut warnings = String::new();
     let mut parts = Vec::with_capacity(scenarios.len());
     let mut generated = 0i64;

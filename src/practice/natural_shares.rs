@@ -82,12 +82,20 @@ fn gap_error(untyped: u64, of: u64, unit: &str, types: &HandTypes) -> Error {
     ))
 }
 
-/// The error for a deal of two types, showing the deal.
-pub fn overlap_error(first: &str, second: &str, deal: &Deal) -> Error {
-    let mut line = Vec::new();
-    deal.write_oneline(&mut line);
-    let line = String::from_utf8_lossy(&line).trim_end().to_string();
-    overlap_error_with(first, second, &format!("The deal:\n       {line}"))
+/// The type of `deal`, from its values of the types' variables (`values[i]`: type `i`'s):
+/// `None` when it is of none; a deal of two types is refused, showing the deal.
+pub fn classify(types: &HandTypes, values: &[i32], deal: &Deal) -> Result<Option<usize>> {
+    let mut matched = values.iter().enumerate().filter(|(_, v)| **v != 0).map(|(i, _)| i);
+    match (matched.next(), matched.next()) {
+        (Some(first), Some(second)) => {
+            let mut line = Vec::new();
+            deal.write_oneline(&mut line);
+            let line = String::from_utf8_lossy(&line).trim_end().to_string();
+            let detail = format!("The deal:\n       {line}");
+            Err(overlap_error_with(&types.types[first].variable, &types.types[second].variable, &detail))
+        }
+        (first, _) => Ok(first),
+    }
 }
 
 /// The error for a deal of two types, with `detail` on its last line.
@@ -215,14 +223,9 @@ pub fn measure(
             break;
         }
         produced += 1;
-        let mut matched = values.iter().enumerate().filter(|(_, v)| **v != 0).map(|(i, _)| i);
-        match (matched.next(), matched.next()) {
-            (None, _) => untyped += 1,
-            (Some(i), None) => seen[i] += 1,
-            (Some(a), Some(b)) => {
-                let deal = deal.expect("stored");
-                return Err(overlap_error(&types.types[a].variable, &types.types[b].variable, &deal));
-            }
+        match classify(types, &values, &deal.expect("stored"))? {
+            None => untyped += 1,
+            Some(i) => seen[i] += 1,
         }
         if seen.iter().all(|&n| n >= MEASURE_GOAL) || produced >= options.levelling.measure {
             break;

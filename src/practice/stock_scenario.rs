@@ -180,6 +180,16 @@ impl StockScenario {
         self.with_block(&body)
     }
 
+    /// The scenario `text` (parsed as `script`) as it runs with nature's mix: its levelling
+    /// block, if it has one, back to the placeholder (a generated file is refused); a text
+    /// without a block as it is.
+    pub fn natural_text(text: &[u8], script: &ParsedScript) -> Result<Vec<u8>> {
+        match contains(text, BEGIN_MARKER) {
+            true => Ok(StockScenario::read(text, script)?.with_placeholder()),
+            false => Ok(text.to_vec()),
+        }
+    }
+
     /// The roll's scale: the scenario's own, else 1000.
     pub fn roll_scale(&self) -> u32 {
         self.own_roll.unwrap_or(DEFAULT_ROLL_SCALE)
