@@ -1,14 +1,16 @@
-//! Smart dealing's exactness on whole scripts: for twenty conditions (one seat, two seats,
-//! card predeal, bias predeal on the counted seat and on others, spot cards on either, FD shapes, `rnd()`, variables, every hand measure, projections
-//! through `||`, `!`, `?:` and other seats' clauses, values read through their comparisons),
+//! Smart dealing's exactness on whole scripts: for twenty-four conditions (one seat, two seats,
+//! card predeal, bias predeal on the counted seat and on others, spot cards on either, FD
+//! shapes, `rnd()`, variables, every hand measure, projections through `||`, `!`, `?:` and
+//! other seats' clauses, values read through their comparisons, a pair's cards read together),
 //! the deals a session produces with `smart=auto` are distributed as those it produces with
 //! `smart=off` (plain dealing, kept by the condition), by two-sample chi-square tests on hand
 //! statistics of every seat and single cards; each counted seat factor's table agrees with the
 //! condition on random hands and on its own draws; every deal plain dealing keeps satisfies
-//! every seat factor; and the same seed gives the same deals on one thread or two.
+//! every seat factor; the same seed gives the same deals on one thread or two; and deals
+//! whose rare part is a pair's cards together match exact probabilities.
 
 use dealer::cards::{Card, Deal, Seat, Suit};
-use dealer::dealing::{seat_cards, Dealer, DealingSetup, SeatTable, TableLimits};
+use dealer::dealing::{Dealer, DealingSetup, SeatTable, TableLimits};
 use dealer::job::smart::SmartChoice;
 use dealer::program::factor_bounds::FactorBounds;
 use dealer::program::hand_stats::{CountTables, HCP_TABLE};
@@ -107,7 +109,7 @@ fn counted_tables(name: &str, program: &Program) -> Vec<(usize, SeatFactor, Seat
     let mut judges = FactorJudges::new(&program, &factors);
     let mut tables = Vec::new();
     for (k, factor) in factors.iter().enumerate() {
-        let (free, own, slots) = seat_cards(&predeal, factor.seat);
+        let (free, own, slots) = factor.cards(&predeal);
         let reading = factor.reading(&program);
         let mut bounds = FactorBounds::new(&program, factor);
         let pruned = SeatTable::build(
@@ -121,11 +123,12 @@ fn counted_tables(name: &str, program: &Program) -> Vec<(usize, SeatFactor, Seat
         );
         let plain =
             SeatTable::build(free, own, slots, &reading, &mut |h| judges.judge(k, h).unwrap(), None, wide_limits());
+        let who = (factor.seat, factor.partner);
         if let (Ok(pruned), Ok(plain)) = (&pruned, &plain) {
-            assert_eq!(pruned.accepted(), plain.accepted(), "{name}: {:?}: pruning changed the count", factor.seat);
-            assert_eq!(pruned.possible(), plain.possible(), "{name}: {:?}", factor.seat);
+            assert_eq!(pruned.accepted(), plain.accepted(), "{name}: {who:?}: pruning changed the count");
+            assert_eq!(pruned.possible(), plain.possible(), "{name}: {who:?}");
         }
-        assert!(pruned.is_ok() || plain.is_err(), "{name}: {:?}: counted without pruning only", factor.seat);
+        assert!(pruned.is_ok() || plain.is_err(), "{name}: {who:?}: counted without pruning only");
         if let Ok(table) = pruned {
             tables.push((k, factor.clone(), table));
         }
@@ -144,17 +147,18 @@ fn check_tables(name: &str, script: &str) -> usize {
     let (program, factors) = program.seat_factors(condition);
     let mut judges = FactorJudges::new(&program, &factors);
     for (k, factor, table) in tables {
-        let (_, own, _) = seat_cards(&predeal, factor.seat);
+        let (_, own, _) = factor.cards(&predeal);
         let mut dealer =
             Dealer::new(&DealingSetup { seed: 99, predeal: predeal.clone(), ..DealingSetup::default() }).unwrap();
         for _ in 0..100_000 {
-            let hand = dealer.deal().unwrap().hand(factor.seat);
+            let deal = dealer.deal().unwrap();
+            let hand = factor.hand_in(&deal);
             assert_eq!(
                 table.satisfies(hand.0 & !own),
                 judges.judge(k, hand).unwrap(),
                 "{name}: {:?} {}",
-                factor.seat,
-                hand.pbn()
+                (factor.seat, factor.partner),
+                deal.pbn()
             );
         }
         let mut w = 0x9E37_79B9_7F4A_7C15u64;
@@ -196,6 +200,10 @@ const SCRIPTS: &[(&str, &str, usize)] = &[
     ("projected through ||, ! and another seat", "condition (hcp(south) >= 20 && hcp(north) >= 3) || (shape(south, any 4441) && !(hearts(north) >= 4))\n", 40_000),
     ("compared suit values, ?: and a levelling by West's cards", "keep = hascard(west, 2C) || !hascard(east, 3D)\ngood = clubs(south) > 5 && hcp(south, clubs) == 9\ntp = hcp(south) + (clubs(south) > 4 ? clubs(south) - 4 : 0)\ncondition good && tp > 13 || tp > 21 && keep\n", 40_000),
     ("lengths compared suit by suit", "condition (spades(east) >= 5 && hearts(east) >= 5 || diamonds(east) == 0) && hcp(east, spades) >= 4 && hcp(east) >= 7\n", 40_000),
+    ("a pair's points together", "condition hcp(north) + hcp(south) >= 31 && hcp(north) >= 10 && hcp(south) >= 10\n", 30_000),
+    ("a pair's fit, points and controls", "fit = spades(west) + spades(east) >= 9\ncondition fit && 2 * (hcp(east) + control(east)) + 2 * (hcp(west) + control(west)) >= 64 && hcp(west) <= 11\n", 30_000),
+    ("a pair with cards predealt", "predeal south SA, HK\ncondition hcp(north) + hcp(south) + hascard(north, AD) + hascard(south, AD) >= 30 && hcp(north) <= 20\n", 30_000),
+    ("a pair that is not a partnership", "condition hearts(north) + hearts(east) >= 9 && hcp(north, hearts) + hcp(east, hearts) >= 9 && hcp(east) <= 12\n", 30_000),
 ];
 
 #[test]
@@ -214,8 +222,8 @@ fn counted_factors_agree_with_the_condition() {
         counted += check_tables(name, script);
     }
     // Every script above but the one with one card predealt has a factor the tables count
-    // (two seats, two).
-    assert!(counted >= 20, "{counted}");
+    // (two seats, two; each pair script a pair factor too).
+    assert!(counted >= 28, "{counted}");
 }
 
 #[test]
@@ -242,7 +250,10 @@ fn pruning_and_unread_values_count_the_same_hands_on_every_practice_script() {
         let choice = SmartChoice::new(&program, &setup);
         let tables = counted_tables(&name, &program);
         for count in &choice.counted {
-            let (_, _, table) = tables.iter().find(|(_, f, _)| f.seat == count.seat).expect("a counted seat");
+            let (_, _, table) = tables
+                .iter()
+                .find(|(_, f, _)| (f.seat, f.partner) == (count.seat, count.partner))
+                .expect("a counted seat");
             assert_eq!(table.accepted(), count.accepted, "{name}: {:?}", count.seat);
         }
         counted += choice.counted.len();
@@ -250,9 +261,9 @@ fn pruning_and_unread_values_count_the_same_hands_on_every_practice_script() {
         let mut judges = FactorJudges::new(&projected, &factors);
         let mut dealer = Dealer::new(&DealingSetup { seed: 7, ..setup.clone() }).unwrap();
         for (k, factor, table) in &tables {
-            let (_, own, _) = seat_cards(&setup.predeal, factor.seat);
+            let (_, own, _) = factor.cards(&setup.predeal);
             for _ in 0..20_000 {
-                let hand = dealer.deal().unwrap().hand(factor.seat);
+                let hand = factor.hand_in(&dealer.deal().unwrap());
                 let judged = judges.judge(*k, hand).unwrap();
                 assert_eq!(table.satisfies(hand.0 & !own), judged, "{name}: {:?} {}", factor.seat, hand.pbn());
             }
@@ -274,9 +285,9 @@ fn every_deal_the_condition_keeps_satisfies_every_seat_factor() {
         for deal in produce(script, "off", 3000 + k as i64, 3000) {
             for (f, factor) in factors.iter().enumerate() {
                 assert!(
-                    judges.judge(f, deal.hand(factor.seat)).unwrap(),
+                    judges.judge(f, factor.hand_in(&deal)).unwrap(),
                     "{name}: {:?} fails {}",
-                    factor.seat,
+                    (factor.seat, factor.partner),
                     deal.pbn()
                 );
             }
@@ -366,6 +377,7 @@ fn the_same_seed_gives_the_same_deals_on_any_thread_count() {
     for script in [
         "produce 300\ncondition hcp(north) >= 12 && shape(east, any 6xxx) && hcp(east) <= 10\naction printoneline\n",
         "produce 300\npredeal hearts(west)==5\ncondition hcp(north) >= 12 && hcp(east) <= 10\naction printoneline\n",
+        "produce 300\ncondition hcp(east) + hcp(west) >= 30 && hcp(north) <= 4\naction printoneline\n",
     ] {
         same_deals_on_any_thread_count(script);
     }
@@ -475,4 +487,84 @@ fn a_million_smart_deals_match_exact_probabilities() {
         check(&format!("East with {l} spades"), east_spades[l], p_east_spades[l]);
         check(&format!("North with {l} spades"), north_spades[l], p_north_spades[l]);
     }
+}
+
+#[test]
+fn a_rare_pair_is_dealt_from_its_count() {
+    // North and South with 36 points or more between them: 1 pair of hands in 3,716 (counted
+    // independently in the table's own tests); the pair is dealt from its table, so nearly
+    // every deal dealt is kept.
+    let script = "condition hcp(north) + hcp(south) >= 36 && hcp(north) >= 10 && hcp(south) >= 10\n";
+    let program = Program::from_source(script.as_bytes(), Dialect::V2, &Default::default()).unwrap();
+    let choice = SmartChoice::new(&program, &DealingSetup::default());
+    assert_eq!((choice.first_seat, choice.partner), (Some(Seat::North), Some(Seat::South)));
+    let counted = choice.counted.iter().find(|c| c.dealt_from_table).unwrap();
+    assert_eq!((counted.accepted, counted.possible), (133_439_296_392, 495_918_532_948_104));
+    let mut session = Session::new();
+    session.set_option("seed", "3").unwrap();
+    session.load_script(script.as_bytes()).unwrap();
+    for _ in 0..1000 {
+        let deal = session.next_deal().unwrap().unwrap();
+        assert!(hcp(&deal, Seat::North) + hcp(&deal, Seat::South) >= 36);
+    }
+    let (generated, produced) = session.dealt_so_far();
+    assert_eq!(produced, 1000);
+    assert!(generated < 1100, "{generated} deals dealt for 1000");
+}
+
+#[test]
+fn a_million_deals_of_a_rare_pair_match_exact_probabilities() {
+    // North-South with 33 or more points between them, each with 10 or more (1 deal in ~190).
+    // Exact probabilities by counting, independently of the library: the honours of each rank
+    // North and South hold (the deal's other cards are spot cards, in any combination).
+    let script = "condition hcp(north) + hcp(south) >= 33 && hcp(north) >= 10 && hcp(south) >= 10\n";
+    // Weights of North's points, of the pair's points, and of who holds an ace (North, South).
+    let (mut north, mut pair, mut ace) = ([0f64; 38], [0f64; 41], [0f64; 2]);
+    for held in 0..15u32.pow(4) {
+        // Per rank (ace, king, queen, jack): (North's, South's), with North's + South's <= 4.
+        let pairs: Vec<(u64, u64)> = (0..=4u64).flat_map(|n| (0..=4 - n).map(move |s| (n, s))).collect();
+        let ranks: Vec<(u64, u64)> = (0..4).map(|r| pairs[(held / 15u32.pow(r) % 15) as usize]).collect();
+        let points =
+            |side: fn(&(u64, u64)) -> u64| -> u64 { ranks.iter().zip([4, 3, 2, 1]).map(|(r, p)| side(r) * p).sum() };
+        let (n_points, s_points) = (points(|r| r.0), points(|r| r.1));
+        let (n_honours, s_honours): (u64, u64) = (ranks.iter().map(|r| r.0).sum(), ranks.iter().map(|r| r.1).sum());
+        if n_points + s_points < 33 || n_points < 10 || s_points < 10 || n_honours > 13 || s_honours > 13 {
+            continue;
+        }
+        let ways = ranks.iter().map(|&(n, s)| choose(4, n) * choose(4 - n, s)).product::<f64>()
+            * choose(36, 13 - n_honours)
+            * choose(23 + n_honours, 13 - s_honours);
+        north[n_points as usize] += ways;
+        pair[(n_points + s_points) as usize] += ways;
+        // (Each of the four aces equally likely to be any of those held.)
+        ace[0] += ways * ranks[0].0 as f64 / 4.0;
+        ace[1] += ways * ranks[0].1 as f64 / 4.0;
+    }
+    let total: f64 = north.iter().sum();
+    const N: usize = 1_000_000;
+    let deals = produce(script, "auto", 78, N);
+    let (mut seen_north, mut seen_pair, mut seen_ace) = ([0usize; 38], [0usize; 41], [0usize; 2]);
+    let spade_ace = Card::new(Suit::Spades, 12);
+    for d in &deals {
+        seen_north[hcp(d, Seat::North)] += 1;
+        seen_pair[hcp(d, Seat::North) + hcp(d, Seat::South)] += 1;
+        for (k, seat) in [Seat::North, Seat::South].into_iter().enumerate() {
+            seen_ace[k] += usize::from(d.hand(seat).contains(spade_ace));
+        }
+    }
+    // Each cell within 4.5 standard errors: a 1 % bias in a cell of 10 % or more is at least
+    // 6 standard errors away.
+    let check = |what: &str, count: usize, p: f64| {
+        let sigma = (p * (1.0 - p) / N as f64).sqrt();
+        let observed = count as f64 / N as f64;
+        assert!((observed - p).abs() <= 4.5 * sigma + 1e-12, "{what}: observed {observed:.5}, exact {p:.5}");
+    };
+    for points in 0..38 {
+        check(&format!("North with {points} points"), seen_north[points], north[points] / total);
+    }
+    for points in 0..41 {
+        check(&format!("North-South with {points} points"), seen_pair[points], pair[points] / total);
+    }
+    check("North with the spade ace", seen_ace[0], ace[0] / total);
+    check("South with the spade ace", seen_ace[1], ace[1] / total);
 }

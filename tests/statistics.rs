@@ -18,6 +18,7 @@ fn chacha(seed: i64, predeal: Vec<(Seat, dealer::cards::Card)>) -> Dealer {
         swap: 0,
         first_seat: None,
         first_seat_table: None,
+        first_partner: None,
         first_seat_biased: None,
     })
     .expect("valid setup")

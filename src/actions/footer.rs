@@ -6,12 +6,16 @@ use std::io::Write;
 use crate::cards::Seat;
 use crate::dialect::Dialect;
 
-/// A seat's part of the condition counted exactly by smart dealing: how many of the hands the
-/// seat may hold satisfy it (reported after the statistics and in the JSON summary).
+/// A seat's part of the condition (or a pair's, read on the two hands together) counted
+/// exactly by smart dealing: how many of the hands the seat may hold satisfy it (reported
+/// after the statistics and in the JSON summary).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SmartCount {
     /// The seat.
     pub seat: Seat,
+    /// For a pair's part: the other seat of the pair (the counts are then of the 26-card
+    /// holdings the two may hold together).
+    pub partner: Option<Seat>,
     /// Hands that satisfy the seat's part of the condition.
     pub accepted: u64,
     /// Hands the seat may hold (after the card predeal).
@@ -122,11 +126,19 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
     super::cformat::write_fixed(out, s.seconds, 8, 3);
     out.extend_from_slice(b" sec\n");
     for count in s.smart {
+        let whose = match count.partner {
+            None => format!("hand in {} satisfies {}'s", count.odds_text(), count.seat.name()),
+            Some(partner) => format!(
+                "pair of hands in {} satisfies {} and {}'s joint",
+                count.odds_text(),
+                count.seat.name(),
+                partner.name()
+            ),
+        };
         let _ = writeln!(
             out,
-            "Smart dealing: 1 hand in {} satisfies {}'s part of the condition ({} of {}){}{}",
-            count.odds_text(),
-            count.seat.name(),
+            "Smart dealing: 1 {} part of the condition ({} of {}){}{}",
+            whose,
             grouped(count.accepted),
             grouped(count.possible),
             match count.share_under_bias {

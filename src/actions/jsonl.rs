@@ -17,7 +17,7 @@
 //! ```
 //!
 //! (each object on one line; `"smart"` only when smart dealing counted a seat's part of the
-//! condition; `"dd"` and `"par"` only with the `json_dd` option). Strings are escaped as RFC 8259 requires: `"` and `\` with a
+//! condition, with `"partner"` when it counted a pair's cards together; `"dd"` and `"par"` only with the `json_dd` option). Strings are escaped as RFC 8259 requires: `"` and `\` with a
 //! backslash, control characters as `\n`, `\t`, … or `\u00XX`; other text is written as is (UTF-8).
 
 use std::io::Write;
@@ -170,13 +170,11 @@ pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
             if i > 0 {
                 out.push(b',');
             }
-            let _ = write!(
-                out,
-                "{{\"seat\":\"{}\",\"accepted\":{},\"possible\":{},",
-                seat_key(count.seat),
-                count.accepted,
-                count.possible,
-            );
+            let _ = write!(out, "{{\"seat\":\"{}\",", seat_key(count.seat));
+            if let Some(partner) = count.partner {
+                let _ = write!(out, "\"partner\":\"{}\",", seat_key(partner));
+            }
+            let _ = write!(out, "\"accepted\":{},\"possible\":{},", count.accepted, count.possible);
             if let Some(share) = count.share_under_bias {
                 let _ = write!(out, "\"share_under_bias\":{share:e},");
             }
@@ -283,6 +281,7 @@ mod tests {
         );
         let smart = [crate::actions::SmartCount {
             seat: Seat::South,
+            partner: None,
             accepted: 311_089_243,
             possible: 635_013_559_600,
             share_under_bias: None,
@@ -302,6 +301,13 @@ mod tests {
         assert!(String::from_utf8(out)
             .unwrap()
             .ends_with("\"possible\":635013559600,\"share_under_bias\":5.29e-2,\"dealt_from_table\":true}]}\n"),);
+        // A pair's cards counted together name the pair.
+        let smart = [crate::actions::SmartCount { partner: Some(Seat::North), ..smart[0] }];
+        let mut out = Vec::new();
+        write_json_summary(&mut out, &RunSummary { smart: &smart, ..summary });
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .contains("\"smart\":[{\"seat\":\"south\",\"partner\":\"north\",\"accepted\""));
         // A practice run's hand types: every declared one, its boards and their share.
         let hand_types =
             [(std::sync::Arc::from("12_14"), 4), (std::sync::Arc::from("22_24"), 6), (std::sync::Arc::from("x"), 0)];

@@ -21,6 +21,14 @@
 //! the same words: the deal is the same either way, so a condition on North alone costs two
 //! words.
 //!
+//! Smart dealing's table of a pair's cards together (see [`FirstSeat::Pair`]) deals the first
+//! two seats of the order at once: the pair's free cards from the table (one word, as a
+//! single seat's hand would be), then the first seat's share of them as a uniform subset of
+//! their positions (two words, as South's hand would be), the second seat taking the rest;
+//! the other two seats are dealt from what is left as above. Every split of the pair's cards
+//! is equally likely, so the deals are uniform among those whose pair holds cards the table
+//! accepts.
+//!
 //! With bias predeal, a suit-length table is drawn from its exact distribution (see `bias`)
 //! and each suit's free cards are then split uniformly, which makes every deal that meets the
 //! card predeal and the bias lengths equally likely. Smart dealing under bias draws the first
@@ -85,11 +93,23 @@ pub(crate) fn order_from(first: Seat) -> [Seat; 4] {
     order
 }
 
+/// The dealing order with the pair `first`, `second` first, the others as in
+/// [`DEALING_ORDER`].
+pub(crate) fn pair_order(first: Seat, second: Seat) -> [Seat; 4] {
+    let mut order = order_from(first);
+    let at = order.iter().position(|&seat| seat == second).expect("a seat of the order");
+    order[1..=at].rotate_right(1);
+    order
+}
+
 /// How smart dealing deals the first seat's hands.
 #[derive(Clone, Debug)]
 pub(crate) enum FirstSeat {
     /// From the exact table of those that satisfy its part of the condition (no bias).
     Table(Arc<SeatTable>),
+    /// The first two seats of the order: their cards together from the exact table of those
+    /// that satisfy the pair's part of the condition (no bias), split between them uniformly.
+    Pair(Arc<SeatTable>),
     /// From that table weighted by the other seats' deals under the bias (see
     /// [`BiasedTable`]).
     Biased(Arc<BiasedTable>),
@@ -257,8 +277,11 @@ pub(crate) struct ChaChaDealer {
     /// the others' from the positions of the cards still undealt.
     hands: Box<[HandSampler; 3]>,
     /// The first seat's hands when they are drawn from the exact table of those that satisfy
-    /// its part of the condition (smart dealing).
+    /// its part of the condition (smart dealing), or the first two seats' cards together.
     first_table: Option<Arc<SeatTable>>,
+    /// When `first_table` holds a pair's cards: the first seat's share of them, as positions
+    /// among the pair's free cards (the second seat takes the others).
+    pair_split: Option<HandSampler>,
     /// How many seats of `order` must be settled to read a set of seats.
     prefix_for_seats: [u8; 16],
     /// Progress of the current fresh deal: seats settled and the cards still undealt.
@@ -367,10 +390,11 @@ impl ChaChaDealer {
         order: [Seat; 4],
         first: Option<FirstSeat>,
     ) -> ChaChaDealer {
-        let (first_table, first_biased) = match first {
-            Some(FirstSeat::Table(table)) => (Some(table), None),
-            Some(FirstSeat::Biased(biased)) => (None, Some(biased)),
-            None => (None, None),
+        let (first_table, first_biased, pair) = match first {
+            Some(FirstSeat::Table(table)) => (Some(table), None, false),
+            Some(FirstSeat::Pair(table)) => (Some(table), None, true),
+            Some(FirstSeat::Biased(biased)) => (None, Some(biased), false),
+            None => (None, None, false),
         };
         let mut base = [0u64; 4];
         let mut taken = 0u64;
@@ -403,6 +427,7 @@ impl ChaChaDealer {
             HandSampler::of_positions(after_first, second),
             HandSampler::of_positions(after_first - second, slots[order[2].index()]),
         ]);
+        let pair_split = pair.then(|| HandSampler::of_positions(first + second, first));
         let mut prefix_for_seats = [0u8; 16];
         for (mask, prefix) in prefix_for_seats.iter_mut().enumerate() {
             for (k, seat) in order.iter().enumerate() {
@@ -447,6 +472,7 @@ impl ChaChaDealer {
             order,
             hands,
             first_table,
+            pair_split,
             prefix_for_seats,
             settled: 4,
             undealt: 0,
@@ -538,9 +564,30 @@ impl ChaChaDealer {
         if self.settled == 0 && (self.first_table.is_some() || !self.hands[0].packed()) {
             // The first hand is drawn from the free cards themselves: no deposit, no BMI2.
             let cards = self.draw_first_hand();
-            self.take_hand(deal, 0, cards);
-            self.settled = 1;
-            if prefix == 1 {
+            match &self.pair_split {
+                None => {
+                    self.take_hand(deal, 0, cards);
+                    self.settled = 1;
+                }
+                Some(split) => {
+                    // A pair's cards: the first seat takes a uniform subset of their positions
+                    // (from the next two words, as the second seat's hand would be), the
+                    // second seat the rest.
+                    let positions = match split.only() {
+                        Some(positions) => positions,
+                        None => {
+                            let pair = self.words.next_pair();
+                            let words = &mut self.words;
+                            split.draw(pair, || words.next())
+                        }
+                    };
+                    let first = super::hand_sampler::deposit(positions, cards);
+                    self.take_hand(deal, 0, first);
+                    self.take_hand(deal, 1, cards ^ first);
+                    self.settled = 2;
+                }
+            }
+            if prefix <= self.settled {
                 return;
             }
         }

@@ -14,8 +14,10 @@ use super::partial_hand::{PartialHand, PartialJudge};
 pub const MOST_SUMMED: usize = 4;
 /// Bits of a summed total's digit.
 const DIGIT_BITS: u32 = 16;
-/// Where the digits start (after 4 bits of cards taken and 4 × 4 bits of lengths).
-const DIGITS_AT: u32 = 20;
+/// Bits of the free cards taken (up to 26: a partnership's hands are counted as one).
+const TAKEN_BITS: usize = 5;
+/// Where the digits start (after the cards taken and 4 × 4 bits of lengths).
+const DIGITS_AT: u32 = TAKEN_BITS as u32 + 16;
 
 /// One total a summary holds.
 #[derive(Clone, Debug)]
@@ -56,7 +58,7 @@ impl KeySummaries {
     pub fn group_delta(&self, suit: usize, taken: u32, digits: &[u32]) -> u128 {
         let mut delta = u128::from(taken);
         if self.lengths_known {
-            delta |= u128::from(self.own[suit] + taken) << (4 + 4 * suit);
+            delta |= u128::from(self.own[suit] + taken) << (TAKEN_BITS + 4 * suit);
         }
         for (t, &digit) in digits.iter().enumerate() {
             delta |= u128::from(digit) << (DIGITS_AT + DIGIT_BITS * t as u32);
@@ -66,7 +68,7 @@ impl KeySummaries {
 
     /// The summary after a group adds `delta` to `summary`.
     pub fn advance(&self, summary: u128, delta: u128) -> u128 {
-        // Cards taken and lengths never carry (at most 13; a suit's length is set once).
+        // Cards taken and lengths never carry (at most 26 and 13; a suit's length is set once).
         let mut next = (summary & ((1 << DIGITS_AT) - 1)) + (delta & ((1 << DIGITS_AT) - 1));
         for (t, total) in self.totals.iter().enumerate() {
             let at = DIGITS_AT + DIGIT_BITS * t as u32;
@@ -92,13 +94,13 @@ impl KeySummaries {
 
     /// The bounds on the hands of a key whose summary is `summary`, after `done` suits.
     pub fn partial(&self, done: usize, summary: u128) -> PartialHand {
-        let taken = (summary & 0xF) as u32;
+        let taken = (summary & ((1 << TAKEN_BITS) - 1)) as u32;
         let remaining = self.slots - taken;
         let mut lengths = [(0, 0); 4];
         for (s, length) in lengths.iter_mut().enumerate() {
             let (own, free) = (self.own[s], self.free[s]);
             *length = if s < done && self.lengths_known {
-                let known = ((summary >> (4 + 4 * s)) & 0xF) as u32;
+                let known = ((summary >> (TAKEN_BITS + 4 * s)) & 0xF) as u32;
                 (known, known)
             } else if s < done {
                 (own, own + free.min(taken))

@@ -112,6 +112,10 @@ pub struct DealingSetup {
     /// for this predeal). Not with bias predeal or spot cards (see
     /// [`first_seat_biased`](Self::first_seat_biased)), or swapping.
     pub first_seat_table: Option<Arc<SeatTable>>,
+    /// ChaCha, smart dealing: when `first_seat_table` is a pair's (it holds the cards of the
+    /// first seat and of this one together), the other seat of the pair. It is dealt second,
+    /// and the pair's cards are split between the two uniformly.
+    pub first_partner: Option<Seat>,
     /// ChaCha, smart dealing with bias predeal or spot cards: the first seat's hands are drawn
     /// from this table, weighted by the deals the other seats then have under the bias and the
     /// spot holdings (built by [`BiasedTable::new`] for this setup). Not with swapping.
@@ -131,6 +135,7 @@ impl Default for DealingSetup {
             swap: 0,
             first_seat: None,
             first_seat_table: None,
+            first_partner: None,
             first_seat_biased: None,
         }
     }
@@ -315,6 +320,11 @@ impl Dealer {
                 {
                     return Err("smart dealing needs a first seat and no bias, spot cards or swapping".to_string());
                 }
+                if setup.first_partner.is_some()
+                    && (setup.first_seat_table.is_none() || setup.first_partner == setup.first_seat)
+                {
+                    return Err("smart dealing of a pair needs its table and two different seats".to_string());
+                }
                 if let Some(biased) = &setup.first_seat_biased {
                     if !(has_bias || has_spots) || setup.swap != 0 || Some(biased.order()[0]) != setup.first_seat {
                         return Err(
@@ -333,8 +343,12 @@ impl Dealer {
                 let pinned =
                     if has_bias || has_spots { Some(pinned_cells(&setup.predeal, &setup.bias, &spots)?) } else { None };
                 let spots = has_spots.then_some(&spots);
-                let order = dealing_order(setup.first_seat);
+                let order = match (setup.first_seat, setup.first_partner) {
+                    (Some(first), Some(partner)) => chacha::pair_order(first, partner),
+                    (first, _) => dealing_order(first),
+                };
                 let first = match (&setup.first_seat_table, &setup.first_seat_biased) {
+                    (Some(table), _) if setup.first_partner.is_some() => Some(chacha::FirstSeat::Pair(table.clone())),
                     (Some(table), _) => Some(chacha::FirstSeat::Table(table.clone())),
                     (_, Some(biased)) => Some(chacha::FirstSeat::Biased(biased.clone())),
                     _ => None,

@@ -1,5 +1,6 @@
 //! Exact smart dealing of one seat: every hand a seat may hold that satisfies a condition on
 //! that hand alone, counted suit by suit, and drawn exactly uniformly from one random number.
+//! A pair of seats' cards together are counted the same way, as one hand of up to 26 cards.
 //!
 //! **Classes.** The condition reads the hand only through values that are either a suit's own
 //! (its length, `hcp(north, spades)`, `hascard(north, AS)`: *kept* per suit) or sums over the
@@ -47,7 +48,7 @@
 //! are counted before it is made, and a count whose next passes would (at twice the steps of
 //! the one before each) exceed them is refused before the pass; the answers' work (see
 //! [`PartialJudge::work`]) counts against the same budget. Memory is at most about
-//! `53 × max_steps + 64 × max_keys + 16 × max_edges` bytes (the defaults: ~50 MiB) while
+//! `53 × max_steps + 88 × max_keys + 16 × max_edges` bytes (the defaults: ~50 MiB) while
 //! building, and the kept table holds only the keys that lead to an accepted class.
 
 use super::hand_reading::{HandReading, ValueScope};
@@ -178,14 +179,15 @@ fn capped_digits(key: u64, capped: &[Capped]) -> [u32; MOST_CAPPED] {
     digits
 }
 
-/// Bits of a slot's word that hold the count of holdings (the rest hold the key's position):
-/// no count exceeds C(52, 13) < 2^40.
-const COUNT_BITS: u32 = 40;
-
-/// One slot of a stage's look-up: a key, and the holdings that give it so far (0: an empty
-/// slot) with the key's position above them. Four slots share a cache line; a step reads and
-/// writes one.
-type Slot = [u64; 2];
+/// One slot of a stage's look-up: a key, the holdings that give it so far (0: an empty slot;
+/// up to C(52, 26), a partnership's hands counted as one) and the key's position. A step
+/// reads and writes one.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    count: u64,
+    position: u32,
+}
 
 /// The keys one pass of the forward count reached, in the order first reached.
 #[derive(Default)]
@@ -210,7 +212,7 @@ impl Stage {
     fn with_room(keys: usize) -> Stage {
         let slots = (keys + keys / 2).next_power_of_two().max(64);
         Stage {
-            slots: vec![[0; 2]; slots],
+            slots: vec![Slot::default(); slots],
             reps: Vec::with_capacity(keys),
             live: Vec::with_capacity(keys),
             ..Stage::default()
@@ -236,17 +238,17 @@ impl Stage {
         let mut at = Stage::home(key, self.slots.len());
         loop {
             let slot = &mut self.slots[at];
-            if slot[1] == 0 {
+            if slot.count == 0 {
                 break;
             }
-            if slot[0] == key {
-                slot[1] += count;
-                return (slot[1] >> COUNT_BITS) as u32;
+            if slot.key == key {
+                slot.count += count;
+                return slot.position;
             }
             at = (at + 1) & mask;
         }
         let position = self.reps.len() as u32;
-        self.slots[at] = [key, count | u64::from(position) << COUNT_BITS];
+        self.slots[at] = Slot { key, count, position };
         self.reps.push(rep);
         // At most two slots in three are taken.
         if 3 * self.reps.len() > 2 * self.slots.len() {
@@ -257,11 +259,11 @@ impl Stage {
 
     /// Doubles the look-up.
     fn grow(&mut self) {
-        let mut slots = vec![[0u64; 2]; self.slots.len() * 2];
+        let mut slots = vec![Slot::default(); self.slots.len() * 2];
         let mask = slots.len() - 1;
-        for slot in self.slots.iter().filter(|slot| slot[1] != 0) {
-            let mut at = Stage::home(slot[0], slots.len());
-            while slots[at][1] != 0 {
+        for slot in self.slots.iter().filter(|slot| slot.count != 0) {
+            let mut at = Stage::home(slot.key, slots.len());
+            while slots[at].count != 0 {
                 at = (at + 1) & mask;
             }
             slots[at] = *slot;
@@ -274,10 +276,9 @@ impl Stage {
         let n = self.len();
         self.keys = vec![0; n];
         self.counts = vec![0; n];
-        for slot in std::mem::take(&mut self.slots).iter().filter(|slot| slot[1] != 0) {
-            let position = (slot[1] >> COUNT_BITS) as usize;
-            self.keys[position] = slot[0];
-            self.counts[position] = slot[1] & ((1 << COUNT_BITS) - 1);
+        for slot in std::mem::take(&mut self.slots).iter().filter(|slot| slot.count != 0) {
+            self.keys[slot.position as usize] = slot.key;
+            self.counts[slot.position as usize] = slot.count;
         }
     }
 }
@@ -1052,6 +1053,55 @@ mod tests {
         for r in [0, 1, expected / 3, expected / 2, expected - 1] {
             assert!(accept(Hand(table.unrank(r))));
         }
+    }
+
+    #[test]
+    fn a_partnership_counts_as_one_hand_of_26_cards() {
+        // Two hands together holding 36 points or more: counted independently by the honours
+        // of each rank held (the 36 other cards make up the 26).
+        let reading = HandReading {
+            lengths: false,
+            values: vec![ReadValue { scope: ValueScope::Total, value: Box::new(hcp), cuts: Some(vec![36]) }],
+        };
+        let full = 0x1FFF_1FFF_1FFF_1FFFu64;
+        let table =
+            SeatTable::build(full, 0, 26, &reading, &mut |h| hcp(h) >= 36, None, TableLimits::default()).unwrap();
+        assert_eq!(table.possible(), 495_918_532_948_104);
+        let c = |n: u64, k: u64| binomial(n as usize, k as usize);
+        let mut expected = 0u64;
+        for held in 0..625u64 {
+            let [aces, kings, queens, jacks] = [held % 5, held / 5 % 5, held / 25 % 5, held / 125];
+            let honours = aces + kings + queens + jacks;
+            if 4 * aces + 3 * kings + 2 * queens + jacks >= 36 && honours <= 26 {
+                expected += c(4, aces) * c(4, kings) * c(4, queens) * c(4, jacks) * c(36, 26 - honours);
+            }
+        }
+        assert_eq!(table.accepted(), expected);
+        let mut seen = BTreeSet::new();
+        for r in [0, 1, expected / 3, expected / 2, expected - 1] {
+            let cards = table.unrank(r);
+            assert!(cards.count_ones() == 26 && hcp(Hand(cards)) >= 36 && table.satisfies(cards));
+            seen.insert(cards);
+        }
+        assert_eq!(seen.len(), 5);
+        // A class of more than 2^40 hands (26 to 29 points, each sum a class) is counted too.
+        let reading = HandReading {
+            lengths: false,
+            values: vec![ReadValue { scope: ValueScope::Total, value: Box::new(hcp), cuts: Some(vec![26, 30]) }],
+        };
+        let table =
+            SeatTable::build(full, 0, 26, &reading, &mut |h| (26..30).contains(&hcp(h)), None, TableLimits::default())
+                .unwrap();
+        let mut expected = 0u64;
+        for held in 0..625u64 {
+            let [aces, kings, queens, jacks] = [held % 5, held / 5 % 5, held / 25 % 5, held / 125];
+            let honours = aces + kings + queens + jacks;
+            if (26..30).contains(&(4 * aces + 3 * kings + 2 * queens + jacks)) && honours <= 26 {
+                expected += c(4, aces) * c(4, kings) * c(4, queens) * c(4, jacks) * c(36, 26 - honours);
+            }
+        }
+        assert!(expected > 1 << 40);
+        assert_eq!(table.accepted(), expected);
     }
 
     #[test]

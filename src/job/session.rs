@@ -357,6 +357,7 @@ impl Session {
             swap: o.swap,
             first_seat: None,
             first_seat_table: None,
+            first_partner: None,
             first_seat_biased: None,
         };
         // Smart dealing: the seat read first, dealt from its exact count when that pays.
@@ -367,6 +368,7 @@ impl Session {
         };
         setup.first_seat = smart.first_seat;
         setup.first_seat_table = smart.table.clone();
+        setup.first_partner = smart.partner;
         setup.first_seat_biased = smart.biased.clone();
         let mut seed_printed = seed_value as u64;
         let mut library = None;

@@ -19,6 +19,11 @@
 //! every deal is judged by the whole condition, so the deals produced are exactly those plain
 //! dealing would keep, equally likely. Spot cards are weighted the same way (their share not
 //! counted: the sample's is used). Swapping deals plainly.
+//!
+//! Pair factors (a condition on the 26 cards two seats hold together, see
+//! [`crate::program::pair_union`]) are sampled, ordered and counted with the seat factors,
+//! their tables holding 26 cards; when one is dealt from, both seats of the pair are dealt
+//! first (see [`SmartChoice::partner`]). Not under bias predeal or spot cards.
 
 use std::sync::Arc;
 
@@ -76,6 +81,9 @@ pub struct SmartChoice {
     pub first_seat: Option<Seat>,
     /// The first seat's table, when it is dealt from one (no bias predeal).
     pub table: Option<Arc<SeatTable>>,
+    /// When the table is a pair's: the other seat of the pair, dealt second (the table holds
+    /// the pair's cards together, split between the two uniformly).
+    pub partner: Option<Seat>,
     /// Under bias predeal: the first seat's table weighted by the other seats' deals, when
     /// it is dealt from one.
     pub biased: Option<Arc<BiasedTable>>,
@@ -111,15 +119,18 @@ impl SmartChoice {
         for _ in 0..SAMPLE_DEALS {
             let Some(deal): Option<Deal> = sampler.deal() else { continue };
             for (k, factor) in factors.iter().enumerate() {
-                match judges.judge(k, deal.hand(factor.seat)) {
+                match judges.judge(k, factor.hand_in(&deal)) {
                     Some(true) => kept[k] += 1,
                     Some(false) => {}
                     None => return SmartChoice::default(),
                 }
             }
         }
-        let mut order: Vec<usize> =
-            (0..factors.len()).filter(|&k| (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64).collect();
+        // (A pair's cards are not weighted by the bias: pair factors count without one.)
+        let mut order: Vec<usize> = (0..factors.len())
+            .filter(|&k| (kept[k] as f64) <= COUNT_AT_MOST * SAMPLE_DEALS as f64)
+            .filter(|&k| !(weighted && factors[k].partner.is_some()))
+            .collect();
         order.sort_by_key(|&k| kept[k]);
         let mut choice = SmartChoice::default();
         // The most selective count so far.
@@ -132,7 +143,7 @@ impl SmartChoice {
             let factor = &factors[k];
             let (free, own, slots) = match weighted {
                 true => BiasedTable::seat_cards(setup, factor.seat),
-                false => seat_cards(&setup.predeal, factor.seat),
+                false => factor.cards(&setup.predeal),
             };
             // Under bias a hand's weight depends on its suit lengths: every class must have one.
             let with_lengths = weighted.then(|| factor.with_lengths());
@@ -161,6 +172,7 @@ impl SmartChoice {
             };
             let counted = SmartCount {
                 seat: factor.seat,
+                partner: factor.partner,
                 accepted: table.accepted(),
                 possible: table.possible(),
                 share_under_bias: biased.as_ref().and_then(|biased| biased.share()),
@@ -175,6 +187,7 @@ impl SmartChoice {
         if let Some(Candidate { at, table, biased, .. }) = best.filter(|best| best.share <= SMART_AT_MOST) {
             choice.counted[at].dealt_from_table = true;
             choice.first_seat = Some(choice.counted[at].seat);
+            choice.partner = choice.counted[at].partner;
             match biased {
                 Some(biased) => choice.biased = Some(biased),
                 None => choice.table = Some(table),
@@ -184,7 +197,10 @@ impl SmartChoice {
             // so that a deal is judged (and most often rejected) on one hand. (Where several
             // seats are read, the seat a projection finds selective need not be the one whose
             // clauses reject early: the dealing order stays.)
-            if factor.root == condition && (kept[0] as f64) <= FIRST_AT_MOST * SAMPLE_DEALS as f64 {
+            if factor.root == condition
+                && factor.partner.is_none()
+                && (kept[0] as f64) <= FIRST_AT_MOST * SAMPLE_DEALS as f64
+            {
                 choice.first_seat = Some(factor.seat);
             }
         }
@@ -212,7 +228,7 @@ pub fn exact_count(program: &Program, setup: &DealingSetup) -> Option<ExactCount
     let condition = program.condition.filter(|_| plain)?;
     let (projected, factors) = program.seat_factors(condition);
     let [factor] = factors.as_slice() else { return None };
-    if factor.root != condition {
+    if factor.root != condition || factor.partner.is_some() {
         return None;
     }
     let seat = factor.seat;

@@ -62,6 +62,9 @@ pub(crate) struct DagBuilder<'a> {
     pub(crate) shape_values: Vec<i32>,
     /// The tables in `shape_values`, by content: their offsets.
     tables: HashMap<Vec<i32>, u32>,
+    /// Whether expressions of one hand's suit lengths are looked up by its pattern (hands of
+    /// 13 cards); not for a pair's cards read as one hand.
+    by_pattern: bool,
 }
 
 /// The hashing of the builder's maps: their keys are small nodes made by the program itself, so
@@ -154,7 +157,14 @@ impl<'a> DagBuilder<'a> {
             compiled: HashMap::default(),
             shape_values: Vec::new(),
             tables: HashMap::new(),
+            by_pattern: true,
         }
+    }
+
+    /// An empty builder whose expressions may be judged on hands of any number of cards (a
+    /// pair's 26 read as one hand): nothing is looked up by a hand's pattern.
+    pub fn for_any_hand(program: &'a Program) -> DagBuilder<'a> {
+        DagBuilder { by_pattern: false, ..DagBuilder::new(program) }
     }
 
     /// The merged node of program node `id`; `None` when anything below it is not a deal
@@ -401,7 +411,7 @@ impl<'a> DagBuilder<'a> {
         }
         let node = &self.nodes[slot as usize];
         let tabled = match self.reads[slot as usize] {
-            Reads::LengthsOf(seat) if !node.operands().is_empty() => {
+            Reads::LengthsOf(seat) if self.by_pattern && !node.operands().is_empty() => {
                 let table = self.table_by_pattern(slot, seat);
                 let next = self.shape_values.len() as u32;
                 let offset = *self.tables.entry(table.clone()).or_insert(next);

@@ -10,8 +10,9 @@
 //! - [`compile`]: checking and compiling a parsed script into a [`Program`];
 //! - [`bbo_check`]: what BBO's dealer (classic) would reject or read differently in a script;
 //! - [`eval`]: the general evaluator of expression nodes;
-//! - [`seat_factors`]: the parts of a condition that read one seat's hand alone, for smart
-//!   dealing's counts;
+//! - [`pair_union`]: the expressions of a pair of hands that read only the cards the two hold
+//!   together; [`seat_factors`]: the parts of a condition that read one seat's hand alone (or
+//!   a pair's cards together), for smart dealing's counts;
 //! - [`dag_node`]: the merged nodes of deal expressions (no `rnd()`, double dummy or external
 //!   programs); [`chain_order`]: the cost model that arranges their `&&`/`||` chains;
 //!   [`dag_builder`]: compiles program nodes into merged nodes; [`dag`]: runs them as a flat
@@ -32,6 +33,7 @@ pub mod eval;
 pub mod factor_bounds;
 pub mod hand_stats;
 pub mod nodes;
+pub mod pair_union;
 pub mod scoring;
 pub mod seat_factors;
 pub mod settings;

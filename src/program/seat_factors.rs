@@ -15,6 +15,13 @@
 //! `twoC or twoD`. Division and remainder count only by a non-zero constant other than −1,
 //! so that judging a class never meets an error a hand would not. A factor is judged through
 //! the DAG compiled from the projected graph (each shared node once).
+//!
+//! A *pair factor* is the same projection on two seats' hands taken together: the
+//! sub-expressions that read the 26 cards the pair holds only as a whole (`hcp(north) +
+//! hcp(south) >= 31`, `spades(east) + spades(west) >= 8`; see [`super::pair_union`]) are kept,
+//! rewritten to read those cards as the first seat's hand, and everything else projects as
+//! above (`hcp(north) >= 10` is unknown to it). Smart dealing counts a pair factor like a hand
+//! of 26 cards.
 
 use std::collections::HashMap;
 
@@ -26,6 +33,7 @@ use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
 use crate::program::hand_stats;
 use crate::program::nodes::{children, Node, NodeId};
+use crate::program::pair_union::PairUnion;
 use crate::script::ast::BinOp;
 
 /// A value a factor reads from one suit's holding.
@@ -49,11 +57,15 @@ enum SuitValue {
     Length,
 }
 
-/// A condition's upper projection on one seat's hand, and what it reads of that hand.
+/// A condition's upper projection on one seat's hand (or on a pair's cards together), and what
+/// it reads of that hand.
 #[derive(Clone, Debug)]
 pub struct SeatFactor {
-    /// The seat.
+    /// The seat (for a pair factor, the first of the pair: the pair's cards are read as its
+    /// hand).
     pub seat: Seat,
+    /// For a pair factor, the other seat of the pair.
+    pub partner: Option<Seat>,
     /// The projection (a node of the projected program; the condition itself when it reads
     /// this seat's hand alone).
     pub root: NodeId,
@@ -102,15 +114,20 @@ impl Reads {
 
 impl Program {
     /// The seat factors of `condition`, one per seat whose projection constrains its hand, in
-    /// seat order, with the program whose nodes they are: a copy of this one with the
-    /// projections' nodes appended (judge and read the factors through it).
+    /// seat order, then the pair factors, one per pair of seats (in seat order) whose cards
+    /// together the condition constrains as a whole; with the program whose nodes they are: a
+    /// copy of this one with the projections' nodes appended (judge and read the factors
+    /// through it).
     pub fn seat_factors(&self, condition: NodeId) -> (Program, Vec<SeatFactor>) {
         let mut projected = self.clone();
         let mut factors = Vec::new();
-        for seat in Seat::ALL {
+        let seats = Seat::ALL.map(|seat| (seat, None));
+        let pairs = (0..4).flat_map(|a| (a + 1..4).map(move |b| (Seat::ALL[a], Some(Seat::ALL[b]))));
+        for (seat, partner) in seats.into_iter().chain(pairs) {
             let mut projection = Projection {
                 nodes: &mut projected.nodes,
                 seat,
+                pair: partner.map(|partner| PairUnion::new(seat, partner)),
                 pure: vec![None; self.nodes.len()],
                 memo: HashMap::new(),
             };
@@ -120,7 +137,7 @@ impl Program {
                 let mut values = reads.values;
                 // Every length is in the key when a shape reads them all.
                 values.retain(|&(_, value, _)| !(reads.lengths && value == SuitValue::Length));
-                factors.push(SeatFactor { seat, root, lengths: reads.lengths, values });
+                factors.push(SeatFactor { seat, partner, root, lengths: reads.lengths, values });
             }
         }
         (projected, factors)
@@ -238,6 +255,9 @@ enum Proj {
 struct Projection<'a> {
     nodes: &'a mut Vec<Node>,
     seat: Seat,
+    /// For a pair factor: the rewriting of the pair's expressions as the first seat's (the
+    /// nodes kept are those it rewrites, not those that read the seat alone).
+    pair: Option<PairUnion>,
     /// Whether each original node reads the seat alone (computed on demand).
     pure: Vec<Option<bool>>,
     memo: HashMap<(NodeId, bool), Proj>,
@@ -291,8 +311,12 @@ impl Projection<'_> {
         if !crate::stack::enough() {
             return None;
         }
-        let projected = if self.pure(id)? {
-            Proj::Node(id)
+        let own = match self.pair.as_mut() {
+            None => self.pure(id)?.then_some(id),
+            Some(pair) => pair.rewrite(self.nodes, id)?,
+        };
+        let projected = if let Some(own) = own {
+            Proj::Node(own)
         } else {
             match self.nodes[id as usize] {
                 Node::Binary(BinOp::And, a, b, _) => {
@@ -356,6 +380,26 @@ impl Projection<'_> {
 }
 
 impl SeatFactor {
+    /// The hand the factor reads in `deal`: its seat's, or the pair's cards together.
+    pub fn hand_in(&self, deal: &Deal) -> Hand {
+        let partner = self.partner.map_or(Hand::EMPTY, |partner| deal.hand(partner));
+        Hand(deal.hand(self.seat).0 | partner.0)
+    }
+
+    /// The cards the factor's hand is made of under the card predeal `predeal`, as
+    /// [`crate::dealing::seat_cards`] gives them for a seat: the free cards, the predealt
+    /// cards of the seat (or of the pair) and the number of free cards it takes.
+    pub fn cards(&self, predeal: &[(Seat, crate::cards::Card)]) -> (u64, u64, u32) {
+        let (free, own, slots) = crate::dealing::seat_cards(predeal, self.seat);
+        match self.partner {
+            None => (free, own, slots),
+            Some(partner) => {
+                let (_, partner_own, partner_slots) = crate::dealing::seat_cards(predeal, partner);
+                (free, own | partner_own, slots + partner_slots)
+            }
+        }
+    }
+
     /// The position among the values read (those of [`reading`](Self::reading)) of the value
     /// a leaf node reads; `None` for any other node, a length (bounded as such) and `cccc`
     /// (which is not the sum it is read through).
@@ -372,7 +416,7 @@ impl SeatFactor {
     pub fn with_lengths(&self) -> SeatFactor {
         let mut values = self.values.clone();
         values.retain(|&(_, value, _)| value != SuitValue::Length);
-        SeatFactor { seat: self.seat, root: self.root, lengths: true, values }
+        SeatFactor { seat: self.seat, partner: self.partner, root: self.root, lengths: true, values }
     }
 
     /// What the factor reads of a hand, as values of single suits, for counting.
@@ -417,16 +461,21 @@ pub struct FactorJudges<'a> {
 }
 
 impl<'a> FactorJudges<'a> {
-    /// Judges of `factors`, factors of `program`'s condition.
+    /// Judges of `factors`, factors of `program`'s condition (on hands of 26 cards too when
+    /// a pair factor is among them).
     pub fn new(program: &'a Program, factors: &[SeatFactor]) -> FactorJudges<'a> {
-        let mut builder = DagBuilder::new(program);
+        let mut builder = match factors.iter().any(|factor| factor.partner.is_some()) {
+            true => DagBuilder::for_any_hand(program),
+            false => DagBuilder::new(program),
+        };
         let roots: Option<Vec<_>> = factors.iter().map(|factor| builder.compile(factor.root)).collect();
         let dag = roots.map(|roots| DealDag::new(builder, &roots));
         FactorJudges { program, dag, seats: factors.iter().map(|factor| factor.seat).collect() }
     }
 
-    /// Whether factor `k` accepts `hand` (a hand of its seat; the other seats are empty);
-    /// `None` when the factors did not compile, and then none may be counted.
+    /// Whether factor `k` accepts `hand` (a hand of its seat, or a pair factor's cards
+    /// together; the other seats are empty); `None` when the factors did not compile, and
+    /// then none may be counted.
     pub fn judge(&mut self, k: usize, hand: Hand) -> Option<bool> {
         let dag = self.dag.as_mut()?;
         let mut deal = Deal([Hand::EMPTY; 4]);

@@ -530,6 +530,7 @@ fn v2_footer() {
     let smart = [
         SmartCount {
             seat: Seat::South,
+            partner: None,
             accepted: 311_089_243,
             possible: 635_013_559_600,
             share_under_bias: None,
@@ -537,6 +538,7 @@ fn v2_footer() {
         },
         SmartCount {
             seat: Seat::North,
+            partner: None,
             accepted: 1_000,
             possible: 8_300,
             share_under_bias: Some(0.0125),
@@ -544,10 +546,19 @@ fn v2_footer() {
         },
         SmartCount {
             seat: Seat::East,
+            partner: None,
             accepted: 1_000,
             possible: 42_460,
             share_under_bias: None,
             dealt_from_table: false,
+        },
+        SmartCount {
+            seat: Seat::North,
+            partner: Some(Seat::South),
+            accepted: 133_439_296_392,
+            possible: 495_918_532_948_104,
+            share_under_bias: None,
+            dealt_from_table: true,
         },
     ];
     let mut out = Vec::new();
@@ -557,6 +568,7 @@ fn v2_footer() {
         "Generated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n\
          Smart dealing: 1 hand in 2,041 satisfies South's part of the condition (311,089,243 of 635,013,559,600), dealt from their exact table\n\
          Smart dealing: 1 hand in 8.30 satisfies North's part of the condition (1,000 of 8,300); under the bias predeal 1 deal in 80.0\n\
-         Smart dealing: 1 hand in 42.5 satisfies East's part of the condition (1,000 of 42,460)\n",
+         Smart dealing: 1 hand in 42.5 satisfies East's part of the condition (1,000 of 42,460)\n\
+         Smart dealing: 1 pair of hands in 3,716 satisfies North and South's joint part of the condition (133,439,296,392 of 495,918,532,948,104), dealt from their exact table\n",
     );
 }
