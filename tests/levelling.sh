@@ -5,7 +5,8 @@
 # 1. --write-leveled on the bundled examples (examples/levelling): the five-band NT ladder
 #    (natural shares counted exactly) and the 1NT responses (measured, the condition reads two
 #    seats) give byte for byte the generated files kept in tests/levelling, for any seed
-#    (exact) or for seed 1 (measured) and any thread count.
+#    (exact) or for seed 1 (measured) and any thread count; a partnership ladder's shares are
+#    counted exactly over the pair's cards together.
 # 2. The levelled files run under classic dealer (/usr/games/dealer, and libdealer's
 #    --rng=glibc, which prints the same bytes) deliver each type's target share within the
 #    precision their header states, at 10,000 produced deals (tests/levelling/check_delivered.py).
@@ -45,6 +46,20 @@ if cmp -s resp1.dlr "$expected/responses.leveled.dlr" && cmp -s resp1.dlr resp2.
   ok "--write-leveled responses (measured): the expected file on 1 and 2 threads"
 else
   ko "--write-leveled responses" "$(diff resp1.dlr "$expected/responses.leveled.dlr" | head -5)"
+fi
+# A partnership ladder (North and South's points together): counted exactly over the pair's
+# sets of 26 cards (62,712,131,115,012 of them hold 26 points or more: the sum over the aces,
+# kings, queens and jacks they may hold of the ways to hold them and 26 cards in all).
+printf '%s\n' 'HandType_game = hcp(north) + hcp(south) <= 30' \
+  'HandType_slam = hcp(north) + hcp(south) >= 31 and hcp(north) + hcp(south) <= 35' \
+  'HandType_grand = hcp(north) + hcp(south) >= 36' 'condition hcp(north) + hcp(south) >= 26' \
+  'action printoneline' >pair_ladder.dlr
+if "$cli" --write-leveled pair_leveled.dlr pair_ladder.dlr 2>pair.err &&
+  grep -q "^# exact: counted over all 495918532948104 sets of cards North and South can hold together, 62712131115012 of them qualifying$" pair_leveled.dlr &&
+  grep -q "^# grand    0.00213 " pair_leveled.dlr; then
+  ok "--write-leveled on a partnership ladder: shares counted exactly over the pair's cards"
+else
+  ko "partnership ladder" "$(grep '^#' pair_leveled.dlr | head -12; cat pair.err)"
 fi
 
 # 2. The levelled files under classic dealer.

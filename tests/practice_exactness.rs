@@ -4,7 +4,8 @@
 //! exact probabilities counted over South's hands (every bin within 4.5 standard errors: a 1 %
 //! bias of a 10 % bin is about 7 of them), the quotas must be exact, and one band's deals are
 //! compared with plain rejection dealing of the scenario (smart dealing off) restricted to that
-//! band (a two-sample chi-square).
+//! band (a two-sample chi-square). A partnership ladder (North and South's points together) is
+//! counted exactly against a count made by the honours held, and dealt by bands that follow it.
 
 use std::sync::{Arc, Mutex};
 
@@ -129,5 +130,66 @@ fn a_levelled_type_deals_what_plain_rejection_keeps() {
             .sum();
         let df = (a.len() - 1) as f64;
         assert!(chi < df + 6.0 * (2.0 * df).sqrt() + 6.0, "{table}: chi-square {chi:.1} with {df} degrees of freedom");
+    }
+}
+
+/// The sets of 26 cards (a pair's cards together) with between `lo` and `hi` points, counted
+/// independently of the library: by the aces, kings, queens and jacks held (the other cards
+/// any 26 minus those of the 36 spot cards).
+fn pair_sets(lo: u64, hi: u64) -> u64 {
+    let c = |n: u64, k: u64| -> u64 { (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1)) };
+    let mut sets = 0;
+    for held in 0..625u64 {
+        let [aces, kings, queens, jacks] = [held % 5, held / 5 % 5, held / 25 % 5, held / 125];
+        let points = 4 * aces + 3 * kings + 2 * queens + jacks;
+        if (lo..=hi).contains(&points) {
+            let honours = aces + kings + queens + jacks;
+            sets += c(4, aces) * c(4, kings) * c(4, queens) * c(4, jacks) * c(36, 26 - honours);
+        }
+    }
+    sets
+}
+
+const PAIR_TYPES: &str = "HandType_game = hcp(north) + hcp(south) <= 30\n\
+                          HandType_slam = hcp(north) + hcp(south) >= 31 and hcp(north) + hcp(south) <= 35\n\
+                          HandType_grand = hcp(north) + hcp(south) >= 36\n";
+const PAIR_CONDITION: &str = "hcp(north) + hcp(south) >= 26";
+
+#[test]
+fn a_partnership_ladder_is_counted_and_dealt_exactly() {
+    // The condition and every type read North and South's cards together: the natural shares
+    // are counted over the pair's sets of cards, and each band is dealt from its own count.
+    let bands = [(26u64, 30u64), (31, 35), (36, 40)];
+    for (lo, hi) in bands {
+        let mut session = Session::new();
+        let script = format!(
+            "condition {PAIR_CONDITION} and hcp(south) + hcp(north) <= {hi} and hcp(north) + hcp(south) >= {lo}\n"
+        );
+        session.load_script(script.as_bytes()).unwrap();
+        let count = session.exact_count().unwrap().expect("countable");
+        assert_eq!((count.seat, count.partner), (dealer::cards::Seat::North, Some(dealer::cards::Seat::South)));
+        assert_eq!((count.accepted, count.possible), (pair_sets(lo, hi), 495_918_532_948_104), "{lo}-{hi}");
+    }
+    let deals = 600_000;
+    let script = format!(
+        "{PAIR_TYPES}condition {PAIR_CONDITION}\naction frequency \"pair\" (hcp(north) + hcp(south), 26, 40)\n"
+    );
+    let output = run(&script, &[("level", "true"), ("seed", "20261129"), ("produce", &deals.to_string())]);
+    let quota = deals as f64 / 3.0;
+    let pair = frequency(&output, "pair");
+    for (lo, hi) in bands {
+        let within = |v: &i32| (lo..=hi).contains(&(*v as u64));
+        let total: f64 = pair.iter().filter(|(v, _)| within(v)).map(|(_, c)| c).sum();
+        assert_eq!(total, quota, "band {lo}-{hi}");
+        let all = pair_sets(lo, hi) as f64;
+        for &(value, observed) in pair.iter().filter(|(v, _)| within(v)) {
+            let p = pair_sets(value as u64, value as u64) as f64 / all;
+            let sigma = (quota * p * (1.0 - p)).sqrt();
+            assert!(
+                (observed - quota * p).abs() <= 4.5 * sigma + 1e-9,
+                "{value} points: observed {observed}, expected {:.1}",
+                quota * p
+            );
+        }
     }
 }

@@ -29,9 +29,7 @@ use std::sync::Arc;
 
 use crate::actions::SmartCount;
 use crate::cards::{Deal, Seat};
-use crate::dealing::{
-    seat_cards, BiasedTable, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits, TableRefusal,
-};
+use crate::dealing::{BiasedTable, Dealer, DealingSetup, GeneratorKind, SeatTable, TableLimits, TableRefusal};
 use crate::program::factor_bounds::FactorBounds;
 use crate::program::seat_factors::FactorJudges;
 use crate::program::Program;
@@ -208,42 +206,45 @@ impl SmartChoice {
     }
 }
 
-/// The exact number of hands that satisfy a condition reading one seat's hand alone.
+/// The exact number of hands that satisfy a condition reading one seat's hand alone (or one
+/// pair's cards together).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExactCount {
-    /// The seat whose hand the condition reads.
+    /// The seat whose hand the condition reads (the first of the pair).
     pub seat: Seat,
-    /// The hands of that seat that satisfy it.
+    /// When the condition reads a pair's cards together: the other seat of the pair.
+    pub partner: Option<Seat>,
+    /// The hands of that seat (the pair's card sets) that satisfy it.
     pub accepted: u64,
-    /// The hands that seat may hold at all (its predealt cards fixed).
+    /// The hands that seat may hold at all (its predealt cards fixed; the pair's sets of
+    /// cards).
     pub possible: u64,
 }
 
 /// The exact count of the hands that satisfy `program`'s condition, when the condition reads
-/// one seat's hand alone in terms a [`SeatTable`] counts, without bias predeal, spot cards or
-/// swapping (`None` otherwise, or when the count is over four times smart dealing's budget).
-/// The share of the deals that satisfy such a condition is `accepted / possible`, exactly.
+/// one seat's hand alone, or one pair's cards together, in terms a [`SeatTable`] counts,
+/// without bias predeal, spot cards or swapping (`None` otherwise, or when the count is over
+/// four times smart dealing's budget). The share of the deals that satisfy such a condition
+/// is `accepted / possible`, exactly.
 pub fn exact_count(program: &Program, setup: &DealingSetup) -> Option<ExactCount> {
     let plain = setup.bias.iter().flatten().all(|&b| b < 0) && setup.spots.is_empty() && setup.swap == 0;
     let condition = program.condition.filter(|_| plain)?;
     let (projected, factors) = program.seat_factors(condition);
-    let [factor] = factors.as_slice() else { return None };
-    if factor.root != condition || factor.partner.is_some() {
-        return None;
-    }
-    let seat = factor.seat;
-    let (free, own, slots) = seat_cards(&setup.predeal, seat);
+    let k = factors.iter().position(|factor| factor.whole)?;
+    let factor = &factors[k];
+    let (seat, partner) = (factor.seat, factor.partner);
+    let (free, own, slots) = factor.cards(&setup.predeal);
     let mut judges = FactorJudges::new(&projected, &factors);
     let reading = factor.reading(&projected);
-    let mut accept = |hand| judges.judge(0, hand).unwrap_or(false);
+    let mut accept = |hand| judges.judge(k, hand).unwrap_or(false);
     let mut bounds = FactorBounds::new(&projected, factor);
     let base = TableLimits::default();
     let limits =
         TableLimits { max_keys: base.max_keys * 4, max_steps: base.max_steps * 4, max_edges: base.max_edges * 4 };
     let possible = crate::dealing::hand_count(u64::from(free.count_ones()), u64::from(slots));
     match SeatTable::build(free, own, slots, &reading, &mut accept, Some(&mut bounds), limits) {
-        Ok(table) => Some(ExactCount { seat, accepted: table.accepted(), possible: table.possible() }),
-        Err(TableRefusal::NoHand) => Some(ExactCount { seat, accepted: 0, possible }),
+        Ok(table) => Some(ExactCount { seat, partner, accepted: table.accepted(), possible: table.possible() }),
+        Err(TableRefusal::NoHand) => Some(ExactCount { seat, partner, accepted: 0, possible }),
         Err(_) => None,
     }
 }

@@ -66,9 +66,9 @@ impl Levelled<'_> {
         line("#".into());
         line(match &self.natural.source {
             Source::Measured { seed, .. } => format!("# measured over  {} deals, seed {seed}", self.natural.over),
-            Source::Exact { seat, possible } => format!(
-                "# exact: counted over all {possible} hands {} can hold, {} of them qualifying",
-                seat.name(),
+            Source::Exact { .. } => format!(
+                "# exact: counted over {}, {} of them qualifying",
+                self.natural.source.counted_over().unwrap_or_default(),
                 self.natural.over
             ),
         });
@@ -126,8 +126,8 @@ impl Levelled<'_> {
         let k = self.keeps;
         let mut out = match &self.natural.source {
             Source::Measured { .. } => format!("measured over {} deals\n", self.natural.over),
-            Source::Exact { seat, possible } => {
-                format!("counted exactly over all {possible} hands {} can hold\n", seat.name())
+            Source::Exact { .. } => {
+                format!("counted exactly over {}\n", self.natural.source.counted_over().unwrap_or_default())
             }
         };
         out +=

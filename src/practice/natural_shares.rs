@@ -34,13 +34,37 @@ pub enum Source {
         /// The deals generated while measuring.
         generated: u64,
     },
-    /// Counted exactly over the hands of one seat.
+    /// Counted exactly over the hands of one seat (or the card sets of one pair).
     Exact {
-        /// The seat the condition and the types read.
+        /// The seat the condition and the types read (the first of the pair).
         seat: Seat,
-        /// The hands that seat may hold.
+        /// When they read a pair's cards together: the other seat of the pair.
+        partner: Option<Seat>,
+        /// The hands that seat may hold (the sets of cards the pair may hold together).
         possible: u64,
     },
+}
+
+impl Source {
+    /// What exact shares were counted over (`all 635013559600 hands South can hold`); `None`
+    /// for measured ones.
+    pub fn counted_over(&self) -> Option<String> {
+        match *self {
+            Source::Measured { .. } => None,
+            Source::Exact { seat, partner, possible } => Some(format!("all {possible} {}", holdings((seat, partner)))),
+        }
+    }
+}
+
+/// Who the condition and the types read: a seat, or a pair (its first seat and the other).
+type Holder = (Seat, Option<Seat>);
+
+/// What a holder holds, as the counts name them (`hands South can hold`).
+fn holdings((seat, partner): Holder) -> String {
+    match partner {
+        None => format!("hands {} can hold", seat.name()),
+        Some(partner) => format!("sets of cards {} and {} can hold together", seat.name(), partner.name()),
+    }
 }
 
 /// The natural shares of a scenario's hand types.
@@ -117,21 +141,25 @@ fn never_seen_error(labels: &[&str], over: u64, unit: &str) -> Error {
     ))
 }
 
-/// The count of the hands satisfying `program`'s condition, when it reads `seat` (or, with
-/// `None`, any one seat) alone.
+/// The count of the hands satisfying `program`'s condition, when it reads `holder`'s hand (or,
+/// with `None`, any one seat's hand or pair's cards together) alone.
 fn count(
     options: &Options,
     interrupter: &Interrupter,
     program: Program,
     text: &[u8],
-    seat: Option<Seat>,
-) -> Result<Option<(Seat, u64, u64)>> {
+    holder: Option<Holder>,
+) -> Result<Option<(Holder, u64, u64)>> {
     let session = Session::with_program(options.clone(), program, text, interrupter.clone());
-    Ok(session.exact_count()?.filter(|c| seat.is_none_or(|s| s == c.seat)).map(|c| (c.seat, c.accepted, c.possible)))
+    Ok(session
+        .exact_count()?
+        .map(|c| ((c.seat, c.partner), c.accepted, c.possible))
+        .filter(|(counted, _, _)| holder.is_none_or(|h| h == *counted)))
 }
 
-/// The natural shares counted exactly, when the condition and every type read one seat alone
-/// (`None` otherwise); refuses types that overlap, leave gaps or never occur.
+/// The natural shares counted exactly, when the condition and every type read one seat alone,
+/// or one pair's cards together (`None` otherwise); refuses types that overlap, leave gaps or
+/// never occur.
 pub fn count_exactly(
     options: &Options,
     interrupter: &Interrupter,
@@ -140,38 +168,40 @@ pub fn count_exactly(
     types: &HandTypes,
 ) -> Result<Option<NaturalShares>> {
     let nodes = type_nodes(program, types)?;
-    let mut seat = None;
+    let mut holder = None;
     let mut seen = Vec::with_capacity(nodes.len());
     let mut possible = 0;
     for &node in &nodes {
-        let Some((s, accepted, all)) = count(options, interrupter, program.with_condition_and(node), text, seat)?
+        let Some((h, accepted, all)) = count(options, interrupter, program.with_condition_and(node), text, holder)?
         else {
             return Ok(None);
         };
-        seat = Some(s);
+        holder = Some(h);
         possible = all;
         seen.push(accepted);
     }
-    let Some(seat) = seat else { return Ok(None) };
+    let Some(holder) = holder else { return Ok(None) };
     // The hands of the condition with other than one type.
     let mut with_count = program.clone();
     let matched = with_count.count_true(&nodes);
     let not_one = with_count.compare(BinOp::Ne, matched, 1);
-    let Some((_, outside, _)) = count(options, interrupter, with_count.with_condition_and(not_one), text, Some(seat))?
+    let Some((_, outside, _)) =
+        count(options, interrupter, with_count.with_condition_and(not_one), text, Some(holder))?
     else {
         return Ok(None);
     };
     let over: u64 = seen.iter().sum();
-    let unit = format!("hands {} can hold", seat.name());
+    let unit = holdings(holder);
     if outside > 0 {
         let none = with_count.compare(BinOp::Eq, matched, 0);
         let untyped =
-            count(options, interrupter, with_count.with_condition_and(none), text, Some(seat))?.map_or(0, |c| c.1);
+            count(options, interrupter, with_count.with_condition_and(none), text, Some(holder))?.map_or(0, |c| c.1);
         if untyped < outside {
             for (a, &first) in nodes.iter().enumerate() {
                 for (b, &second) in nodes.iter().enumerate().skip(a + 1) {
                     let both = program.with_condition_and(first).with_condition_and(second);
-                    if let Some((_, n, _)) = count(options, interrupter, both, text, Some(seat))?.filter(|c| c.1 > 0) {
+                    if let Some((_, n, _)) = count(options, interrupter, both, text, Some(holder))?.filter(|c| c.1 > 0)
+                    {
                         let detail = format!("{n} of the {unit} are both.");
                         return Err(overlap_error_with(&types.types[a].variable, &types.types[b].variable, &detail));
                     }
@@ -190,7 +220,7 @@ pub fn count_exactly(
         seen,
         over,
         base_rate: Some(over as f64 / possible as f64),
-        source: Source::Exact { seat, possible },
+        source: Source::Exact { seat: holder.0, partner: holder.1, possible },
     }))
 }
 

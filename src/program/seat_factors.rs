@@ -69,6 +69,9 @@ pub struct SeatFactor {
     /// The projection (a node of the projected program; the condition itself when it reads
     /// this seat's hand alone).
     pub root: NodeId,
+    /// Whether the factor is the whole condition: a deal satisfies the condition exactly when
+    /// the factor's hand (the seat's, or the pair's cards together) satisfies the factor.
+    pub whole: bool,
     /// Whether all suit lengths are read exactly (a shape or `cccc` reads them).
     lengths: bool,
     /// The values read, with their scope and, for a value only compared with constants, the
@@ -132,12 +135,13 @@ impl Program {
                 memo: HashMap::new(),
             };
             let Some(Proj::Node(root)) = projection.bound(condition, true) else { continue };
+            let whole = projection.own(condition) == Some(Some(root));
             let reads = projected.reads(root);
             if reads.seat == Some(seat) {
                 let mut values = reads.values;
                 // Every length is in the key when a shape reads them all.
                 values.retain(|&(_, value, _)| !(reads.lengths && value == SuitValue::Length));
-                factors.push(SeatFactor { seat, partner, root, lengths: reads.lengths, values });
+                factors.push(SeatFactor { seat, partner, root, whole, lengths: reads.lengths, values });
             }
         }
         (projected, factors)
@@ -302,6 +306,16 @@ impl Projection<'_> {
         Some(pure)
     }
 
+    /// Node `id` as its own projection both ways, when it reads the seat alone (itself) or is
+    /// an expression of the pair's cards together (rewritten); `Some(None)` otherwise, `None`
+    /// when too deep to look at.
+    fn own(&mut self, id: NodeId) -> Option<Option<NodeId>> {
+        match self.pair.as_mut() {
+            None => Some(self.pure(id)?.then_some(id)),
+            Some(pair) => pair.rewrite(self.nodes, id),
+        }
+    }
+
     /// The upper (`upper = true`) or lower projection of node `id`, read as a truth value;
     /// `None` when the expression is too deep to project.
     fn bound(&mut self, id: NodeId, upper: bool) -> Option<Proj> {
@@ -311,11 +325,7 @@ impl Projection<'_> {
         if !crate::stack::enough() {
             return None;
         }
-        let own = match self.pair.as_mut() {
-            None => self.pure(id)?.then_some(id),
-            Some(pair) => pair.rewrite(self.nodes, id)?,
-        };
-        let projected = if let Some(own) = own {
+        let projected = if let Some(own) = self.own(id)? {
             Proj::Node(own)
         } else {
             match self.nodes[id as usize] {
@@ -416,7 +426,7 @@ impl SeatFactor {
     pub fn with_lengths(&self) -> SeatFactor {
         let mut values = self.values.clone();
         values.retain(|&(_, value, _)| value != SuitValue::Length);
-        SeatFactor { seat: self.seat, partner: self.partner, root: self.root, lengths: true, values }
+        SeatFactor { lengths: true, values, ..self.clone() }
     }
 
     /// What the factor reads of a hand, as values of single suits, for counting.
