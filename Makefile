@@ -67,7 +67,7 @@ SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors formats-endplay limits consumer-test bench install uninstall \
+.PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools practice-test FORCE
 
 all: $(RELEASE)/dealer
@@ -208,6 +208,12 @@ cli-errors: all
 practice-test: all
 	tests/levelling.sh
 	tests/bench_levelling.py --quick
+
+# Scale-out: a job cut into parts by deal numbers (--part K/N, --deals FIRST:COUNT) and merged
+# (--merge) against one run of the job, byte for byte, over every kind of action and output;
+# every refusal (a missing, doubled, foreign or cut part).
+scale-out-test: all
+	tests/scale_out.sh
 
 # The LIN and PBN board records read by an independent parser: endplay from PyPI (in a venv under
 # target/), 200 boards each, hands, dealer and vulnerability against ours. NOT RUN when endplay

@@ -1805,6 +1805,55 @@ static void test_practice_sets(void) {
     dealer_free_session(s);
 }
 
+/* A job cut into three parts by deal numbers, each written to its part file, and merged: the
+ * merge prints what one run prints (the "Time needed" line aside); a missing part is refused
+ * before anything is written. */
+static void test_scale_out(void) {
+    const char *script = "condition hcp(south) >= 14\nproduce 20\naction printoneline, average hcp(north)\n";
+    static struct buffer one, merged;
+    one.len = merged.len = 0;
+    dealer_session *s = session_with("chacha", "21", script);
+    CHECK(s != NULL);
+    CHECK(dealer_set_option(s, "generate", "300") == DEALER_OK);
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &one) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_OK);
+    dealer_free_session(s);
+    char paths[3][MISSING_PATH];
+    for (int k = 0; k < 3; k++) {
+        char name[16], part[8];
+        snprintf(name, sizeof name, "part%d.bin", k);
+        snprintf(part, sizeof part, "%d/3", k);
+        missing_path(paths[k], name);
+        s = session_with("chacha", "21", script);
+        CHECK(s != NULL);
+        CHECK(dealer_set_option(s, "generate", "300") == DEALER_OK);
+        CHECK(dealer_set_option(s, "part", part) == DEALER_OK);
+        CHECK(dealer_set_option(s, "part_file", paths[k]) == DEALER_OK);
+        dealer_run_report report;
+        memset(&report, 0, sizeof report);
+        report.size = sizeof report;
+        CHECK(dealer_run(s, &report) == DEALER_OK && report.generated > 0 && report.generated <= 100 && report.produced <= 20);
+        dealer_free_session(s);
+    }
+    s = session_with(NULL, NULL, NULL);
+    CHECK(s != NULL);
+    CHECK(dealer_set_output(s, DEALER_STREAM_OUTPUT, capture, &merged) == DEALER_OK);
+    CHECK(dealer_merge_add(s, paths[0]) == DEALER_OK && dealer_merge_add(s, paths[2]) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_ERROR_USAGE && strstr(dealer_last_error(s), "a part is missing") != NULL);
+    CHECK(merged.len == 0);
+    CHECK(dealer_merge_add(s, paths[1]) == DEALER_OK);
+    CHECK(dealer_run(s, NULL) == DEALER_OK);
+    /* Equal up to the "Time needed" line. */
+    const char *time_one = strstr(one.data, "Time needed"), *time_merged = strstr(merged.data, "Time needed");
+    CHECK(time_one && time_merged && time_one - one.data == time_merged - merged.data);
+    CHECK(time_one && memcmp(one.data, merged.data, (size_t)(time_one - one.data)) == 0);
+    CHECK(dealer_merge_clear(s) == DEALER_OK);
+    CHECK(dealer_merge_add(NULL, paths[0]) == DEALER_ERROR_NULL && dealer_merge_clear(NULL) == DEALER_ERROR_NULL);
+    CHECK(dealer_merge_add(s, NULL) == DEALER_ERROR_NULL);
+    dealer_free_session(s);
+    for (int k = 0; k < 3; k++) remove(paths[k]);
+}
+
 int main(void) {
 #ifdef _WIN32
     DWORD n = GetTempPathA(MAX_PATH, scratch_dir);
@@ -1831,6 +1880,7 @@ int main(void) {
     test_seed_read_back();
     test_run_with_callback();
     test_practice_sets();
+    test_scale_out();
     test_not_available();
     test_pbn();
     test_dds_table();

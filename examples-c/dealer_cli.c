@@ -70,6 +70,11 @@ struct cli_options {
     int interleave;
     char **mix;    /* --mix's scenario words (in argv), mix_count of them */
     int mix_count;
+    const char *part;
+    const char *deals;
+    const char *part_file;
+    char **merge;  /* --merge's part files (in argv), merge_count of them */
+    int merge_count;
     int explain;
     int request;
     int untrusted;
@@ -83,8 +88,8 @@ struct cli_options {
 };
 
 static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                                NULL, NULL, 0, 0, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0, 0, 0, 0, 0, 0, NULL,
-                                                LONG_UNKNOWN};
+                                                NULL, NULL, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0,
+                                                0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -151,6 +156,14 @@ static const struct long_option long_options[] = {
      "--mix A.dlr B.dlr:2 C.dlr=10 one board set from several scripts: by weight (:W) or count (=N)", 0},
     {NULL, "interleave", NULL, &cli.interleave, 1,
      "--interleave                 print the deals in rounds holding each hand type, boards numbered by position", 0},
+    {"One job in parts, on many machines (ChaCha; README \"Scale-out\")", "part", &cli.part, NULL, 0,
+     "--part=K/N                   deal part K (0 to N-1) of N equal ranges of the deal numbers into --part-file", 1},
+    {NULL, "deals", &cli.deals, NULL, 0,
+     "--deals=FIRST:COUNT          deal deal numbers FIRST to FIRST+COUNT-1 into --part-file", 1},
+    {NULL, "part-file", &cli.part_file, NULL, 0,
+     "--part-file=FILE             where a part writes its accepted deals (nothing is printed)", 1},
+    {NULL, "merge", NULL, &cli.merge_count, 0,
+     "--merge F1 F2 ...            merge part files: print what one run of the job prints", 0},
     {"Checking a script", "check", &cli.check, NULL, 0,
      "--check=bbo                  list what BBO's dealer (classic) rejects or reads differently; no deals", 0},
     {"Information", "help", NULL, &cli.request, REQUEST_HELP, "--help                       this help", 0},
@@ -161,6 +174,9 @@ enum { N_LONG_OPTIONS = sizeof long_options / sizeof long_options[0] };
 /* The most scenarios --mix takes, and its words (pointers into argv). */
 enum { MAX_MIX = 256 };
 static char *mix_words[MAX_MIX];
+/* The most part files --merge takes, and its words (pointers into argv). */
+enum { MAX_MERGE = 4096 };
+static char *merge_words[MAX_MERGE];
 
 /* The long option named by `arg` ("--name" or "--name=VALUE"), or NULL. */
 static const struct long_option *find_long_option(const char *arg) {
@@ -207,6 +223,12 @@ static int take_long_options(int argc, char **argv, const char *optstring) {
             cli.mix = mix_words;
             cli.mix_count = 0;
             while (i + 1 < argc && argv[i + 1][0] != '-' && cli.mix_count < MAX_MIX) mix_words[cli.mix_count++] = argv[++i];
+            continue;
+        } else if (strcmp(arg, "--merge") == 0) {
+            /* --merge takes the words after it up to the next option: the part files */
+            cli.merge = merge_words;
+            cli.merge_count = 0;
+            while (i + 1 < argc && argv[i + 1][0] != '-' && cli.merge_count < MAX_MERGE) merge_words[cli.merge_count++] = argv[++i];
             continue;
         } else if (arg[1] == '-') {
             const struct long_option *o = find_long_option(arg);
@@ -590,6 +612,10 @@ int main(int argc, char **argv) {
     if (cli.level_measure) set(session, "level_measure", cli.level_measure);
     if (cli.level_timeout) set(session, "level_timeout", cli.level_timeout);
     if (cli.interleave) set(session, "interleave", "true");
+    /* Parts of a job (README "Scale-out"). */
+    if (cli.part) set(session, "part", cli.part);
+    if (cli.deals) set(session, "deals", cli.deals);
+    if (cli.part_file) set(session, "part_file", cli.part_file);
     set(session, "dialect", dialect == DIALECT_CLASSIC ? "classic" : "v2");
     if (cli.request == REQUEST_HELP) {
         help_text(argv[0], dialect);
@@ -762,7 +788,21 @@ int main(int argc, char **argv) {
         return 1;
     }
     int status = DEALER_OK;
-    if (cli.mix_count > 0) {
+    if (cli.merge_count > 0) {
+        /* --merge: the part files hold the job (its script and options) */
+        if (path) {
+            fprintf(stderr, "%s: --merge takes the part files, which hold the script; give no script (%s)\n", argv[0], path);
+            dealer_free_session(session);
+            return 2;
+        }
+        for (int k = 0; k < cli.merge_count; k++) {
+            if (dealer_merge_add(session, cli.merge[k]) != DEALER_OK) {
+                int code = fail(session);
+                dealer_free_session(session);
+                return code;
+            }
+        }
+    } else if (cli.mix_count > 0) {
         /* --mix: the scenarios make the board set (README "Mixing scenarios") */
         if (path) {
             fprintf(stderr, "%s: --mix takes the scenarios; give no other script (%s)\n", argv[0], path);

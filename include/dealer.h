@@ -406,6 +406,16 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 // - `interleave`: `true` or `false` (the default; `--interleave`): the produced deals are
 //   printed in rounds holding each hand type once (shuffled by the seed), boards numbered by
 //   position.
+//
+// One part of a job cut by deal numbers (native generator, a fixed seed; see
+// `dealer_merge_add` for the merge):
+// - `part`: `K/N` (`--part`): `dealer_run` deals part K (0 to N−1) of N equal ranges of the
+//   job's deal numbers `0 .. generate−1`; empty: the whole job.
+// - `deals`: `FIRST:COUNT` (`--deals`): the part deals deal numbers FIRST to FIRST+COUNT−1
+//   (within the generate count); empty: the whole job. `part` and `deals` replace each other.
+// - `part_file`: the file the part writes (`--part-file`): the job as given (script and
+//   options), its range and every accepted deal with its number and the double-dummy results
+//   its actions read. A part prints nothing.
 int32_t dealer_set_option(dealer_session *session, const char *key, const char *value);
 
 // Turns the `untrusted` option on (`enabled` non-zero) or off, for scripts typed by users (a
@@ -523,6 +533,16 @@ int32_t dealer_mix_add(dealer_session *session, const char *name, const uint8_t 
 // Forgets the scenarios `dealer_mix_add` added: `dealer_run` runs the loaded script again.
 int32_t dealer_mix_clear(dealer_session *session);
 
+// Adds the part file `path` (NUL-terminated) to those `dealer_run` merges. The files are
+// read when `dealer_run` merges them: a file that cannot be read, is not a whole part file,
+// or does not belong with the others (another script, options or seed; its range of deal
+// numbers missing, overlapping or given twice) is `DEALER_ERROR_USAGE` or `DEALER_ERROR_IO`
+// then, naming the file, before anything is written. Returns `DEALER_OK`.
+int32_t dealer_merge_add(dealer_session *session, const char *path);
+
+// Forgets the part files `dealer_merge_add` named: `dealer_run` runs the loaded script again.
+int32_t dealer_merge_clear(dealer_session *session);
+
 // Checks `len` bytes of script text at `text` as the dealer named by `flavour` reads it
 // (`DEALER_CHECK_BBO`: Bridge Base Online's dealer, i.e. classic dealer), without loading it
 // into the session or dealing. Each diagnostic is passed to `callback` (if not NULL) as one
@@ -560,7 +580,10 @@ int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd
 // Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
 // the output streams. The options `write_leveled`, `level` and `interleave` make it a practice
 // run (the levelled script written, each hand type dealt in its quota, the boards interleaved);
-// scenarios added with `dealer_mix_add` make it their mixed board set. `report` may be NULL; otherwise set its `size` and it receives the
+// scenarios added with `dealer_mix_add` make it their mixed board set. The options `part` or
+// `deals` make it one part of the job, written to the `part_file` (nothing is printed); part
+// files added with `dealer_merge_add` make it their merge (the job's script and options are
+// taken from the files: see `dealer_merge_add`). `report` may be NULL; otherwise set its `size` and it receives the
 // counters. Output written before an error stays written and is complete up to the deal that
 // failed. Returns
 // `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had

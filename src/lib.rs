@@ -13,7 +13,8 @@
 //! 5. [`actions`]: what runs on produced deals (printers, statistics, reports).
 //!
 //! Over the job stage, [`practice`] composes jobs into practice sets: levelling hand types,
-//! exact quotas, interleaving and mixing scenarios.
+//! exact quotas, interleaving and mixing scenarios; [`scale_out`] cuts a job into parts by
+//! deal numbers, dealt anywhere, and merges them into exactly one run's output.
 //!
 //! Beside the path: [`dd`] (double dummy through DDS, ZRD library files) and [`external`]
 //! (`usereval` metrics, the DealerServer, `opc`) answer the evaluator; [`ffi`] is the C ABI over
@@ -36,6 +37,7 @@ pub mod job;
 pub mod pos;
 pub mod practice;
 pub mod program;
+pub mod scale_out;
 pub mod script;
 pub mod stack;
 

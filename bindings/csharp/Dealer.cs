@@ -274,6 +274,10 @@ namespace Libdealer
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_mix_clear(SessionHandle session);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_merge_add(SessionHandle session, byte[] path);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_merge_clear(SessionHandle session);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_check_script(SessionHandle session, byte[] text, UIntPtr len, int flavour, dealer_write_fn callback, IntPtr userdata);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_set_output(SessionHandle session, int stream, dealer_write_fn callback, IntPtr userdata);
@@ -693,6 +697,23 @@ namespace Libdealer
         {
             CheckDisposed();
             Check(Native.dealer_mix_clear(handle));
+        }
+
+        /// <summary>Adds a part file (written by a run with the part or deals option and
+        /// part_file) to those Run() merges into exactly what one run of the job prints
+        /// (dealer_merge_add).</summary>
+        public void AddPart(string path)
+        {
+            CheckDisposed();
+            if (path == null) throw new ArgumentNullException("path");
+            Check(Native.dealer_merge_add(handle, Native.Utf8z(path)));
+        }
+
+        /// <summary>Forgets the part files AddPart added (dealer_merge_clear).</summary>
+        public void ClearParts()
+        {
+            CheckDisposed();
+            Check(Native.dealer_merge_clear(handle));
         }
 
         /// <summary>Runs the whole job of the loaded script (deals, actions, end-of-run report) to

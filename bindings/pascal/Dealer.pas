@@ -180,6 +180,8 @@ function dealer_load_script(session: PDealerSessionHandle; text: PByte; len: Nat
 function dealer_load_script_file(session: PDealerSessionHandle; path: PAnsiChar): Int32; cdecl; external DealerLib;
 function dealer_mix_add(session: PDealerSessionHandle; name: PAnsiChar; text: PByte; len: NativeUInt; weight: Double; count: Int64): Int32; cdecl; external DealerLib;
 function dealer_mix_clear(session: PDealerSessionHandle): Int32; cdecl; external DealerLib;
+function dealer_merge_add(session: PDealerSessionHandle; path: PAnsiChar): Int32; cdecl; external DealerLib;
+function dealer_merge_clear(session: PDealerSessionHandle): Int32; cdecl; external DealerLib;
 function dealer_check_script(session: PDealerSessionHandle; text: PByte; len: NativeUInt; flavour: Int32; callback: TDealerWriteFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_set_output(session: PDealerSessionHandle; stream: Int32; callback: TDealerWriteFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_set_output_fd(session: PDealerSessionHandle; stream: Int32; fd: Int32): Int32; cdecl; external DealerLib;
@@ -277,6 +279,11 @@ type
     procedure AddScenario(const Name, Script: string; Weight: Double = 1.0; Count: Int64 = -1);
     { dealer_mix_clear: forgets the scenarios AddScenario added. }
     procedure ClearScenarios;
+    { dealer_merge_add: a part file (written with the part or deals option and part_file) that
+      Run merges into exactly what one run of the job prints. }
+    procedure AddPart(const Path: string);
+    { dealer_merge_clear: forgets the part files AddPart added. }
+    procedure ClearParts;
     { dealer_check_script: checks Script as Flavour (DEALER_CHECK_BBO: as Bridge Base Online's
       dealer, classic dealer, reads it) without loading or dealing; returns every diagnostic
       (none: BBO accepts it as it is). ErrorCount counts the errors among them. Raises
@@ -564,6 +571,21 @@ procedure TDealerSession.ClearScenarios;
 begin
   NeedHandle;
   Check(dealer_mix_clear(FHandle));
+end;
+
+procedure TDealerSession.AddPart(const Path: string);
+var
+  P: UTF8String;
+begin
+  NeedHandle;
+  P := UTF8String(Path);
+  Check(dealer_merge_add(FHandle, PAnsiChar(P)));
+end;
+
+procedure TDealerSession.ClearParts;
+begin
+  NeedHandle;
+  Check(dealer_merge_clear(FHandle));
 end;
 
 { The capture callbacks: one per stream, the session object as userdata. }

@@ -103,6 +103,16 @@ impl DdCache {
         Ok(true)
     }
 
+    /// Solves what of `need` is not known yet for `deal` (nothing while probing).
+    pub fn solve(&mut self, deal: &Deal, need: Need) -> Result<(), DdError> {
+        self.ensure(deal, need).map(|_| ())
+    }
+
+    /// The results known for `deal` (none when another deal is cached).
+    pub fn results(&self, deal: &Deal) -> Option<&DealResults> {
+        (self.deal == Some(*deal)).then_some(&self.results)
+    }
+
     /// All 20 results of `deal` if they are already known (nothing is solved).
     pub fn known_table(&self, deal: &Deal) -> Option<DdTable> {
         if self.deal == Some(*deal) {

@@ -75,6 +75,26 @@ impl DealResults {
         DealResults { known: Need::TABLE, tricks: table.0, par: Default::default() }
     }
 
+    /// Results known as [`known_results`](Self::known_results) gives them: the cells known
+    /// (bit `5 · declarer + strain`) and the 20 tricks in that order (those not known are 0).
+    pub fn from_known(known: u32, tricks: [u8; 20]) -> DealResults {
+        DealResults {
+            known: Need(known & Need::TABLE.0),
+            tricks: std::array::from_fn(|d| std::array::from_fn(|s| tricks[5 * d + s])),
+            par: Default::default(),
+        }
+    }
+
+    /// The results known: the cells (bit `5 · declarer + strain`) and the 20 tricks in that
+    /// order (0 where not known).
+    pub fn known_results(&self) -> (u32, [u8; 20]) {
+        let tricks = std::array::from_fn(|cell| match self.known.0 >> cell & 1 {
+            1 => self.tricks[cell / 5][cell % 5],
+            _ => 0,
+        });
+        (self.known.0, tricks)
+    }
+
     /// A known result.
     pub fn tricks(&self, declarer: Seat, strain: Strain) -> Option<u8> {
         (self.known.0 & Need::cell(declarer, strain).0 != 0).then(|| self.tricks[declarer.index()][strain.index()])

@@ -50,6 +50,8 @@ mod usereval;
 mod scripts;
 // Mixing scenarios into one board set.
 mod mix;
+// Merging the parts of a job dealt in parts.
+mod merge;
 // Checking a script for another dealer (BBO) without loading it.
 mod check;
 // Output streams to callbacks or file descriptors.
@@ -75,6 +77,7 @@ pub use dd::*;
 pub use deals::*;
 pub use errors::*;
 pub use eval::*;
+pub use merge::*;
 pub use mix::*;
 pub use options::*;
 pub use output::*;

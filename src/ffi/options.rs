@@ -146,6 +146,16 @@ use super::status::*;
 /// - `interleave`: `true` or `false` (the default; `--interleave`): the produced deals are
 ///   printed in rounds holding each hand type once (shuffled by the seed), boards numbered by
 ///   position.
+///
+/// One part of a job cut by deal numbers (native generator, a fixed seed; see
+/// `dealer_merge_add` for the merge):
+/// - `part`: `K/N` (`--part`): `dealer_run` deals part K (0 to N−1) of N equal ranges of the
+///   job's deal numbers `0 .. generate−1`; empty: the whole job.
+/// - `deals`: `FIRST:COUNT` (`--deals`): the part deals deal numbers FIRST to FIRST+COUNT−1
+///   (within the generate count); empty: the whole job. `part` and `deals` replace each other.
+/// - `part_file`: the file the part writes (`--part-file`): the job as given (script and
+///   options), its range and every accepted deal with its number and the double-dummy results
+///   its actions read. A part prints nothing.
 #[no_mangle]
 pub extern "C" fn dealer_set_option(session: *mut dealer_session, key: *const c_char, value: *const c_char) -> i32 {
     with_session(session, |h| {

@@ -41,7 +41,10 @@ const RUN_REPORT_V1_SIZE: usize = std::mem::offset_of!(dealer_run_report, ceilin
 /// Runs the whole job of the loaded script: deals, actions and end-of-run report, written to
 /// the output streams. The options `write_leveled`, `level` and `interleave` make it a practice
 /// run (the levelled script written, each hand type dealt in its quota, the boards interleaved);
-/// scenarios added with `dealer_mix_add` make it their mixed board set. `report` may be NULL; otherwise set its `size` and it receives the
+/// scenarios added with `dealer_mix_add` make it their mixed board set. The options `part` or
+/// `deals` make it one part of the job, written to the `part_file` (nothing is printed); part
+/// files added with `dealer_merge_add` make it their merge (the job's script and options are
+/// taken from the files: see `dealer_merge_add`). `report` may be NULL; otherwise set its `size` and it receives the
 /// counters. Output written before an error stays written and is complete up to the deal that
 /// failed. Returns
 /// `DEALER_OK`, `DEALER_TIMED_OUT` when the `time_limit` option stopped a run that had
@@ -57,7 +60,10 @@ pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_r
         if !report.is_null() && size != RUN_REPORT_V1_SIZE && size < std::mem::size_of::<dealer_run_report>() {
             return Err(Error::new(ErrorKind::Usage, "report->size must be sizeof(dealer_run_report)").into());
         }
-        let r = crate::practice::run(&mut h.session)?;
+        let r = match h.parts.is_empty() {
+            true => crate::scale_out::run(&mut h.session)?,
+            false => crate::scale_out::merge::merge(&mut h.session, &h.parts)?,
+        };
         let ceiling = match r.ceiling {
             None => DEALER_CEILING_NONE,
             Some(Ceiling::Time) => DEALER_CEILING_TIME,

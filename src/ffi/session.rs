@@ -29,6 +29,8 @@ pub struct dealer_session {
     pub(super) last_error_summary: CString,
     /// Whether a `dealer_*` call on this session is running (re-entry from a callback is refused).
     pub(super) in_call: bool,
+    /// The part files `dealer_run` merges (`dealer_merge_add`), in the order given.
+    pub(super) parts: Vec<String>,
 }
 
 impl Guarded for dealer_session {
@@ -71,6 +73,7 @@ pub extern "C" fn dealer_create_session(out: *mut *mut dealer_session) -> i32 {
             last_error_text: CString::default(),
             last_error_summary: CString::default(),
             in_call: false,
+            parts: Vec::new(),
         }))
     });
     match result {

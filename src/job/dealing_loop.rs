@@ -13,7 +13,7 @@ use crate::actions::state::ActionState;
 use crate::actions::{self, ProgressMeter, RunSummary, SmartCount};
 use crate::cards::{Deal, SeatSet};
 use crate::dd::zrd::{LibraryReader, OutputSpec};
-use crate::dd::{DdCache, DdTable, DealResults};
+use crate::dd::{DdCache, DdTable, DealResults, Need};
 use crate::dealing::{Dealer, GeneratorKind};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -70,39 +70,59 @@ pub(crate) struct Job {
     pub(crate) ceiling: Option<Ceiling>,
     /// The seat factors smart dealing counted, for the end-of-run report.
     pub(crate) smart_counts: Vec<SmartCount>,
-    /// Deals given to the job (a practice run's), taken in place of dealing.
+    /// Deals given to the job (a practice run's, or the parts' of a merged job), taken in
+    /// place of dealing.
     pub(crate) given: Option<GivenDeals>,
+    /// The double-dummy results the actions read (solved ahead for every produced deal).
+    pub(crate) action_need: Need,
+    /// Seconds spent on the job before this run (a merged job's parts), counted into the
+    /// report's.
+    pub(crate) seconds_before: f64,
 }
 
-/// The deals a practice run gives a job to run the actions on, in order, with each one's
-/// label (hand type or scenario) for the board records.
+/// One deal given to a job: the deal, its label (hand type or scenario) for the board
+/// records, and for a deal a part of the job accepted its number and the double-dummy results
+/// solved for it.
+pub(crate) struct GivenDeal {
+    pub(crate) deal: Deal,
+    pub(crate) label: Option<BoardLabel>,
+    pub(crate) number: Option<u64>,
+    pub(crate) dd: Option<DealResults>,
+}
+
+/// The deals given to a job to run the actions on, in order, read one at a time.
 pub(crate) struct GivenDeals {
     /// The deals still to come.
-    pub(crate) deals: std::vec::IntoIter<Deal>,
-    /// The label of each deal, by position (shorter, or empty: no label).
-    pub(crate) labels: Vec<BoardLabel>,
+    deals: Box<dyn Iterator<Item = Result<GivenDeal>> + Send>,
     /// The label of the deal taken last.
     pub(crate) label: Option<BoardLabel>,
     /// The boards taken so far of each declared hand type.
     pub(crate) hand_type_counts: Vec<(std::sync::Arc<str>, i64)>,
+    /// The generated count when the deals end before the produce limit (a merged job's:
+    /// every deal number was dealt); `None`: the count stays as it is.
+    generated_at_end: Option<i64>,
 }
 
 impl GivenDeals {
-    /// The deals to give, their labels and the declared hand types to count.
-    pub(crate) fn new(deals: Vec<Deal>, labels: Vec<BoardLabel>, hand_types: Vec<std::sync::Arc<str>>) -> GivenDeals {
+    /// The deals to give and the declared hand types to count.
+    pub(crate) fn new(
+        deals: Box<dyn Iterator<Item = Result<GivenDeal>> + Send>,
+        hand_types: Vec<std::sync::Arc<str>>,
+        generated_at_end: Option<i64>,
+    ) -> GivenDeals {
         let hand_type_counts = hand_types.into_iter().map(|t| (t, 0)).collect();
-        GivenDeals { deals: deals.into_iter(), labels, label: None, hand_type_counts }
+        GivenDeals { deals, label: None, hand_type_counts, generated_at_end }
     }
 
-    /// The next deal and its label, the `index`-th.
-    fn take(&mut self, index: usize) -> Option<Deal> {
-        let deal = self.deals.next()?;
-        self.label = self.labels.get(index).cloned();
+    /// The next deal.
+    fn take(&mut self) -> Result<Option<GivenDeal>> {
+        let Some(given) = self.deals.next().transpose()? else { return Ok(None) };
+        self.label = given.label.clone();
         let hand_type = self.label.as_ref().and_then(|l| l.hand_type.as_ref());
         if let Some((_, n)) = self.hand_type_counts.iter_mut().find(|(t, _)| Some(t) == hand_type) {
             *n += 1;
         }
-        Some(deal)
+        Ok(Some(given))
     }
 }
 
@@ -139,9 +159,25 @@ impl Job {
     /// produced (then `timed_out` is set).
     pub(crate) fn next_accepted(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
         if let Some(given) = &mut self.given {
-            let deal = given.take(self.produced as usize).filter(|_| self.produced < self.max_produce);
-            self.produced += i64::from(deal.is_some());
-            return Ok(deal);
+            if self.produced >= self.max_produce {
+                return Ok(None);
+            }
+            let Some(item) = given.take()? else {
+                if let Some(generated) = given.generated_at_end {
+                    self.generated = generated;
+                }
+                return Ok(None);
+            };
+            if let Some(number) = item.number {
+                self.generated = number as i64 + 1;
+                // `rnd()` in the actions reads this deal's own stream, as where it was dealt.
+                self.dealer.seek(number + 1);
+            }
+            if let Some(results) = item.dd {
+                self.dd.insert(&item.deal, results);
+            }
+            self.produced += 1;
+            return Ok(Some(item.deal));
         }
         if self.parallel.is_some() {
             return match self.next_from_workers(deadline)? {
@@ -506,7 +542,7 @@ fn deal_loop(
         generated,
         produced: job.produced,
         seed_printed: job.seed_printed,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: job.seconds_before + started.elapsed().as_secs_f64(),
         library: job.library.as_ref().map(|l| actions::LibraryCounts {
             records_read: l.records_read() as i64,
             wrap_arounds: i64::from(l.wrap_arounds()),

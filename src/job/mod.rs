@@ -7,9 +7,11 @@
 //! keys and values), `dealing_loop` (the job's state and the run loop), `lookahead` (dealing
 //! ahead for double dummy), [`parallel`] (dealing on worker threads), [`sinks`] (where output
 //! goes), [`report`] (the end-of-run report), [`smart`] (which seat is dealt first, and from its
-//! exact count); [`interrupter`] (stopping a run from outside) is the crate's shared vocabulary,
+//! exact count), [`deal_ranges`] (one range of a job's deal numbers dealt, and recorded deals
+//! run through the actions: the job's side of [`crate::scale_out`]); [`interrupter`] (stopping a run from outside) is the crate's shared vocabulary,
 //! re-exported here.
 
+pub mod deal_ranges;
 pub(crate) mod dealing_loop;
 pub(crate) mod lookahead;
 pub mod options;

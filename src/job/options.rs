@@ -111,6 +111,69 @@ pub struct Options {
     /// Levelling the script's hand types and ordering the produced deals by them (see
     /// [`crate::practice`]).
     pub levelling: LevelOptions,
+    /// Dealing one part of the job (see [`crate::scale_out`]).
+    pub scale_out: PartOptions,
+    /// The options as set, in order (`key`, `value`), but for those of [`PartOptions`]: what a
+    /// part file records of the job, so that the merge runs the job as given.
+    pub given: Vec<(String, String)>,
+}
+
+/// Which part of a job a run deals (`part`, `deals`) and where it writes it (`part_file`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartOptions {
+    /// The deal numbers of the part; `None`: the whole job.
+    pub range: Option<PartRange>,
+    /// The part file the part writes.
+    pub part_file: Option<String>,
+}
+
+/// The deal numbers a part deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartRange {
+    /// `part K/N`: the `index`-th (from 0) of `parts` equal ranges of the generate count.
+    Share {
+        /// Which range, from 0.
+        index: u64,
+        /// How many ranges.
+        parts: u64,
+    },
+    /// `deals FIRST:COUNT`: deal numbers `first..first + count`.
+    Deals {
+        /// The first deal number.
+        first: u64,
+        /// How many.
+        count: u64,
+    },
+}
+
+/// The keys of [`PartOptions`], which name a part of the job rather than the job.
+pub const PART_KEYS: &[&str] = &["part", "deals", "part_file"];
+
+/// Parses `part`'s `K/N` (0 <= K < N) and `deals`' `FIRST:COUNT`.
+fn parse_part_range(key: &str, value: &str) -> std::result::Result<Option<PartRange>, String> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    let number = |text: &str| text.parse::<u64>().ok().filter(|_| text.bytes().all(|b| b.is_ascii_digit()));
+    match key {
+        "part" => {
+            let (k, n) = value.split_once('/').ok_or("expected K/N (part K of N, from 0)")?;
+            let (Some(index), Some(parts)) = (number(k), number(n)) else {
+                return Err("expected K/N with whole numbers (part K of N, from 0)".into());
+            };
+            if parts == 0 || index >= parts {
+                return Err(format!("part {index}/{parts}: parts are numbered 0 to N-1, N at least 1"));
+            }
+            Ok(Some(PartRange::Share { index, parts }))
+        }
+        _ => {
+            let (f, c) = value.split_once(':').ok_or("expected FIRST:COUNT (deal numbers from 0)")?;
+            let (Some(first), Some(count)) = (number(f), number(c)) else {
+                return Err("expected FIRST:COUNT with whole numbers".into());
+            };
+            Ok(Some(PartRange::Deals { first, count }))
+        }
+    }
 }
 
 /// The options of levelling (Dealer3's `--write-leveled`, `--level`, `--level-target`,
@@ -257,6 +320,8 @@ impl Default for Options {
             pbn_dd: false,
             json_dd: false,
             levelling: LevelOptions::default(),
+            scale_out: PartOptions::default(),
+            given: Vec::new(),
         }
     }
 }
@@ -288,6 +353,15 @@ impl Options {
     /// options as they were. [`Session::set_option`](crate::job::Session::set_option) calls it
     /// and resets what the session derived from the old options.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        self.apply(key, value)?;
+        if !PART_KEYS.contains(&key) {
+            self.given.push((key.to_string(), value.to_string()));
+        }
+        Ok(())
+    }
+
+    /// [`set`](Self::set) without recording it among the options given.
+    fn apply(&mut self, key: &str, value: &str) -> Result<()> {
         if !OPTION_KEYS.contains(&key) {
             return Err(Error::new(ErrorKind::Option, format!("unknown option '{key}'")));
         }
@@ -518,6 +592,13 @@ impl Options {
                     one_or_more(value).ok_or_else(|| bad("expected a number of seconds, 1 or more, got"))?
             }
             "interleave" => o.levelling.interleave = parse_bool(key, value)?,
+            "part" | "deals" => {
+                let range = parse_part_range(key, value)
+                    .map_err(|why| Error::new(ErrorKind::Option, format!("option {key}: {why}: '{value}'")))?;
+                // One names the part: setting either replaces the other.
+                o.scale_out.range = range;
+            }
+            "part_file" => o.scale_out.part_file = (!value.is_empty()).then(|| value.to_string()),
             _ => {
                 if let Some(n) = key.strip_prefix("var").and_then(|d| d.parse::<usize>().ok()).filter(|n| *n < 10) {
                     o.script_vars[n] = Some(value.to_string());
@@ -645,6 +726,9 @@ pub const OPTION_KEYS: &[&str] = &[
     "level_measure",
     "level_timeout",
     "interleave",
+    "part",
+    "deals",
+    "part_file",
 ];
 
 /// Parses a decimal integer the way C's `atol` does: leading blanks, an optional sign, digits;
@@ -819,6 +903,7 @@ mod tests {
         ("var8", "script text, as var0"),
         ("var9", "script text, as var0"),
         ("write_leveled", "a file name, any text (empty: none)"),
+        ("part_file", "a file name, any text (empty: none)"),
     ];
 
     /// Bad values for every other key of [`OPTION_KEYS`].
@@ -874,6 +959,8 @@ mod tests {
         ("level_measure", &["", "0", "-1", "1e6", "abc"]),
         ("level_timeout", &["", "0", "-1", "1.5", "abc"]),
         ("interleave", &["", "2", "abc"]),
+        ("part", &["1", "1/0", "4/4", "-1/4", "a/b", "1/", "/4", "1/4x", "+1/4"]),
+        ("deals", &["1", "1:", ":5", "-1:5", "1:-5", "a:b", "1:2:3"]),
     ];
 
     #[test]

@@ -24,7 +24,7 @@ use crate::external::dealer_server::{DealerServer, ServerConfig};
 use crate::external::opc::{Opc, OpcConfig};
 use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::interrupter::Interrupter;
-use crate::job::dealing_loop::{run_job, GivenDeals, Job};
+use crate::job::dealing_loop::{run_job, GivenDeal, GivenDeals, Job};
 use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
 use crate::job::options::{parse_debug, predeal_cards, MixScenario, Options, OutputFormat, GENERATE_NOTHING};
 use crate::job::parallel::ParallelDealing;
@@ -485,6 +485,8 @@ impl Session {
             ceiling: None,
             smart_counts: smart.counted,
             given: None,
+            action_need: dd_use.actions,
+            seconds_before: 0.0,
         })
     }
 
@@ -509,7 +511,7 @@ impl Session {
     /// `None` when the job will choose its seed. Seed 0 asks for a chosen seed, except with the
     /// glibc generator, which takes 0 as classic dealer does, and in library mode, where the
     /// seed is a block offset into the file.
-    fn fixed_seed(&self) -> Option<i64> {
+    pub fn fixed_seed(&self) -> Option<i64> {
         let o = &self.options;
         let script_seed = self.program.as_ref().and_then(|p| p.settings.seed);
         if o.library_file.is_some() {
@@ -1054,7 +1056,10 @@ impl Session {
         job.max_produce = deals.len() as i64;
         job.max_generate = i64::MAX;
         job.generated = generated;
-        job.given = Some(GivenDeals::new(deals, labels, hand_types));
+        let given = deals.into_iter().enumerate().map(move |(index, deal)| {
+            Ok(GivenDeal { deal, label: labels.get(index).cloned(), number: None, dd: None })
+        });
+        job.given = Some(GivenDeals::new(Box::new(given), hand_types, None));
         self.run_started_job(job, started)
     }
 
@@ -1074,7 +1079,7 @@ impl Session {
 
     /// Runs a job [`Session::start_job`] started (at `started`, which the wall-time ceiling
     /// counts from) to its end with the loaded program and the session's sinks.
-    fn run_started_job(&mut self, mut job: Job, started: Instant) -> Result<RunReport> {
+    pub(super) fn run_started_job(&mut self, mut job: Job, started: Instant) -> Result<RunReport> {
         job.hard_deadline = self.options.ceilings().time.and_then(|t| started.checked_add(t));
         self.job = None;
         self.current = None;

@@ -286,6 +286,17 @@ class Session:
         """Forgets the scenarios :meth:`add_scenario` added: :meth:`run` runs the script again."""
         self._call(lib.dealer_mix_clear)
 
+    def add_part(self, path: "os.PathLike[str] | str") -> None:
+        """Adds a part file (written by a run with the ``part`` or ``deals`` option and
+        ``part_file``) to those :meth:`run` merges: while parts are added, :meth:`run` loads the
+        job's script and options from them and prints exactly what one run of the job prints."""
+        self._forget_deals()
+        self._call(lib.dealer_merge_add, os.fsencode(path))
+
+    def clear_parts(self) -> None:
+        """Forgets the part files :meth:`add_part` added: :meth:`run` runs the script again."""
+        self._call(lib.dealer_merge_clear)
+
     def write_leveled(self, path: "os.PathLike[str] | str", **streams: Optional[TextIO]) -> "RunResult":
         """Writes a copy of the loaded script with Dealer3's generated levelling block for its
         hand types to ``path`` (``--write-leveled``): natural shares counted exactly where the

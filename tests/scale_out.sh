@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Scale-out (README "Scale-out: one job on many machines"): a job cut into parts by deal
+# numbers (--part K/N, --deals FIRST:COUNT), each part written to its part file, and the parts
+# merged (--merge) give byte for byte what one run of the job prints (the "Time needed" line
+# and the JSON summary's "seconds" aside, which no two runs share), whatever the number of
+# parts and the order the files are given in:
+#
+# 1. statistics (average, frequency, bktfreq) with the produce limit falling inside a part,
+#    and with the generate limit ending the job; printoneline/printall/printpbn boards
+#    numbered across parts; LIN, JSON Lines and PBN records; rnd() in the actions; csvrpt to
+#    a file (-C); print(compass) pages; smart dealing from a partnership's table; the classic
+#    dialect; double dummy in the actions (dds()) and in PBN records (--pbn-dd), solved by the
+#    parts and not again by the merge.
+# 2. Refusals, each with a clear message and nothing on standard output: a missing part, a
+#    part given twice, parts of different jobs, a cut or foreign file, --part without
+#    --part-file, a part with a random seed, the compatibility generators, K/N out of range.
+#
+# Prints ok/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
+# Environment: DEALER_CLI (default target/release/dealer).
+set -u
+. "$(dirname "$0")/lib.sh"
+require_cli
+enter_work_dir
+
+# The output with what differs between any two runs taken out.
+steady() {
+  sed -e '/^Time needed/d' -e 's/"seconds":[0-9.]*/"seconds":_/' "$@"
+}
+
+# same NAME PARTS SCRIPT [OPTIONS...]: one run against PARTS parts merged (given in reverse
+# order), and against the same parts cut by --deals; csv.txt compared too when written.
+same() {
+  local name=$1 parts=$2 script=$3
+  shift 3
+  rm -f ./*.part csv.txt
+  "$cli" "$@" "$script" >one.out 2>one.err
+  local one_status=$? one_csv=""
+  [ -f csv.txt ] && one_csv=$(cat csv.txt) && rm -f csv.txt
+  local k stdout=""
+  for ((k = 0; k < parts; k++)); do
+    "$cli" "$@" --part "$k/$parts" --part-file "p$k.part" "$script" >part.out 2>part.err || {
+      ko "$name: part $k/$parts" "$(head -3 part.err)"
+      return
+    }
+    stdout+=$(cat part.out)
+  done
+  local files
+  files=$(for ((k = parts - 1; k >= 0; k--)); do echo "p$k.part"; done)
+  # shellcheck disable=SC2086  # one word per file
+  "$cli" --merge $files >merged.out 2>merged.err
+  local merged_status=$? merged_csv=""
+  [ -f csv.txt ] && merged_csv=$(cat csv.txt)
+  if [ -n "$stdout" ]; then
+    ko "$name: a part printed something" "$(echo "$stdout" | head -2)"
+  elif [ "$one_status" -ne 0 ] || [ "$merged_status" -ne 0 ]; then
+    ko "$name: exit status $one_status / $merged_status" "$(head -3 one.err merged.err)"
+  elif ! cmp -s <(steady one.out) <(steady merged.out); then
+    ko "$name: $parts parts merged differ from one run" "$(diff <(steady one.out) <(steady merged.out) | head -6)"
+  elif [ "$one_csv" != "$merged_csv" ]; then
+    ko "$name: the csv file differs"
+  elif ! [ -s one.out ]; then
+    ko "$name: one run printed nothing"
+  else
+    ok "$name: $parts parts merged = one run ($(wc -l <one.out) lines)"
+  fi
+}
+
+cat >stats.dlr <<'DLR'
+condition hcp(north) >= 15 and shape(north, any 4333 + any 4432 + any 5332) and hcp(south) >= 10
+produce 300
+action average "hcp south" hcp(south), frequency "spades" (spades(north), 0, 13), bktfreq "east" (hcp(east), 0, 25, 5), printoneline
+DLR
+same "statistics and one-line deals, produce reached in a part" 4 stats.dlr -s 11 -g 1000
+same "the same cut in 7 uneven parts" 7 stats.dlr -s 11 -g 1000
+same "the generate limit ends the job" 3 stats.dlr -s 12 -g 400
+
+cat >boards.dlr <<'DLR'
+dealer west
+vulnerable ew
+condition hcp(south) >= 12
+produce 25
+action printpbn, printall, printes("r=", rnd(1000), " hcp=", hcp(south), "\n")
+DLR
+same "PBN and printall boards numbered across parts, rnd() in the actions" 3 boards.dlr -s 5 -g 400
+for format in lin jsonl pbn; do
+  same "--format=$format" 3 boards.dlr -s 6 -g 300 --format=$format
+done
+same "--json-summary" 2 stats.dlr -s 7 -g 2000 --json-summary
+
+cat >csv.dlr <<'DLR'
+condition hcp(east) + hcp(west) >= 30 and hcp(east) >= 10 and hcp(west) >= 10
+produce 40
+action csvrpt(deal, hcp(east), hcp(west)), print(east, west)
+DLR
+same "csvrpt to a file, print(compass) pages, a partnership's smart table" 3 csv.dlr -s 8 -g 3000 -C csv.txt
+cat >classic.dlr <<'DLR'
+condition hcp(north) >= 12 && hcp(south) >= 8
+produce 50
+action printall, average hcp(east), frequency (spades(west), 0, 13)
+DLR
+same "the classic dialect" 3 classic.dlr -s 9 -g 300 --dialect=classic
+
+cat >dd.dlr <<'DLR'
+condition hcp(north) + hcp(south) >= 28
+produce 6
+action printes(dds(south, notrump), " ", dds(north, spades), "\n"), printpbn
+DLR
+same "double dummy in the actions and in PBN records" 2 dd.dlr -s 3 -g 40 --pbn-dd
+
+# 2. Refusals.
+"$cli" -s 1 --part 0/3 --part-file a0.part stats.dlr && "$cli" -s 1 --part 1/3 --part-file a1.part stats.dlr &&
+  "$cli" -s 1 --part 2/3 --part-file a2.part stats.dlr && "$cli" -s 2 --part 1/3 --part-file b1.part stats.dlr
+refused() { # NAME EXPECTED-TEXT COMMAND...
+  local name=$1 expected=$2
+  shift 2
+  if "$@" >refused.out 2>refused.err; then
+    ko "$name: accepted"
+  elif ! grep -q -- "$expected" refused.err; then
+    ko "$name: message" "$(head -2 refused.err)"
+  elif [ -s refused.out ]; then
+    ko "$name: printed something"
+  else
+    ok "refused: $name ($(head -1 refused.err))"
+  fi
+}
+refused "a missing part" "a part is missing" "$cli" --merge a0.part a2.part
+refused "the last part missing" "a part is missing" "$cli" --merge a0.part a1.part
+refused "a part given twice" "a1.part and a1.part both deal" "$cli" --merge a0.part a1.part a1.part a2.part
+refused "parts of different jobs" "parts of different jobs" "$cli" --merge a0.part b1.part a2.part
+head -c 200 a1.part >cut.part
+refused "a cut part file" "part file cut.part" "$cli" --merge a0.part cut.part a2.part
+refused "a file that is no part file" "part file stats.dlr: it is not a libdealer part file" "$cli" --merge stats.dlr
+refused "--part without --part-file" "part file" "$cli" -s 1 --part 0/2 stats.dlr
+refused "a part with a random seed" "same seed" "$cli" --part 0/2 --part-file x.part stats.dlr
+refused "a part with the glibc generator" "chacha" "$cli" -s 1 --rng=glibc --part 0/2 --part-file x.part classic.dlr
+refused "part 2/2" "numbered 0 to N-1" "$cli" -s 1 --part 2/2 --part-file x.part stats.dlr
+refused "deals past the generate count" "goes past" "$cli" -s 1 -g 100 --deals 90:20 --part-file x.part stats.dlr
+finish
