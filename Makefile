@@ -211,9 +211,11 @@ practice-test: all
 
 # Scale-out: a job cut into parts by deal numbers (--part K/N, --deals FIRST:COUNT) and merged
 # (--merge) against one run of the job, byte for byte, over every kind of action and output;
-# every refusal (a missing, doubled, foreign or cut part).
+# every refusal (a missing, doubled, foreign or cut part); then the recipes of cluster/ on real
+# engines: GNU parallel, and a single-node Slurm cluster the test starts and stops.
 scale-out-test: all
 	tests/scale_out.sh
+	tests/scale_out_engines.sh
 
 # The LIN and PBN board records read by an independent parser: endplay from PyPI (in a venv under
 # target/), 200 boards each, hands, dealer and vulnerability against ours. NOT RUN when endplay

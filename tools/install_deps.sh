@@ -9,14 +9,15 @@
 # wine64 and zip; the Rust target x86_64-pc-windows-gnu is added by `make windows` itself; and
 # for the WebAssembly build's tests node and npm (Debian's, unless the commands are there) and
 # the chromium they drive headless (the Rust target, wasm-bindgen-cli and playwright-core come
-# from tools/install_wasm_tools.sh).
+# from tools/install_wasm_tools.sh); and the engines a job's parts run on (tests/scale_out_engines.sh):
+# GNU parallel, and Slurm with munge (the test starts its own single-node cluster).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
 build="make gcc g++ binutils libclang-dev"
 test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
-  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium"
+  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium parallel slurm-wlm munge"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;

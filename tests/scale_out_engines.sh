@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Scale-out on real engines (README "Scale-out: one job on many machines"): the recipes of
+# cluster/ run a job as parts and a merge, and the merged output is byte for byte what one run
+# of the job prints (the "Time needed" line aside):
+#
+# 1. GNU parallel (Debian `parallel`): cluster/parallel/run.sh, 4 parts on this machine.
+# 2. Slurm: a single-node cluster started here (munged with its own key and socket, slurmctld
+#    and slurmd on 127.0.0.1 on free ports, state and logs in a temporary folder; stopped at
+#    the end), cluster/slurm/submit.sh submitting a job array of 4 parts and the merge that
+#    depends on it, for a double-dummy script and a statistics script.
+#
+# An engine that is not installed (or Slurm without root) is NOT RUN, a failure under CI=true.
+# Prints ok/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
+# Environment: DEALER_CLI (default target/release/dealer).
+set -u
+. "$(dirname "$0")/lib.sh"
+require_cli
+enter_work_dir
+status=0
+not_run() {
+  echo "NOT RUN: $1"
+  if [ "${CI:-}" = true ]; then status=1; fi
+}
+
+cat >dd.dlr <<'DLR'
+condition hcp(north) + hcp(south) >= 26
+produce 8
+action printes(dds(south, notrump), " ", dds(north, hearts), "\n"), printpbn, average "tricks" dds(south, spades)
+DLR
+cat >stats.dlr <<'DLR'
+condition hcp(north) >= 15 and hcp(south) >= 8
+produce 2000
+action average "south" hcp(south), frequency "spades" (spades(north), 0, 13), printoneline
+DLR
+
+# compare NAME ONE MERGED
+compare() {
+  if ! [ -s "$2" ]; then
+    ko "$1: one run printed nothing"
+  elif cmp -s <(sed '/^Time needed/d' "$2") <(sed '/^Time needed/d' "$3"); then
+    ok "$1: merged = one run ($(wc -l <"$2") lines)"
+  else
+    ko "$1: merged output differs" "$(diff <(sed '/^Time needed/d' "$2") <(sed '/^Time needed/d' "$3") | head -4)"
+  fi
+}
+
+# 1. GNU parallel.
+if command -v parallel >/dev/null; then
+  mkdir parallel-parts
+  "$cli" -s 5 -g 200000 stats.dlr >stats.one
+  if DEALER=$cli PARTS_DIR=parallel-parts "$top/cluster/parallel/run.sh" 4 stats.parallel -s 5 -g 200000 stats.dlr 2>parallel.err; then
+    compare "GNU parallel, 4 parts of a statistics job" stats.one stats.parallel
+  else
+    ko "GNU parallel recipe" "$(head -3 parallel.err)"
+  fi
+else
+  not_run "GNU parallel is not installed (apt-get install parallel)"
+fi
+
+# 2. Slurm.
+slurm_ready=
+if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
+  not_run "Slurm is not installed (apt-get install slurm-wlm munge)"
+elif [ "$(id -u)" != 0 ]; then
+  not_run "Slurm: slurmd runs as root"
+else
+  cluster=$PWD/cluster
+  mkdir -p "$cluster/state" "$cluster/spool"
+  stop_cluster() {
+    for pid_file in slurmd slurmctld munged; do
+      [ -f "$cluster/$pid_file.pid" ] && kill "$(cat "$cluster/$pid_file.pid")" 2>/dev/null
+    done
+    sleep 1
+    rm -rf "$work"
+  }
+  trap stop_cluster EXIT
+  mungekey --create --keyfile="$cluster/munge.key" --force 2>/dev/null || head -c 1024 /dev/urandom >"$cluster/munge.key"
+  chmod 600 "$cluster/munge.key"
+  munged --key-file="$cluster/munge.key" --socket="$cluster/munge.sock" --pid-file="$cluster/munged.pid" \
+    --log-file="$cluster/munged.log" --seed-file="$cluster/munged.seed" --force
+  port=$((20000 + RANDOM % 20000))
+  host=$(hostname -s)
+  cat >"$cluster/slurm.conf" <<CONF
+ClusterName=libdealer
+SlurmctldHost=$host(127.0.0.1)
+AuthType=auth/munge
+AuthInfo=socket=$cluster/munge.sock
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+StateSaveLocation=$cluster/state
+SlurmdSpoolDir=$cluster/spool
+SlurmctldPidFile=$cluster/slurmctld.pid
+SlurmdPidFile=$cluster/slurmd.pid
+SlurmctldLogFile=$cluster/slurmctld.log
+SlurmdLogFile=$cluster/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+CONF
+  export SLURM_CONF=$cluster/slurm.conf
+  slurmctld -f "$SLURM_CONF" -i && slurmd -f "$SLURM_CONF"
+  for _ in $(seq 1 30); do
+    sinfo -h -o %T 2>/dev/null | grep -q idle && slurm_ready=1 && break
+    sleep 1
+  done
+  if [ -n "$slurm_ready" ]; then
+    ok "a single-node Slurm cluster started ($(sinfo -h -o '%P %D %T'))"
+  else
+    ko "the Slurm cluster did not start" "$(tail -3 "$cluster/slurmctld.log" "$cluster/slurmd.log" 2>/dev/null)"
+  fi
+fi
+
+# slurm_job NAME SCRIPT OPTIONS...: submit.sh with 4 parts, waits for the merge, compares.
+slurm_job() {
+  local name=$1 script=$2
+  shift 2
+  mkdir -p "$name.parts"
+  "$cli" "$@" "$script" >"$name.one"
+  local merge
+  merge=$(DEALER=$cli PARTS_DIR=$PWD/$name.parts "$top/cluster/slurm/submit.sh" 4 "$PWD/$name.merged" "$@" "$script") || {
+    ko "Slurm $name: sbatch refused"
+    return
+  }
+  for _ in $(seq 1 300); do
+    local state
+    state=$(squeue -h -j "$merge" -o '%T %r' 2>/dev/null)
+    [ -z "$state" ] && break
+    case $state in *DependencyNeverSatisfied*) scancel "$merge"; break ;; esac
+    sleep 1
+  done
+  if [ -s "$name.merged.err" ]; then
+    ko "Slurm $name: the merge failed" "$(head -3 "$name.merged.err")"
+  elif ! [ -f "$name.merged" ]; then
+    ko "Slurm $name: no merged output" "$(cat "$name".parts/*.log | head -4)"
+  else
+    compare "Slurm job array of 4 parts and a dependent merge, $name" "$name.one" "$name.merged"
+  fi
+}
+if [ -n "$slurm_ready" ]; then
+  slurm_job "double dummy" dd.dlr -s 3 -g 400
+  slurm_job "statistics" stats.dlr -s 4 -g 400000
+fi
+finish "$status"
