@@ -288,3 +288,10 @@ def test_mix_scenarios_by_count_and_weight():
     with pytest.raises(ScriptError, match="in scenario broken"):
         s.add_scenario("condition hcp(north) >", name="broken")
     s.clear_scenarios()
+
+
+def test_a_run_error_keeps_its_message_and_place():
+    # Read before the output streams are put back (which clears the session's last error).
+    with pytest.raises(RunError) as caught:
+        Session("x = 0\ncondition hcp(north) / x > 1\n", seed=1, produce=1).run()
+    assert "division by zero" in caught.value.message and caught.value.line == 2

@@ -39,6 +39,10 @@ class DealerError(Exception):
         self.column = column
         self.exit_code = exit_code
 
+    def __reduce__(self):
+        # Pickled whole (status, place and all), as errors cross processes (Dask, multiprocessing).
+        return (type(self), (self.status, self.message, self.summary, self.line, self.column, self.exit_code))
+
 
 class ScriptError(DealerError):
     """The script (or an expression) has an error: syntax, unknown variable, bad shape …"""

@@ -510,6 +510,8 @@ class Session:
             for name, stream in _STREAMS:
                 check(session, lib.dealer_set_output(session, stream, lib._libdealer_write, handles[name]))
             status = lib.dealer_run(session, report)
+            # (Read now: the calls that put the streams back clear the last error.)
+            error = error_of(session, status) if status < 0 else None
         finally:
             for _, stream in _STREAMS:
                 lib.dealer_set_output(session, stream, ffi.NULL, ffi.NULL)
@@ -521,8 +523,7 @@ class Session:
             ceiling=_CEILINGS.get(int(report.ceiling)),
             timed_out=status == lib.DEALER_TIMED_OUT,
         )
-        if status < 0:
-            error = error_of(session, status)
+        if error is not None:
             error.result = result  # type: ignore[attr-defined]
             for sink in sinks.values():
                 if sink.error is not None:
