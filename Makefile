@@ -212,10 +212,12 @@ practice-test: all
 # Scale-out: a job cut into parts by deal numbers (--part K/N, --deals FIRST:COUNT) and merged
 # (--merge) against one run of the job, byte for byte, over every kind of action and output;
 # every refusal (a missing, doubled, foreign or cut part); then the recipes of cluster/ on real
-# engines: GNU parallel, and a single-node Slurm cluster the test starts and stops.
+# engines: GNU parallel, and a single-node Slurm cluster the test starts and stops; then the
+# scale-out benchmark's short form (par of 40 deals as 1, 2 and 4 Slurm parts).
 scale-out-test: all
 	tests/scale_out.sh
 	tests/scale_out_engines.sh
+	tests/bench_scale_out.sh --quick
 
 # The LIN and PBN board records read by an independent parser: endplay from PyPI (in a venv under
 # target/), 200 boards each, hands, dealer and vulnerability against ours. NOT RUN when endplay
@@ -286,6 +288,7 @@ bench: all dds29-tools
 	tests/bench_scripts.py
 	tests/bench_smart.py
 	tests/bench_levelling.py
+	tests/bench_scale_out.sh
 	tests/bench_python.sh
 
 install: all

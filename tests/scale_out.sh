@@ -6,9 +6,9 @@
 # parts and the order the files are given in:
 #
 # 1. statistics (average, frequency, bktfreq) with the produce limit falling inside a part,
-#    and with the generate limit ending the job; printoneline/printall/printpbn boards
+#    and with the generate limit ending the job, dealt on one thread or two in each part; printoneline/printall/printpbn boards
 #    numbered across parts; LIN, JSON Lines and PBN records; rnd() in the actions; csvrpt to
-#    a file (-C); print(compass) pages; smart dealing from a partnership's table; the classic
+#    a file (-C); export to a file (-X) and evalcontract; print(compass) pages; smart dealing from a partnership's table; the classic
 #    dialect; double dummy in the actions (dds()) and in PBN records (--pbn-dd), solved by the
 #    parts and not again by the merge.
 # 2. Refusals, each with a clear message and nothing on standard output: a missing part, a
@@ -32,10 +32,12 @@ steady() {
 same() {
   local name=$1 parts=$2 script=$3
   shift 3
-  rm -f ./*.part csv.txt
+  rm -f ./*.part csv.txt exp.txt
   "$cli" "$@" "$script" >one.out 2>one.err
-  local one_status=$? one_csv=""
-  [ -f csv.txt ] && one_csv=$(cat csv.txt) && rm -f csv.txt
+  local one_status=$? one_csv="" file
+  for file in csv.txt exp.txt; do
+    [ -f $file ] && one_csv+="$file: $(cat $file)" && rm -f $file
+  done
   local k stdout=""
   for ((k = 0; k < parts; k++)); do
     "$cli" "$@" --part "$k/$parts" --part-file "p$k.part" "$script" >part.out 2>part.err || {
@@ -49,7 +51,9 @@ same() {
   # shellcheck disable=SC2086  # one word per file
   "$cli" --merge $files >merged.out 2>merged.err
   local merged_status=$? merged_csv=""
-  [ -f csv.txt ] && merged_csv=$(cat csv.txt)
+  for file in csv.txt exp.txt; do
+    [ -f $file ] && merged_csv+="$file: $(cat $file)"
+  done
   if [ -n "$stdout" ]; then
     ko "$name: a part printed something" "$(echo "$stdout" | head -2)"
   elif [ "$one_status" -ne 0 ] || [ "$merged_status" -ne 0 ]; then
@@ -57,7 +61,7 @@ same() {
   elif ! cmp -s <(steady one.out) <(steady merged.out); then
     ko "$name: $parts parts merged differ from one run" "$(diff <(steady one.out) <(steady merged.out) | head -6)"
   elif [ "$one_csv" != "$merged_csv" ]; then
-    ko "$name: the csv file differs"
+    ko "$name: the csv or export file differs"
   elif ! [ -s one.out ]; then
     ko "$name: one run printed nothing"
   else
@@ -73,6 +77,7 @@ DLR
 same "statistics and one-line deals, produce reached in a part" 4 stats.dlr -s 11 -g 1000
 same "the same cut in 7 uneven parts" 7 stats.dlr -s 11 -g 1000
 same "the generate limit ends the job" 3 stats.dlr -s 12 -g 400
+same "dealing threads in each part (-R 2)" 3 stats.dlr -s 13 -g 30000 -R 2
 
 cat >boards.dlr <<'DLR'
 dealer west
@@ -99,6 +104,13 @@ produce 50
 action printall, average hcp(east), frequency (spades(west), 0, 13)
 DLR
 same "the classic dialect" 3 classic.dlr -s 9 -g 300 --dialect=classic
+
+cat >export.dlr <<'DLR'
+condition hcp(north) + hcp(south) >= 24
+produce 12
+action export(north), export(EW), evalcontract(NS, z3N, nv), printcompact
+DLR
+same "export files (-X), evalcontract" 3 export.dlr -s 10 -g 100 -X exp.txt
 
 cat >dd.dlr <<'DLR'
 condition hcp(north) + hcp(south) >= 28

@@ -65,57 +65,10 @@ elif [ "$(id -u)" != 0 ]; then
   not_run "Slurm: slurmd runs as root"
 else
   cluster=$PWD/cluster
-  mkdir -p "$cluster/state" "$cluster/spool"
-  stop_cluster() {
-    for pid_file in slurmd slurmctld munged; do
-      [ -f "$cluster/$pid_file.pid" ] && kill "$(cat "$cluster/$pid_file.pid")" 2>/dev/null
-    done
-    sleep 1
-    rm -rf "$work"
-  }
-  trap stop_cluster EXIT
-  mungekey --create --keyfile="$cluster/munge.key" --force 2>/dev/null || head -c 1024 /dev/urandom >"$cluster/munge.key"
-  chmod 600 "$cluster/munge.key"
-  munged --key-file="$cluster/munge.key" --socket="$cluster/munge.sock" --pid-file="$cluster/munged.pid" \
-    --log-file="$cluster/munged.log" --seed-file="$cluster/munged.seed" --force
-  port=$((20000 + RANDOM % 20000))
-  host=$(hostname -s)
-  cat >"$cluster/slurm.conf" <<CONF
-ClusterName=libdealer
-SlurmctldHost=$host(127.0.0.1)
-AuthType=auth/munge
-AuthInfo=socket=$cluster/munge.sock
-CredType=cred/munge
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-StateSaveLocation=$cluster/state
-SlurmdSpoolDir=$cluster/spool
-SlurmctldPidFile=$cluster/slurmctld.pid
-SlurmdPidFile=$cluster/slurmd.pid
-SlurmctldLogFile=$cluster/slurmctld.log
-SlurmdLogFile=$cluster/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
-MpiDefault=none
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-CONF
-  export SLURM_CONF=$cluster/slurm.conf
-  slurmctld -f "$SLURM_CONF" -i && slurmd -f "$SLURM_CONF"
-  for _ in $(seq 1 30); do
-    sinfo -h -o %T 2>/dev/null | grep -q idle && slurm_ready=1 && break
-    sleep 1
-  done
-  if [ -n "$slurm_ready" ]; then
+  . "$top/tests/slurm_cluster.sh"
+  trap 'stop_slurm_cluster "$cluster"; rm -rf "$work"' EXIT
+  if start_slurm_cluster "$cluster"; then
+    slurm_ready=1
     ok "a single-node Slurm cluster started ($(sinfo -h -o '%P %D %T'))"
   else
     ko "the Slurm cluster did not start" "$(tail -3 "$cluster/slurmctld.log" "$cluster/slurmd.log" 2>/dev/null)"
@@ -133,13 +86,7 @@ slurm_job() {
     ko "Slurm $name: sbatch refused"
     return
   }
-  for _ in $(seq 1 300); do
-    local state
-    state=$(squeue -h -j "$merge" -o '%T %r' 2>/dev/null)
-    [ -z "$state" ] && break
-    case $state in *DependencyNeverSatisfied*) scancel "$merge"; break ;; esac
-    sleep 1
-  done
+  wait_for_slurm_job "$merge" 300
   if [ -s "$name.merged.err" ]; then
     ko "Slurm $name: the merge failed" "$(head -3 "$name.merged.err")"
   elif ! [ -f "$name.merged" ]; then

@@ -67,14 +67,13 @@ impl Session {
             return Err(not_in_parts("external metrics (usereval, opc) are not available in parts"));
         }
         let started = Instant::now();
-        let mut job = self.start_job(SeatSet::ALL, None)?;
-        // Worker threads deal from deal 0: a part deals on this thread (double dummy is still
-        // solved ahead across threads).
-        job.parallel = None;
+        let end = first.saturating_add(count).min(i64::MAX as u64);
+        // Worker threads, when the job has them, judge the part's deals.
+        let mut job = self.start_job_over(SeatSet::ALL, None, Some(first..end))?;
         job.hard_deadline = self.options().ceilings().time.and_then(|t| started.checked_add(t));
         job.dealer.seek(first);
         job.generated = i64::try_from(first).unwrap_or(i64::MAX);
-        job.max_generate = i64::try_from(first.saturating_add(count)).unwrap_or(i64::MAX);
+        job.max_generate = end as i64;
         let need = job.action_need;
         let program = self.loaded_program().expect("checked above");
         while let Some(deal) = job.next_accepted(program, None)? {

@@ -7,7 +7,8 @@
 //! verdict, and a run prints the same bytes whatever the number of threads. Actions still run on
 //! the caller's thread, on the accepted deals in order.
 //!
-//! Work is handed out as chunk numbers (chunk `c` = deals `c·CHUNK ..`); at most
+//! Work is handed out as chunk numbers (chunk `c` = deals `first + c·CHUNK ..`, `first` 0
+//! for a whole run, a part's first deal number otherwise); at most
 //! `CHUNKS_AHEAD_PER_THREAD` chunks per thread are out at once, which bounds the memory of
 //! results waiting for their turn. With `n` threads, `n − 1` are workers and the caller's thread
 //! is the last: while the chunk it must read next is not ready, it judges waiting chunks itself
@@ -125,7 +126,9 @@ pub struct ParallelDealing<S: Summary> {
     spare: Vec<Vec<(u64, Deal)>>,
     next_to_read: u64,
     next_to_assign: u64,
-    /// Number of deals in the run.
+    /// The first deal number judged.
+    first: u64,
+    /// One past the last deal number judged.
     limit: u64,
 }
 
@@ -147,6 +150,8 @@ struct JudgeSetup<S> {
     seats: SeatSet,
     /// The seats an accepted deal is completed to.
     produced_seats: SeatSet,
+    /// The deal numbers judged: `first..limit`.
+    first: u64,
     limit: u64,
     stop: Arc<AtomicBool>,
     dealer: Dealer,
@@ -163,6 +168,7 @@ impl<S: Summary> JudgeSetup<S> {
             fast: self.fast.clone(),
             seats: self.seats,
             produced_seats: self.produced_seats,
+            first: self.first,
             limit: self.limit,
             stop: Arc::clone(&self.stop),
             dealer: self.dealer.clone(),
@@ -181,8 +187,8 @@ impl<S: Summary> JudgeSetup<S> {
 }
 
 impl<S: Summary> ParallelDealing<S> {
-    /// Starts judging deals `0..limit` of `dealer` (which must deal independently, fresh from
-    /// the job's start) on `threads` threads (`threads − 1` workers and the caller's) with the
+    /// Starts judging deals `deals` (numbers `first..limit`: the whole run from 0, or one part
+    /// of it) of `dealer` (which must deal independently) on `threads` threads (`threads − 1` workers and the caller's) with the
     /// program's condition (`fast`, its staged deal-expression form, when there is one).
     /// `seats`: the seats dealt before the condition is judged, and those an accepted deal is
     /// completed to (the seats its consumer reads). With an empty `summary`, the threads add
@@ -195,9 +201,10 @@ impl<S: Summary> ParallelDealing<S> {
         dealer: &Dealer,
         seats: (SeatSet, SeatSet),
         threads: usize,
-        limit: u64,
+        deals: std::ops::Range<u64>,
         summary: Option<S>,
     ) -> Option<ParallelDealing<S>> {
+        let (first, limit) = (deals.start, deals.end.max(deals.start));
         // Without the `threads` feature the caller deals on its own thread.
         if !cfg!(feature = "threads") {
             return None;
@@ -213,6 +220,7 @@ impl<S: Summary> ParallelDealing<S> {
             fast,
             seats: seats.0,
             produced_seats: seats.1,
+            first,
             limit,
             stop: Arc::clone(&stop),
             dealer: dealer.clone(),
@@ -240,6 +248,7 @@ impl<S: Summary> ParallelDealing<S> {
             spare: Vec::new(),
             next_to_read: 0,
             next_to_assign: 0,
+            first,
             limit,
         };
         for _ in 0..threads.max(2) as u64 * CHUNKS_AHEAD_PER_THREAD {
@@ -248,9 +257,9 @@ impl<S: Summary> ParallelDealing<S> {
         Some(parallel)
     }
 
-    /// Number of chunks in the run.
+    /// Number of chunks in the run (chunk `c` = deals `first + c·CHUNK ..`).
     fn chunks(&self) -> u64 {
-        self.limit.div_ceil(CHUNK)
+        (self.limit - self.first).div_ceil(CHUNK)
     }
 
     /// Hands the next chunk to the workers, if any is left.
@@ -309,13 +318,13 @@ impl<S: Summary> ParallelDealing<S> {
                     }
                     Err(()) => {
                         let e = Error::new(ErrorKind::Run, "the dealing threads stopped unexpectedly");
-                        return Event::Failed(number * CHUNK, e);
+                        return Event::Failed(self.first + number * CHUNK, e);
                     }
                 }
             };
             self.next_to_read += 1;
             self.assign_next();
-            let end = ((number + 1) * CHUNK).min(self.limit);
+            let end = (self.first + (number + 1) * CHUNK).min(self.limit);
             let accepted = chunk.accepted.len() as u64;
             if let Some(summary) = chunk.summary.filter(|_| chunk.error.is_none() && (1..quota).contains(&accepted)) {
                 let mut buffer = chunk.accepted;
@@ -377,14 +386,17 @@ impl<S: Summary> Judge<S> {
             number,
             accepted: Vec::new(),
             summary: None,
-            error: Some((number * CHUNK, Error::new(ErrorKind::Run, "internal error in a dealing thread"))),
+            error: Some((
+                self.setup.first + number * CHUNK,
+                Error::new(ErrorKind::Run, "internal error in a dealing thread"),
+            )),
         })
     }
 
     /// Deals and judges chunk `number`, collecting its accepted deals in `accepted` (empty).
     fn judge_chunk(&mut self, number: u64, accepted: Vec<(u64, Deal)>) -> Chunk<S> {
         let setup = &mut self.setup;
-        let first = number * CHUNK;
+        let first = setup.first + number * CHUNK;
         let end = (first + CHUNK).min(setup.limit);
         let summary = setup.summary.as_ref().map(S::empty);
         let mut chunk = Chunk { number, accepted, summary, error: None };

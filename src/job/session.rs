@@ -323,6 +323,17 @@ impl Session {
     /// consumer of the produced deals that reads the hands of `produced_seats`; dealing
     /// threads add up `statistics` (empty) by chunk when given.
     pub(super) fn start_job(&self, produced_seats: SeatSet, statistics: Option<Statistics>) -> Result<Job> {
+        self.start_job_over(produced_seats, statistics, None)
+    }
+
+    /// [`start_job`](Self::start_job) whose worker threads (when it has them) judge the deal
+    /// numbers `deals` (a part of the job) instead of the whole job's.
+    pub(super) fn start_job_over(
+        &self,
+        produced_seats: SeatSet,
+        statistics: Option<Statistics>,
+        deals: Option<std::ops::Range<u64>>,
+    ) -> Result<Job> {
         let program = self.program()?;
         let o = &self.options;
         if o.untrusted {
@@ -457,7 +468,11 @@ impl Session {
             let program = Arc::new(program.clone());
             let fast = fast_condition.clone();
             let seats = (program_seats, produced_seats);
-            ParallelDealing::start(program, fast, &dealer, seats, threads, max_generate.max(0) as u64, statistics)
+            let deals = match deals {
+                Some(range) => range,
+                None => 0..max_generate.max(0) as u64,
+            };
+            ParallelDealing::start(program, fast, &dealer, seats, threads, deals, statistics)
         })
         .flatten();
         Ok(Job {
