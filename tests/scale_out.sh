@@ -78,6 +78,16 @@ same "statistics and one-line deals, produce reached in a part" 4 stats.dlr -s 1
 same "the same cut in 7 uneven parts" 7 stats.dlr -s 11 -g 1000
 same "the generate limit ends the job" 3 stats.dlr -s 12 -g 400
 same "dealing threads in each part (-R 2)" 3 stats.dlr -s 13 -g 30000 -R 2
+# Parts of one job on machines of different sizes: threads and solver memory are not the job's.
+"$cli" -s 13 -g 30000 stats.dlr >one.out
+"$cli" -s 13 -g 30000 -R 1 --part 0/2 --part-file t0.part stats.dlr &&
+  "$cli" -s 13 -g 30000 -R 2 --dds-table-mb=64 --part 1/2 --part-file t1.part stats.dlr &&
+  "$cli" --merge t0.part t1.part >merged.out 2>merged.err
+if cmp -s <(steady one.out) <(steady merged.out); then
+  ok "parts dealt with different thread counts and solver memory merge as one job"
+else
+  ko "parts with different thread counts" "$(head -2 merged.err)"
+fi
 
 cat >boards.dlr <<'DLR'
 dealer west

@@ -99,7 +99,8 @@ impl Session {
         seconds_before: f64,
     ) -> Result<RunReport> {
         let started = Instant::now();
-        let mut job = self.start_job(SeatSet::ALL, None)?;
+        // (Nothing is dealt here: no deal numbers for worker threads.)
+        let mut job = self.start_job_over(SeatSet::ALL, None, Some(0..0))?;
         job.parallel = None;
         job.lookahead = None;
         let given = deals.map(|recorded| {

@@ -113,7 +113,7 @@ pub struct Options {
     pub levelling: LevelOptions,
     /// Dealing one part of the job (see [`crate::scale_out`]).
     pub scale_out: PartOptions,
-    /// The options as set, in order (`key`, `value`), but for those of [`PartOptions`]: what a
+    /// The options as set, in order (`key`, `value`), but for those of [`PART_KEYS`]: what a
     /// part file records of the job, so that the merge runs the job as given.
     pub given: Vec<(String, String)>,
 }
@@ -146,8 +146,11 @@ pub enum PartRange {
     },
 }
 
-/// The keys of [`PartOptions`], which name a part of the job rather than the job.
-pub const PART_KEYS: &[&str] = &["part", "deals", "part_file"];
+/// The keys not recorded among the options given (see [`Options::given`]): those of
+/// [`PartOptions`], which name a part of the job rather than the job, and those that change
+/// only how fast a machine deals it (the same deals and output on any number of threads and
+/// any solver memory), so that the parts of one job may run on different machines.
+pub const PART_KEYS: &[&str] = &["part", "deals", "part_file", "threads", "dds_table_mb"];
 
 /// Parses `part`'s `K/N` (0 <= K < N) and `deals`' `FIRST:COUNT`.
 fn parse_part_range(key: &str, value: &str) -> std::result::Result<Option<PartRange>, String> {
