@@ -1820,7 +1820,7 @@ static void test_scale_out(void) {
     dealer_free_session(s);
     char paths[3][MISSING_PATH];
     for (int k = 0; k < 3; k++) {
-        char name[16], part[8];
+        char name[32], part[32];
         snprintf(name, sizeof name, "part%d.bin", k);
         snprintf(part, sizeof part, "%d/3", k);
         missing_path(paths[k], name);
