@@ -174,8 +174,9 @@ enum { N_LONG_OPTIONS = sizeof long_options / sizeof long_options[0] };
 /* The most scenarios --mix takes, and its words (pointers into argv). */
 enum { MAX_MIX = 256 };
 static char *mix_words[MAX_MIX];
-/* The most part files --merge takes, and its words (pointers into argv). */
-enum { MAX_MERGE = 4096 };
+/* The most part files --merge takes (more than a Slurm job array holds by default), and its
+ * words (pointers into argv). */
+enum { MAX_MERGE = 65536 };
 static char *merge_words[MAX_MERGE];
 
 /* The long option named by `arg` ("--name" or "--name=VALUE"), or NULL. */
@@ -229,6 +230,10 @@ static int take_long_options(int argc, char **argv, const char *optstring) {
             cli.merge = merge_words;
             cli.merge_count = 0;
             while (i + 1 < argc && argv[i + 1][0] != '-' && cli.merge_count < MAX_MERGE) merge_words[cli.merge_count++] = argv[++i];
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                fprintf(stderr, "%s: --merge takes at most %d part files\n", argv[0], MAX_MERGE);
+                exit(2);
+            }
             continue;
         } else if (arg[1] == '-') {
             const struct long_option *o = find_long_option(arg);
