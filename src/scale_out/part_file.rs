@@ -12,8 +12,9 @@
 //!           u32 count, then each option as given: u32 length + key, u32 length + value
 //! records   'D', u64 deal number, 13 bytes deal (card by card, clubs 2 to spades ace, the
 //!           seat holding it in two bits: north 0, east 1, south 2, west 3, lowest bits
-//!           first), u32 double-dummy results known (bit 5·declarer + strain), 10 bytes
-//!           tricks (the 20 results in that order, 4 bits each, low nibble first)
+//!           first), u32 double-dummy results known (bit 5·declarer + strain: declarers
+//!           north 0 to west 3, strains clubs 0, diamonds 1, hearts 2, spades 3, notrump 4),
+//!           10 bytes tricks (the 20 results in that order, 4 bits each, low nibble first)
 //! trailer   'E', u64 the first deal number not dealt, u64 deals accepted, f64 seconds
 //! ```
 //!
