@@ -12,6 +12,8 @@
 #   enter_work_dir        `work` is a new temporary folder, removed at exit; cd there
 #   finish [STATUS]       the closing line "N passed, M failed"; exits 1 when a row failed or
 #                         STATUS (e.g. a NOT RUN part under CI) is not 0, else 0
+#   without_timing FILE   a run's output without what no two runs share: the "Time needed"
+#                         line and the JSON summary's "seconds"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 passed=0
 failed=0
@@ -53,4 +55,8 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ] && [ "${1:-0}" -eq 0 ] && exit 0
   exit 1
+}
+
+without_timing() {
+  sed -e '/^Time needed/d' -e 's/"seconds":[0-9.]*/"seconds":_/' "$@"
 }

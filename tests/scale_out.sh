@@ -22,11 +22,6 @@ set -u
 require_cli
 enter_work_dir
 
-# The output with what differs between any two runs taken out.
-steady() {
-  sed -e '/^Time needed/d' -e 's/"seconds":[0-9.]*/"seconds":_/' "$@"
-}
-
 # same NAME PARTS SCRIPT [OPTIONS...]: one run against PARTS parts merged (given in reverse
 # order), and against the same parts cut by --deals; csv.txt compared too when written.
 same() {
@@ -58,8 +53,8 @@ same() {
     ko "$name: a part printed something" "$(echo "$stdout" | head -2)"
   elif [ "$one_status" -ne 0 ] || [ "$merged_status" -ne 0 ]; then
     ko "$name: exit status $one_status / $merged_status" "$(head -3 one.err merged.err)"
-  elif ! cmp -s <(steady one.out) <(steady merged.out); then
-    ko "$name: $parts parts merged differ from one run" "$(diff <(steady one.out) <(steady merged.out) | head -6)"
+  elif ! cmp -s <(without_timing one.out) <(without_timing merged.out); then
+    ko "$name: $parts parts merged differ from one run" "$(diff <(without_timing one.out) <(without_timing merged.out) | head -6)"
   elif [ "$one_csv" != "$merged_csv" ]; then
     ko "$name: the csv or export file differs"
   elif ! [ -s one.out ]; then
@@ -83,7 +78,7 @@ same "dealing threads in each part (-R 2)" 3 stats.dlr -s 13 -g 30000 -R 2
 "$cli" -s 13 -g 30000 -R 1 --part 0/2 --part-file t0.part stats.dlr &&
   "$cli" -s 13 -g 30000 -R 2 --dds-table-mb=64 --part 1/2 --part-file t1.part stats.dlr &&
   "$cli" --merge t0.part t1.part >merged.out 2>merged.err
-if cmp -s <(steady one.out) <(steady merged.out); then
+if cmp -s <(without_timing one.out) <(without_timing merged.out); then
   ok "parts dealt with different thread counts and solver memory merge as one job"
 else
   ko "parts with different thread counts" "$(head -2 merged.err)"

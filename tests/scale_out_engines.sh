@@ -37,10 +37,10 @@ DLR
 compare() {
   if ! [ -s "$2" ]; then
     ko "$1: one run printed nothing"
-  elif cmp -s <(sed '/^Time needed/d' "$2") <(sed '/^Time needed/d' "$3"); then
+  elif cmp -s <(without_timing "$2") <(without_timing "$3"); then
     ok "$1: merged = one run ($(wc -l <"$2") lines)"
   else
-    ko "$1: merged output differs" "$(diff <(sed '/^Time needed/d' "$2") <(sed '/^Time needed/d' "$3") | head -4)"
+    ko "$1: merged output differs" "$(diff <(without_timing "$2") <(without_timing "$3") | head -4)"
   fi
 }
 

@@ -35,8 +35,8 @@ pub struct RecordedDeal {
     pub dd: DealResults,
 }
 
-/// The error for a job that cannot be cut by deal numbers.
-fn not_in_parts(why: &str) -> Error {
+/// The error for a job that cannot be cut by deal numbers (see [`crate::scale_out`]).
+pub fn not_in_parts(why: &str) -> Error {
     Error::new(ErrorKind::Usage, format!("this job cannot be dealt in parts: {why}"))
 }
 
@@ -79,8 +79,10 @@ impl Session {
         while let Some(deal) = job.next_accepted(program, None)? {
             let number = (job.generated - 1) as u64;
             job.dd.solve(&deal, need)?;
-            let results = job.dd.results(&deal).cloned().unwrap_or_default();
-            accepted(number, &deal, &results)?;
+            match job.dd.results(&deal) {
+                Some(results) => accepted(number, &deal, results)?,
+                None => accepted(number, &deal, &DealResults::default())?,
+            }
         }
         Ok(DealtRange { next: job.generated as u64, accepted: job.produced as u64, ceiling: job.ceiling })
     }

@@ -99,14 +99,14 @@ pub fn merge(session: &mut Session, paths: &[String]) -> Result<RunReport> {
 /// Sorts the parts' ranges in deal order and checks that they tile `0..generate`: no gap (a
 /// part missing) and no overlap (a part given twice).
 fn check_tiling(ranges: &mut [PartSpan], generate: u64) -> Result<()> {
+    let gap = |from: u64, to: u64| {
+        mismatch(format!("no part deals deal numbers {from} to {}: a part is missing", to.saturating_sub(1)))
+    };
     ranges.sort_by_key(|range| range.first);
     let mut next = 0u64;
     for (k, range) in ranges.iter().enumerate() {
         if range.first > next {
-            return Err(mismatch(format!(
-                "no part deals deal numbers {next} to {}: a part is missing",
-                range.first - 1
-            )));
+            return Err(gap(next, range.first));
         }
         if range.first < next {
             let other = ranges[..k].iter().rev().find(|r| r.first + r.count > range.first).expect("an overlap");
@@ -117,11 +117,8 @@ fn check_tiling(ranges: &mut [PartSpan], generate: u64) -> Result<()> {
         }
         next = range.first + range.count;
     }
-    if next != generate {
-        return Err(mismatch(format!(
-            "no part deals deal numbers {next} to {}: a part is missing",
-            generate.saturating_sub(1)
-        )));
+    match next == generate {
+        true => Ok(()),
+        false => Err(gap(next, generate)),
     }
-    Ok(())
 }

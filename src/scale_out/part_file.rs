@@ -114,13 +114,13 @@ impl<W: Write> PartWriter<W> {
         Ok(PartWriter { out })
     }
 
-    /// Writes one accepted deal.
-    pub fn deal(&mut self, deal: &PartDeal) -> std::io::Result<()> {
+    /// Writes accepted deal number `number` with the double-dummy results solved for it.
+    pub fn deal(&mut self, number: u64, deal: &Deal, dd: &DealResults) -> std::io::Result<()> {
         let mut record = [0u8; RECORD_LEN as usize];
         record[0] = DEAL;
-        record[1..9].copy_from_slice(&deal.number.to_le_bytes());
-        record[9..22].copy_from_slice(&pack_deal(&deal.deal));
-        let (known, tricks) = deal.dd.known_results();
+        record[1..9].copy_from_slice(&number.to_le_bytes());
+        record[9..22].copy_from_slice(&pack_deal(deal));
+        let (known, tricks) = dd.known_results();
         record[22..26].copy_from_slice(&known.to_le_bytes());
         for (cell, &t) in tricks.iter().enumerate() {
             record[26 + cell / 2] |= (t & 0xF) << (4 * (cell % 2));
@@ -319,7 +319,7 @@ mod tests {
             let tricks: [u8; 20] = std::array::from_fn(|c| ((c as u64 + k) % 14) as u8);
             let dd = DealResults::from_known(if k % 2 == 0 { (1 << 20) - 1 } else { 0b101 }, tricks);
             let record = PartDeal { number: 1000 + 3 * k, deal, dd };
-            writer.deal(&record).unwrap();
+            writer.deal(record.number, &record.deal, &record.dd).unwrap();
             deals.push(record);
         }
         let end = PartEnd { next: 1500, accepted: 50, seconds: 1.25 };

@@ -8,14 +8,10 @@ use std::io::BufWriter;
 
 use crate::clock::Instant;
 use crate::error::{Error, ErrorKind, Result};
+use crate::job::deal_ranges::not_in_parts;
 use crate::job::options::PartRange;
 use crate::job::{RunReport, Session};
-use crate::scale_out::part_file::{PartDeal, PartEnd, PartHeader, PartWriter};
-
-/// The error for a part the job cannot be cut into.
-fn refused(why: &str) -> Error {
-    Error::new(ErrorKind::Usage, format!("this job cannot be dealt in parts: {why}"))
-}
+use crate::scale_out::part_file::{PartEnd, PartHeader, PartWriter};
 
 /// The deal numbers a part deals, `first..first + count`, of a job of `generate` deals.
 pub fn deal_numbers(range: PartRange, generate: u64) -> Result<(u64, u64)> {
@@ -45,20 +41,20 @@ pub fn run_part(session: &mut Session) -> Result<RunReport> {
     let options = session.options().clone();
     let range = options.scale_out.range.expect("called for a part");
     let Some(path) = options.scale_out.part_file.clone() else {
-        return Err(refused("a part writes its part file: give one (--part-file)"));
+        return Err(not_in_parts("a part writes its part file: give one (--part-file)"));
     };
     if !session.mix_scenarios().is_empty() {
-        return Err(refused("a mix of scenarios is not available in parts"));
+        return Err(not_in_parts("a mix of scenarios is not available in parts"));
     }
     let levelling = &options.levelling;
     if levelling.write_leveled.is_some() || levelling.level || levelling.interleave {
-        return Err(refused("levelling (--write-leveled, --level, --interleave) is not available in parts"));
+        return Err(not_in_parts("levelling (--write-leveled, --level, --interleave) is not available in parts"));
     }
     if options.json_summary && matches!(crate::practice::scenario::declares_hand_types(session), Ok(true)) {
-        return Err(refused("the JSON summary of hand types is not available in parts"));
+        return Err(not_in_parts("the JSON summary of hand types is not available in parts"));
     }
     let Some(seed) = session.fixed_seed() else {
-        return Err(refused("every part must deal with the same seed: give one (-s SEED)"));
+        return Err(not_in_parts("every part must deal with the same seed: give one (-s SEED)"));
     };
     let (generate, produce) = session.run_limits()?;
     let (first, count) = deal_numbers(range, generate.max(0) as u64)?;
@@ -75,9 +71,8 @@ pub fn run_part(session: &mut Session) -> Result<RunReport> {
         .map_err(|e| Error::new(ErrorKind::Io, format!("cannot write the part file {path}: {e}")))?;
     let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("cannot write the part file {path}: {e}"));
     let mut writer = PartWriter::new(BufWriter::new(file), &header).map_err(io)?;
-    let mut write = |number: u64, deal: &crate::cards::Deal, dd: &crate::dd::DealResults| {
-        writer.deal(&PartDeal { number, deal: *deal, dd: dd.clone() }).map_err(io)
-    };
+    let mut write =
+        |number: u64, deal: &crate::cards::Deal, dd: &crate::dd::DealResults| writer.deal(number, deal, dd).map_err(io);
     let dealt = session.deal_range(first, count, &mut write)?;
     let end = PartEnd { next: dealt.next, accepted: dealt.accepted, seconds: started.elapsed().as_secs_f64() };
     writer.finish(end).map_err(io)?;
