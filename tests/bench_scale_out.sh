@@ -60,7 +60,7 @@ echo "One par table (both sides, one thread): $table s; 10^7 tables: $(echo "sca
 # The merge's own speed, on a statistics job of many accepted deals.
 printf 'condition hcp(north) >= 10\nproduce 100000000\naction average hcp(south)\n' >stats.dlr
 "$cli" -s 3 -g 4000000 --part 0/2 --part-file s0.bin stats.dlr && "$cli" -s 3 -g 4000000 --part 1/2 --part-file s1.bin stats.dlr
-accepted=$(( ($(stat -c %s s0.bin) + $(stat -c %s s1.bin)) / 36 ))
+accepted=$(( ($(stat -c %s s0.bin) + $(stat -c %s s1.bin)) / 40 ))
 start=$(date +%s.%N)
 "$cli" --merge s0.bin s1.bin >/dev/null
 merge_seconds=$(echo "$(date +%s.%N) - $start" | bc)

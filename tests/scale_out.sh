@@ -10,10 +10,14 @@
 #    numbered across parts; LIN, JSON Lines and PBN records; rnd() in the actions; csvrpt to
 #    a file (-C); export to a file (-X) and evalcontract; print(compass) pages; smart dealing from a partnership's table; the classic
 #    dialect; double dummy in the actions (dds()) and in PBN records (--pbn-dd), solved by the
-#    parts and not again by the merge.
+#    parts and not again by the merge. Practice sets: --level (weights, a target, threads,
+#    LIN/JSON Lines/PBN with DD, the generate limit ending types short: the same warnings),
+#    --interleave, the JSON summary's hand type counts, --mix (by weight and count, levelled,
+#    ended by the generate limit), a deal of two hand types refused by the merge as by one run.
 # 2. Refusals, each with a clear message and nothing on standard output: a missing part, a
 #    part given twice, parts of different jobs, a cut or foreign file, --part without
-#    --part-file, a part with a random seed, the compatibility generators, K/N out of range.
+#    --part-file, a part with a random seed, the compatibility generators, K/N out of range,
+#    --write-leveled (it writes a script, once).
 #
 # Prints ok/FAIL per row and 'N passed, M failed'; exit status 1 if a row failed.
 # Environment: DEALER_CLI (default target/release/dealer).
@@ -35,7 +39,7 @@ same() {
   done
   local k stdout=""
   for ((k = 0; k < parts; k++)); do
-    "$cli" "$@" --part "$k/$parts" --part-file "p$k.part" "$script" >part.out 2>part.err || {
+    "$cli" --part "$k/$parts" --part-file "p$k.part" "$@" "$script" >part.out 2>part.err || {
       ko "$name: part $k/$parts" "$(head -3 part.err)"
       return
     }
@@ -55,6 +59,8 @@ same() {
     ko "$name: exit status $one_status / $merged_status" "$(head -3 one.err merged.err)"
   elif ! cmp -s <(without_timing one.out) <(without_timing merged.out); then
     ko "$name: $parts parts merged differ from one run" "$(diff <(without_timing one.out) <(without_timing merged.out) | head -6)"
+  elif ! cmp -s one.err merged.err; then
+    ko "$name: the warnings differ" "$(diff one.err merged.err | head -6)"
   elif [ "$one_csv" != "$merged_csv" ]; then
     ko "$name: the csv or export file differs"
   elif ! [ -s one.out ]; then
@@ -124,6 +130,45 @@ action printes(dds(south, notrump), " ", dds(north, spades), "\n"), printpbn
 DLR
 same "double dummy in the actions and in PBN records" 2 dd.dlr -s 3 -g 40 --pbn-dd
 
+# Practice sets: a levelled set (each hand type dealt from a seed of its own, in its quota, the
+# types sharing the generate budget in turn), classified and interleaved runs, mixes.
+ladder=$top/examples/levelling
+same "--level: exact quotas, interleaved" 3 "$ladder/nt_ladder.dlr" -s 3 --level -p 100
+same "--level with weights, LIN records" 4 "$ladder/responses.dlr" -s 3 --level -p 7 --format=lin
+same "--level on two threads in each part, JSON Lines" 2 "$ladder/nt_ladder.dlr" -s 11 -R 2 --level -p 60 --format=jsonl
+same "--level --level-target, plain dealing" 3 "$ladder/nt_ladder.dlr" -s 5 --smart=off --level --level-target=40,30,15,10,5 -p 20
+same "--level: the generate limit ends types short (warnings)" 3 "$ladder/nt_ladder.dlr" -s 3 --smart=off --level -p 100 -g 3000
+same "--interleave" 3 "$ladder/nt_ladder.dlr" -s 5 --interleave -p 30
+same "--json-summary counting hand types" 2 "$ladder/nt_ladder.dlr" -s 5 --json-summary -p 30
+same "--level with double dummy in PBN records" 2 "$ladder/nt_ladder.dlr" -s 8 --level -p 6 --format=pbn --pbn-dd
+cat >strong.dlr <<'DLR'
+dealer north
+vulnerable ns
+condition hcp(north) >= 20
+DLR
+cat >shapely.dlr <<'DLR'
+condition shape(south, any 6331 + any 7222) and hcp(south) >= 8
+DLR
+same "--mix by weight and count" 3 "$ladder/responses.dlr" -s 4 -p 30 --mix strong.dlr shapely.dlr:2
+same "--level --mix, LIN" 2 "$ladder/responses.dlr=6" -s 4 -p 30 --level --format=lin --mix strong.dlr shapely.dlr:2
+same "--mix ended by the generate limit (warnings)" 3 "$ladder/responses.dlr=6" -s 4 -p 30 -g 1000 --smart=off --level --mix strong.dlr shapely.dlr:2
+cat >overlap.dlr <<'DLR'
+HandType_big = hcp(north) >= 15
+HandType_shapely = shape(north, any 5xxx + any 6xxx)
+condition hcp(north) >= 12
+produce 40
+action printoneline
+DLR
+"$cli" -s 1 --interleave overlap.dlr >one.out 2>one.err
+"$cli" -s 1 --interleave --part 0/2 --part-file o0.part overlap.dlr &&
+  "$cli" -s 1 --interleave --part 1/2 --part-file o1.part overlap.dlr &&
+  "$cli" --merge o0.part o1.part >merged.out 2>merged.err
+if [ -s one.err ] && cmp -s one.err merged.err && ! [ -s merged.out ]; then
+  ok "a deal of two hand types: the parts deal, the merge refuses it as one run does"
+else
+  ko "a deal of two hand types" "$(head -2 one.err merged.err)"
+fi
+
 # 2. Refusals.
 "$cli" -s 1 --part 0/3 --part-file a0.part stats.dlr && "$cli" -s 1 --part 1/3 --part-file a1.part stats.dlr &&
   "$cli" -s 1 --part 2/3 --part-file a2.part stats.dlr && "$cli" -s 2 --part 1/3 --part-file b1.part stats.dlr
@@ -152,4 +197,7 @@ refused "a part with a random seed" "same seed" "$cli" --part 0/2 --part-file x.
 refused "a part with the glibc generator" "chacha" "$cli" -s 1 --rng=glibc --part 0/2 --part-file x.part classic.dlr
 refused "part 2/2" "numbered 0 to N-1" "$cli" -s 1 --part 2/2 --part-file x.part stats.dlr
 refused "deals past the generate count" "goes past" "$cli" -s 1 -g 100 --deals 90:20 --part-file x.part stats.dlr
+refused "--write-leveled in parts" "run it once" "$cli" -s 1 --write-leveled x.dlr --part 0/2 --part-file x.part "$ladder/nt_ladder.dlr"
+"$cli" -s 1 -p 20 --level --part 0/2 --part-file l0.part "$ladder/nt_ladder.dlr"
+refused "a levelled part with a plain one" "different jobs" "$cli" --merge l0.part a1.part
 finish

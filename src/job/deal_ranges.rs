@@ -24,6 +24,10 @@ pub struct DealtRange {
     pub ceiling: Option<Ceiling>,
 }
 
+/// What [`Session::deal_range`] hands each accepted deal to: its number, the deal, the values
+/// of the expressions asked for on it, and its double-dummy results.
+pub type AcceptedDeal<'a> = dyn FnMut(u64, &Deal, &[i32], &DealResults) -> Result<()> + 'a;
+
 /// One accepted deal of a part of a job, as the part recorded it.
 #[derive(Clone, Debug)]
 pub struct RecordedDeal {
@@ -43,15 +47,17 @@ pub fn not_in_parts(why: &str) -> Error {
 impl Session {
     /// Deals deal numbers `first..first + count` of the loaded script's job, as a run of the
     /// job deals them, and hands each deal the condition accepts to `accepted` with its
-    /// number and the double-dummy results the job's actions read, solved now. Stops once the
-    /// job's produce limit's worth is accepted (no part of a job needs more). The actions do
+    /// number, the values of the compiled expressions `ids` (see
+    /// [`compile_expression`](Self::compile_expression)) on it, as [`next_deals`](Self::next_deals)
+    /// gives them, and the double-dummy results the job's actions read, solved now. Stops once
+    /// the job's produce limit's worth is accepted (no part of a job needs more). The actions do
     /// not run. The native generator only (deal `i` depends on the seed and `i` alone), no
     /// library file, no external metric (`usereval`, `opc`).
     pub fn deal_range(
         &mut self,
-        first: u64,
-        count: u64,
-        accepted: &mut dyn FnMut(u64, &Deal, &DealResults) -> Result<()>,
+        (first, count): (u64, u64),
+        ids: &[u32],
+        accepted: &mut AcceptedDeal<'_>,
     ) -> Result<DealtRange> {
         let options = self.options();
         if options.generator != GeneratorKind::ChaCha {
@@ -66,6 +72,8 @@ impl Session {
         if program.uses_external_metrics() {
             return Err(not_in_parts("external metrics (usereval, opc) are not available in parts"));
         }
+        let nodes = ids.iter().map(|id| self.compiled_node(*id)).collect::<Result<Vec<_>>>()?;
+        let mut values = vec![0i32; nodes.len()];
         let started = Instant::now();
         let end = first.saturating_add(count).min(i64::MAX as u64);
         // Worker threads, when the job has them, judge the part's deals.
@@ -78,10 +86,13 @@ impl Session {
         let program = self.loaded_program().expect("checked above");
         while let Some(deal) = job.next_accepted(program, None)? {
             let number = (job.generated - 1) as u64;
+            for (value, node) in values.iter_mut().zip(&nodes) {
+                *value = job.evaluation(program, &deal).value(*node)?;
+            }
             job.dd.solve(&deal, need)?;
             match job.dd.results(&deal) {
-                Some(results) => accepted(number, &deal, results)?,
-                None => accepted(number, &deal, &DealResults::default())?,
+                Some(results) => accepted(number, &deal, &values, results)?,
+                None => accepted(number, &deal, &values, &DealResults::default())?,
             }
         }
         Ok(DealtRange { next: job.generated as u64, accepted: job.produced as u64, ceiling: job.ceiling })

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crate::actions::boards::BoardLabel;
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::zrd::LibraryReader;
-use crate::dd::{DdCache, Need, SolverPool};
+use crate::dd::{DdCache, DealResults, Need, SolverPool};
 use crate::dealing::{spots_need_chacha, Dealer, DealingSetup, GeneratorKind, SpotCards};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -94,10 +94,16 @@ pub struct GivenBoards {
     /// The hand types the script declares, in order: the JSON summary counts the boards of
     /// each (`hand_types`).
     pub hand_types: Vec<Arc<str>>,
+    /// Each deal's double-dummy results, when known already (a merge of parts: solved by the
+    /// parts); empty: none known.
+    pub dd: Vec<DealResults>,
     /// The deals generated to find them.
     pub generated: i64,
     /// When the dealing began (the report's time counts from then).
     pub started: Instant,
+    /// Seconds spent elsewhere on these deals (the parts of a merged job), counted into the
+    /// report's time.
+    pub seconds_before: f64,
 }
 
 /// Whether the script's board records carry double-dummy results for every produced deal:
@@ -872,7 +878,7 @@ impl Session {
     }
 
     /// The program node of an expression id from [`Session::compile_expression`].
-    fn compiled_node(&self, id: u32) -> Result<NodeId> {
+    pub(super) fn compiled_node(&self, id: u32) -> Result<NodeId> {
         id.checked_sub(self.expressions.first_id)
             .and_then(|index| self.expressions.pinned.get(index as usize))
             .map(|(_, node)| *node)
@@ -1060,7 +1066,7 @@ impl Session {
     /// them (the condition is not judged again; see [`GivenBoards`]): boards numbered by
     /// position, the end-of-run report as usual.
     pub fn run_given(&mut self, boards: GivenBoards) -> Result<RunReport> {
-        let GivenBoards { deals, labels, hand_types, generated, started } = boards;
+        let GivenBoards { deals, labels, hand_types, dd, generated, started, seconds_before } = boards;
         // Nothing is dealt here: no seat table is worth counting.
         let smart = std::mem::replace(&mut self.options.smart, false);
         let job = self.start_job(SeatSet::ALL, None);
@@ -1071,10 +1077,12 @@ impl Session {
         job.max_produce = deals.len() as i64;
         job.max_generate = i64::MAX;
         job.generated = generated;
+        let mut dd = dd.into_iter();
         let given = deals.into_iter().enumerate().map(move |(index, deal)| {
-            Ok(GivenDeal { deal, label: labels.get(index).cloned(), number: None, dd: None })
+            Ok(GivenDeal { deal, label: labels.get(index).cloned(), number: None, dd: dd.next() })
         });
         job.given = Some(GivenDeals::new(Box::new(given), hand_types, None));
+        job.seconds_before = seconds_before;
         self.run_started_job(job, started)
     }
 

@@ -26,7 +26,7 @@ pub struct HandType {
 }
 
 /// The hand types of a script and their target weights.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct HandTypes {
     /// The types, in declaration order.
     pub types: Vec<HandType>,

@@ -10,57 +10,19 @@
 use crate::actions::boards::BoardLabel;
 use crate::cards::Deal;
 use crate::clock::Instant;
+use crate::dd::DealResults;
 use crate::error::Result;
 use crate::job::session::GivenBoards;
-use crate::job::{Interrupter, Options, RunReport, Session};
+use crate::job::{Options, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::{interleaved, splitmix64};
-use crate::practice::natural_shares::classify;
 use crate::practice::quotas::largest_remainder;
 use crate::practice::refusal::refusal;
 use crate::practice::scenario::Scenario;
 use crate::practice::stock_scenario::StockScenario;
+use crate::practice::stream_dealing::{Classified, Delivery, Stream, StreamDealing, StreamKey};
 use crate::program::Program;
 use std::sync::Arc;
-
-/// Deals produced by one session, with the hand type each one is (`None`: of no type).
-pub(crate) struct Classified {
-    pub(crate) deals: Vec<Deal>,
-    pub(crate) types: Vec<Option<usize>>,
-    pub(crate) generated: i64,
-}
-
-/// The most deals a levelled or interleaved run holds until it prints them (32 bytes each).
-pub const MAX_HELD_DEALS: i64 = 10_000_000;
-
-/// Deals up to `count` deals with `session` and classifies each by the hand types; refuses a
-/// deal of two types.
-pub(crate) fn deal_and_classify(session: &mut Session, types: &HandTypes, count: usize) -> Result<Classified> {
-    let ids: Vec<u32> = types.types.iter().map(|t| session.compile_expression(&t.variable)).collect::<Result<_>>()?;
-    let mut values = vec![0i32; count.saturating_mul(ids.len())];
-    let mut deals = Vec::with_capacity(count);
-    let (got, result) = session.next_deals(count, &ids, &mut values, |_, deal| deals.push(*deal));
-    result?;
-    let mut classes = Vec::with_capacity(got);
-    for (deal, row) in deals.iter().zip(values.chunks_exact(ids.len().max(1))) {
-        classes.push(classify(types, row, deal)?);
-    }
-    Ok(Classified { deals, types: classes, generated: session.dealt_so_far().0 })
-}
-
-/// Runs `run` with the session's `seed` option set to `seed` (the run's, so that its report
-/// prints it), then puts the option back.
-pub(crate) fn with_seed(
-    session: &mut Session,
-    seed: i64,
-    run: impl FnOnce(&mut Session) -> Result<RunReport>,
-) -> Result<RunReport> {
-    let given = session.options().seed;
-    session.set_seed(Some(seed));
-    let result = run(session);
-    session.set_seed(given);
-    result
-}
 
 /// The seed hand type (or scenario) `index` is dealt with, for a run with `seed`.
 pub(crate) fn type_seed(seed: i64, index: usize) -> i64 {
@@ -81,8 +43,11 @@ fn natural_program(session: &Session, scenario: &Scenario) -> Result<(Program, V
     Ok((program, text))
 }
 
-/// Options for a session dealing part of the run: the run's, with this seed and these limits.
-pub(crate) fn part_options(options: &Options, seed: i64, produce: i64, generate: i64) -> Options {
+/// The most deals a levelled or interleaved run holds until it prints them (32 bytes each).
+pub const MAX_HELD_DEALS: i64 = 10_000_000;
+
+/// Options for a stream of the run: the run's, with this seed and these limits.
+pub(crate) fn stream_options(options: &Options, seed: i64, produce: i64, generate: i64) -> Options {
     let mut options = options.clone();
     options.seed = Some(seed);
     options.produce = Some(produce);
@@ -91,13 +56,15 @@ pub(crate) fn part_options(options: &Options, seed: i64, produce: i64, generate:
     options
 }
 
-/// Deals in the order they are printed, each with its hand type's label, and the deals
-/// generated to find them.
+/// Deals in the order they are printed, each with its hand type's label (and its
+/// double-dummy results when known), and the deals generated to find them.
 pub struct OrderedDeals {
     /// The deals, in order.
     pub deals: Vec<Deal>,
     /// The label of each one's hand type (`None`: of no type).
     pub hand_types: Vec<Option<Arc<str>>>,
+    /// Each one's double-dummy results, when known (empty: none known).
+    pub dd: Vec<DealResults>,
     /// Deals generated.
     pub generated: i64,
 }
@@ -109,61 +76,90 @@ impl OrderedDeals {
         let labels =
             self.hand_types.into_iter().map(|hand_type| BoardLabel { hand_type, ..BoardLabel::default() }).collect();
         let hand_types = types.types.iter().map(|t| Arc::from(t.label.as_str())).collect();
-        GivenBoards { deals: self.deals, labels, hand_types, generated: self.generated, started }
+        GivenBoards {
+            deals: self.deals,
+            labels,
+            hand_types,
+            dd: self.dd,
+            generated: self.generated,
+            started,
+            seconds_before: 0.0,
+        }
     }
 }
 
 /// `all` in the order they were produced, each with its type's label.
-fn in_production_order(types: &HandTypes, all: Classified) -> OrderedDeals {
+pub(crate) fn in_production_order(types: &HandTypes, all: Classified) -> OrderedDeals {
     let hand_types = all.types.iter().map(|t| t.map(|t| Arc::from(types.types[t].label.as_str()))).collect();
-    OrderedDeals { deals: all.deals, hand_types, generated: all.generated }
+    OrderedDeals { deals: all.deals, hand_types, dd: all.dd, generated: all.generated }
 }
 
 /// `all` in the interleaved order of their types (see [`interleaved`]).
 fn interleave_by_type(types: &HandTypes, all: Classified, seed: i64) -> OrderedDeals {
-    let mut buckets: Vec<Vec<Deal>> = vec![Vec::new(); types.types.len() + 1];
-    for (deal, class) in all.deals.iter().zip(&all.types) {
-        buckets[class.unwrap_or(types.types.len())].push(*deal);
+    let untyped = types.types.len();
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); untyped + 1];
+    for (index, class) in all.types.iter().enumerate() {
+        buckets[class.unwrap_or(untyped)].push(index);
     }
-    let sizes: Vec<usize> = buckets[..types.types.len()].iter().map(Vec::len).collect();
-    let order = interleaved(&sizes, buckets[types.types.len()].len(), seed as u64);
+    let sizes: Vec<usize> = buckets[..untyped].iter().map(Vec::len).collect();
+    let order = interleaved(&sizes, buckets[untyped].len(), seed as u64);
     let labels: Vec<Arc<str>> = types.types.iter().map(|t| Arc::from(t.label.as_str())).collect();
     let mut taken = vec![0usize; buckets.len()];
-    let mut ordered =
-        OrderedDeals { deals: Vec::with_capacity(order.len()), hand_types: Vec::new(), generated: all.generated };
+    let mut ordered = OrderedDeals {
+        deals: Vec::with_capacity(order.len()),
+        hand_types: Vec::with_capacity(order.len()),
+        dd: Vec::with_capacity(if all.dd.is_empty() { 0 } else { order.len() }),
+        generated: all.generated,
+    };
     for bucket in order {
-        ordered.deals.push(buckets[bucket][taken[bucket]]);
+        let index = buckets[bucket][taken[bucket]];
         taken[bucket] += 1;
+        ordered.deals.push(all.deals[index]);
+        if let Some(dd) = all.dd.get(index) {
+            ordered.dd.push(dd.clone());
+        }
         ordered.hand_types.push(labels.get(bucket).cloned());
     }
     ordered
 }
 
-/// The deals of a levelled scenario: each hand type of `types` dealt directly from `program`
-/// (the scenario with nature's mix, its text `text`) in its quota of `produce` over `target`,
-/// within `generate` deals, interleaved; a type that falls short of its quota is named in
-/// `warnings`.
-#[allow(clippy::too_many_arguments)]
+/// A scenario to level: its program with nature's mix (compiled from `text`), its hand types
+/// and their target mix, and its place in a mix (0 outside one).
+pub struct LevelledScenario<'a> {
+    /// The program.
+    pub program: &'a Program,
+    /// Its text.
+    pub text: &'a [u8],
+    /// The hand types.
+    pub types: &'a HandTypes,
+    /// Their target shares.
+    pub target: &'a [f64],
+    /// The scenario's index in a mix.
+    pub index: u32,
+}
+
+/// The deals of a levelled scenario: each hand type dealt directly (through `dealing`) in its
+/// quota of `produce` over the target, within `generate` deals, interleaved; a type that falls
+/// short of its quota is named in `warnings`.
 pub fn levelled_deals(
+    dealing: &mut dyn StreamDealing,
     options: &Options,
-    program: &Program,
-    text: &[u8],
-    types: &HandTypes,
-    target: &[f64],
+    scenario: &LevelledScenario,
     (produce, generate): (i64, i64),
     seed: i64,
-    interrupter: &Interrupter,
     warnings: &mut String,
 ) -> Result<OrderedDeals> {
     check_held(produce)?;
-    let quotas = largest_remainder(produce.max(0) as u64, target);
-    let mut all = Classified { deals: Vec::new(), types: Vec::new(), generated: 0 };
+    let types = scenario.types;
+    let quotas = largest_remainder(produce.max(0) as u64, scenario.target);
+    let mut all = Classified::default();
     let mut short = Vec::new();
     for (index, (hand_type, &quota)) in types.types.iter().zip(&quotas).enumerate() {
         if quota == 0 {
             continue;
         }
-        let node = program
+        let node = scenario
+            .program
             .variable(&hand_type.variable)
             .ok_or_else(|| refusal(format!("the hand type `{}` is not defined", hand_type.variable)))?;
         let left = generate - all.generated;
@@ -171,15 +167,20 @@ pub fn levelled_deals(
             short.push(format!("{} 0/{quota}", hand_type.label));
             continue;
         }
-        let part = part_options(options, type_seed(seed, index), quota as i64, left);
-        let mut dealing = Session::with_program(part, program.with_condition_and(node), text, interrupter.clone());
-        let dealt = deal_and_classify(&mut dealing, types, quota as usize)?;
+        let dealt = dealing.deal(Stream {
+            key: StreamKey { scenario: scenario.index, hand_type: Some(index as u32) },
+            options: stream_options(options, type_seed(seed, index), quota as i64, left),
+            program: scenario.program.with_condition_and(node),
+            text: scenario.text,
+            types,
+        })?;
         if (dealt.deals.len() as u64) < quota {
             short.push(format!("{} {}/{quota}", hand_type.label, dealt.deals.len()));
         }
         all.generated += dealt.generated;
         all.deals.extend(dealt.deals);
         all.types.extend(dealt.types);
+        all.dd.extend(dealt.dd);
     }
     if !short.is_empty() {
         warnings.push_str(&format!(
@@ -202,8 +203,9 @@ pub fn check_held(produce: i64) -> Result<()> {
     Ok(())
 }
 
-/// Runs `--level`: each hand type dealt directly in its exact quota, interleaved.
-pub fn level(session: &mut Session) -> Result<RunReport> {
+/// Runs `--level`: each hand type dealt directly in its exact quota (through `dealing`),
+/// interleaved.
+pub fn level(session: &mut Session, dealing: &mut dyn StreamDealing) -> Result<RunReport> {
     let started = Instant::now();
     let scenario = Scenario::read(session)?;
     let options = session.options().clone();
@@ -212,39 +214,34 @@ pub fn level(session: &mut Session) -> Result<RunReport> {
     let (generate, produce) = session.run_limits()?;
     let seed = session.seed_for_next_job();
     let mut warnings = String::new();
-    let ordered = levelled_deals(
-        &options,
-        &program,
-        &text,
-        &scenario.types,
-        &target,
-        (produce, generate),
-        seed,
-        &session.interrupter(),
-        &mut warnings,
-    )?;
-    session.write_diagnostics(warnings.as_bytes());
+    let levelled =
+        LevelledScenario { program: &program, text: &text, types: &scenario.types, target: &target, index: 0 };
+    let ordered = levelled_deals(dealing, &options, &levelled, (produce, generate), seed, &mut warnings)?;
     let boards = ordered.boards(&scenario.types, started);
-    with_seed(session, seed, |session| session.run_given(boards))
+    dealing.deliver(session, Delivery { seed, warnings, boards, records: None })
 }
 
-/// Runs a script with hand types without `--level`: the scenario dealt as it stands, every
-/// produced deal classified and tagged with its type (the JSON summary counts them), printed in
-/// interleaved order (`--interleave`) or as produced.
-pub fn by_type(session: &mut Session, interleave: bool) -> Result<RunReport> {
+/// Runs a script with hand types without `--level`: the scenario dealt as it stands (through
+/// `dealing`), every produced deal classified and tagged with its type (the JSON summary
+/// counts them), printed in interleaved order (`--interleave`) or as produced.
+pub fn by_type(session: &mut Session, interleave: bool, dealing: &mut dyn StreamDealing) -> Result<RunReport> {
     let started = Instant::now();
     let scenario = Scenario::read(session)?;
     let program = session.loaded_program().expect("Scenario::read checked it").clone();
     let (max_generate, max_produce) = session.run_limits()?;
     check_held(max_produce)?;
     let seed = session.seed_for_next_job();
-    let part = part_options(session.options(), seed, max_produce, max_generate);
-    let mut dealing = Session::with_program(part, program, &scenario.text, session.interrupter());
-    let all = deal_and_classify(&mut dealing, &scenario.types, max_produce.max(0) as usize)?;
+    let all = dealing.deal(Stream {
+        key: StreamKey { scenario: 0, hand_type: None },
+        options: stream_options(session.options(), seed, max_produce, max_generate),
+        program,
+        text: &scenario.text,
+        types: &scenario.types,
+    })?;
     let ordered = match interleave {
         true => interleave_by_type(&scenario.types, all, seed),
         false => in_production_order(&scenario.types, all),
     };
     let boards = ordered.boards(&scenario.types, started);
-    with_seed(session, seed, |session| session.run_given(boards))
+    dealing.deliver(session, Delivery { seed, warnings: String::new(), boards, records: None })
 }

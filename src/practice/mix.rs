@@ -18,10 +18,13 @@ use crate::job::session::GivenBoards;
 use crate::job::{RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::interleave::interleaved;
-use crate::practice::level_run::{check_held, levelled_deals, part_options, type_seed, with_seed, OrderedDeals};
+use crate::practice::level_run::{
+    check_held, in_production_order, levelled_deals, stream_options, type_seed, LevelledScenario, OrderedDeals,
+};
 use crate::practice::quotas::largest_remainder;
 use crate::practice::refusal::refusal;
 use crate::practice::stock_scenario::StockScenario;
+use crate::practice::stream_dealing::{Classified, Delivery, Stream, StreamDealing, StreamKey};
 use crate::program::Program;
 
 /// Each scenario's number of boards: its count, or its weight's share of what the counts
@@ -63,13 +66,13 @@ fn natural_scenario(session: &Session, scenario: &MixScenario) -> Result<(Progra
     Ok((program, text, types))
 }
 
-/// The deals of one scenario: levelled over its hand types under `--level` (when it declares
-/// any), else dealt as it stands.
+/// The deals of scenario `index` of the mix (through `dealing`): levelled over its hand types
+/// under `--level` (when it declares any), else dealt as it stands.
 fn scenario_deals(
     session: &Session,
-    scenario: &MixScenario,
-    quota: u64,
-    generate: i64,
+    dealing: &mut dyn StreamDealing,
+    (index, scenario): (usize, &MixScenario),
+    (quota, generate): (u64, i64),
     seed: i64,
     warnings: &mut String,
 ) -> Result<(OrderedDeals, BoardPlan)> {
@@ -82,23 +85,31 @@ fn scenario_deals(
     };
     if options.levelling.level && !types.types.is_empty() {
         let target = types.target(None).map_err(|e| e.in_scenario(&scenario.name))?;
-        let limits = (quota as i64, generate);
-        let ordered =
-            levelled_deals(options, &program, &text, &types, &target, limits, seed, &session.interrupter(), warnings)
-                .map_err(|e| e.in_scenario(&scenario.name))?;
+        let levelled =
+            LevelledScenario { program: &program, text: &text, types: &types, target: &target, index: index as u32 };
+        let ordered = levelled_deals(dealing, options, &levelled, (quota as i64, generate), seed, warnings)
+            .map_err(|e| e.in_scenario(&scenario.name))?;
         return Ok((ordered, plan));
     }
-    let part = part_options(options, seed, quota as i64, generate);
-    let mut dealing = Session::with_program(part, program, &text, session.interrupter());
-    let mut deals = Vec::with_capacity(quota as usize);
-    let (_, result) = dealing.next_deals(quota as usize, &[], &mut [], |_, deal| deals.push(*deal));
-    result.map_err(|e| e.in_scenario(&scenario.name))?;
-    let hand_types = vec![None; deals.len()];
-    Ok((OrderedDeals { deals, hand_types, generated: dealing.dealt_so_far().0 }, plan))
+    if generate <= 0 {
+        // The scenarios before it used the whole budget (a generate limit of 0 would ask for
+        // the default one).
+        return Ok((in_production_order(&types, Classified::default()), plan));
+    }
+    let dealt = dealing
+        .deal(Stream {
+            key: StreamKey { scenario: index as u32, hand_type: None },
+            options: stream_options(options, seed, quota as i64, generate),
+            program,
+            text: &text,
+            types: &HandTypes::default(),
+        })
+        .map_err(|e| e.in_scenario(&scenario.name))?;
+    Ok((in_production_order(&types, dealt), plan))
 }
 
-/// Runs the mixed board set of the session's scenarios.
-pub fn mix(session: &mut Session) -> Result<RunReport> {
+/// Runs the mixed board set of the session's scenarios, dealt through `dealing`.
+pub fn mix(session: &mut Session, dealing: &mut dyn StreamDealing) -> Result<RunReport> {
     let started = Instant::now();
     let scenarios = session.mix_scenarios().to_vec();
     let options = session.options().clone();
@@ -110,9 +121,10 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
     let mut warnings = String::new();
     let mut parts = Vec::with_capacity(scenarios.len());
     let mut generated = 0i64;
-    for (index, (scenario, &quota)) in scenarios.iter().zip(&quotas).enumerate() {
+    for ((index, scenario), &quota) in scenarios.iter().enumerate().zip(&quotas) {
+        let limits = (quota, generate - generated);
         let (dealt, plan) =
-            scenario_deals(session, scenario, quota, generate - generated, type_seed(seed, index), &mut warnings)?;
+            scenario_deals(session, dealing, (index, scenario), limits, type_seed(seed, index), &mut warnings)?;
         if (dealt.deals.len() as u64) < quota {
             warnings.push_str(&format!(
                 "Warning: {}: the generate limit ended it at {} of its {quota} boards.\n",
@@ -128,9 +140,13 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
     let mut taken = vec![0usize; parts.len()];
     let mut deals = Vec::with_capacity(order.len());
     let mut labels = Vec::with_capacity(order.len());
+    let mut dd = Vec::new();
     for part in order {
         let (dealt, plan, name) = &parts[part];
         deals.push(dealt.deals[taken[part]]);
+        if let Some(results) = dealt.dd.get(taken[part]) {
+            dd.push(results.clone());
+        }
         labels.push(BoardLabel {
             hand_type: dealt.hand_types[taken[part]].clone(),
             scenario: Some(name.clone()),
@@ -138,15 +154,14 @@ pub fn mix(session: &mut Session) -> Result<RunReport> {
         });
         taken[part] += 1;
     }
-    session.write_diagnostics(warnings.as_bytes());
     // The set's records: PBN unless LIN or JSON Lines are asked for.
     let program = Program::from_source(b"", options.dialect(), &options.script_vars)?;
     let script_format = options.format == OutputFormat::Script;
     if script_format {
         session.set_option("format", "pbn")?;
     }
-    let boards = GivenBoards { deals, labels, hand_types: Vec::new(), generated, started };
-    let result = with_seed(session, seed, |session| session.run_given_with(program, boards));
+    let boards = GivenBoards { deals, labels, hand_types: Vec::new(), dd, generated, started, seconds_before: 0.0 };
+    let result = dealing.deliver(session, Delivery { seed, warnings, boards, records: Some(program) });
     if script_format {
         session.set_option("format", "script")?;
     }

@@ -10,7 +10,8 @@
 //! [`generated_block`] (the text written), [`write_leveled`] (`--write-leveled`), [`quotas`]
 //! (exact quotas), [`refusal`] (the error a practice run refuses with), [`interleave`] (the
 //! order boards are printed in), [`level_run`] (`--level` and `--interleave`), [`mix`] (several
-//! scenarios in one board set), and [`run`] (which run the session's options ask for).
+//! scenarios in one board set), [`stream_dealing`] (where the streams of deals they need are
+//! dealt: here, or in parts), and [`PracticeRun`] (which run the session's options ask for).
 
 pub mod condition_extent;
 pub mod generated_block;
@@ -24,36 +25,84 @@ pub mod quotas;
 pub mod refusal;
 pub mod scenario;
 pub mod stock_scenario;
+pub mod stream_dealing;
 pub mod write_leveled;
 
 use crate::error::Result;
 use crate::job::{RunReport, Session};
+use crate::practice::stream_dealing::{DealtHere, StreamDealing};
 
-/// Runs the job of `session`'s loaded script as its options ask: the scenarios added for a
-/// mix make a mixed board set, `--write-leveled` writes the levelled script, `--level` deals
-/// each hand type in its quota, `--interleave` orders the produced deals by hand type and
-/// `--json-summary` counts them (a script without hand types runs as it stands), otherwise the
-/// plain run ([`Session::run`]).
-pub fn run(session: &mut Session) -> Result<RunReport> {
-    if !session.mix_scenarios().is_empty() {
-        return mix::mix(session);
-    }
-    let levelling = &session.options().levelling;
-    if let Some(path) = levelling.write_leveled.clone() {
-        return write_leveled::write_leveled(session, &path);
-    }
-    if levelling.level {
-        return level_run::level(session);
-    }
-    // A script with hand types is classified deal by deal when its boards are to be
-    // interleaved, or counted by type in the JSON summary (a plain run whose hand types cannot
-    // be read, a `LevelType_` one say, runs as it stands).
-    if levelling.interleave {
-        if scenario::declares_hand_types(session)? {
-            return level_run::by_type(session, true);
+/// The run a session's options ask of its loaded script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PracticeRun {
+    /// No practice set: the script's own job ([`Session::run`]).
+    Plain,
+    /// `--write-leveled`: the levelled script written to this file.
+    WriteLeveled(String),
+    /// The scenarios added for a mix, in one board set.
+    Mix,
+    /// `--level`: each hand type dealt in its quota.
+    Level,
+    /// The scenario dealt as it stands, its deals classified by hand type: interleaved
+    /// (`--interleave`) or as produced (for the JSON summary's counts).
+    ByType {
+        /// Whether the boards are interleaved by type.
+        interleave: bool,
+    },
+}
+
+impl PracticeRun {
+    /// The run `session`'s options ask for: the scenarios added for a mix make a mixed board
+    /// set, `--write-leveled` writes the levelled script, `--level` deals each hand type in its
+    /// quota, `--interleave` orders the produced deals by hand type and `--json-summary` counts
+    /// them (a script without hand types runs as it stands), otherwise the plain run.
+    pub fn of(session: &Session) -> Result<PracticeRun> {
+        if !session.mix_scenarios().is_empty() {
+            return Ok(PracticeRun::Mix);
         }
-    } else if session.options().json_summary && matches!(scenario::declares_hand_types(session), Ok(true)) {
-        return level_run::by_type(session, false);
+        let levelling = &session.options().levelling;
+        if let Some(path) = levelling.write_leveled.clone() {
+            return Ok(PracticeRun::WriteLeveled(path));
+        }
+        if levelling.level {
+            return Ok(PracticeRun::Level);
+        }
+        // A script with hand types is classified deal by deal when its boards are to be
+        // interleaved, or counted by type in the JSON summary (a plain run whose hand types
+        // cannot be read, a `LevelType_` one say, runs as it stands).
+        if levelling.interleave {
+            if scenario::declares_hand_types(session)? {
+                return Ok(PracticeRun::ByType { interleave: true });
+            }
+        } else if session.options().json_summary && matches!(scenario::declares_hand_types(session), Ok(true)) {
+            return Ok(PracticeRun::ByType { interleave: false });
+        }
+        Ok(PracticeRun::Plain)
     }
-    session.run()
+
+    /// Runs this run of a practice set (a mix, a levelled set, a classified run) with its
+    /// streams dealt by `dealing`; `None` for the plain run and `--write-leveled`, which deal
+    /// no streams.
+    pub fn deal_with(&self, session: &mut Session, dealing: &mut dyn StreamDealing) -> Option<Result<RunReport>> {
+        match self {
+            PracticeRun::Mix => Some(mix::mix(session, dealing)),
+            PracticeRun::Level => Some(level_run::level(session, dealing)),
+            PracticeRun::ByType { interleave } => Some(level_run::by_type(session, *interleave, dealing)),
+            PracticeRun::Plain | PracticeRun::WriteLeveled(_) => None,
+        }
+    }
+}
+
+/// Runs the job of `session`'s loaded script as its options ask (see [`PracticeRun::of`]),
+/// in this process.
+pub fn run(session: &mut Session) -> Result<RunReport> {
+    let practice = PracticeRun::of(session)?;
+    let mut here = DealtHere { interrupter: session.interrupter() };
+    if let Some(result) = practice.deal_with(session, &mut here) {
+        return result;
+    }
+    match practice {
+        PracticeRun::WriteLeveled(path) => write_leveled::write_leveled(session, &path),
+        _ => session.run(),
+    }
 }

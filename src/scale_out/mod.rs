@@ -14,17 +14,27 @@
 //! by the merge. It reads one deal at a time: its memory does not grow with the deals (except
 //! what `print(compass…)` keeps, as in one run).
 //!
+//! A practice run (a levelled set, a mix, a run classified by hand type) deals several
+//! streams, each from a seed of its own, sharing the generate budget in turn (see
+//! [`crate::practice::stream_dealing`]): a part deals its range of every deal number each
+//! stream could use ([`part_streams`]), and the merge takes each stream's deals as one run
+//! would have within the budget the streams before it left ([`merged_streams`]), then runs the
+//! practice run's own ordering and printing on them.
+//!
 //! This stage composes jobs of the [`crate::job`] stage, beside [`crate::practice`]; engines
 //! that run the parts (Slurm job arrays, GNU parallel, Dask) call the command line, the C API
 //! or the Python package — nothing here schedules anything.
 //!
 //! One concept per file: [`part_file`] (the file format), [`part_run`] (dealing one part),
-//! [`merge`] (putting the parts together), and [`run`] (which run the session's options ask
-//! for).
+//! [`part_streams`] (a part's streams written), [`merge`] (putting the parts together),
+//! [`merged_streams`] (a practice run's streams read back), and [`run`] (which run the
+//! session's options ask for).
 
 pub mod merge;
+pub mod merged_streams;
 pub mod part_file;
 pub mod part_run;
+pub mod part_streams;
 
 use crate::error::Result;
 use crate::job::{RunReport, Session};

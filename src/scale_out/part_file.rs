@@ -1,24 +1,33 @@
 //! The part file: what one part of a job cut by deal numbers (see [`super`]) leaves for the
-//! merge — the job as given (script and options), the range of deal numbers it dealt, and
-//! every deal it accepted with its number and the double-dummy results it solved — in a
-//! documented little-endian binary format, read and written as a stream.
+//! merge — the job as given (script, options, the scenarios of a mix), and for each stream of
+//! deals the job deals (the job itself; a practice run's hand types and scenarios, each dealt
+//! from a seed of its own) the range of deal numbers the part dealt and every deal it accepted,
+//! with its number, the hand types it is of and the double-dummy results it solved — in a
+//! documented little-endian binary format, written as a stream.
 //!
 //! ```text
-//! magic     "libdealer part\n" (15 bytes), then u32 version (1)
-//! header    i64 seed; u64 first, u64 count (the deal numbers dealt: first..first+count);
-//!           u64 generate (the job's generate count: the parts' ranges tile 0..generate);
-//!           i64 produce (the job's produce limit);
-//!           u32 length + the script's bytes;
-//!           u32 count, then each option as given: u32 length + key, u32 length + value
+//! magic     "libdealer part\n" (15 bytes), then u32 version (2)
+//! header    u32 length + the producing library ("libdealer 0.1.0": parts of one job come
+//!           from one version); i64 seed; u32 length + the script's bytes;
+//!           u32 count, then each option as given: u32 length + key, u32 length + value;
+//!           u32 count, then each scenario of a mix: u32 length + name, u32 length + text,
+//!           f64 weight, u8 1 + u64 count of boards (or u8 0)
 //! records   'D', u64 deal number, 13 bytes deal (card by card, clubs 2 to spades ace, the
 //!           seat holding it in two bits: north 0, east 1, south 2, west 3, lowest bits
 //!           first), u32 double-dummy results known (bit 5·declarer + strain: declarers
 //!           north 0 to west 3, strains clubs 0, diamonds 1, hearts 2, spades 3, notrump 4),
-//!           10 bytes tricks (the 20 results in that order, 4 bits each, low nibble first)
-//! trailer   'E', u64 the first deal number not dealt, u64 deals accepted, f64 seconds
+//!           10 bytes tricks (the 20 results in that order, 4 bits each, low nibble first),
+//!           u16 + u16 the first two hand types the deal is of, by index (0xFFFF: none)
+//! trailer   'E', u32 count of streams, then for each: u32 scenario (0 outside a mix),
+//!           u32 hand type dealt directly (0xFFFFFFFF: the scenario as it stands),
+//!           u64 first, u64 count (the deal numbers dealt: first..first+count),
+//!           u64 total (the stream's deal numbers: the parts' ranges tile 0..total),
+//!           i64 quota (the most deals the stream keeps), u64 next (the first deal number
+//!           not dealt), u64 accepted, u64 offset of its first record, u64 records;
+//!           f64 seconds; u64 offset of the trailer (the file's last 8 bytes)
 //! ```
 //!
-//! A record is 36 bytes; a part of a billion accepted deals writes 36 GB. A file without its
+//! A record is 40 bytes; a part of a billion accepted deals writes 40 GB. A file without its
 //! trailer (a part that failed or was stopped) is refused by the merge.
 
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -26,96 +35,167 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use crate::cards::{Card, Deal, Hand};
 use crate::dd::DealResults;
 use crate::error::{Error, ErrorKind, Result};
+use crate::job::options::MixScenario;
+use crate::practice::stream_dealing::StreamKey;
 
 /// The file's first bytes.
 const MAGIC: &[u8; 15] = b"libdealer part\n";
 /// The format's version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// A record's tag.
 const DEAL: u8 = b'D';
 /// A record's length.
-const RECORD_LEN: u64 = 36;
+const RECORD_LEN: u64 = 40;
 /// The trailer's tag.
 const END: u8 = b'E';
+/// A stream's entry in the trailer.
+const STREAM_LEN: u64 = 72;
+/// "No hand type" in a record, "the scenario as it stands" in a stream's key.
+const NONE_16: u16 = u16::MAX;
+const NONE_32: u32 = u32::MAX;
+/// The library that writes part files.
+pub const PRODUCER: &str = concat!("libdealer ", env!("CARGO_PKG_VERSION"));
 
-/// The job a part belongs to and the deals it dealt: what every part of a job shares, and
-/// its range.
+/// The job a part belongs to: what every part of a job shares.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartHeader {
+    /// The library that wrote the part.
+    pub producer: String,
     /// The job's seed.
     pub seed: i64,
-    /// The first deal number the part dealt.
-    pub first: u64,
-    /// How many deal numbers it dealt from there.
-    pub count: u64,
-    /// The job's generate count: the parts' ranges tile `0..generate`.
-    pub generate: u64,
-    /// The job's produce limit.
-    pub produce: i64,
     /// The script as given.
     pub script: Vec<u8>,
     /// The options as given, in order (the part's own range options left out).
     pub options: Vec<(String, String)>,
+    /// The scenarios of a mixed board set, in order (empty: none).
+    pub mix: Vec<MixScenario>,
 }
 
 impl PartHeader {
-    /// Whether `other` is a part of the same job (everything but the range alike).
+    /// Whether `other` is a part of the same job.
     pub fn same_job(&self, other: &PartHeader) -> bool {
-        (self.seed, self.generate, self.produce, &self.script, &self.options)
-            == (other.seed, other.generate, other.produce, &other.script, &other.options)
+        self == other
+    }
+}
+
+/// A stream as a part dealt it: its key, its range of deal numbers, how it ended and where its
+/// records are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PartStream {
+    /// The stream.
+    pub key: StreamKey,
+    /// The first deal number the part dealt.
+    pub first: u64,
+    /// How many deal numbers it dealt from there.
+    pub count: u64,
+    /// The stream's deal numbers: the parts' ranges tile `0..total`.
+    pub total: u64,
+    /// The most deals the stream keeps (its produce limit): a part stops once it has as many.
+    pub quota: i64,
+    /// The first deal number not dealt (the range's end, or one past the deal that reached
+    /// the quota).
+    pub next: u64,
+    /// The deals accepted.
+    pub accepted: u64,
+    /// Where the stream's records start in the file.
+    offset: u64,
+    /// How many records it has.
+    records: u64,
+}
+
+impl PartStream {
+    /// The deal numbers the part was to deal, `first..first + count`.
+    pub fn range_end(&self) -> u64 {
+        self.first.saturating_add(self.count)
+    }
+
+    /// Whether the part dealt the whole range, or stopped at the quota.
+    pub fn finished(&self) -> bool {
+        self.next == self.range_end() || (self.next < self.range_end() && self.accepted >= self.quota.max(0) as u64)
     }
 }
 
 /// One accepted deal of a part.
 #[derive(Clone, Debug)]
 pub struct PartDeal {
-    /// Its deal number in the job.
+    /// Its deal number in its stream.
     pub number: u64,
     /// The deal.
     pub deal: Deal,
+    /// The first two hand types (by index) the deal is of, when it is of any.
+    pub hand_types: [Option<u16>; 2],
     /// The double-dummy results the part solved for it.
     pub dd: DealResults,
-}
-
-/// How a part ended: the first deal number it did not deal, the deals it accepted, its
-/// seconds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PartEnd {
-    /// The first deal number not dealt (the range's end, or one past the deal that reached
-    /// the produce limit).
-    pub next: u64,
-    /// The deals accepted.
-    pub accepted: u64,
-    /// The part's wall-clock seconds.
-    pub seconds: f64,
 }
 
 /// Writes a part file.
 pub struct PartWriter<W: Write> {
     out: W,
+    /// Bytes written so far.
+    at: u64,
+    /// The streams ended so far.
+    streams: Vec<PartStream>,
+    /// The stream being written.
+    current: Option<PartStream>,
 }
 
 impl<W: Write> PartWriter<W> {
     /// Starts a part file on `out` with its header.
-    pub fn new(mut out: W, header: &PartHeader) -> std::io::Result<PartWriter<W>> {
-        out.write_all(MAGIC)?;
-        out.write_all(&VERSION.to_le_bytes())?;
-        out.write_all(&header.seed.to_le_bytes())?;
-        for n in [header.first, header.count, header.generate] {
-            out.write_all(&n.to_le_bytes())?;
-        }
-        out.write_all(&header.produce.to_le_bytes())?;
-        write_bytes(&mut out, &header.script)?;
-        out.write_all(&(header.options.len() as u32).to_le_bytes())?;
+    pub fn new(out: W, header: &PartHeader) -> std::io::Result<PartWriter<W>> {
+        let mut writer = PartWriter { out, at: 0, streams: Vec::new(), current: None };
+        writer.put(MAGIC)?;
+        writer.put(&VERSION.to_le_bytes())?;
+        writer.put_bytes(header.producer.as_bytes())?;
+        writer.put(&header.seed.to_le_bytes())?;
+        writer.put_bytes(&header.script)?;
+        writer.put(&(header.options.len() as u32).to_le_bytes())?;
         for (key, value) in &header.options {
-            write_bytes(&mut out, key.as_bytes())?;
-            write_bytes(&mut out, value.as_bytes())?;
+            writer.put_bytes(key.as_bytes())?;
+            writer.put_bytes(value.as_bytes())?;
         }
-        Ok(PartWriter { out })
+        writer.put(&(header.mix.len() as u32).to_le_bytes())?;
+        for scenario in &header.mix {
+            writer.put_bytes(scenario.name.as_bytes())?;
+            writer.put_bytes(&scenario.text)?;
+            writer.put(&scenario.weight.to_le_bytes())?;
+            match scenario.count {
+                Some(count) => {
+                    writer.put(&[1])?;
+                    writer.put(&count.to_le_bytes())?;
+                }
+                None => writer.put(&[0])?,
+            }
+        }
+        Ok(writer)
     }
 
-    /// Writes accepted deal number `number` with the double-dummy results solved for it.
-    pub fn deal(&mut self, number: u64, deal: &Deal, dd: &DealResults) -> std::io::Result<()> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.at += bytes.len() as u64;
+        self.out.write_all(bytes)
+    }
+
+    fn put_bytes(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.put(&(bytes.len() as u32).to_le_bytes())?;
+        self.put(bytes)
+    }
+
+    /// Starts the records of stream `key`, of which the part deals deal numbers
+    /// `first..first + count` of `0..total`, keeping at most `quota` deals.
+    pub fn begin_stream(&mut self, key: StreamKey, (first, count): (u64, u64), total: u64, quota: i64) {
+        let stream =
+            PartStream { key, first, count, total, quota, next: first, accepted: 0, offset: self.at, records: 0 };
+        self.current = Some(stream);
+    }
+
+    /// Writes accepted deal number `number` of the current stream, the first two hand types
+    /// it is of, and the double-dummy results solved for it.
+    pub fn deal(
+        &mut self,
+        number: u64,
+        deal: &Deal,
+        hand_types: [Option<u16>; 2],
+        dd: &DealResults,
+    ) -> std::io::Result<()> {
         let mut record = [0u8; RECORD_LEN as usize];
         record[0] = DEAL;
         record[1..9].copy_from_slice(&number.to_le_bytes());
@@ -125,23 +205,44 @@ impl<W: Write> PartWriter<W> {
         for (cell, &t) in tricks.iter().enumerate() {
             record[26 + cell / 2] |= (t & 0xF) << (4 * (cell % 2));
         }
-        self.out.write_all(&record)
+        for (k, hand_type) in hand_types.iter().enumerate() {
+            let value = hand_type.filter(|&t| t != NONE_16).unwrap_or(NONE_16);
+            record[36 + 2 * k..38 + 2 * k].copy_from_slice(&value.to_le_bytes());
+        }
+        if let Some(stream) = &mut self.current {
+            stream.records += 1;
+        }
+        self.put(&record)
     }
 
-    /// Ends the file with its trailer; the writer.
-    pub fn finish(mut self, end: PartEnd) -> std::io::Result<W> {
-        self.out.write_all(&[END])?;
-        self.out.write_all(&end.next.to_le_bytes())?;
-        self.out.write_all(&end.accepted.to_le_bytes())?;
-        self.out.write_all(&end.seconds.to_le_bytes())?;
+    /// Ends the current stream: `next` the first deal number not dealt, `accepted` the deals
+    /// accepted.
+    pub fn end_stream(&mut self, next: u64, accepted: u64) {
+        if let Some(mut stream) = self.current.take() {
+            stream.next = next;
+            stream.accepted = accepted;
+            self.streams.push(stream);
+        }
+    }
+
+    /// Ends the file with its trailer (the part took `seconds`); the writer.
+    pub fn finish(mut self, seconds: f64) -> std::io::Result<W> {
+        let trailer = self.at;
+        self.put(&[END])?;
+        let streams = std::mem::take(&mut self.streams);
+        self.put(&(streams.len() as u32).to_le_bytes())?;
+        for s in &streams {
+            self.put(&s.key.scenario.to_le_bytes())?;
+            self.put(&s.key.hand_type.unwrap_or(NONE_32).to_le_bytes())?;
+            for n in [s.first, s.count, s.total, s.quota as u64, s.next, s.accepted, s.offset, s.records] {
+                self.put(&n.to_le_bytes())?;
+            }
+        }
+        self.put(&seconds.to_le_bytes())?;
+        self.put(&trailer.to_le_bytes())?;
         self.out.flush()?;
         Ok(self.out)
     }
-}
-
-fn write_bytes(out: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
-    out.write_all(&(bytes.len() as u32).to_le_bytes())?;
-    out.write_all(bytes)
 }
 
 /// The 13 bytes of a deal: each card's seat in two bits, in card order.
@@ -165,27 +266,24 @@ fn unpack_deal(packed: &[u8]) -> Option<Deal> {
     hands.iter().all(|h| h.0.count_ones() == 13).then_some(Deal(hands))
 }
 
-/// The trailer's length: its tag, two counts and the seconds.
-const TRAILER_LEN: u64 = 25;
-
-/// Reads a part file: its header and its end (the trailer, read first: a part that did not
-/// finish is refused before any deal is read), then its deals one at a time.
+/// Reads a part file: its header and its trailer (read first: a part that did not finish is
+/// refused before any deal is read), then the deals of one stream at a time.
 pub struct PartReader<R: Read + Seek> {
     input: R,
     /// The file's name, for errors.
     name: String,
     /// The header.
     pub header: PartHeader,
-    /// The trailer.
-    end: PartEnd,
-    /// Where the trailer starts: the records end there.
-    records_end: u64,
-    /// Where the next record starts.
-    at: u64,
+    /// The streams, in the order the part dealt them.
+    streams: Vec<PartStream>,
+    /// The part's wall-clock seconds.
+    seconds: f64,
+    /// The stream being read, and the records of it left.
+    reading: Option<(usize, u64)>,
 }
 
 impl<R: Read + Seek> PartReader<R> {
-    /// Reads the header and the end of the part file `name` from `input`.
+    /// Reads the header and the trailer of the part file `name` from `input`.
     pub fn new(mut input: R, name: &str) -> Result<PartReader<R>> {
         let bad = |what: &str| corrupt(name, what);
         let mut magic = [0u8; 15];
@@ -195,54 +293,100 @@ impl<R: Read + Seek> PartReader<R> {
         }
         let version = read_u32(&mut input).map_err(|_| bad("it ends in its header"))?;
         if version != VERSION {
-            return Err(bad(&format!("format version {version}; this libdealer reads version {VERSION}")));
+            return Err(bad(&format!(
+                "format version {version}; this libdealer reads version {VERSION} (deal the parts again with it)"
+            )));
         }
-        let header = (|| -> std::io::Result<PartHeader> {
-            let seed = read_u64(&mut input)? as i64;
-            let (first, count, generate) = (read_u64(&mut input)?, read_u64(&mut input)?, read_u64(&mut input)?);
-            let produce = read_u64(&mut input)? as i64;
-            let script = read_bytes(&mut input)?;
-            let n = read_u32(&mut input)?;
-            let mut options = Vec::new();
-            for _ in 0..n {
-                let key = String::from_utf8_lossy(&read_bytes(&mut input)?).into_owned();
-                let value = String::from_utf8_lossy(&read_bytes(&mut input)?).into_owned();
-                options.push((key, value));
-            }
-            Ok(PartHeader { seed, first, count, generate, produce, script, options })
-        })()
-        .map_err(|_| bad("it ends in its header"))?;
+        let header = read_header(&mut input).map_err(|_| bad("it ends in its header"))?;
         let unfinished = || bad("it has no end: the part did not finish");
-        let at = input.stream_position().map_err(|_| unfinished())?;
+        let records_start = input.stream_position().map_err(|_| unfinished())?;
         let len = input.seek(SeekFrom::End(0)).map_err(|_| unfinished())?;
-        let records_end = len.checked_sub(TRAILER_LEN).filter(|&e| e >= at).ok_or_else(unfinished)?;
-        let end = (|| -> std::io::Result<Option<PartEnd>> {
-            input.seek(SeekFrom::Start(records_end))?;
+        let trailer = (|| -> std::io::Result<Option<(Vec<PartStream>, f64)>> {
+            input.seek(SeekFrom::End(-8))?;
+            let at = read_u64(&mut input)?;
+            if at < records_start || at >= len {
+                return Ok(None);
+            }
+            input.seek(SeekFrom::Start(at))?;
             let mut tag = [0u8; 1];
             input.read_exact(&mut tag)?;
-            let next = read_u64(&mut input)?;
-            let accepted = read_u64(&mut input)?;
+            let n = u64::from(read_u32(&mut input)?);
+            if tag[0] != END || at + 1 + 4 + n * STREAM_LEN + 16 != len {
+                return Ok(None);
+            }
+            let mut streams = Vec::with_capacity(n as usize);
+            for _ in 0..n {
+                let scenario = read_u32(&mut input)?;
+                let hand_type = Some(read_u32(&mut input)?).filter(|&t| t != NONE_32);
+                let mut v = [0u64; 8];
+                for x in &mut v {
+                    *x = read_u64(&mut input)?;
+                }
+                let [first, count, total, quota, next, accepted, offset, records] = v;
+                let stream = PartStream {
+                    key: StreamKey { scenario, hand_type },
+                    first,
+                    count,
+                    total,
+                    quota: quota as i64,
+                    next,
+                    accepted,
+                    offset,
+                    records,
+                };
+                let inside = records
+                    .checked_mul(RECORD_LEN)
+                    .and_then(|bytes| offset.checked_add(bytes))
+                    .is_some_and(|end| offset >= records_start && end <= at);
+                if !inside || records != accepted {
+                    return Ok(None);
+                }
+                streams.push(stream);
+            }
             let seconds = f64::from_le_bytes(read_u64(&mut input)?.to_le_bytes());
-            input.seek(SeekFrom::Start(at))?;
-            Ok((tag[0] == END).then_some(PartEnd { next, accepted, seconds }))
+            Ok(Some((streams, seconds)))
         })()
         .ok()
         .flatten()
         .ok_or_else(unfinished)?;
-        if (records_end - at) % RECORD_LEN != 0 || (records_end - at) / RECORD_LEN != end.accepted {
-            return Err(bad("its deals do not match its end: the file is damaged"));
-        }
-        Ok(PartReader { input, name: name.to_string(), header, end, records_end, at })
+        let (streams, seconds) = trailer;
+        Ok(PartReader { input, name: name.to_string(), header, streams, seconds, reading: None })
     }
 
-    /// The next accepted deal; `None` after the last one.
+    /// The streams the part dealt, in the order it dealt them.
+    pub fn streams(&self) -> &[PartStream] {
+        &self.streams
+    }
+
+    /// The part's wall-clock seconds.
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The file's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Starts reading the deals of stream `key` ([`next_deal`](Self::next_deal)); `false` when
+    /// the part has no such stream.
+    pub fn read_stream(&mut self, key: StreamKey) -> Result<bool> {
+        let Some(index) = self.streams.iter().position(|s| s.key == key) else {
+            self.reading = None;
+            return Ok(false);
+        };
+        let stream = self.streams[index];
+        self.input.seek(SeekFrom::Start(stream.offset)).map_err(|_| corrupt(&self.name, "it ends in a deal"))?;
+        self.reading = Some((index, stream.records));
+        Ok(true)
+    }
+
+    /// The next accepted deal of the stream being read; `None` after its last one.
     pub fn next_deal(&mut self) -> Result<Option<PartDeal>> {
-        if self.at >= self.records_end {
-            return Ok(None);
-        }
+        let Some((index, left)) = self.reading.filter(|(_, left)| *left > 0) else { return Ok(None) };
+        self.reading = Some((index, left - 1));
         let mut record = [0u8; RECORD_LEN as usize];
         self.input.read_exact(&mut record).map_err(|_| corrupt(&self.name, "it ends in a deal"))?;
-        self.at += RECORD_LEN;
         if record[0] != DEAL {
             return Err(corrupt(&self.name, "a record of an unknown kind"));
         }
@@ -250,22 +394,45 @@ impl<R: Read + Seek> PartReader<R> {
         let deal = unpack_deal(&record[9..22]).ok_or_else(|| corrupt(&self.name, "a deal is not a deal"))?;
         let known = u32::from_le_bytes(record[22..26].try_into().expect("4 bytes"));
         let tricks: [u8; 20] = std::array::from_fn(|cell| record[26 + cell / 2] >> (4 * (cell % 2)) & 0xF);
-        let in_range = (self.header.first..self.header.first.saturating_add(self.header.count)).contains(&number);
+        let hand_types: [Option<u16>; 2] = std::array::from_fn(|k| {
+            Some(u16::from_le_bytes(record[36 + 2 * k..38 + 2 * k].try_into().expect("2 bytes")))
+                .filter(|&t| t != NONE_16)
+        });
+        let stream = &self.streams[index];
+        let in_range = (stream.first..stream.next).contains(&number);
         if !in_range || known >> 20 != 0 || tricks.iter().any(|&t| t > 13) {
             return Err(corrupt(&self.name, &format!("deal number {number} is out of its range or damaged")));
         }
-        Ok(Some(PartDeal { number, deal, dd: DealResults::from_known(known, tricks) }))
+        Ok(Some(PartDeal { number, deal, hand_types, dd: DealResults::from_known(known, tricks) }))
     }
+}
 
-    /// The part's end (its trailer).
-    pub fn end(&self) -> PartEnd {
-        self.end
+/// Reads the header after the version.
+fn read_header(input: &mut impl Read) -> std::io::Result<PartHeader> {
+    let text = |input: &mut dyn Read| -> std::io::Result<String> {
+        String::from_utf8(read_bytes(input)?).map_err(std::io::Error::other)
+    };
+    let producer = text(input)?;
+    let seed = read_u64(input)? as i64;
+    let script = read_bytes(input)?;
+    let mut options = Vec::new();
+    for _ in 0..read_u32(input)? {
+        options.push((text(input)?, text(input)?));
     }
-
-    /// The file's name.
-    pub fn name(&self) -> &str {
-        &self.name
+    let mut mix = Vec::new();
+    for _ in 0..read_u32(input)? {
+        let name = text(input)?;
+        let text = read_bytes(input)?;
+        let weight = f64::from_le_bytes(read_u64(input)?.to_le_bytes());
+        let mut has_count = [0u8; 1];
+        input.read_exact(&mut has_count)?;
+        let count = match has_count[0] {
+            0 => None,
+            _ => Some(read_u64(input)?),
+        };
+        mix.push(MixScenario { name, text, weight, count });
     }
+    Ok(PartHeader { producer, seed, script, options, mix })
 }
 
 /// The error for a part file that cannot be read as one.
@@ -273,19 +440,19 @@ fn corrupt(name: &str, what: &str) -> Error {
     Error::new(ErrorKind::Io, format!("part file {name}: {what}"))
 }
 
-fn read_u32(input: &mut impl Read) -> std::io::Result<u32> {
+fn read_u32(input: &mut (impl Read + ?Sized)) -> std::io::Result<u32> {
     let mut b = [0u8; 4];
     input.read_exact(&mut b)?;
     Ok(u32::from_le_bytes(b))
 }
 
-fn read_u64(input: &mut impl Read) -> std::io::Result<u64> {
+fn read_u64(input: &mut (impl Read + ?Sized)) -> std::io::Result<u64> {
     let mut b = [0u8; 8];
     input.read_exact(&mut b)?;
     Ok(u64::from_le_bytes(b))
 }
 
-fn read_bytes(input: &mut impl Read) -> std::io::Result<Vec<u8>> {
+fn read_bytes(input: &mut (impl Read + ?Sized)) -> std::io::Result<Vec<u8>> {
     let n = read_u32(input)? as usize;
     if n > 64 << 20 {
         return Err(std::io::Error::other("too long"));
@@ -303,40 +470,59 @@ mod tests {
     #[test]
     fn a_part_file_reads_back_what_was_written() {
         let header = PartHeader {
+            producer: PRODUCER.into(),
             seed: -7,
-            first: 1000,
-            count: 500,
-            generate: 4000,
-            produce: 40,
             script: b"condition hcp(north) > 20\naction printoneline\n".to_vec(),
             options: vec![("title".into(), "A title, with spaces".into()), ("produce".into(), "40".into())],
+            mix: vec![
+                MixScenario { name: "a.dlr".into(), text: b"produce 3".to_vec(), weight: 1.5, count: None },
+                MixScenario { name: "b.dlr".into(), text: Vec::new(), weight: 1.0, count: Some(9) },
+            ],
         };
         let mut dealer = Dealer::new(&DealingSetup::default()).unwrap();
         let mut writer = PartWriter::new(Vec::new(), &header).unwrap();
+        let keys = [StreamKey { scenario: 0, hand_type: None }, StreamKey { scenario: 1, hand_type: Some(3) }];
         let mut deals = Vec::new();
-        for k in 0..50u64 {
-            let deal = dealer.deal().unwrap();
-            let tricks: [u8; 20] = std::array::from_fn(|c| ((c as u64 + k) % 14) as u8);
-            let dd = DealResults::from_known(if k % 2 == 0 { (1 << 20) - 1 } else { 0b101 }, tricks);
-            let record = PartDeal { number: 1000 + 3 * k, deal, dd };
-            writer.deal(record.number, &record.deal, &record.dd).unwrap();
-            deals.push(record);
+        for (s, key) in keys.iter().enumerate() {
+            writer.begin_stream(*key, (1000, 500), 4000, 40);
+            for k in 0..25u64 {
+                let deal = dealer.deal().unwrap();
+                let tricks: [u8; 20] = std::array::from_fn(|c| ((c as u64 + k) % 14) as u8);
+                let dd = DealResults::from_known(if k % 2 == 0 { (1 << 20) - 1 } else { 0b101 }, tricks);
+                let hand_types = [Some(k as u16 % 3), (k == 4).then_some(7)];
+                let record = (s, PartDeal { number: 1000 + 3 * k, deal, hand_types, dd });
+                writer.deal(record.1.number, &record.1.deal, record.1.hand_types, &record.1.dd).unwrap();
+                deals.push(record);
+            }
+            writer.end_stream(1500, 25);
         }
-        let end = PartEnd { next: 1500, accepted: 50, seconds: 1.25 };
-        let bytes = writer.finish(end).unwrap();
+        let bytes = writer.finish(1.25).unwrap();
         let mut reader = PartReader::new(std::io::Cursor::new(bytes.as_slice()), "p").unwrap();
         assert_eq!(reader.header, header);
-        for expected in &deals {
-            let read = reader.next_deal().unwrap().unwrap();
-            assert_eq!((read.number, read.deal), (expected.number, expected.deal));
-            assert_eq!(read.dd.known_results(), expected.dd.known_results());
+        assert_eq!(reader.seconds(), 1.25);
+        assert_eq!(reader.streams().len(), 2);
+        assert!(reader.streams().iter().all(|s| s.finished() && s.accepted == 25 && s.total == 4000));
+        assert!(!reader.read_stream(StreamKey { scenario: 2, hand_type: None }).unwrap());
+        // Streams read in any order.
+        for s in [1, 0] {
+            assert!(reader.read_stream(keys[s]).unwrap());
+            for (_, expected) in deals.iter().filter(|(t, _)| *t == s) {
+                let read = reader.next_deal().unwrap().unwrap();
+                assert_eq!(
+                    (read.number, read.deal, read.hand_types),
+                    (expected.number, expected.deal, expected.hand_types)
+                );
+                assert_eq!(read.dd.known_results(), expected.dd.known_results());
+            }
+            assert!(reader.next_deal().unwrap().is_none());
         }
-        assert!(reader.next_deal().unwrap().is_none());
-        assert_eq!(reader.end(), end);
         // Cut anywhere, the file is refused with its name.
-        for cut in [3, 40, bytes.len() - 5, bytes.len() - 30] {
+        for cut in [3, 40, 150, bytes.len() - 5, bytes.len() - 30, bytes.len() - 200] {
             let refused = PartReader::new(std::io::Cursor::new(&bytes[..cut]), "cut.part").and_then(|mut r| {
-                while r.next_deal()?.is_some() {}
+                for key in keys {
+                    r.read_stream(key)?;
+                    while r.next_deal()?.is_some() {}
+                }
                 Ok(())
             });
             let e = refused.unwrap_err().to_string();

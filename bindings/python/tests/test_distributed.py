@@ -11,7 +11,7 @@ import pytest
 from dask.distributed import Client, LocalCluster
 
 from libdealer import OptionError, Session, UsageError
-from libdealer.distributed import deal_part, run
+from libdealer.distributed import Scenario, deal_part, run
 
 from conftest import without_timing
 
@@ -38,6 +38,32 @@ def test_parts_on_dask_merge_to_one_run(client: Client, tmp_path: Path) -> None:
         assert sorted(p.name for p in tmp_path.iterdir()) == ["part-0.bin", "part-1.bin", "part-2.bin"]
         for path in tmp_path.iterdir():
             path.unlink()
+
+
+LADDER = """HandType_weak = hcp(south) >= 6 and hcp(south) <= 9
+HandType_invite = hcp(south) >= 10 and hcp(south) <= 12
+HandType_game = hcp(south) >= 13
+condition hcp(north) >= 15 and hcp(north) <= 17 and shape(north, any 4333 + any 4432 + any 5332)
+action printoneline
+"""
+
+
+def test_practice_sets_on_dask_merge_to_one_run(client: Client) -> None:
+    # A levelled set: each hand type dealt in its quota, interleaved.
+    one = Session(LADDER, seed=3, produce=30, level=True).run()
+    merged = run(client, LADDER, parts=3, seed=3, produce=30, level=True)
+    assert without_timing(merged.output) == without_timing(one.output)
+    assert merged.output.count("\n") >= 30
+    # A mix of two scenarios, one of them levelled, in one board set.
+    mix = (Scenario(LADDER, "ladder", count=12), Scenario("condition hcp(west) >= 19\n", "strong", weight=1))
+    records = {"format": "jsonl"}
+    with Session("", seed=4, produce=20, level=True, options=records) as session:
+        for scenario in mix:
+            session.add_scenario(scenario.text, name=scenario.name, weight=scenario.weight, count=scenario.count)
+        one = session.run()
+    merged = run(client, "", parts=2, scenarios=mix, seed=4, produce=20, level=True, options=records)
+    assert without_timing(merged.output) == without_timing(one.output)
+    assert one.output.count('"scenario":"strong"') == 8
 
 
 def test_errors_cross_processes_whole() -> None:

@@ -10,8 +10,11 @@ actions read), and the client merges the parts into exactly what one run of the 
 ...     result = run(client, pathlib.Path("par.dlr"), parts=16, seed=42, generate=400_000)
 >>> print(result.output, end="")
 
+Practice sets are cut the same way: ``level=True``, ``interleave=True`` and the scenarios of a
+mix (``scenarios=[Scenario(text, name="1nt", weight=2), ...]``) give the one run's board set.
+
 Each task sends its part file's bytes back to the client, so the workers need no folder in
-common (a part file holds 36 bytes per accepted deal plus the script); with ``parts_dir`` the
+common (a part file holds 40 bytes per accepted deal plus the script); with ``parts_dir`` the
 tasks write their files there instead (a folder the workers and the client share) and only
 the names travel. Dask schedules; libdealer only deals and merges. Dask is imported only by
 the caller (``pip install libdealer[dask]``).
@@ -21,9 +24,19 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any, List, Mapping, Optional, TextIO, Union
+from typing import Any, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Union
 
 from .session import RunResult, Script, Session
+
+
+class Scenario(NamedTuple):
+    """A scenario of a mixed board set, as :meth:`Session.add_scenario` takes it: its script's
+    text, the name its boards carry, and its weight or exact count of boards."""
+
+    text: Union[str, bytes]
+    name: str
+    weight: float = 1.0
+    count: Optional[int] = None
 
 
 def deal_part(
@@ -32,17 +45,20 @@ def deal_part(
     parts: int,
     options: Mapping[str, Any],
     part_file: Optional[str] = None,
+    scenarios: Sequence[Scenario] = (),
 ) -> Union[bytes, str]:
     """Deals part ``index`` (from 0) of ``parts`` of the job of ``script`` under ``options``
-    (:class:`Session`'s keyword arguments; the seed must be fixed) into ``part_file`` and
-    returns its name; without ``part_file``, into a temporary file whose bytes it returns.
-    What a Dask task runs (any other engine may call it too)."""
+    (:class:`Session`'s keyword arguments; the seed must be fixed), mixing ``scenarios`` when
+    given, into ``part_file`` and returns its name; without ``part_file``, into a temporary
+    file whose bytes it returns. What a Dask task runs (any other engine may call it too)."""
     own = part_file is None
     if part_file is None:
         handle, part_file = tempfile.mkstemp(prefix="libdealer-", suffix=".part")
         os.close(handle)
     try:
         session = Session(script, **options)
+        for scenario in scenarios:
+            session.add_scenario(scenario.text, name=scenario.name, weight=scenario.weight, count=scenario.count)
         session.set_option("part", f"{index}/{parts}")
         session.set_option("part_file", part_file)
         session.run()
@@ -62,6 +78,7 @@ def run(
     *,
     parts: int,
     parts_dir: Union[str, "os.PathLike[str]", None] = None,
+    scenarios: Sequence[Scenario] = (),
     output: Optional[TextIO] = None,
     diagnostics: Optional[TextIO] = None,
     csv: Optional[TextIO] = None,
@@ -72,7 +89,8 @@ def run(
     ``client`` as ``parts`` parts and merges them here: the result is :meth:`Session.run`'s
     for one run of the job (its output, statistics and counters; the time is the parts'
     added up). ``options`` are :class:`Session`'s keyword arguments (``seed`` is required:
-    every part deals with it). A failing part raises its error here, and nothing is merged.
+    every part deals with it); ``scenarios`` make it a mixed board set. A failing part raises
+    its error here, and nothing is merged.
     The streams are :meth:`Session.run`'s."""
     if parts < 1:
         raise ValueError("parts must be 1 or more")
@@ -85,7 +103,8 @@ def run(
     if parts_dir is not None:
         names = [os.path.join(os.fspath(parts_dir), f"part-{k}.bin") for k in range(parts)]
     futures = [
-        client.submit(deal_part, script, k, parts, dict(options), names[k], pure=False) for k in range(parts)
+        client.submit(deal_part, script, k, parts, dict(options), names[k], tuple(scenarios), pure=False)
+        for k in range(parts)
     ]
     where = {future.key: k for k, future in enumerate(futures)}
     with tempfile.TemporaryDirectory(prefix="libdealer-parts-") as folder:
@@ -109,4 +128,4 @@ def run(
         return result
 
 
-__all__ = ["deal_part", "run"]
+__all__ = ["Scenario", "deal_part", "run"]
