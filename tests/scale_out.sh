@@ -6,7 +6,8 @@
 # parts and the order the files are given in:
 #
 # 1. statistics (average, frequency, bktfreq) with the produce limit falling inside a part,
-#    and with the generate limit ending the job, dealt on one thread or two in each part; printoneline/printall/printpbn boards
+#    and with the generate limit ending the job, dealt on one thread or two in each part; a job
+#    of statistics alone, whose parts record their running state instead of their deals; printoneline/printall/printpbn boards
 #    numbered across parts; LIN, JSON Lines and PBN records; rnd() in the actions; csvrpt to
 #    a file (-C); export to a file (-X) and evalcontract; print(compass) pages; smart dealing from a partnership's table; the classic
 #    dialect; double dummy in the actions (dds()) and in PBN records (--pbn-dd), solved by the
@@ -89,6 +90,26 @@ if cmp -s <(without_timing one.out) <(without_timing merged.out); then
 else
   ko "parts with different thread counts" "$(head -2 merged.err)"
 fi
+
+# A job of statistics alone, with no produce limit inside it: each part records the running
+# state of its statistics (a few hundred bytes), not its deals.
+cat >tally.dlr <<'DLR'
+condition hcp(north) >= 12 and shape(north, any 5xxx)
+action average "south" hcp(south), frequency "spades" (spades(south), 0, 13), bktfreq "east" (hcp(east), 0, 25, 5)
+DLR
+same "statistics alone: the parts' running states merged" 3 tally.dlr -s 14 -g 300000 -R 2
+bytes=$(stat -c %s p0.part)
+if [ "$bytes" -lt 2000 ]; then
+  ok "statistics alone: a part of 100,000 deals is $bytes bytes (no deal recorded)"
+else
+  ko "statistics alone: a part is $bytes bytes"
+fi
+cat >tally_classic.dlr <<'DLR'
+condition hcp(north) >= 12
+action average hcp(south), frequency (spades(south), 0, 13)
+DLR
+same "statistics alone, classic dialect" 2 tally_classic.dlr -s 15 -g 200000 --dialect=classic
+same "statistics alone, JSON summary" 2 tally.dlr -s 16 -g 100000 --json-summary
 
 cat >boards.dlr <<'DLR'
 dealer west

@@ -80,6 +80,28 @@ impl Tally {
         }
     }
 
+    /// The running state of a statistic added up by chunk (see [`Tally::merge`]) as integers;
+    /// `None` for the other actions.
+    pub(crate) fn counts(&self) -> Option<Vec<i64>> {
+        match self {
+            Tally::Average(a) => Some(a.counts()),
+            Tally::Frequency(f) => Some(f.counts()),
+            Tally::Buckets(f) => Some(f.counts()),
+            _ => None,
+        }
+    }
+
+    /// Adds a running state [`counts`](Self::counts) gave, of the same action; `false`, and
+    /// nothing added, when `counts` is not one.
+    pub(crate) fn add_counts(&mut self, counts: &[i64]) -> bool {
+        match self {
+            Tally::Average(a) => a.add_counts(counts),
+            Tally::Frequency(f) => f.add_counts(counts),
+            Tally::Buckets(f) => f.add_counts(counts),
+            _ => false,
+        }
+    }
+
     /// Writes the end-of-run report.
     pub(crate) fn write(&self, out: &mut Vec<u8>, dialect: Dialect, label: Option<&str>) {
         match self {

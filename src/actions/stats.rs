@@ -65,6 +65,23 @@ impl Average {
         self.count
     }
 
+    /// The running state as integers: the sums and the count.
+    pub fn counts(&self) -> Vec<i64> {
+        vec![self.sum, i64::from(self.classic_sum), self.square_sum, self.count]
+    }
+
+    /// Adds a running state [`counts`](Self::counts) gave (of another accumulator); `false`, and
+    /// nothing added, when `counts` is not one.
+    pub fn add_counts(&mut self, counts: &[i64]) -> bool {
+        let &[sum, classic_sum, square_sum, count] = counts else { return false };
+        let Ok(classic_sum) = i32::try_from(classic_sum) else { return false };
+        if count < 0 {
+            return false;
+        }
+        self.merge(&Average { sum, classic_sum, square_sum, count });
+        true
+    }
+
     /// Writes the end-of-run line: classic `[label: ]%g\n`; DealerV2
     /// `[label: ]Mean=%10.4f, Std Dev=%10.4f, Var=%10.4f, Sample Size=%ld \n`.
     pub fn write(&self, out: &mut Vec<u8>, dialect: Dialect, label: Option<&str>) {
@@ -143,6 +160,25 @@ impl Frequency1D {
         } else if let Some(c) = self.counts.get_mut((v - self.lo) as usize) {
             *c += 1;
         }
+    }
+
+    /// The running state as integers: below the bounds, above them, then each value's count.
+    pub fn counts(&self) -> Vec<i64> {
+        [self.below, self.above].into_iter().chain(self.counts.iter().copied()).collect()
+    }
+
+    /// Adds a running state [`counts`](Self::counts) gave (of a table of the same bounds);
+    /// `false`, and nothing added, when `counts` is not one.
+    pub fn add_counts(&mut self, counts: &[i64]) -> bool {
+        if counts.len() != self.counts.len() + 2 || counts.iter().any(|&c| c < 0) {
+            return false;
+        }
+        self.below += counts[0];
+        self.above += counts[1];
+        for (count, more) in self.counts.iter_mut().zip(&counts[2..]) {
+            *count += more;
+        }
+        true
     }
 
     /// Adds the values another table of the same bounds counted.
@@ -356,6 +392,23 @@ impl BucketFrequency1D {
     pub fn add(&mut self, v: i32) {
         let i = self.buckets.index(v) as usize;
         self.counts[i] += 1;
+    }
+
+    /// The running state as integers: each bucket's count.
+    pub fn counts(&self) -> Vec<i64> {
+        self.counts.clone()
+    }
+
+    /// Adds a running state [`counts`](Self::counts) gave (of a table of the same buckets);
+    /// `false`, and nothing added, when `counts` is not one.
+    pub fn add_counts(&mut self, counts: &[i64]) -> bool {
+        if counts.len() != self.counts.len() || counts.iter().any(|&c| c < 0) {
+            return false;
+        }
+        for (count, more) in self.counts.iter_mut().zip(counts) {
+            *count += more;
+        }
+        true
     }
 
     /// Adds the values another table of the same buckets counted.

@@ -8,7 +8,9 @@ use crate::clock::Instant;
 use crate::dd::DealResults;
 use crate::dealing::GeneratorKind;
 use crate::error::{Error, ErrorKind, Result};
-use crate::job::dealing_loop::{GivenDeal, GivenDeals};
+use crate::job::dealing_loop::{Given, GivenDeal, GivenDeals, Produced};
+use crate::job::parallel::Summary;
+use crate::job::report::Statistics;
 use crate::job::report::{Ceiling, RunReport};
 use crate::job::session::Session;
 
@@ -27,6 +29,25 @@ pub struct DealtRange {
 /// What [`Session::deal_range`] hands each accepted deal to: its number, the deal, the values
 /// of the expressions asked for on it, and its double-dummy results.
 pub type AcceptedDeal<'a> = dyn FnMut(u64, &Deal, &[i32], &DealResults) -> Result<()> + 'a;
+
+/// What a part of a job recorded, in deal order: an accepted deal, or — for a job whose
+/// actions are all statistics (see [`Session::statistics_suffice`]) — the running state of
+/// its statistics over the deals it accepted.
+#[derive(Clone, Debug)]
+pub enum Recorded {
+    /// An accepted deal.
+    Deal(RecordedDeal),
+    /// The running state of each action's statistic (see [`Session::deal_range_statistics`])
+    /// over `accepted` deals, dealt up to deal number `next`.
+    Statistics {
+        /// Each action's running state, as integers.
+        counts: Vec<Vec<i64>>,
+        /// The deals accepted.
+        accepted: u64,
+        /// The first deal number not dealt.
+        next: u64,
+    },
+}
 
 /// One accepted deal of a part of a job, as the part recorded it.
 #[derive(Clone, Debug)]
@@ -59,19 +80,7 @@ impl Session {
         ids: &[u32],
         accepted: &mut AcceptedDeal<'_>,
     ) -> Result<DealtRange> {
-        let options = self.options();
-        if options.generator != GeneratorKind::ChaCha {
-            return Err(not_in_parts(
-                "the compatibility generators (drand48, glibc) deal in sequence; parts need chacha",
-            ));
-        }
-        if options.library_file.is_some() {
-            return Err(not_in_parts("library mode reads its file in sequence"));
-        }
-        let program = self.loaded_program().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
-        if program.uses_external_metrics() {
-            return Err(not_in_parts("external metrics (usereval, opc) are not available in parts"));
-        }
+        self.check_cuttable()?;
         let nodes = ids.iter().map(|id| self.compiled_node(*id)).collect::<Result<Vec<_>>>()?;
         let mut values = vec![0i32; nodes.len()];
         let started = Instant::now();
@@ -98,6 +107,73 @@ impl Session {
         Ok(DealtRange { next: job.generated as u64, accepted: job.produced as u64, ceiling: job.ceiling })
     }
 
+    /// Whether a part of the loaded script's job may record the running state of its
+    /// statistics instead of its deals: every action is `average`, `frequency` or `bktfreq` of
+    /// a value of the deal alone (the statistics dealing threads add up by chunk), no deal
+    /// record file is written, and the produce limit cannot fall inside the job (it is at least
+    /// the generate count: no deal's place among the accepted ones matters).
+    pub fn statistics_suffice(&self) -> Result<bool> {
+        let program = self.loaded_program().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
+        let options = self.options();
+        let records = options.zrd_output.is_some() || options.dl52_output.is_some();
+        let (generate, produce) = self.run_limits()?;
+        Ok(!records && produce >= generate && Statistics::for_run(program).is_some())
+    }
+
+    /// Deals deal numbers `first..first + count` of the loaded script's job as
+    /// [`deal_range`](Self::deal_range) does, for a job whose statistics suffice (see
+    /// [`statistics_suffice`](Self::statistics_suffice)), adding the accepted deals up into each
+    /// action's statistic (worker threads by chunk); what it dealt, and each action's running
+    /// state as integers.
+    pub fn deal_range_statistics(&mut self, (first, count): (u64, u64)) -> Result<(DealtRange, Vec<Vec<i64>>)> {
+        if !self.statistics_suffice()? {
+            return Err(Error::new(ErrorKind::Usage, "this job's actions are not statistics of the deal alone"));
+        }
+        self.check_cuttable()?;
+        let program = self.loaded_program().expect("checked above");
+        let mut statistics = Statistics::for_run(program).expect("checked above");
+        let started = Instant::now();
+        let end = first.saturating_add(count).min(i64::MAX as u64);
+        let mut job = self.start_job_over(program.action_seats(), Some(statistics.empty()), Some(first..end))?;
+        job.hard_deadline = self.options().ceilings().time.and_then(|t| started.checked_add(t));
+        job.dealer.seek(first);
+        job.generated = i64::try_from(first).unwrap_or(i64::MAX);
+        job.max_generate = end as i64;
+        let program = self.loaded_program().expect("checked above");
+        while let Some(produced) = job.next_produced(program, None)? {
+            match produced {
+                Produced::Deal(deal) => statistics.add(program, &deal),
+                Produced::Summary(summary) => {
+                    for (tally, more) in statistics.tallies.iter_mut().zip(&summary.tallies) {
+                        tally.merge(more);
+                    }
+                }
+            }
+        }
+        let counts = statistics.tallies.iter().map(|t| t.counts().unwrap_or_default()).collect();
+        let dealt = DealtRange { next: job.generated as u64, accepted: job.produced as u64, ceiling: job.ceiling };
+        Ok((dealt, counts))
+    }
+
+    /// Refuses a job that cannot be cut by deal numbers: a compatibility generator, a library
+    /// file, an external metric.
+    fn check_cuttable(&self) -> Result<()> {
+        let options = self.options();
+        if options.generator != GeneratorKind::ChaCha {
+            return Err(not_in_parts(
+                "the compatibility generators (drand48, glibc) deal in sequence; parts need chacha",
+            ));
+        }
+        if options.library_file.is_some() {
+            return Err(not_in_parts("library mode reads its file in sequence"));
+        }
+        let program = self.loaded_program().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
+        if program.uses_external_metrics() {
+            return Err(not_in_parts("external metrics (usereval, opc) are not available in parts"));
+        }
+        Ok(())
+    }
+
     /// Runs the loaded script's actions on deals its job's parts accepted (see
     /// [`deal_range`](Self::deal_range)), given in deal order, as the one run of the job would
     /// have run them: boards numbered from the first deal, the produce limit honoured (deals
@@ -107,7 +183,7 @@ impl Session {
     /// into the report's time.
     pub fn run_recorded(
         &mut self,
-        deals: Box<dyn Iterator<Item = Result<RecordedDeal>> + Send>,
+        deals: Box<dyn Iterator<Item = Result<Recorded>> + Send>,
         generate: i64,
         seconds_before: f64,
     ) -> Result<RunReport> {
@@ -116,8 +192,21 @@ impl Session {
         let mut job = self.start_job_over(SeatSet::ALL, None, Some(0..0))?;
         job.parallel = None;
         job.lookahead = None;
-        let given = deals.map(|recorded| {
-            recorded.map(|r| GivenDeal { deal: r.deal, label: None, number: Some(r.number), dd: Some(r.dd) })
+        let empty = self.loaded_program().and_then(Statistics::for_run);
+        let given = deals.map(move |recorded| match recorded? {
+            Recorded::Deal(r) => {
+                Ok(Given::Deal(GivenDeal { deal: r.deal, label: None, number: Some(r.number), dd: Some(r.dd) }))
+            }
+            Recorded::Statistics { counts, accepted, next } => {
+                let bad = || Error::new(ErrorKind::Io, "a part's statistics are not those of this job's actions");
+                let mut statistics = empty.as_ref().ok_or_else(bad)?.empty();
+                let fits = counts.len() == statistics.tallies.len()
+                    && statistics.tallies.iter_mut().zip(&counts).all(|(tally, c)| tally.add_counts(c));
+                if !fits {
+                    return Err(bad());
+                }
+                Ok(Given::Statistics { statistics: Box::new(statistics), accepted, next })
+            }
         });
         job.given = Some(GivenDeals::new(Box::new(given), Vec::new(), Some(generate)));
         job.seconds_before = seconds_before;

@@ -90,10 +90,19 @@ pub(crate) struct GivenDeal {
     pub(crate) dd: Option<DealResults>,
 }
 
+/// What is given to a job to run the actions on: a deal, or the statistics of deals counted
+/// elsewhere (a part of a merged job whose actions are all statistics).
+pub(crate) enum Given {
+    /// A deal.
+    Deal(GivenDeal),
+    /// The statistics of `accepted` deals, dealt up to deal number `next`.
+    Statistics { statistics: Box<Statistics>, accepted: u64, next: u64 },
+}
+
 /// The deals given to a job to run the actions on, in order, read one at a time.
 pub(crate) struct GivenDeals {
     /// The deals still to come.
-    deals: Box<dyn Iterator<Item = Result<GivenDeal>> + Send>,
+    deals: Box<dyn Iterator<Item = Result<Given>> + Send>,
     /// The label of the deal taken last.
     pub(crate) label: Option<BoardLabel>,
     /// The boards taken so far of each declared hand type.
@@ -106,7 +115,7 @@ pub(crate) struct GivenDeals {
 impl GivenDeals {
     /// The deals to give and the declared hand types to count.
     pub(crate) fn new(
-        deals: Box<dyn Iterator<Item = Result<GivenDeal>> + Send>,
+        deals: Box<dyn Iterator<Item = Result<Given>> + Send>,
         hand_types: Vec<std::sync::Arc<str>>,
         generated_at_end: Option<i64>,
     ) -> GivenDeals {
@@ -114,15 +123,16 @@ impl GivenDeals {
         GivenDeals { deals, label: None, hand_type_counts, generated_at_end }
     }
 
-    /// The next deal.
-    fn take(&mut self) -> Result<Option<GivenDeal>> {
+    /// The next deal or statistics.
+    fn take(&mut self) -> Result<Option<Given>> {
         let Some(given) = self.deals.next().transpose()? else { return Ok(None) };
+        let Given::Deal(given) = given else { return Ok(Some(given)) };
         self.label = given.label.clone();
         let hand_type = self.label.as_ref().and_then(|l| l.hand_type.as_ref());
         if let Some((_, n)) = self.hand_type_counts.iter_mut().find(|(t, _)| Some(t) == hand_type) {
             *n += 1;
         }
-        Ok(Some(given))
+        Ok(Some(Given::Deal(given)))
     }
 }
 
@@ -147,7 +157,10 @@ impl Job {
 
     /// [`next_accepted`](Self::next_accepted), or the statistics of several produced deals
     /// when the dealing threads add them up (a job started with statistics to add up).
-    fn next_produced(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Produced>> {
+    pub(crate) fn next_produced(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Produced>> {
+        if self.given.is_some() {
+            return self.next_given();
+        }
         if self.parallel.is_some() {
             return self.next_from_workers(deadline);
         }
@@ -158,26 +171,14 @@ impl Job {
     /// generate or produce limit is reached, or when `deadline` passed before anything was
     /// produced (then `timed_out` is set).
     pub(crate) fn next_accepted(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
-        if let Some(given) = &mut self.given {
-            if self.produced >= self.max_produce {
-                return Ok(None);
-            }
-            let Some(item) = given.take()? else {
-                if let Some(generated) = given.generated_at_end {
-                    self.generated = generated;
+        if self.given.is_some() {
+            return match self.next_given()? {
+                Some(Produced::Deal(deal)) => Ok(Some(deal)),
+                Some(Produced::Summary(_)) => {
+                    Err(Error::new(ErrorKind::Run, "internal error: statistics where deals were asked for"))
                 }
-                return Ok(None);
+                None => Ok(None),
             };
-            if let Some(number) = item.number {
-                self.generated = number as i64 + 1;
-                // `rnd()` in the actions reads this deal's own stream, as where it was dealt.
-                self.dealer.seek(number + 1);
-            }
-            if let Some(results) = item.dd {
-                self.dd.insert(&item.deal, results);
-            }
-            self.produced += 1;
-            return Ok(Some(item.deal));
         }
         if self.parallel.is_some() {
             return match self.next_from_workers(deadline)? {
@@ -295,6 +296,38 @@ impl Job {
             generated: self.generated,
             external: &mut self.external,
         }
+    }
+
+    /// The next deal given to the job, or the statistics of deals counted elsewhere.
+    fn next_given(&mut self) -> Result<Option<Produced>> {
+        let given = self.given.as_mut().expect("called with given deals");
+        if self.produced >= self.max_produce {
+            return Ok(None);
+        }
+        let item = match given.take()? {
+            None => {
+                if let Some(generated) = given.generated_at_end {
+                    self.generated = generated;
+                }
+                return Ok(None);
+            }
+            Some(Given::Statistics { statistics, accepted, next }) => {
+                self.generated = next as i64;
+                self.produced += accepted as i64;
+                return Ok(Some(Produced::Summary(statistics)));
+            }
+            Some(Given::Deal(item)) => item,
+        };
+        if let Some(number) = item.number {
+            self.generated = number as i64 + 1;
+            // `rnd()` in the actions reads this deal's own stream, as where it was dealt.
+            self.dealer.seek(number + 1);
+        }
+        if let Some(results) = item.dd {
+            self.dd.insert(&item.deal, results);
+        }
+        self.produced += 1;
+        Ok(Some(Produced::Deal(item.deal)))
     }
 
     /// Judges `deal`, the deal just generated, with the condition `c` through the evaluator.

@@ -24,7 +24,7 @@ use crate::external::dealer_server::{DealerServer, ServerConfig};
 use crate::external::opc::{Opc, OpcConfig};
 use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::interrupter::Interrupter;
-use crate::job::dealing_loop::{run_job, GivenDeal, GivenDeals, Job};
+use crate::job::dealing_loop::{run_job, Given, GivenDeal, GivenDeals, Job};
 use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
 use crate::job::options::{parse_debug, predeal_cards, MixScenario, Options, OutputFormat, GENERATE_NOTHING};
 use crate::job::parallel::ParallelDealing;
@@ -1079,7 +1079,7 @@ impl Session {
         job.generated = generated;
         let mut dd = dd.into_iter();
         let given = deals.into_iter().enumerate().map(move |(index, deal)| {
-            Ok(GivenDeal { deal, label: labels.get(index).cloned(), number: None, dd: dd.next() })
+            Ok(Given::Deal(GivenDeal { deal, label: labels.get(index).cloned(), number: None, dd: dd.next() }))
         });
         job.given = Some(GivenDeals::new(Box::new(given), hand_types, None));
         job.seconds_before = seconds_before;

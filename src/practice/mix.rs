@@ -187,4 +187,43 @@ mod tests {
             [scenario("a", 1.0, None), scenario("b", 1.0, None), scenario("c", 1.0, None), scenario("d", 1.0, None)];
         assert_eq!(scenario_quotas(&even, Some(10)).unwrap(), [3, 3, 2, 2]);
     }
+
+    /// A scenario the ones before it left no budget gets no boards (a generate limit of 0 would
+    /// have asked for the default one), and the set stays within the generate limit.
+    #[test]
+    fn a_scenario_left_no_budget_gets_no_boards() {
+        use crate::job::{Sink, Stream};
+        use crate::practice::stream_dealing::DealtHere;
+        use std::sync::{Arc, Mutex};
+        let mut session = Session::new();
+        for (key, value) in [("seed", "5"), ("generate", "300"), ("smart", "off"), ("quiet", "true")] {
+            session.set_option(key, value).unwrap();
+        }
+        let rare = MixScenario {
+            name: "rare".into(),
+            text: b"condition hcp(north) >= 23\n".to_vec(),
+            weight: 1.0,
+            count: Some(5),
+        };
+        let common =
+            MixScenario { name: "common".into(), text: b"condition 1\n".to_vec(), weight: 1.0, count: Some(5) };
+        session.add_mix_scenario(rare).unwrap();
+        session.add_mix_scenario(common).unwrap();
+        let warnings = Arc::new(Mutex::new(Vec::new()));
+        let sink = warnings.clone();
+        session.set_sink(
+            Stream::Diagnostics,
+            Some(Sink::Callback(Box::new(move |b: &[u8]| {
+                sink.lock().unwrap().extend_from_slice(b);
+                Ok(())
+            }))),
+        );
+        session.set_sink(Stream::Output, Some(Sink::Callback(Box::new(|_: &[u8]| Ok(())))));
+        let mut here = DealtHere { interrupter: session.interrupter() };
+        let report = mix(&mut session, &mut here).unwrap();
+        let warnings = String::from_utf8(warnings.lock().unwrap().clone()).unwrap();
+        assert_eq!(report.generated, 300, "{warnings}");
+        assert!(report.produced < 5, "{report:?}");
+        assert!(warnings.contains("common: the generate limit ended it at 0 of its 5 boards"), "{warnings}");
+    }
 }

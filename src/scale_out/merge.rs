@@ -7,11 +7,12 @@
 use std::collections::BTreeSet;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::job::deal_ranges::RecordedDeal;
+use crate::job::deal_ranges::{Recorded, RecordedDeal};
 use crate::job::{RunReport, Session};
 use crate::practice::stream_dealing::StreamKey;
 use crate::scale_out::merged_streams::{open, MergedStreams, Part, PartIndex};
-use crate::scale_out::part_run::WHOLE_JOB;
+use crate::scale_out::part_file::PartStream;
+use crate::scale_out::part_streams::WHOLE_JOB;
 
 /// The error for parts that do not make one job.
 fn mismatch(why: String) -> Error {
@@ -79,28 +80,39 @@ pub fn merge(session: &mut Session, paths: &[String]) -> Result<RunReport> {
 /// Runs the actions of a job that is not a practice run on its deals, read from the parts in
 /// deal order one at a time.
 fn merge_whole_job(session: &mut Session, merged: MergedStreams) -> Result<RunReport> {
-    let mut spans: Vec<(String, u64, u64)> = Vec::with_capacity(merged.parts.len());
+    let mut spans: Vec<(String, PartStream)> = Vec::with_capacity(merged.parts.len());
     for part in merged.parts {
         match part.streams.iter().find(|s| s.key == WHOLE_JOB) {
-            Some(stream) => spans.push((part.path, stream.first, stream.total)),
+            Some(stream) => spans.push((part.path, *stream)),
             None => return Err(mismatch(format!("{} holds no deals of the job itself", part.path))),
         }
     }
-    spans.sort_by_key(|(_, first, _)| *first);
-    let generate = spans.first().map_or(0, |(_, _, total)| *total);
+    spans.sort_by_key(|(_, stream)| stream.first);
+    let generate = spans.first().map_or(0, |(_, stream)| stream.total);
     let mut spans = spans.into_iter();
     let mut current: Option<Part> = None;
     let deals = std::iter::from_fn(move || loop {
         if current.is_none() {
-            let (path, _, _) = spans.next()?;
-            let opened = open(&path).and_then(|mut part| part.read_stream(WHOLE_JOB).map(|_| part));
-            match opened {
-                Ok(part) => current = Some(part),
+            let (path, stream) = spans.next()?;
+            let mut part = match open(&path) {
+                Ok(part) => part,
+                Err(e) => return Some(Err(e)),
+            };
+            // A part of a job whose statistics suffice recorded them instead of its deals.
+            match part.read_statistics(WHOLE_JOB) {
+                Ok(Some(counts)) => {
+                    return Some(Ok(Recorded::Statistics { counts, accepted: stream.accepted, next: stream.next }))
+                }
+                Ok(None) => {}
+                Err(e) => return Some(Err(e)),
+            }
+            match part.read_stream(WHOLE_JOB) {
+                Ok(_) => current = Some(part),
                 Err(e) => return Some(Err(e)),
             }
         }
         match current.as_mut().expect("opened above").next_deal() {
-            Ok(Some(d)) => return Some(Ok(RecordedDeal { number: d.number, deal: d.deal, dd: d.dd })),
+            Ok(Some(d)) => return Some(Ok(Recorded::Deal(RecordedDeal { number: d.number, deal: d.deal, dd: d.dd }))),
             Ok(None) => current = None,
             Err(e) => return Some(Err(e)),
         }

@@ -44,11 +44,12 @@ impl StreamDealing for MergedStreams {
     fn deal(&mut self, stream: Stream) -> Result<Classified> {
         let quota = stream.options.produce.unwrap_or(0).max(0) as usize;
         let budget = stream.options.generate.unwrap_or(0).max(0) as u64;
-        let mut holders: Vec<(&str, u64)> = self
-            .parts
-            .iter()
-            .filter_map(|p| p.streams.iter().find(|s| s.key == stream.key).map(|s| (p.path.as_str(), s.first)))
-            .collect();
+        let dealt = |p: &PartIndex| p.streams.iter().find(|s| s.key == stream.key).copied();
+        if let Some(part) = self.parts.iter().find(|p| dealt(p).is_some_and(|s| s.has_statistics())) {
+            return Err(Error::new(ErrorKind::Io, format!("part file {}: statistics where deals belong", part.path)));
+        }
+        let mut holders: Vec<(&str, u64)> =
+            self.parts.iter().filter_map(|p| dealt(p).map(|s| (p.path.as_str(), s.first))).collect();
         if holders.is_empty() {
             return Err(Error::new(
                 ErrorKind::Usage,

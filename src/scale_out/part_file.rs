@@ -18,17 +18,24 @@
 //!           north 0 to west 3, strains clubs 0, diamonds 1, hearts 2, spades 3, notrump 4),
 //!           10 bytes tricks (the 20 results in that order, 4 bits each, low nibble first),
 //!           u16 + u16 the first two hand types the deal is of, by index (0xFFFF: none)
+//! statistics  (instead of records, for a job whose actions are all statistics of the deal
+//!           alone and whose produce limit cannot fall inside it) 'T', u32 count of actions,
+//!           then each action's running state: u32 count + that many i64 (`average`: the sum,
+//!           the classic 32-bit sum, the sum of squares, the count; `frequency`: below, above,
+//!           each value's count; `bktfreq`: each bucket's count)
 //! trailer   'E', u32 count of streams, then for each: u32 scenario (0 outside a mix),
 //!           u32 hand type dealt directly (0xFFFFFFFF: the scenario as it stands),
 //!           u64 first, u64 count (the deal numbers dealt: first..first+count),
 //!           u64 total (the stream's deal numbers: the parts' ranges tile 0..total),
 //!           i64 quota (the most deals the stream keeps), u64 next (the first deal number
-//!           not dealt), u64 accepted, u64 offset of its first record, u64 records;
+//!           not dealt), u64 accepted, u64 offset of its first record, u64 records,
+//!           u64 offset of its statistics (0: none);
 //!           f64 seconds; u64 offset of the trailer (the file's last 8 bytes)
 //! ```
 //!
-//! A record is 40 bytes; a part of a billion accepted deals writes 40 GB. A file without its
-//! trailer (a part that failed or was stopped) is refused by the merge.
+//! A record is 40 bytes; a part of a billion accepted deals writes 40 GB, unless the job's
+//! statistics suffice: then a part is a few hundred bytes whatever its deals. A file without
+//! its trailer (a part that failed or was stopped) is refused by the merge.
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -49,7 +56,11 @@ const RECORD_LEN: u64 = 40;
 /// The trailer's tag.
 const END: u8 = b'E';
 /// A stream's entry in the trailer.
-const STREAM_LEN: u64 = 72;
+const STREAM_LEN: u64 = 80;
+/// The statistics' tag.
+const STATISTICS: u8 = b'T';
+/// The most actions, and values per action, statistics are read with.
+const MAX_STATISTICS: u32 = 1 << 20;
 /// "No hand type" in a record, "the scenario as it stands" in a stream's key.
 const NONE_16: u16 = u16::MAX;
 const NONE_32: u32 = u32::MAX;
@@ -101,12 +112,19 @@ pub struct PartStream {
     offset: u64,
     /// How many records it has.
     records: u64,
+    /// Where its statistics are, when it has them instead of records.
+    statistics: Option<u64>,
 }
 
 impl PartStream {
     /// The deal numbers the part was to deal, `first..first + count`.
     pub fn range_end(&self) -> u64 {
         self.first.saturating_add(self.count)
+    }
+
+    /// Whether the part recorded the running state of the job's statistics instead of deals.
+    pub fn has_statistics(&self) -> bool {
+        self.statistics.is_some()
     }
 
     /// Whether the part dealt the whole range, or stopped at the quota.
@@ -182,8 +200,18 @@ impl<W: Write> PartWriter<W> {
     /// Starts the records of stream `key`, of which the part deals deal numbers
     /// `first..first + count` of `0..total`, keeping at most `quota` deals.
     pub fn begin_stream(&mut self, key: StreamKey, (first, count): (u64, u64), total: u64, quota: i64) {
-        let stream =
-            PartStream { key, first, count, total, quota, next: first, accepted: 0, offset: self.at, records: 0 };
+        let stream = PartStream {
+            key,
+            first,
+            count,
+            total,
+            quota,
+            next: first,
+            accepted: 0,
+            offset: self.at,
+            records: 0,
+            statistics: None,
+        };
         self.current = Some(stream);
     }
 
@@ -215,6 +243,23 @@ impl<W: Write> PartWriter<W> {
         self.put(&record)
     }
 
+    /// Writes the running state of each action's statistic over the current stream's accepted
+    /// deals (instead of the deals).
+    pub fn statistics(&mut self, counts: &[Vec<i64>]) -> std::io::Result<()> {
+        if let Some(stream) = &mut self.current {
+            stream.statistics = Some(self.at);
+        }
+        self.put(&[STATISTICS])?;
+        self.put(&(counts.len() as u32).to_le_bytes())?;
+        for action in counts {
+            self.put(&(action.len() as u32).to_le_bytes())?;
+            for n in action {
+                self.put(&n.to_le_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
     /// Ends the current stream: `next` the first deal number not dealt, `accepted` the deals
     /// accepted.
     pub fn end_stream(&mut self, next: u64, accepted: u64) {
@@ -234,7 +279,8 @@ impl<W: Write> PartWriter<W> {
         for s in &streams {
             self.put(&s.key.scenario.to_le_bytes())?;
             self.put(&s.key.hand_type.unwrap_or(NONE_32).to_le_bytes())?;
-            for n in [s.first, s.count, s.total, s.quota as u64, s.next, s.accepted, s.offset, s.records] {
+            let statistics = s.statistics.unwrap_or(0);
+            for n in [s.first, s.count, s.total, s.quota as u64, s.next, s.accepted, s.offset, s.records, statistics] {
                 self.put(&n.to_le_bytes())?;
             }
         }
@@ -318,11 +364,12 @@ impl<R: Read + Seek> PartReader<R> {
             for _ in 0..n {
                 let scenario = read_u32(&mut input)?;
                 let hand_type = Some(read_u32(&mut input)?).filter(|&t| t != NONE_32);
-                let mut v = [0u64; 8];
+                let mut v = [0u64; 9];
                 for x in &mut v {
                     *x = read_u64(&mut input)?;
                 }
-                let [first, count, total, quota, next, accepted, offset, records] = v;
+                let [first, count, total, quota, next, accepted, offset, records, statistics] = v;
+                let statistics = Some(statistics).filter(|&at| at != 0);
                 let stream = PartStream {
                     key: StreamKey { scenario, hand_type },
                     first,
@@ -333,12 +380,15 @@ impl<R: Read + Seek> PartReader<R> {
                     accepted,
                     offset,
                     records,
+                    statistics,
                 };
                 let inside = records
                     .checked_mul(RECORD_LEN)
                     .and_then(|bytes| offset.checked_add(bytes))
                     .is_some_and(|end| offset >= records_start && end <= at);
-                if !inside || records != accepted {
+                let statistics_inside = statistics.is_none_or(|s| s >= records_start && s < at);
+                let counted = records == accepted || (statistics.is_some() && records == 0);
+                if !inside || !statistics_inside || !counted {
                     return Ok(None);
                 }
                 streams.push(stream);
@@ -379,6 +429,39 @@ impl<R: Read + Seek> PartReader<R> {
         self.input.seek(SeekFrom::Start(stream.offset)).map_err(|_| corrupt(&self.name, "it ends in a deal"))?;
         self.reading = Some((index, stream.records));
         Ok(true)
+    }
+
+    /// The running state of each action's statistic the part recorded for stream `key`
+    /// instead of its deals; `None` when it recorded deals.
+    pub fn read_statistics(&mut self, key: StreamKey) -> Result<Option<Vec<Vec<i64>>>> {
+        let Some(at) = self.streams.iter().find(|s| s.key == key).and_then(|s| s.statistics) else {
+            return Ok(None);
+        };
+        let bad = || corrupt(&self.name, "its statistics are damaged");
+        let input = &mut self.input;
+        let counts = (|| -> std::io::Result<Option<Vec<Vec<i64>>>> {
+            input.seek(SeekFrom::Start(at))?;
+            let mut tag = [0u8; 1];
+            input.read_exact(&mut tag)?;
+            let actions = read_u32(input)?;
+            if tag[0] != STATISTICS || actions > MAX_STATISTICS {
+                return Ok(None);
+            }
+            let mut counts = Vec::with_capacity(actions as usize);
+            for _ in 0..actions {
+                let n = read_u32(input)?;
+                if n > MAX_STATISTICS {
+                    return Ok(None);
+                }
+                counts.push((0..n).map(|_| read_u64(input).map(|v| v as i64)).collect::<std::io::Result<Vec<i64>>>()?);
+            }
+            Ok(Some(counts))
+        })()
+        .ok()
+        .flatten()
+        .ok_or_else(bad)?;
+        self.reading = None;
+        Ok(Some(counts))
     }
 
     /// The next accepted deal of the stream being read; `None` after its last one.
@@ -496,12 +579,20 @@ mod tests {
             }
             writer.end_stream(1500, 25);
         }
+        let counted = StreamKey { scenario: 0, hand_type: Some(0) };
+        writer.begin_stream(counted, (0, 1000), 4000, 4000);
+        let counts = vec![vec![10, 10, 70, 7], vec![0, 1, 2, 3, 4]];
+        writer.statistics(&counts).unwrap();
+        writer.end_stream(1000, 7);
         let bytes = writer.finish(1.25).unwrap();
         let mut reader = PartReader::new(std::io::Cursor::new(bytes.as_slice()), "p").unwrap();
         assert_eq!(reader.header, header);
         assert_eq!(reader.seconds(), 1.25);
-        assert_eq!(reader.streams().len(), 2);
-        assert!(reader.streams().iter().all(|s| s.finished() && s.accepted == 25 && s.total == 4000));
+        assert_eq!(reader.streams().len(), 3);
+        assert!(reader.streams()[..2].iter().all(|s| s.finished() && s.accepted == 25 && s.total == 4000));
+        assert_eq!(reader.read_statistics(counted).unwrap(), Some(counts));
+        assert!(reader.streams()[2].has_statistics() && !reader.streams()[0].has_statistics());
+        assert_eq!(reader.read_statistics(keys[0]).unwrap(), None);
         assert!(!reader.read_stream(StreamKey { scenario: 2, hand_type: None }).unwrap());
         // Streams read in any order.
         for s in [1, 0] {

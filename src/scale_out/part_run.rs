@@ -3,7 +3,8 @@
 //! them, the accepted deals written to the `part_file` with the double-dummy results their
 //! actions read (see [`super::part_file`]). A practice run (a levelled set, a mix, a run
 //! classified by hand type) deals the part's range of each of its streams (see
-//! [`super::part_streams`]). Nothing else is written: the actions run when the parts are merged.
+//! [`super::part_streams`]); a job whose actions are all statistics of the deal alone, with no
+//! produce limit inside it, records their running state instead of its deals. Nothing else is written: the actions run when the parts are merged.
 
 use std::io::BufWriter;
 
@@ -11,14 +12,9 @@ use crate::clock::Instant;
 use crate::error::{Error, ErrorKind, Result};
 use crate::job::deal_ranges::not_in_parts;
 use crate::job::{RunReport, Session};
-use crate::practice::hand_types::HandTypes;
-use crate::practice::stream_dealing::StreamKey;
 use crate::practice::PracticeRun;
 use crate::scale_out::part_file::{PartHeader, PartWriter, PRODUCER};
 use crate::scale_out::part_streams::PartStreams;
-
-/// The stream of a job that is not a practice run: the job itself.
-pub const WHOLE_JOB: StreamKey = StreamKey { scenario: 0, hand_type: None };
 
 /// Deals the part of the job the session's options name and writes its part file; the report
 /// counts the part's deals (the deal numbers dealt, the deals accepted, over its streams).
@@ -57,7 +53,7 @@ pub fn run_part(session: &mut Session) -> Result<RunReport> {
     let report = match practice.deal_with(session, &mut part) {
         Some(report) => report?,
         None => {
-            part.deal_stream(session, WHOLE_JOB, &HandTypes::default())?;
+            part.deal_whole_job(session)?;
             part.report(seed)
         }
     };

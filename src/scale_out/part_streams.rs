@@ -10,11 +10,15 @@ use std::io::BufWriter;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::job::options::PartRange;
+use crate::job::deal_ranges::DealtRange;
 use crate::job::report::Ceiling;
 use crate::job::{Interrupter, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
 use crate::practice::stream_dealing::{Classified, Delivery, Stream, StreamDealing, StreamKey};
 use crate::scale_out::part_file::PartWriter;
+
+/// The stream of a job that is not a practice run: the job itself.
+pub const WHOLE_JOB: StreamKey = StreamKey { scenario: 0, hand_type: None };
 
 /// The deal numbers a part deals, `first..first + count`, of a stream of `total` deal numbers.
 pub fn deal_numbers(range: PartRange, total: u64) -> Result<(u64, u64)> {
@@ -82,16 +86,37 @@ impl PartStreams {
         if let Some(e) = failed {
             return Err(self.io(e));
         }
-        let dealt = dealt?;
-        self.writer.end_stream(dealt.next, dealt.accepted);
-        self.dealt.0 += dealt.next - first;
-        self.dealt.1 += dealt.accepted;
-        self.ceiling = self.ceiling.or(dealt.ceiling);
+        self.end(first, dealt?);
         Ok(())
     }
 }
 
 impl PartStreams {
+    /// Deals the part's range of the job loaded in `session`, which is not a practice run:
+    /// the running state of its statistics when they suffice (see
+    /// [`Session::statistics_suffice`]), else its accepted deals.
+    pub fn deal_whole_job(&mut self, session: &mut Session) -> Result<()> {
+        if !session.statistics_suffice()? {
+            return self.deal_stream(session, WHOLE_JOB, &HandTypes::default());
+        }
+        let (generate, produce) = session.run_limits()?;
+        let total = generate.max(0) as u64;
+        let (first, count) = deal_numbers(self.range, total)?;
+        self.writer.begin_stream(WHOLE_JOB, (first, count), total, produce);
+        let (dealt, counts) = session.deal_range_statistics((first, count))?;
+        self.writer.statistics(&counts).map_err(|e| self.io(e))?;
+        self.end(first, dealt);
+        Ok(())
+    }
+
+    /// Ends the stream being written, `dealt` from deal number `first`.
+    fn end(&mut self, first: u64, dealt: DealtRange) {
+        self.writer.end_stream(dealt.next, dealt.accepted);
+        self.dealt.0 += dealt.next - first;
+        self.dealt.1 += dealt.accepted;
+        self.ceiling = self.ceiling.or(dealt.ceiling);
+    }
+
     /// The part's report: the deal numbers dealt and the deals accepted, over all streams.
     pub fn report(&self, seed: i64) -> RunReport {
         RunReport {

@@ -14,7 +14,8 @@ Practice sets are cut the same way: ``level=True``, ``interleave=True`` and the 
 mix (``scenarios=[Scenario(text, name="1nt", weight=2), ...]``) give the one run's board set.
 
 Each task sends its part file's bytes back to the client, so the workers need no folder in
-common (a part file holds 40 bytes per accepted deal plus the script); with ``parts_dir`` the
+common (a part file holds 40 bytes per accepted deal plus the script; a job of statistics
+alone, the statistics' running state); with ``parts_dir`` the
 tasks write their files there instead (a folder the workers and the client share) and only
 the names travel. Dask schedules; libdealer only deals and merges. Dask is imported only by
 the caller (``pip install libdealer[dask]``).
