@@ -9,8 +9,8 @@ use std::fs::File;
 use std::io::BufWriter;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::job::options::PartRange;
 use crate::job::deal_ranges::DealtRange;
+use crate::job::options::PartRange;
 use crate::job::report::Ceiling;
 use crate::job::{Interrupter, RunReport, Session};
 use crate::practice::hand_types::HandTypes;
