@@ -39,10 +39,13 @@
 CARGO ?= cargo
 CC ?= cc
 CFLAGS ?= -O2 -Wall -Wextra -Werror -std=c99
-RELEASE := target/release
+# Cargo's build folder (make release builds its artifacts in target/dist, with the build's own
+# paths mapped away, beside the everyday build).
+TARGET ?= target
+RELEASE := $(TARGET)/release
 # The libraries as shipped: libdealer.so (with its SONAME link) and the static libdealer.a whose
 # only global symbols are the dealer_* functions (see `lib`).
-LIBDIR := target/lib
+LIBDIR := $(TARGET)/lib
 # The native libraries libdealer.a needs, exactly as reported by
 #   cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs
 # (`make check-static-libs` compares). Also written into dealer.pc (Libs.private) and
@@ -56,19 +59,23 @@ VERSION_MINOR := $(word 2,$(subst ., ,$(VERSION)))
 SOVERSION := 0
 
 PREFIX ?= /usr/local
+# The library folder under PREFIX (Debian's packages: lib/<multiarch triplet>).
+LIBSUBDIR ?= lib
 DESTDIR ?=
 INSTALL ?= install
 DEST := $(DESTDIR)$(PREFIX)
 GEN := $(RELEASE)/install-files
 empty :=
 space := $(empty) $(empty)
-SUBST := -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
+# LIBSUBDIR's way back up to PREFIX ("lib" → "..", "lib/x86_64-linux-gnu" → "../..").
+LIBSUBDIR_UP = $(subst $(space),/,$(patsubst %,..,$(subst /, ,$(LIBSUBDIR))))
+SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g' -e 's|@LIBSUBDIR_UP@|$(LIBSUBDIR_UP)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' -e 's|@VERSION_MINOR@|$(VERSION_MINOR)|g' \
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
-	check-static-libs check-header dd-reference dds29-tools practice-test FORCE
+	check-static-libs check-header dd-reference dds29-tools practice-test deb release release-test FORCE
 
 all: $(RELEASE)/dealer
 
@@ -78,7 +85,7 @@ all: $(RELEASE)/dealer
 # LLVM bitcode sections dropped and every defined symbol but dealer_* made local (objcopy).
 # The exported names are read from the shared library, which exports exactly those.
 lib: FORCE
-	$(CARGO) build --release --locked
+	$(CARGO) build --release --locked --target-dir $(TARGET)
 	mkdir -p $(LIBDIR)
 	cp -f $(RELEASE)/libdealer.so $(LIBDIR)/libdealer.so.new && mv -f $(LIBDIR)/libdealer.so.new $(LIBDIR)/libdealer.so
 	ln -sf libdealer.so $(LIBDIR)/libdealer.so.$(SOVERSION)
@@ -95,7 +102,7 @@ lib: FORCE
 $(LIBDIR)/libdealer.a: lib ;
 
 $(RELEASE)/dealer: examples-c/dealer_cli.c $(LIBDIR)/libdealer.a
-	$(CC) $(CFLAGS) -Iinclude examples-c/dealer_cli.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Iinclude examples-c/dealer_cli.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) $(LDFLAGS) -o $@
 
 # Installs the missing Debian packages the build needs first (when run as root; see
 # tools/install_deps.sh), so that on a fresh machine this one command builds and runs.
@@ -296,28 +303,28 @@ install: all
 	sed $(SUBST) pkgconfig/dealer.pc.in > $(GEN)/dealer.pc
 	sed $(SUBST) cmake/dealerConfig.cmake.in > $(GEN)/dealerConfig.cmake
 	sed $(SUBST) cmake/dealerConfigVersion.cmake.in > $(GEN)/dealerConfigVersion.cmake
-	$(INSTALL) -d $(DEST)/bin $(DEST)/include $(DEST)/lib/pkgconfig $(DEST)/lib/cmake/dealer
+	$(INSTALL) -d $(DEST)/bin $(DEST)/include $(DEST)/$(LIBSUBDIR)/pkgconfig $(DEST)/$(LIBSUBDIR)/cmake/dealer
 	$(INSTALL) -m 755 $(RELEASE)/dealer $(DEST)/bin/dealer
 	$(INSTALL) -m 644 include/dealer.h $(DEST)/include/dealer.h
-	$(INSTALL) -m 755 $(LIBDIR)/libdealer.so $(DEST)/lib/libdealer.so.$(VERSION)
-	ln -sf libdealer.so.$(VERSION) $(DEST)/lib/libdealer.so.$(SOVERSION)
-	ln -sf libdealer.so.$(SOVERSION) $(DEST)/lib/libdealer.so
-	$(INSTALL) -m 644 $(LIBDIR)/libdealer.a $(DEST)/lib/libdealer.a
-	$(INSTALL) -m 644 $(GEN)/dealer.pc $(DEST)/lib/pkgconfig/dealer.pc
-	$(INSTALL) -m 644 $(GEN)/dealerConfig.cmake $(GEN)/dealerConfigVersion.cmake $(DEST)/lib/cmake/dealer/
+	$(INSTALL) -m 755 $(LIBDIR)/libdealer.so $(DEST)/$(LIBSUBDIR)/libdealer.so.$(VERSION)
+	ln -sf libdealer.so.$(VERSION) $(DEST)/$(LIBSUBDIR)/libdealer.so.$(SOVERSION)
+	ln -sf libdealer.so.$(SOVERSION) $(DEST)/$(LIBSUBDIR)/libdealer.so
+	$(INSTALL) -m 644 $(LIBDIR)/libdealer.a $(DEST)/$(LIBSUBDIR)/libdealer.a
+	$(INSTALL) -m 644 $(GEN)/dealer.pc $(DEST)/$(LIBSUBDIR)/pkgconfig/dealer.pc
+	$(INSTALL) -m 644 $(GEN)/dealerConfig.cmake $(GEN)/dealerConfigVersion.cmake $(DEST)/$(LIBSUBDIR)/cmake/dealer/
 	$(INSTALL) -d $(DEST)/share/doc/libdealer/LICENSES
 	$(INSTALL) -m 644 LICENSE THIRD-PARTY-NOTICES.md $(DEST)/share/doc/libdealer/
 	$(INSTALL) -m 644 LICENSES/Apache-2.0.txt $(DEST)/share/doc/libdealer/LICENSES/
 	@tools/path_shadow_warning.sh "$(PREFIX)/bin"
 
 uninstall:
-	rm -f $(DEST)/bin/dealer $(DEST)/include/dealer.h $(DEST)/lib/libdealer.so.$(VERSION) \
-	  $(DEST)/lib/libdealer.so.$(SOVERSION) $(DEST)/lib/libdealer.so $(DEST)/lib/libdealer.a \
-	  $(DEST)/lib/pkgconfig/dealer.pc $(DEST)/lib/cmake/dealer/dealerConfig.cmake \
-	  $(DEST)/lib/cmake/dealer/dealerConfigVersion.cmake
+	rm -f $(DEST)/bin/dealer $(DEST)/include/dealer.h $(DEST)/$(LIBSUBDIR)/libdealer.so.$(VERSION) \
+	  $(DEST)/$(LIBSUBDIR)/libdealer.so.$(SOVERSION) $(DEST)/$(LIBSUBDIR)/libdealer.so $(DEST)/$(LIBSUBDIR)/libdealer.a \
+	  $(DEST)/$(LIBSUBDIR)/pkgconfig/dealer.pc $(DEST)/$(LIBSUBDIR)/cmake/dealer/dealerConfig.cmake \
+	  $(DEST)/$(LIBSUBDIR)/cmake/dealer/dealerConfigVersion.cmake
 	rm -f $(DEST)/share/doc/libdealer/LICENSE $(DEST)/share/doc/libdealer/THIRD-PARTY-NOTICES.md \
 	  $(DEST)/share/doc/libdealer/LICENSES/Apache-2.0.txt
-	rmdir $(DEST)/lib/cmake/dealer $(DEST)/share/doc/libdealer/LICENSES $(DEST)/share/doc/libdealer 2>/dev/null || true
+	rmdir $(DEST)/$(LIBSUBDIR)/cmake/dealer $(DEST)/share/doc/libdealer/LICENSES $(DEST)/share/doc/libdealer 2>/dev/null || true
 
 # Compares STATIC_LIBS with what rustc reports for the static library (rebuilds the library).
 check-static-libs:
@@ -327,6 +334,29 @@ check-static-libs:
 	else echo "STATIC_LIBS is '$(STATIC_LIBS)' but rustc reports '$$libs'"; exit 1; fi
 
 FORCE:
+
+# ---- Release artifacts: packages people install without building -------------------------------
+# `make release` builds every artifact into target/release-artifacts/ with SHA256SUMS over them;
+# `make release-test` installs each where the source tree is not visible and uses it
+# (tests/release.sh).
+ARTIFACTS := target/release-artifacts
+
+# The Debian packages libdealer0, libdealer-dev and dealer-cli, built by Debian's debhelper from
+# debian/ (debian/changelog written from Cargo.toml's version), checked by lintian.
+deb: FORCE
+	mkdir -p $(ARTIFACTS)
+	tools/debian_changelog.sh $(VERSION) > debian/changelog
+	DEB_DESTDIR=$(abspath $(ARTIFACTS)) debian/rules binary
+	debian/rules clean
+	lintian --fail-on error $(ARTIFACTS)/libdealer0_$(VERSION)_*.deb $(ARTIFACTS)/libdealer-dev_$(VERSION)_*.deb \
+	  $(ARTIFACTS)/dealer-cli_$(VERSION)_*.deb
+
+release: deb
+	cd $(ARTIFACTS) && rm -f SHA256SUMS && sha256sum -- * > SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS
+	@echo "built $(ARTIFACTS): $$(cd $(ARTIFACTS) && ls | grep -v SHA256SUMS | tr '\n' ' ')"
+
+release-test: release
+	tests/release.sh
 
 # ---- Windows (64-bit), cross-built with mingw-w64 and tested under Wine -------------------------
 # DDS needs the posix thread model of mingw-w64 (std::mutex, std::thread): the -posix compilers

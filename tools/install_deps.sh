@@ -10,14 +10,16 @@
 # for the WebAssembly build's tests node and npm (Debian's, unless the commands are there) and
 # the chromium they drive headless (the Rust target, wasm-bindgen-cli and playwright-core come
 # from tools/install_wasm_tools.sh); and the engines a job's parts run on (tests/scale_out_engines.sh):
-# GNU parallel, and Slurm with munge (the test starts its own single-node cluster).
+# GNU parallel, and Slurm with munge (the test starts its own single-node cluster); and
+# Debian's debhelper and lintian, which build and check the release's Debian packages.
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
 build="make gcc g++ binutils libclang-dev"
 test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
-  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium parallel slurm-wlm munge"
+  gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium parallel slurm-wlm munge \
+  debhelper lintian"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;

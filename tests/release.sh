@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The release artifacts (make release, target/release-artifacts/) installed and used as their
+# users would, away from the source tree: the artifacts and the consumer program are copied to
+# a temporary folder first and nothing below reads the checkout.
+#
+# 1. SHA256SUMS covers every artifact and verifies; no artifact names the build machine's
+#    paths (this checkout, cargo's home); every version in them is Cargo.toml's.
+# 2. Debian packages: lintian finds no error; `dpkg -i` of libdealer0, libdealer-dev and
+#    dealer-cli into this machine; `dealer --version` and a script; the header's version
+#    macros; a C program built with pkg-config (shared and static) and with CMake's
+#    find_package(dealer) (dealer::dealer, dealer::dealer_static) against the installed
+#    packages, with no -L, -I or run path of ours; `dpkg -r` removes every file again.
+#
+# Prints ok/FAIL per row and 'N passed, M failed'. As a user who is not root, or without
+# dpkg-deb, lintian, pkg-config or cmake, the package part is NOT RUN: a failure under CI=true.
+set -u
+. "$(dirname "$0")/lib.sh"
+artifacts="$top/target/release-artifacts"
+version=$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' "$top/Cargo.toml" | head -n 1)
+expected='n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. '
+packages=(libdealer0 libdealer-dev dealer-cli)
+build_paths=("$top" "${CARGO_HOME:-$HOME/.cargo}")
+
+not_run() {
+  echo "NOT RUN: $1"
+  if [ "${CI:-}" = true ]; then finish 1; fi
+  finish
+}
+[ -d "$artifacts" ] || { ko "no $artifacts: run make release first"; finish; }
+enter_work_dir
+cp -r "$artifacts" "$work/artifacts"
+cp "$top/tests/consumer/consumer.c" "$top/tests/consumer/CMakeLists.txt" "$work/"
+cd "$work" || exit 1
+
+# 1. Checksums, paths, versions.
+if (cd artifacts && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1; then
+  listed=$(awk '{print $2}' artifacts/SHA256SUMS | sort | tr '\n' ' ')
+  present=$(cd artifacts && ls | grep -v '^SHA256SUMS$' | sort | tr '\n' ' ')
+  if [ "$listed" = "$present" ]; then ok "SHA256SUMS covers and verifies every artifact ($present)"; else
+    ko "SHA256SUMS lists '$listed' but the folder holds '$present'"; fi
+else
+  ko "SHA256SUMS does not verify"
+fi
+mkdir -p unpacked
+for deb in artifacts/*.deb; do dpkg-deb -x "$deb" "unpacked/$(basename "$deb" .deb)"; done
+leaks=""
+while IFS= read -r -d '' file; do
+  for path in "${build_paths[@]}"; do
+    if grep -qaF -- "$path/" "$file"; then leaks+=" ${file#unpacked/} ($path)"; fi
+  done
+done < <(find unpacked -type f -print0)
+if [ -z "$leaks" ]; then ok "no artifact names a path of the build machine (${build_paths[*]})"; else
+  ko "build machine paths in:$leaks"; fi
+for package in "${packages[@]}"; do
+  found=$(ls artifacts/"${package}_"*.deb 2>/dev/null | head -n 1)
+  if [ -z "$found" ]; then ko "no $package package"; continue; fi
+  got=$(dpkg-deb -f "$found" Version)
+  if [ "$got" = "$version" ]; then ok "$package $got: Cargo.toml's version"; else ko "$package is version $got, not $version"; fi
+done
+
+# 2. The Debian packages, installed.
+missing=()
+for tool in dpkg-deb lintian pkg-config cmake; do command -v $tool >/dev/null 2>&1 || missing+=("$tool"); done
+[ ${#missing[@]} -eq 0 ] || not_run "the Debian packages' test needs ${missing[*]}"
+[ "$(id -u)" = 0 ] || not_run "the Debian packages' test installs them: run it as root"
+for package in "${packages[@]}"; do
+  if dpkg-query -W -f '${db:Status-Status}' "$package" 2>/dev/null | grep -q installed; then
+    not_run "$package is installed on this machine already (dpkg -r it first)"
+  fi
+done
+lintian_out=$(lintian artifacts/*.deb 2>&1 | grep -v "^running with root")
+errors=$(printf '%s\n' "$lintian_out" | grep -c '^E:')
+if [ "$errors" = 0 ]; then
+  ok "lintian: no error ($(printf '%s\n' "$lintian_out" | grep -c '^W:') warnings: $(printf '%s\n' "$lintian_out" | grep '^W:' | cut -d' ' -f2- | tr '\n' ';'))"
+else
+  ko "lintian: $errors errors" "$(printf '%s\n' "$lintian_out" | grep '^E:' | head -3)"
+fi
+remove_packages() { dpkg -r "${packages[@]}" >/dev/null 2>&1; }
+trap 'remove_packages; rm -rf "$work"' EXIT
+debs=()
+for package in "${packages[@]}"; do debs+=(artifacts/"${package}_${version}_"*.deb); done
+if dpkg -i "${debs[@]}" >dpkg.log 2>&1; then ok "dpkg -i ${packages[*]}"; else
+  ko "dpkg -i" "$(tail -3 dpkg.log)"; finish; fi
+
+got=$(/usr/bin/dealer --version 2>&1 | head -n 1)
+case $got in *"$version"*) ok "/usr/bin/dealer --version: $got" ;; *) ko "dealer --version: '$got'" ;; esac
+printf 'produce 1\naction printoneline\n' >one.dlr
+got=$(/usr/bin/dealer --rng=glibc -s 1 one.dlr 2>&1 | head -n 1)
+if [ "$got" = "$expected" ]; then ok "the installed dealer deals a script"; else ko "installed dealer: '$got'"; fi
+macros=$(sed -n 's/^#define DEALER_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' /usr/include/dealer.h | tr '\n' '.')
+if [ "$macros" = "$version." ]; then ok "dealer.h's version macros say $version"; else ko "dealer.h's version macros: $macros"; fi
+
+cflags="-O2 -Wall -Wextra -Werror -std=c99"
+# shellcheck disable=SC2046  # pkg-config's flags split into words
+if cc $cflags consumer.c $(pkg-config --cflags --libs dealer) -o consumer_pc >build.log 2>&1 &&
+  [ "$(./consumer_pc | head -n 1)" = "$expected" ]; then
+  ok "pkg-config: a program linked with libdealer.so runs (no run path, no LD_LIBRARY_PATH)"
+else
+  ko "pkg-config shared build" "$(tail -3 build.log)"
+fi
+static_libs=$(pkg-config --static --libs dealer | sed 's/-ldealer\( \|$\)/-l:libdealer.a\1/')
+# shellcheck disable=SC2046,SC2086
+if cc $cflags consumer.c $(pkg-config --cflags dealer) $static_libs -o consumer_static >build.log 2>&1 &&
+  [ "$(./consumer_static | head -n 1)" = "$expected" ] && ! readelf -d consumer_static | grep -q 'libdealer.so'; then
+  ok "pkg-config --static: a program linked with libdealer.a runs without libdealer.so"
+else
+  ko "pkg-config static build" "$(tail -3 build.log)"
+fi
+if cmake -S . -B build -DDEALER_VERSION="$version" -DCMAKE_C_FLAGS="$cflags" >build.log 2>&1 &&
+  cmake --build build >>build.log 2>&1 &&
+  [ "$(build/consumer_shared | head -n 1)" = "$expected" ] && [ "$(build/consumer_static | head -n 1)" = "$expected" ]; then
+  ok "CMake: find_package(dealer $version) finds the installed package; dealer::dealer and dealer::dealer_static run"
+else
+  ko "CMake consumer" "$(tail -5 build.log)"
+fi
+
+files=$(dpkg -L "${packages[@]}" 2>/dev/null | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+if remove_packages && [ -n "$files" ]; then
+  left=$(printf '%s\n' "$files" | while read -r f; do [ -e "$f" ] && echo "$f"; done)
+  if [ -z "$left" ]; then ok "dpkg -r removes every file ($(printf '%s\n' "$files" | wc -l) files)"; else ko "left after dpkg -r: $left"; fi
+else
+  ko "dpkg -r"
+fi
+finish
