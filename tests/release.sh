@@ -3,9 +3,15 @@
 # users would, away from the source tree: the artifacts and the consumer program are copied to
 # a temporary folder first and nothing below reads the checkout.
 #
-# 1. SHA256SUMS covers every artifact and verifies; no artifact names the build machine's
-#    paths (this checkout, cargo's home); every version in them is Cargo.toml's.
-# 2. Debian packages: lintian finds no error; `dpkg -i` of libdealer0, libdealer-dev and
+# 1. SHA256SUMS covers every artifact and verifies; no artifact (the files in the packages and
+#    the wheel) names the build machine's paths (this checkout, cargo's home); every version in
+#    them is Cargo.toml's.
+# 2. The Python wheel: tagged cp38-abi3 (every CPython from 3.8) and manylinux, as auditwheel
+#    reads it; a fresh virtual environment with no compiler on PATH (CC=false, a PATH of the
+#    environment's own folder alone: no cc, no cargo, no make) installs it (and NumPy, cffi from PyPI) and runs
+#    `python -m libdealer --version` and a script that deals, evaluates in bulk with NumPy and
+#    computes a double-dummy table.
+# 3. Debian packages: lintian finds no error; `dpkg -i` of libdealer0, libdealer-dev and
 #    dealer-cli into this machine; `dealer --version` and a script; the header's version
 #    macros; a C program built with pkg-config (shared and static) and with CMake's
 #    find_package(dealer) (dealer::dealer, dealer::dealer_static) against the installed
@@ -43,6 +49,11 @@ else
 fi
 mkdir -p unpacked
 for deb in artifacts/*.deb; do dpkg-deb -x "$deb" "unpacked/$(basename "$deb" .deb)"; done
+for wheel in artifacts/*.whl; do
+  "${PYTHON:-python3}" -m zipfile -e "$wheel" "unpacked/$(basename "$wheel" .whl)"
+  got=$(sed -n 's/^Version: //p' unpacked/"$(basename "$wheel" .whl)"/*.dist-info/METADATA)
+  if [ "$got" = "$version" ]; then ok "$(basename "$wheel"): version $got"; else ko "the wheel is version $got"; fi
+done
 leaks=""
 while IFS= read -r -d '' file; do
   for path in "${build_paths[@]}"; do
@@ -58,7 +69,49 @@ for package in "${packages[@]}"; do
   if [ "$got" = "$version" ]; then ok "$package $got: Cargo.toml's version"; else ko "$package is version $got, not $version"; fi
 done
 
-# 2. The Debian packages, installed.
+# 2. The Python wheel, installed where nothing can compile.
+wheels=(artifacts/libdealer-"$version"-*.whl)
+python=${PYTHON:-python3}
+if [ ! -f "${wheels[0]}" ]; then
+  ko "no Python wheel libdealer-$version-*.whl"
+elif ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  ko "the wheel's test needs $python with venv and ensurepip"
+else
+  wheel=$(basename "${wheels[0]}")
+  case $wheel in
+    *-cp38-abi3-manylinux_*_x86_64.whl) ok "wheel $wheel: the stable ABI from CPython 3.8, a manylinux tag" ;;
+    *) ko "wheel $wheel: not cp38-abi3 manylinux" ;;
+  esac
+  "$python" -m venv wheel-venv
+  # The environment's own folder alone on PATH: its python and pip, nothing that compiles.
+  no_compiler() { env -i HOME="$work" PATH="$work/wheel-venv/bin" CC=false CXX=false "$@"; }
+  cat >use_wheel.py <<'PY'
+import numpy as np
+from libdealer import Deal, Session
+s = Session("condition hcp(north) >= 15 && spades(north) >= 5", seed=42)
+deal = next(s.deals(1))
+values = s.evaluate(["hcp(north)", "spades(north)"], 2000)
+assert values.shape == (2000, 2) and values.dtype == np.int32
+assert values[:, 0].min() >= 15 and values[:, 1].min() >= 5
+table = s.dd_table(deal, vulnerability="none")
+assert all(0 <= table[seat, strain] <= 13 for seat in ("north", "south") for strain in ("S", "NT"))
+print(f"{deal.pbn()} mean hcp {values[:, 0].mean():.2f} north makes {table['north', 'NT']} in NT, par {table.par_score}")
+PY
+  if no_compiler python -m pip install -q "artifacts/$wheel" >pip.log 2>&1; then
+    ok "pip install $wheel with no compiler, cargo or make on PATH"
+    got=$(no_compiler python -m libdealer --version 2>&1)
+    if [ "$got" = "libdealer $version (library $version)" ]; then ok "python -m libdealer --version: $got"; else
+      ko "python -m libdealer --version: '$got'"; fi
+    if got=$(no_compiler python use_wheel.py 2>&1); then ok "the wheel deals, evaluates in bulk and solves: $got"; else
+      ko "the wheel's script" "$(printf '%s\n' "$got" | tail -3)"; fi
+    got=$(no_compiler python -c 'import libdealer, os; print(os.path.dirname(libdealer.__file__))')
+    case $got in "$work"/wheel-venv/*) ok "imported from the installed wheel ($got)" ;; *) ko "imported from $got" ;; esac
+  else
+    ko "pip install $wheel" "$(tail -3 pip.log)"
+  fi
+fi
+
+# 3. The Debian packages, installed.
 missing=()
 for tool in dpkg-deb lintian pkg-config cmake; do command -v $tool >/dev/null 2>&1 || missing+=("$tool"); done
 [ ${#missing[@]} -eq 0 ] || not_run "the Debian packages' test needs ${missing[*]}"

@@ -1,5 +1,6 @@
 """The cffi builder of ``libdealer._native``: the C ABI of include/dealer.h, compiled against
-the static library ``target/lib/libdealer.a`` that ``make lib`` builds.
+the static library ``target/lib/libdealer.a`` that ``make lib`` builds (``$TARGET/lib`` when the
+``TARGET`` environment variable names another build folder, as ``make release`` does).
 
 Every declaration is read from the header itself, so the extension always declares every
 ``dealer_*`` function and constant of the C ABI; nothing is declared by hand. setup.py builds
@@ -8,6 +9,7 @@ the library first; run on its own, this file only needs the header and the libra
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -16,7 +18,9 @@ from cffi import FFI
 #: The repository this package is built from (bindings/python is two levels down).
 REPO = Path(__file__).resolve().parents[2]
 HEADER = REPO / "include" / "dealer.h"
-STATIC_LIBRARY = REPO / "target" / "lib" / "libdealer.a"
+#: The library's build folder: the Makefile's TARGET (``make release`` builds the wheel in its own).
+TARGET = REPO / os.environ.get("TARGET", "target")
+STATIC_LIBRARY = TARGET / "lib" / "libdealer.a"
 #: What the static library needs from the system (DDS is C++), as pkgconfig/ lists it.
 SYSTEM_LIBRARIES = ["stdc++", "gcc_s", "util", "rt", "pthread", "m", "dl"]
 
