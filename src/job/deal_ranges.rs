@@ -34,6 +34,8 @@ pub type AcceptedDeal<'a> = dyn FnMut(u64, &Deal, &[i32], &DealResults) -> Resul
 /// actions are all statistics (see [`Session::statistics_suffice`]) — the running state of
 /// its statistics over the deals it accepted.
 #[derive(Clone, Debug)]
+// Deals are the common case: boxing them would allocate once a deal.
+#[allow(clippy::large_enum_variant)]
 pub enum Recorded {
     /// An accepted deal.
     Deal(RecordedDeal),

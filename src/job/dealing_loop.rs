@@ -92,6 +92,8 @@ pub(crate) struct GivenDeal {
 
 /// What is given to a job to run the actions on: a deal, or the statistics of deals counted
 /// elsewhere (a part of a merged job whose actions are all statistics).
+// Deals are the common case: boxing them would allocate once a deal.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Given {
     /// A deal.
     Deal(GivenDeal),

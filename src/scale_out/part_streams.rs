@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::BufWriter;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::job::deal_ranges::DealtRange;
+use crate::job::deal_ranges::{not_in_parts, DealtRange};
 use crate::job::options::PartRange;
 use crate::job::report::Ceiling;
 use crate::job::{Interrupter, RunReport, Session};
@@ -67,6 +67,13 @@ impl PartStreams {
     /// count is the stream's deal numbers, whose produce limit its quota), classifying each
     /// accepted deal by `types`.
     pub fn deal_stream(&mut self, session: &mut Session, key: StreamKey, types: &HandTypes) -> Result<()> {
+        if types.types.len() >= usize::from(u16::MAX) {
+            return Err(not_in_parts(&format!(
+                "a part file names at most {} hand types (the script declares {})",
+                u16::MAX - 1,
+                types.types.len()
+            )));
+        }
         let (generate, produce) = session.run_limits()?;
         let total = generate.max(0) as u64;
         let (first, count) = deal_numbers(self.range, total)?;
@@ -89,9 +96,7 @@ impl PartStreams {
         self.end(first, dealt?);
         Ok(())
     }
-}
 
-impl PartStreams {
     /// Deals the part's range of the job loaded in `session`, which is not a practice run:
     /// the running state of its statistics when they suffice (see
     /// [`Session::statistics_suffice`]), else its accepted deals.
