@@ -8,10 +8,9 @@ use crate::clock::Instant;
 use crate::dd::DealResults;
 use crate::dealing::GeneratorKind;
 use crate::error::{Error, ErrorKind, Result};
-use crate::job::dealing_loop::{Given, GivenDeal, GivenDeals, Produced};
+use crate::job::dealing_loop::{Given, GivenDeal, GivenDeals, Job, Produced};
 use crate::job::parallel::Summary;
-use crate::job::report::Statistics;
-use crate::job::report::{Ceiling, RunReport};
+use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::session::Session;
 
 /// What [`Session::deal_range`] dealt.
@@ -85,15 +84,9 @@ impl Session {
         self.check_cuttable()?;
         let nodes = ids.iter().map(|id| self.compiled_node(*id)).collect::<Result<Vec<_>>>()?;
         let mut values = vec![0i32; nodes.len()];
-        let started = Instant::now();
-        let end = first.saturating_add(count).min(i64::MAX as u64);
-        // Worker threads, when the job has them, judge the part's deals.
-        let mut job = self.start_job_over(SeatSet::ALL, None, Some(first..end))?;
-        job.hard_deadline = self.options().ceilings().time.and_then(|t| started.checked_add(t));
-        job.dealer.seek(first);
-        job.generated = i64::try_from(first).unwrap_or(i64::MAX);
-        job.max_generate = end as i64;
+        let mut job = self.start_range_job(SeatSet::ALL, None, (first, count))?;
         let need = job.action_need;
+        let none_solved = DealResults::default();
         let program = self.loaded_program().expect("checked above");
         while let Some(deal) = job.next_accepted(program, None)? {
             let number = (job.generated - 1) as u64;
@@ -101,10 +94,7 @@ impl Session {
                 *value = job.evaluation(program, &deal).value(*node)?;
             }
             job.dd.solve(&deal, need)?;
-            match job.dd.results(&deal) {
-                Some(results) => accepted(number, &deal, &values, results)?,
-                None => accepted(number, &deal, &values, &DealResults::default())?,
-            }
+            accepted(number, &deal, &values, job.dd.results(&deal).unwrap_or(&none_solved))?;
         }
         Ok(DealtRange { next: job.generated as u64, accepted: job.produced as u64, ceiling: job.ceiling })
     }
@@ -134,13 +124,7 @@ impl Session {
         self.check_cuttable()?;
         let program = self.loaded_program().expect("checked above");
         let mut statistics = Statistics::for_run(program).expect("checked above");
-        let started = Instant::now();
-        let end = first.saturating_add(count).min(i64::MAX as u64);
-        let mut job = self.start_job_over(program.action_seats(), Some(statistics.empty()), Some(first..end))?;
-        job.hard_deadline = self.options().ceilings().time.and_then(|t| started.checked_add(t));
-        job.dealer.seek(first);
-        job.generated = i64::try_from(first).unwrap_or(i64::MAX);
-        job.max_generate = end as i64;
+        let mut job = self.start_range_job(program.action_seats(), Some(statistics.empty()), (first, count))?;
         let program = self.loaded_program().expect("checked above");
         while let Some(produced) = job.next_produced(program, None)? {
             match produced {
@@ -155,6 +139,24 @@ impl Session {
         let counts = statistics.tallies.iter().map(|t| t.counts().unwrap_or_default()).collect();
         let dealt = DealtRange { next: job.generated as u64, accepted: job.produced as u64, ceiling: job.ceiling };
         Ok((dealt, counts))
+    }
+
+    /// The loaded script's job over deal numbers `first..first + count` (worker threads, when
+    /// it has them, judge those), its wall-time ceiling counted from now.
+    fn start_range_job(
+        &self,
+        seats: SeatSet,
+        statistics: Option<Statistics>,
+        (first, count): (u64, u64),
+    ) -> Result<Job> {
+        let started = Instant::now();
+        let end = first.saturating_add(count).min(i64::MAX as u64);
+        let mut job = self.start_job_over(seats, statistics, Some(first..end))?;
+        job.hard_deadline = self.options().ceilings().time.and_then(|t| started.checked_add(t));
+        job.dealer.seek(first);
+        job.generated = i64::try_from(first).unwrap_or(i64::MAX);
+        job.max_generate = end as i64;
+        Ok(job)
     }
 
     /// Refuses a job that cannot be cut by deal numbers: a compatibility generator, a library

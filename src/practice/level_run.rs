@@ -105,19 +105,19 @@ fn interleave_by_type(types: &HandTypes, all: Classified, seed: i64) -> OrderedD
     let order = interleaved(&sizes, buckets[untyped].len(), seed as u64);
     let labels: Vec<Arc<str>> = types.types.iter().map(|t| Arc::from(t.label.as_str())).collect();
     let mut taken = vec![0usize; buckets.len()];
+    // Each deal's results move to its place (taken once each).
+    let mut dd: Vec<Option<DealResults>> = all.dd.into_iter().map(Some).collect();
     let mut ordered = OrderedDeals {
         deals: Vec::with_capacity(order.len()),
         hand_types: Vec::with_capacity(order.len()),
-        dd: Vec::with_capacity(if all.dd.is_empty() { 0 } else { order.len() }),
+        dd: Vec::with_capacity(dd.len()),
         generated: all.generated,
     };
     for bucket in order {
         let index = buckets[bucket][taken[bucket]];
         taken[bucket] += 1;
         ordered.deals.push(all.deals[index]);
-        if let Some(dd) = all.dd.get(index) {
-            ordered.dd.push(dd.clone());
-        }
+        ordered.dd.extend(dd.get_mut(index).and_then(Option::take));
         ordered.hand_types.push(labels.get(bucket).cloned());
     }
     ordered

@@ -140,13 +140,13 @@ pub fn mix(session: &mut Session, dealing: &mut dyn StreamDealing) -> Result<Run
     let mut taken = vec![0usize; parts.len()];
     let mut deals = Vec::with_capacity(order.len());
     let mut labels = Vec::with_capacity(order.len());
+    // Each scenario's results move out in its deals' order.
+    let mut results: Vec<_> = parts.iter_mut().map(|(dealt, _, _)| std::mem::take(&mut dealt.dd).into_iter()).collect();
     let mut dd = Vec::new();
     for part in order {
+        dd.extend(results[part].next());
         let (dealt, plan, name) = &parts[part];
         deals.push(dealt.deals[taken[part]]);
-        if let Some(results) = dealt.dd.get(taken[part]) {
-            dd.push(results.clone());
-        }
         labels.push(BoardLabel {
             hand_type: dealt.hand_types[taken[part]].clone(),
             scenario: Some(name.clone()),

@@ -413,11 +413,6 @@ impl<R: Read + Seek> PartReader<R> {
         self.seconds
     }
 
-    /// The file's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// Starts reading the deals of stream `key` ([`next_deal`](Self::next_deal)); `false` when
     /// the part has no such stream.
     pub fn read_stream(&mut self, key: StreamKey) -> Result<bool> {

@@ -74,12 +74,9 @@ impl PartStreams {
                 types.types.len()
             )));
         }
-        let (generate, produce) = session.run_limits()?;
-        let total = generate.max(0) as u64;
-        let (first, count) = deal_numbers(self.range, total)?;
         let ids: Vec<u32> =
             types.types.iter().map(|t| session.compile_expression(&t.variable)).collect::<Result<_>>()?;
-        self.writer.begin_stream(key, (first, count), total, produce);
+        let (first, count) = self.begin(session, key)?;
         let writer = &mut self.writer;
         let mut failed = None;
         let mut write = |number: u64, deal: &crate::cards::Deal, values: &[i32], dd: &crate::dd::DealResults| {
@@ -104,14 +101,21 @@ impl PartStreams {
         if !session.statistics_suffice()? {
             return self.deal_stream(session, WHOLE_JOB, &HandTypes::default());
         }
-        let (generate, produce) = session.run_limits()?;
-        let total = generate.max(0) as u64;
-        let (first, count) = deal_numbers(self.range, total)?;
-        self.writer.begin_stream(WHOLE_JOB, (first, count), total, produce);
+        let (first, count) = self.begin(session, WHOLE_JOB)?;
         let (dealt, counts) = session.deal_range_statistics((first, count))?;
         self.writer.statistics(&counts).map_err(|e| self.io(e))?;
         self.end(first, dealt);
         Ok(())
+    }
+
+    /// Starts writing stream `key`, the job loaded in `session` (its generate count the stream's
+    /// deal numbers, its produce limit the quota); the part's range of its deal numbers.
+    fn begin(&mut self, session: &Session, key: StreamKey) -> Result<(u64, u64)> {
+        let (generate, produce) = session.run_limits()?;
+        let total = generate.max(0) as u64;
+        let range = deal_numbers(self.range, total)?;
+        self.writer.begin_stream(key, range, total, produce);
+        Ok(range)
     }
 
     /// Ends the stream being written, `dealt` from deal number `first`.
