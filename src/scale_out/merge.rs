@@ -40,7 +40,7 @@ pub fn merge(session: &mut Session, paths: &[String]) -> Result<RunReport> {
                 job.producer, part.header.producer
             )));
         }
-        if !part.header.same_job(&job) {
+        if part.header != job {
             return Err(mismatch(format!(
                 "{first_path} and {path} are parts of different jobs (their script, options or seed differ)"
             )));

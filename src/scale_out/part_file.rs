@@ -67,7 +67,8 @@ const NONE_32: u32 = u32::MAX;
 /// The library that writes part files.
 pub const PRODUCER: &str = concat!("libdealer ", env!("CARGO_PKG_VERSION"));
 
-/// The job a part belongs to: what every part of a job shares.
+/// The job a part belongs to: what every part of a job shares (parts of one job have equal
+/// headers).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartHeader {
     /// The library that wrote the part.
@@ -80,13 +81,6 @@ pub struct PartHeader {
     pub options: Vec<(String, String)>,
     /// The scenarios of a mixed board set, in order (empty: none).
     pub mix: Vec<MixScenario>,
-}
-
-impl PartHeader {
-    /// Whether `other` is a part of the same job.
-    pub fn same_job(&self, other: &PartHeader) -> bool {
-        self == other
-    }
 }
 
 /// A stream as a part dealt it: its key, its range of deal numbers, how it ended and where its
