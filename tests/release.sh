@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The release artifacts (make release, target/release-artifacts/) installed and used as their
 # users would, away from the source tree: the artifacts and the consumer program are copied to
-# a temporary folder first and nothing below reads the checkout.
+# a temporary folder first and nothing below reads the checkout but the test's own tools
+# (tests/release_npm_browser.mjs, playwright-core of bindings/wasm's tests).
 #
 # 1. SHA256SUMS covers every artifact and verifies; no artifact (the files in the packages, the
-#    wheel, the npm package, the NuGet package and the Windows zip) names the build machine's
-#    paths (this checkout, cargo's home); every version in them is Cargo.toml's; the NuGet
-#    package and the Windows zip hold what they should.
+#    wheel, the sdist, the npm package, the NuGet package and the Windows zip) names the build
+#    machine's paths (this checkout, cargo's home) or carries a test or a test fixture; every
+#    version in them is Cargo.toml's; the NuGet package and the Windows zip hold what they
+#    should.
 # 2. The Python wheel: tagged cp38-abi3 (every CPython from 3.8) and manylinux, as auditwheel
 #    reads it; a fresh virtual environment with no compiler on PATH (CC=false, a PATH of the
 #    environment's own folder alone: no cc, no cargo, no make) installs it (and NumPy, cffi from PyPI) and runs
@@ -18,9 +20,15 @@
 #    find_package(dealer) (dealer::dealer, dealer::dealer_static) against the installed
 #    packages, with no -L, -I or run path of ours; `dpkg -r` removes every file again.
 #
+#    The sdist: its version and licences, the library's sources under native/; a fresh virtual
+#    environment (with the compiler, cargo and make this time) builds and installs it with pip
+#    and runs the same script.
 # 4. The npm package: `npm install` of the tarball into a fresh folder; from Node, init() finds
 #    its .wasm itself, a failed init() can be tried again, check() and generate() (the same
-#    output as the installed CLI for the same seed).
+#    output as the installed CLI for the same seed). In headless Chromium
+#    (tests/release_npm_browser.mjs): a plain `<script type=module>` page with an import map,
+#    and the same page bundled by Vite and by webpack, each dealing on the page and in
+#    worker-client.js's Web Worker what the installed CLI prints.
 # 5. The source release: unpacked, built by `make` with no network (CARGO_NET_OFFLINE) and an
 #    empty cargo home (every crate from its vendor/ folder); its CLI deals as the packaged one.
 #
@@ -90,9 +98,39 @@ else
 fi
 for wheel in artifacts/*.whl; do
   "${PYTHON:-python3}" -m zipfile -e "$wheel" "unpacked/$(basename "$wheel" .whl)"
-  got=$(sed -n 's/^Version: //p' unpacked/"$(basename "$wheel" .whl)"/*.dist-info/METADATA)
-  if [ "$got" = "$version" ]; then ok "$(basename "$wheel"): version $got"; else ko "the wheel is version $got"; fi
+  info=$(echo unpacked/"$(basename "$wheel" .whl)"/*.dist-info)
+  got=$(sed -n 's/^Version: //p' "$info/METADATA")
+  if [ "$got" = "$version" ] && [ -s "$info/licenses/LICENSE" ] && [ -s "$info/licenses/THIRD-PARTY-NOTICES.md" ] &&
+    grep -q '^License-Expression: MIT$' "$info/METADATA"; then
+    ok "$(basename "$wheel"): version $got, License-Expression MIT, LICENSE and THIRD-PARTY-NOTICES.md"
+  else
+    ko "the wheel: version $got, or its licence files or licence expression missing"
+  fi
+  extension=$(echo unpacked/"$(basename "$wheel" .whl)"/libdealer/_native*.so)
+  if [ -s "$extension" ] && ! readelf -S "$extension" | grep -q '\.debug_\|\.symtab'; then
+    ok "the wheel's extension is stripped ($(wc -c <"$extension") bytes)"
+  else
+    ko "the wheel's extension $extension is missing or not stripped"
+  fi
 done
+sdist=artifacts/libdealer-$version.tar.gz
+if [ -f "$sdist" ]; then
+  mkdir -p unpacked/sdist && tar -xzf "$sdist" -C unpacked/sdist
+  tree=unpacked/sdist/libdealer-$version
+  got=$(sed -n 's/^Version: //p' "$tree/PKG-INFO")
+  layout=""
+  for f in PKG-INFO pyproject.toml setup.py build_native.py src/libdealer/py.typed LICENSE THIRD-PARTY-NOTICES.md \
+    native/Cargo.toml native/Cargo.lock native/Makefile native/build.rs native/include/dealer.h native/src/lib.rs; do
+    [ -s "$tree/$f" ] || [ "$f" = src/libdealer/py.typed -a -f "$tree/$f" ] || layout+=" $f"
+  done
+  if [ "$got" = "$version" ] && [ -z "$layout" ]; then
+    ok "libdealer-$version.tar.gz (sdist): version $got, the package, its licences, the library's sources under native/"
+  else
+    ko "the sdist: version $got, missing$layout"
+  fi
+else
+  ko "no Python sdist libdealer-$version.tar.gz"
+fi
 leaks=""
 while IFS= read -r -d '' file; do
   for path in "${build_paths[@]}"; do
@@ -101,6 +139,11 @@ while IFS= read -r -d '' file; do
 done < <(find unpacked -type f -print0)
 if [ -z "$leaks" ]; then ok "no artifact names a path of the build machine (${build_paths[*]})"; else
   ko "build machine paths in:$leaks"; fi
+# The packages carry no test or fixture (the sdist's neither: the package's tests stay in the
+# repository; the library's Rust sources under native/src keep their unit test modules, which
+# only `cargo test` compiles; the source release holds everything and is not unpacked here).
+fixtures=$(cd unpacked && find . -type f | grep -v '^\./sdist/[^/]*/native/src/' | grep -E '/(tests?|fixtures?|testdata)/' | head -n 5)
+if [ -z "$fixtures" ]; then ok "no package carries a test or a test fixture"; else ko "test files in the packages: $fixtures"; fi
 for package in "${packages[@]}"; do
   found=$(ls artifacts/"${package}_"*.deb 2>/dev/null | head -n 1)
   if [ -z "$found" ]; then ko "no $package package"; continue; fi
@@ -109,6 +152,19 @@ for package in "${packages[@]}"; do
 done
 
 # 2. The Python wheel, installed where nothing can compile.
+# The script the wheel and the sdist's build run: deals, evaluates in bulk, solves.
+cat >use_wheel.py <<'PY'
+import numpy as np
+from libdealer import Deal, Session
+s = Session("condition hcp(north) >= 15 && spades(north) >= 5", seed=42)
+deal = next(s.deals(1))
+values = s.evaluate(["hcp(north)", "spades(north)"], 2000)
+assert values.shape == (2000, 2) and values.dtype == np.int32
+assert values[:, 0].min() >= 15 and values[:, 1].min() >= 5
+table = s.dd_table(deal, vulnerability="none")
+assert all(0 <= table[seat, strain] <= 13 for seat in ("north", "south") for strain in ("S", "NT"))
+print(f"{deal.pbn()} mean hcp {values[:, 0].mean():.2f} north makes {table['north', 'NT']} in NT, par {table.par_score}")
+PY
 wheels=(artifacts/libdealer-"$version"-*.whl)
 python=${PYTHON:-python3}
 if [ ! -f "${wheels[0]}" ]; then
@@ -124,18 +180,6 @@ else
   "$python" -m venv wheel-venv
   # The environment's own folder alone on PATH: its python and pip, nothing that compiles.
   no_compiler() { env -i HOME="$work" PATH="$work/wheel-venv/bin" CC=false CXX=false "$@"; }
-  cat >use_wheel.py <<'PY'
-import numpy as np
-from libdealer import Deal, Session
-s = Session("condition hcp(north) >= 15 && spades(north) >= 5", seed=42)
-deal = next(s.deals(1))
-values = s.evaluate(["hcp(north)", "spades(north)"], 2000)
-assert values.shape == (2000, 2) and values.dtype == np.int32
-assert values[:, 0].min() >= 15 and values[:, 1].min() >= 5
-table = s.dd_table(deal, vulnerability="none")
-assert all(0 <= table[seat, strain] <= 13 for seat in ("north", "south") for strain in ("S", "NT"))
-print(f"{deal.pbn()} mean hcp {values[:, 0].mean():.2f} north makes {table['north', 'NT']} in NT, par {table.par_score}")
-PY
   if no_compiler python -m pip install -q "artifacts/$wheel" >pip.log 2>&1; then
     ok "pip install $wheel with no compiler, cargo or make on PATH"
     got=$(no_compiler python -m libdealer --version 2>&1)
@@ -147,6 +191,21 @@ PY
     case $got in "$work"/wheel-venv/*) ok "imported from the installed wheel ($got)" ;; *) ko "imported from $got" ;; esac
   else
     ko "pip install $wheel" "$(tail -3 pip.log)"
+  fi
+fi
+
+# The sdist, built and installed by pip where the compiler, cargo and make are.
+if [ -f "$sdist" ] && "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  "$python" -m venv sdist-venv
+  if sdist-venv/bin/python -m pip install -q "$sdist" >sdist-pip.log 2>&1; then
+    got=$(cd "$work" && sdist-venv/bin/python -m libdealer --version 2>&1)
+    if [ "$got" = "libdealer $version (library $version)" ] && got=$(cd "$work" && sdist-venv/bin/python use_wheel.py 2>&1); then
+      ok "pip install libdealer-$version.tar.gz builds the library from the sdist; it deals, evaluates and solves: $got"
+    else
+      ko "the package built from the sdist" "$(printf '%s\n' "$got" | tail -3)"
+    fi
+  else
+    ko "pip install of the sdist" "$(tail -5 sdist-pip.log)"
   fi
 fi
 
@@ -245,16 +304,31 @@ JS
   else
     ko "the npm package in Node" "$(tail -3 node.err; tail -3 node-app/npm.log)"
   fi
+  # The same package in a real browser: a plain page, and pages bundled by Vite and by webpack.
+  chrome=${CHROMIUM:-$(command -v chromium || true)}
+  if [ -z "$chrome" ]; then
+    ko "the npm package's browser test needs chromium (tools/install_deps.sh test)"
+  elif ! "$top/tools/install_wasm_tools.sh" test >wasm-tools.log 2>&1; then
+    ko "the npm package's browser test needs playwright-core (tools/install_wasm_tools.sh test)" "$(tail -3 wasm-tools.log)"
+  else
+    /usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d' >cli.deals
+    rows=0
+    while IFS=$'\t' read -r verdict what; do
+      rows=$((rows + 1))
+      if [ "$verdict" = ok ]; then ok "$what"; else ko "$what"; fi
+    done < <(CHROMIUM=$chrome node "$top/tests/release_npm_browser.mjs" "$work" "$version" 2>browser.err)
+    [ "$rows" -gt 0 ] || ko "the npm package in the browser" "$(tail -5 browser.err)"
+  fi
 fi
 
 # The source release, unpacked and built with no network and an empty cargo home.
-source=artifacts/libdealer-$version.tar.gz
+source=artifacts/libdealer-$version-src.tar.gz
 if [ ! -f "$source" ]; then
-  ko "no source release libdealer-$version.tar.gz"
+  ko "no source release libdealer-$version-src.tar.gz"
 else
   mkdir -p source cargo-home && tar -xzf "$source" -C source
   if (cd "source/libdealer-$version" && CARGO_HOME="$work/cargo-home" CARGO_NET_OFFLINE=true make >"$work/source-build.log" 2>&1); then
-    ok "libdealer-$version.tar.gz builds offline (vendored crates, an empty cargo home)"
+    ok "libdealer-$version-src.tar.gz builds offline (vendored crates, an empty cargo home)"
     got=$("source/libdealer-$version/target/release/dealer" -s 7 node.dlr | sed '/^Time needed/d')
     if [ -n "$got" ] && [ "$got" = "$(/usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d')" ]; then
       ok "the CLI built from the source release deals as the packaged one"

@@ -1,6 +1,7 @@
 """The cffi builder of ``libdealer._native``: the C ABI of include/dealer.h, compiled against
 the static library ``target/lib/libdealer.a`` that ``make lib`` builds (``$LIBDEALER_BUILD_DIR/lib``
-when that environment variable names another build folder, as ``make release`` does).
+when that environment variable names another build folder, as ``make release`` does), in the
+repository or, in an sdist, in the library's sources under ``native/``.
 
 Every declaration is read from the header itself, so the extension always declares every
 ``dealer_*`` function and constant of the C ABI; nothing is declared by hand. setup.py builds
@@ -15,8 +16,13 @@ from pathlib import Path
 
 from cffi import FFI
 
-#: The repository this package is built from (bindings/python is two levels down).
-REPO = Path(__file__).resolve().parents[2]
+#: This package's folder (bindings/python of the repository, or an unpacked sdist).
+PACKAGE_DIR = Path(__file__).resolve().parent
+#: Where an sdist carries the library's sources (setup.py's sdist command copies them there).
+BUNDLED_SOURCES = PACKAGE_DIR / "native"
+#: The library's source tree this package is built from: the sources an sdist carries, else the
+#: repository (bindings/python is two levels down).
+REPO = BUNDLED_SOURCES if (BUNDLED_SOURCES / "Cargo.toml").is_file() else PACKAGE_DIR.parents[1]
 HEADER = REPO / "include" / "dealer.h"
 #: The library's build folder: the Makefile's LIBDEALER_BUILD_DIR (``make release`` builds the
 #: wheel in its own).

@@ -1,6 +1,15 @@
 // A libdealer worker for pages: runs check and generate off the main thread, with output and
 // progress events while a job runs, and cancel (the worker is terminated and a fresh one
 // started, so a long run stops at once).
+
+/**
+ * Starts worker.js beside this file, written out in the form bundlers (Vite, webpack 5,
+ * Parcel) recognise: they then bundle the worker with the modules it imports.
+ */
+function startDefaultWorker() {
+  return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+}
+
 export class DealerWorker {
   /**
    * `url`: worker.js's URL (default: beside this file), or a module that imports it (a page with
@@ -8,7 +17,7 @@ export class DealerWorker {
    * `loadTimeoutMs`: a worker whose scripts have not loaded by then fails its jobs (a browser
    * may end a worker whose script cannot be fetched without an error event).
    */
-  constructor(url = new URL('./worker.js', import.meta.url), { loadTimeoutMs = 20000 } = {}) {
+  constructor(url = undefined, { loadTimeoutMs = 20000 } = {}) {
     this.url = url;
     this.loadTimeoutMs = loadTimeoutMs;
     this.next = 1;
@@ -18,10 +27,10 @@ export class DealerWorker {
 
   start() {
     this.failure = null;
-    this.worker = new Worker(this.url, { type: 'module' });
+    this.worker = this.url === undefined ? startDefaultWorker() : new Worker(this.url, { type: 'module' });
     clearTimeout(this.loadTimer);
     this.loadTimer = setTimeout(() => {
-      this.failure = new Error(`the dealer worker did not load within ${this.loadTimeoutMs / 1000} s (${this.url})`);
+      this.failure = new Error(`the dealer worker did not load within ${this.loadTimeoutMs / 1000} s (${this.url ?? 'worker.js'})`);
       this.failAll(this.failure);
     }, this.loadTimeoutMs);
     // A worker that cannot load (or dies) fails its jobs instead of leaving them waiting.
