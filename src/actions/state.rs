@@ -511,7 +511,7 @@ fn tally(tallies: &mut [Tally], pending: &mut Vec<(usize, i32, i32)>, defer: boo
 /// seats, and par for the board's dealer and vulnerability.
 fn board_dd(job: &mut impl DealValues, deal: &Deal, board: &actions::Board, turn: usize) -> Result<(DdTable, Par)> {
     let table = actions::boards::rotate_table(&job.dd().table(deal)?, turn);
-    let par = crate::dd::board_par(&table, board.vulnerability, board.dealer)
-        .map_err(|e| DdError { deal: board.deal, ..e })?;
+    let par =
+        job.dd().board_par(&table, board.vulnerability, board.dealer).map_err(|e| DdError { deal: board.deal, ..e })?;
     Ok((table, par))
 }

@@ -7,6 +7,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::double_dummy::DoubleDummy;
 use super::results::{DealResults, Need};
 use super::solver::{DdError, Solver, TableMemory};
 use crate::cards::Deal;
@@ -29,19 +30,25 @@ pub struct SolverPool {
     solvers: Vec<Solver>,
     threads: usize,
     memory: TableMemory,
+    dds: DoubleDummy,
 }
 
 impl SolverPool {
-    /// A pool that solves batches on `threads` threads (at least 1), each context using at most
-    /// `memory`; no context is allocated yet.
-    pub fn new(threads: usize, memory: TableMemory) -> SolverPool {
-        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory }
+    /// A pool of `dds`'s solvers that solves batches on `threads` threads (at least 1), each
+    /// context using at most `memory`; no context is allocated yet.
+    pub fn new(threads: usize, memory: TableMemory, dds: DoubleDummy) -> SolverPool {
+        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory, dds }
+    }
+
+    /// The DDS the pool solves with (for par, which needs no context).
+    pub fn dds(&self) -> &DoubleDummy {
+        &self.dds
     }
 
     /// The first solver, for solving on the caller's thread.
     pub fn solver(&mut self) -> &mut Solver {
         if self.solvers.is_empty() {
-            self.solvers.push(Solver::new(self.memory));
+            self.solvers.push(Solver::new(self.memory, &self.dds));
         }
         &mut self.solvers[0]
     }
@@ -54,7 +61,7 @@ impl SolverPool {
         }
         let threads = self.threads.min(items.len());
         while self.solvers.len() < threads {
-            self.solvers.push(Solver::new(self.memory));
+            self.solvers.push(Solver::new(self.memory, &self.dds));
         }
         if threads == 1 {
             let solver = &mut self.solvers[0];
@@ -110,7 +117,7 @@ mod tests {
             .collect();
         for threads in [1, 2, 3] {
             let mut batch = items.clone();
-            SolverPool::new(threads, TableMemory::DEFAULT).solve_batch(&mut batch);
+            SolverPool::new(threads, TableMemory::DEFAULT, DoubleDummy::of_this_build()).solve_batch(&mut batch);
             for (item, (_, want)) in batch.iter().zip(KNOWN) {
                 assert!(item.error.is_none());
                 assert_eq!(flat(&item.results.table().unwrap()), want);

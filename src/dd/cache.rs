@@ -5,7 +5,8 @@
 //! The top layer of `dd`: it uses the other modules, and none of them uses it.
 
 use super::batch::SolverPool;
-use super::par::Par;
+use super::double_dummy::DoubleDummy;
+use super::par::{board_par, Par};
 use super::results::{DealResults, Need};
 use super::solver::{DdError, DdTable, TableMemory};
 use crate::cards::{Deal, Seat, Strain};
@@ -30,10 +31,10 @@ pub struct DdCache {
 }
 
 impl Default for DdCache {
-    /// A cache solving on the caller's thread with the default table memory, one result at a
-    /// time, without a default vulnerability for `par()`.
+    /// A cache solving with this build's DDS on the caller's thread with the default table
+    /// memory, one result at a time, without a default vulnerability for `par()`.
     fn default() -> Self {
-        DdCache::new(SolverPool::new(1, TableMemory::DEFAULT), false, Vulnerability::None)
+        DdCache::new(SolverPool::new(1, TableMemory::DEFAULT, DoubleDummy::of_this_build()), false, Vulnerability::None)
     }
 }
 
@@ -144,6 +145,12 @@ impl DdCache {
             return Ok(&self.placeholder);
         }
         let vulnerability = vulnerability.unwrap_or(self.default_vulnerability);
-        self.results.par(vulnerability).map_err(|e| DdError { code: e.code, deal: *deal })
+        self.results.par(self.pool.dds(), vulnerability).map_err(|e| DdError { code: e.code, deal: *deal })
+    }
+
+    /// The par result of a board from its table, for the board's dealer and vulnerability
+    /// (see [`board_par`]).
+    pub fn board_par(&self, table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
+        board_par(self.pool.dds(), table, vulnerability, dealer)
     }
 }

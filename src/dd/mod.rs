@@ -1,6 +1,11 @@
-//! Double-dummy analysis over DDS (Bo Haglund and Soren Hein's solver, bundled by the crate
-//! `dds-bridge-sys`): single results, full tables of 20 results, par scores with DealerV2's
-//! par-contract text, and batches of deals solved across threads.
+//! Double-dummy analysis over DDS (Bo Haglund and Soren Hein's solver): single results, full
+//! tables of 20 results, par scores with DealerV2's par-contract text, and batches of deals
+//! solved across threads.
+//!
+//! DDS is reached through its entry points ([`DdsEntryPoints`]): the native build links the
+//! crate `dds-bridge-sys`'s DDS (`linked_dds`); the WebAssembly build's embedder provides DDS
+//! compiled to a module of its own. A session solves with a [`DoubleDummy`], one of those or
+//! none ("not available").
 //!
 //! Every solve goes through a [`Solver`], which owns one DDS solver context (its transposition
 //! table and search state). A context serves one thread at a time; a [`SolverPool`] keeps one per
@@ -13,13 +18,19 @@
 //! conversions to DDS's own orders (suits S, H, D, C; vulnerability none, both, NS, EW) live in
 //! `solver` and nowhere else.
 //!
-//! The modules, each building only on those before it: `solver` (DDS conversions, [`Solver`],
-//! [`DdTable`], [`DdError`], [`TableMemory`]), `par` ([`Par`], [`par()`]), `results` ([`Need`],
-//! [`DealResults`]), `batch` ([`BatchItem`], [`SolverPool`]) and `cache` ([`DdCache`]); `zrd` reads
-//! and writes DealerV2's double-dummy library files.
+//! The modules, each building only on those before it: `entry_points` ([`DdsEntryPoints`] and
+//! DDS's layouts), `linked_dds` (the native build's DDS), `double_dummy` ([`DoubleDummy`]),
+//! `solver` (DDS conversions, [`Solver`], [`DdTable`], [`DdError`], [`TableMemory`]), `par`
+//! ([`Par`], [`par()`]), `results` ([`Need`], [`DealResults`]), `batch` ([`BatchItem`],
+//! [`SolverPool`]) and `cache` ([`DdCache`]); `zrd` reads and writes DealerV2's double-dummy
+//! library files.
 
 mod batch;
 mod cache;
+mod double_dummy;
+mod entry_points;
+#[cfg(feature = "dds")]
+mod linked_dds;
 mod par;
 mod results;
 mod solver;
@@ -30,6 +41,8 @@ mod test_deals;
 
 pub use batch::{BatchItem, SolverPool};
 pub use cache::DdCache;
+pub use double_dummy::DoubleDummy;
+pub use entry_points::{ContextId, DdsCards, DdsEntryPoints, DdsParContract, DdsParResult, DdsTable};
 pub use par::{board_par, par, par_for_side, Par, ParContract, ParDeclarer};
 pub use results::{DealResults, Need};
 pub use solver::{error_text, DdError, DdTable, Solver, TableMemory, SCORE_OUT_OF_RANGE};

@@ -1,16 +1,12 @@
 //! Par: the par score, the par contracts and DealerV2's par-contract text of a deal from its
 //! table ([`par`]), and a par score from one side's point of view.
 //!
-//! Uses the solver module's DDS conversions and types only; it holds no solver context and must
-//! not use the results, batch or cache modules.
+//! Uses the solver module's DDS conversions and types and DDS's par entry points; it holds no
+//! solver context and must not use the results, batch or cache modules.
 
-// Without DDS (the WebAssembly build) the conversions to its orders go unused.
-#![cfg_attr(not(feature = "dds"), allow(dead_code, unused_imports))]
-
-#[cfg(feature = "dds")]
-use dds_bridge_sys as dds;
-
-use super::solver::{dds_strain, dds_vulnerability, DdError, DdTable};
+use super::double_dummy::DoubleDummy;
+use super::entry_points::{DdsParResult, DdsTable};
+use super::solver::{dds_strain, dds_vulnerability, DdError, DdTable, DD_NOT_AVAILABLE};
 use crate::cards::{Deal, Seat, Side, Strain, Suit};
 use crate::script::ast::Vulnerability;
 
@@ -71,73 +67,48 @@ fn par_declarer(seats: i32) -> Option<ParDeclarer> {
 }
 
 /// The table in DDS's layout (`[DDS strain][seat]`).
-#[cfg(feature = "dds")]
-fn dds_table(table: &DdTable) -> dds::DdTableResults {
-    let mut input = dds::DdTableResults::default();
-    for seat in 0..4 {
-        for strain in 0..5 {
-            input.res_table[dds_strain(Strain::from_index(strain)) as usize][seat] = table.0[seat][strain] as i32;
+fn dds_table(table: &DdTable) -> DdsTable {
+    let mut input = DdsTable::default();
+    for (seat, row) in table.0.iter().enumerate() {
+        for (strain, &tricks) in row.iter().enumerate() {
+            input[dds_strain(Strain::from_index(strain)) as usize][seat] = tricks as i32;
         }
     }
     input
 }
 
-/// The par score and contract of a deal from its table, for one vulnerability: DDS's par with
-/// North–South first to bid (`SidesParBin`), as DealerV2's `par` computes it.
-pub fn par(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
-    #[cfg(not(feature = "dds"))]
-    {
-        let _ = (table, vulnerability);
-        Err(DdError { code: super::solver::DD_NOT_AVAILABLE, deal: Deal::default() })
-    }
-    #[cfg(feature = "dds")]
-    par_from_dds(table, vulnerability)
+/// A par failure: DDS's code, or "not available" without a DDS.
+fn par_error(code: i32) -> DdError {
+    DdError { code, deal: Deal::default() }
 }
 
-/// [`par`] through DDS's SidesParBin.
-#[cfg(feature = "dds")]
-fn par_from_dds(table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
-    let input = dds_table(table);
-    let mut sides = [dds::ParResultsMaster::default(); 2];
-    // SAFETY: SidesParBin reads the table and writes two results; it holds no state.
-    let code = unsafe { dds::SidesParBin(&input, sides.as_mut_ptr(), dds_vulnerability(vulnerability)) };
-    if code != dds::RETURN_NO_FAULT {
-        return Err(DdError { code, deal: Deal::default() });
-    }
+/// The par score and contract of a deal from its table, for one vulnerability: DDS's par with
+/// North–South first to bid (`SidesParBin`), as DealerV2's `par` computes it.
+pub fn par(dds: &DoubleDummy, table: &DdTable, vulnerability: Vulnerability) -> Result<Par, DdError> {
+    let dds = dds.entry_points().ok_or_else(|| par_error(DD_NOT_AVAILABLE))?;
+    let sides = dds.sides_par(&dds_table(table), dds_vulnerability(vulnerability)).map_err(par_error)?;
     Ok(from_master(&sides[0], sides[0].score, vulnerability))
 }
 
 /// The par result of a board from its table: DDS's par for the board's dealer (who bids first
 /// matters when both sides can make the same contract) and vulnerability (`DealerParBin`).
-pub fn board_par(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
-    #[cfg(not(feature = "dds"))]
-    {
-        let _ = (table, vulnerability, dealer);
-        Err(DdError { code: super::solver::DD_NOT_AVAILABLE, deal: Deal::default() })
-    }
-    #[cfg(feature = "dds")]
-    board_par_from_dds(table, vulnerability, dealer)
-}
-
-/// [`board_par`] through DDS's DealerParBin.
-#[cfg(feature = "dds")]
-fn board_par_from_dds(table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
-    let input = dds_table(table);
-    let mut result = dds::ParResultsMaster::default();
-    // SAFETY: DealerParBin reads the table and writes one result; it holds no state.
-    let code =
-        unsafe { dds::DealerParBin(&input, &mut result, dealer.index() as i32, dds_vulnerability(vulnerability)) };
-    if code != dds::RETURN_NO_FAULT {
-        return Err(DdError { code, deal: Deal::default() });
-    }
+pub fn board_par(
+    dds: &DoubleDummy,
+    table: &DdTable,
+    vulnerability: Vulnerability,
+    dealer: Seat,
+) -> Result<Par, DdError> {
+    let dds = dds.entry_points().ok_or_else(|| par_error(DD_NOT_AVAILABLE))?;
+    let result = dds
+        .dealer_par(&dds_table(table), dealer.index() as i32, dds_vulnerability(vulnerability))
+        .map_err(par_error)?;
     // DealerParBin scores from North–South's view whoever deals.
     Ok(from_master(&result, result.score, vulnerability))
 }
 
 /// Our par result from DDS's: the score from North–South's view, DealerV2's text of the first
 /// contract and every contract.
-#[cfg(feature = "dds")]
-fn from_master(master: &dds::ParResultsMaster, score_ns: i32, vulnerability: Vulnerability) -> Par {
+fn from_master(master: &DdsParResult, score_ns: i32, vulnerability: Vulnerability) -> Par {
     let c = &master.contracts[0];
     let denomination = b"NSHDC".get(c.denom as usize).copied().unwrap_or(b'?') as char;
     let seats = ["N", "E", "S", "W", "NS", "EW"].get(c.seats as usize).copied().unwrap_or("?");
@@ -181,24 +152,25 @@ mod tests {
     #[test]
     fn board_par_scores_from_north_south_whoever_deals() {
         let mut solver = Solver::default();
+        let dds = DoubleDummy::of_this_build();
         for (text, _) in KNOWN {
             let table = solver.table(&deal(text)).unwrap();
             for v in [Vulnerability::None, Vulnerability::NS, Vulnerability::EW, Vulnerability::All] {
-                let sides = par(&table, v).unwrap();
+                let sides = par(&dds, &table, v).unwrap();
                 // North–South bid first when North or South deals: then both agree.
                 for dealer in [Seat::North, Seat::South] {
-                    let p = board_par(&table, v, dealer).unwrap();
+                    let p = board_par(&dds, &table, v, dealer).unwrap();
                     assert_eq!((p.score_ns, &p.contracts), (sides.score_ns, &sides.contracts), "{text} {v:?}");
                 }
                 // North–South's view whoever deals: a grand slam with no sacrifice is par from
                 // every seat.
                 if text == KNOWN[3].0 && v == Vulnerability::None {
-                    assert_eq!(board_par(&table, v, Seat::East).unwrap().score_ns, 1520);
-                    assert_eq!(board_par(&table, v, Seat::West).unwrap().score_ns, 1520);
+                    assert_eq!(board_par(&dds, &table, v, Seat::East).unwrap().score_ns, 1520);
+                    assert_eq!(board_par(&dds, &table, v, Seat::West).unwrap().score_ns, 1520);
                 }
                 // East or West dealing: the same for both (they bid first either way).
-                let east = board_par(&table, v, Seat::East).unwrap();
-                let west = board_par(&table, v, Seat::West).unwrap();
+                let east = board_par(&dds, &table, v, Seat::East).unwrap();
+                let west = board_par(&dds, &table, v, Seat::West).unwrap();
                 assert_eq!((east.score_ns, &east.contracts), (west.score_ns, &west.contracts), "{text} {v:?}");
             }
         }
@@ -208,12 +180,13 @@ mod tests {
     fn par_contract_text_matches_dealerv2() {
         // KNOWN[3]: North–South take all 13 tricks in notrump and East–West have no sacrifice.
         let mut solver = Solver::default();
+        let dds = DoubleDummy::of_this_build();
         let table = solver.table(&deal(KNOWN[3].0)).unwrap();
-        let p = par(&table, Vulnerability::All).unwrap();
+        let p = par(&dds, &table, Vulnerability::All).unwrap();
         assert_eq!(p.contract.len(), " 7N  by NS both".len());
         assert!(p.contract.ends_with(" by NS both"), "{p:?}");
         assert_eq!(p.score_ns, 2220, "7NT vulnerable by NS: {p:?}");
-        let p = par(&table, Vulnerability::None).unwrap();
+        let p = par(&dds, &table, Vulnerability::None).unwrap();
         assert_eq!((p.score_ns, p.contract.as_str()), (1520, " 7N  by NS none"));
     }
 }

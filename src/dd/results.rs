@@ -5,6 +5,7 @@
 //! Builds on the solver and par modules; it must not use the batch or cache modules, nor own
 //! solver contexts.
 
+use super::double_dummy::DoubleDummy;
 use super::par::{par, Par};
 use super::solver::{DdError, DdTable, Solver};
 use crate::cards::{Deal, Seat, Strain};
@@ -130,8 +131,8 @@ impl DealResults {
         Ok(())
     }
 
-    /// The par result for a vulnerability; the table must be known.
-    pub fn par(&mut self, vulnerability: Vulnerability) -> Result<&Par, DdError> {
+    /// The par result for a vulnerability, by `dds`'s par; the table must be known.
+    pub fn par(&mut self, dds: &DoubleDummy, vulnerability: Vulnerability) -> Result<&Par, DdError> {
         let index = match vulnerability {
             Vulnerability::None => 0,
             Vulnerability::NS => 1,
@@ -140,7 +141,7 @@ impl DealResults {
         };
         if self.par[index].is_none() {
             let table = self.table().expect("par needs the whole table");
-            self.par[index] = Some(par(&table, vulnerability)?);
+            self.par[index] = Some(par(dds, &table, vulnerability)?);
         }
         Ok(self.par[index].as_ref().expect("just computed"))
     }

@@ -3,16 +3,15 @@
 //! language's orders to DDS's own (suits S, H, D, C; vulnerability none, both, NS, EW), which
 //! live here and nowhere else.
 //!
-//! This is the bottom layer of `dd`: it must not use the par, results, batch or cache modules,
+//! Solves through the session's [`DoubleDummy`] (DDS linked in, or the embedder's). Builds on
+//! `entry_points` and `double_dummy`; it must not use the par, results, batch or cache modules,
 //! which all build on it.
-// Without DDS (the WebAssembly build) the conversions to its orders go unused.
-#![cfg_attr(not(feature = "dds"), allow(dead_code, unused_imports))]
 
 use std::fmt;
+use std::sync::Arc;
 
-#[cfg(feature = "dds")]
-use dds_bridge_sys as dds;
-
+use super::double_dummy::DoubleDummy;
+use super::entry_points::{ContextId, DdsCards, DdsEntryPoints, DdsTable};
 use crate::cards::{Deal, Seat, Strain, Suit};
 use crate::script::ast::Vulnerability;
 
@@ -63,37 +62,18 @@ impl From<DdError> for crate::error::Error {
     }
 }
 
-/// DDS's text for a return code.
+/// The text for a return code: ours, or DDS's own (from the DDS linked into this build; a
+/// build without one names the code).
 pub fn error_text(code: i32) -> String {
-    if code == SCORE_OUT_OF_RANGE {
-        return "the solver answered a trick count outside 0..13".to_string();
+    match code {
+        SCORE_OUT_OF_RANGE => "the solver answered a trick count outside 0..13".to_string(),
+        DD_NOT_AVAILABLE => DD_NOT_AVAILABLE_TEXT.to_string(),
+        NO_CONTEXT => "DDS could not allocate a solver context".to_string(),
+        _ => DoubleDummy::of_this_build()
+            .entry_points()
+            .and_then(|dds| dds.error_message(code))
+            .unwrap_or_else(|| "DDS return code".to_string()),
     }
-    if code == DD_NOT_AVAILABLE {
-        return DD_NOT_AVAILABLE_TEXT.to_string();
-    }
-    dds_error_text(code)
-}
-
-/// DDS's own text for one of its return codes.
-#[cfg(feature = "dds")]
-fn dds_error_text(code: i32) -> String {
-    let mut line = [0 as std::ffi::c_char; 80];
-    // SAFETY: ErrorMessage writes a NUL-terminated text of at most 80 bytes into `line`; it
-    // holds no state and may be called from any thread.
-    unsafe { dds::ErrorMessage(code, line.as_mut_ptr()) };
-    let bytes: Vec<u8> = line.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    if text.is_empty() {
-        "unknown error".to_string()
-    } else {
-        text
-    }
-}
-
-/// Without DDS there is no text for its codes.
-#[cfg(not(feature = "dds"))]
-fn dds_error_text(_code: i32) -> String {
-    "unknown error".to_string()
 }
 
 /// Our own code, outside DDS's range, for a solve that reported success with an impossible
@@ -103,6 +83,9 @@ pub const SCORE_OUT_OF_RANGE: i32 = -1000;
 /// Our own code for a solve asked of a build without DDS (the `dds` feature off, as in the
 /// WebAssembly build).
 pub const DD_NOT_AVAILABLE: i32 = -1001;
+
+/// Our own code for a solver context DDS could not allocate.
+pub const NO_CONTEXT: i32 = -1002;
 
 /// What a script that needs double dummy is told by a build without DDS.
 pub const DD_NOT_AVAILABLE_TEXT: &str =
@@ -128,8 +111,7 @@ pub(super) fn dds_vulnerability(v: Vulnerability) -> i32 {
 }
 
 /// The deal in DDS's card layout: `[hand N..W][DDS suit]`, rank r (0 = deuce) as bit `r + 2`.
-#[cfg(feature = "dds")]
-fn dds_cards(deal: &Deal) -> [[u32; 4]; 4] {
+fn dds_cards(deal: &Deal) -> DdsCards {
     let mut cards = [[0u32; 4]; 4];
     for seat in Seat::ALL {
         for suit in Suit::ALL {
@@ -178,66 +160,47 @@ impl Default for TableMemory {
     }
 }
 
-/// One DDS solver context (transposition table and search state), used by one thread at a time.
+/// One DDS solver context (transposition table and search state), used by one thread at a time;
+/// allocated at the first solve.
 pub struct Solver {
-    #[cfg(feature = "dds")]
-    context: std::ptr::NonNull<dds::DdsSolverContext>,
-    #[cfg(not(feature = "dds"))]
-    _memory: TableMemory,
+    dds: Option<Arc<dyn DdsEntryPoints>>,
+    context: Option<ContextId>,
+    memory: TableMemory,
 }
 
-// SAFETY: a solver context is plain heap state with no thread affinity; `&mut self` on every
-// solving method guarantees one thread uses it at a time.
-#[cfg(feature = "dds")]
-unsafe impl Send for Solver {}
-
-#[cfg(not(feature = "dds"))]
 impl Solver {
-    /// A solver that answers every solve with [`DD_NOT_AVAILABLE`].
-    pub fn new(memory: TableMemory) -> Solver {
-        Solver { _memory: memory }
+    /// A solver of `dds` whose context uses at most `memory`, with the kind of transposition
+    /// table DDS 2.9 gives each of its threads (the "large" kind). (With the crate's default, the
+    /// smaller "pattern" table, whole tables take about 20 % longer on random deals.) Without a
+    /// DDS every solve answers [`DD_NOT_AVAILABLE`].
+    pub fn new(memory: TableMemory, dds: &DoubleDummy) -> Solver {
+        Solver { dds: dds.entry_points().cloned(), context: None, memory }
     }
 
-    /// Fails: no DDS in this build.
-    pub fn table(&mut self, deal: &Deal) -> Result<DdTable, DdError> {
-        Err(DdError { code: DD_NOT_AVAILABLE, deal: *deal })
-    }
-
-    /// Fails: no DDS in this build.
-    pub fn tricks(&mut self, deal: &Deal, _declarer: Seat, _strain: Strain) -> Result<u8, DdError> {
-        Err(DdError { code: DD_NOT_AVAILABLE, deal: *deal })
-    }
-}
-
-#[cfg(feature = "dds")]
-impl Solver {
-    /// A new context with the kind of transposition table DDS 2.9 gives each of its threads (the
-    /// "large" kind) using at most `memory`. (With the crate's default, the smaller "pattern"
-    /// table, whole tables take about 20 % longer on random deals.)
-    pub fn new(memory: TableMemory) -> Solver {
-        let config = dds::DdsSolverConfig {
-            tt_kind: dds::DDS_TT_KIND_LARGE as i32,
-            tt_mem_default_mb: TT_START_MB.min(memory.maximum_mb) as i32,
-            tt_mem_maximum_mb: memory.maximum_mb as i32,
+    /// The entry points and this solver's context (allocated now if need be).
+    fn context(&mut self, deal: &Deal) -> Result<(&dyn DdsEntryPoints, ContextId), DdError> {
+        let Some(dds) = self.dds.as_deref() else {
+            return Err(DdError { code: DD_NOT_AVAILABLE, deal: *deal });
         };
-        // SAFETY: the config is a valid, fully initialised struct; the context is freed in Drop.
-        let raw = unsafe { dds::dds_solver_context_new(&config) };
-        Solver { context: std::ptr::NonNull::new(raw).expect("DDS could not allocate a solver context") }
+        if self.context.is_none() {
+            let maximum = self.memory.maximum_mb;
+            self.context = dds.context_new(TT_START_MB.min(maximum), maximum);
+        }
+        match self.context {
+            Some(context) => Ok((dds, context)),
+            None => Err(DdError { code: NO_CONTEXT, deal: *deal }),
+        }
     }
 
     /// All 20 results of a complete deal.
     pub fn table(&mut self, deal: &Deal) -> Result<DdTable, DdError> {
-        let input = dds::DdTableDeal { cards: dds_cards(deal) };
-        let mut output = dds::DdTableResults::default();
-        // SAFETY: the context is live and used by this thread only; input and output are valid.
-        let code = unsafe { dds::dds_calc_dd_table(self.context.as_ptr(), &input, &mut output) };
-        if code != dds::RETURN_NO_FAULT {
-            return Err(DdError { code, deal: *deal });
-        }
+        let (dds, context) = self.context(deal)?;
+        let output: DdsTable =
+            dds.calc_dd_table(context, &dds_cards(deal)).map_err(|code| DdError { code, deal: *deal })?;
         let mut table = DdTable::default();
-        for seat in 0..4 {
-            for strain in 0..5 {
-                table.0[seat][strain] = output.res_table[dds_strain(Strain::from_index(strain)) as usize][seat] as u8;
+        for (seat, row) in table.0.iter_mut().enumerate() {
+            for (strain, tricks) in row.iter_mut().enumerate() {
+                *tricks = output[dds_strain(Strain::from_index(strain)) as usize][seat] as u8;
             }
         }
         Ok(table)
@@ -246,21 +209,14 @@ impl Solver {
     /// Tricks taken by `declarer` in `strain`, solving only that result (the opening lead is
     /// declarer's left-hand opponent's).
     pub fn tricks(&mut self, deal: &Deal, declarer: Seat, strain: Strain) -> Result<u8, DdError> {
-        let input = dds::Deal {
-            trump: dds_strain(strain),
-            first: declarer.left().index() as i32,
-            remainCards: dds_cards(deal),
-            ..Default::default()
-        };
-        let mut result = dds::FutureTricks::default();
-        // SAFETY: as in `table`. Target -1, one solution: the defenders' best score. Mode 1
-        // (always search): in mode 0 DDS does not search when the leader has only one distinct
-        // card to play (say all 13 cards of one suit) and answers with the score -2.
-        let code = unsafe { dds::dds_solve_board(self.context.as_ptr(), &input, -1, 1, 1, &mut result) };
-        if code != dds::RETURN_NO_FAULT {
-            return Err(DdError { code, deal: *deal });
-        }
-        match u8::try_from(result.score[0]) {
+        let (dds, context) = self.context(deal)?;
+        // The defenders' best score, always searched: DDS's mode 0 does not search when the
+        // leader has only one distinct card to play (say all 13 cards of one suit) and answers
+        // with the score -2.
+        let defenders = dds
+            .solve_board(context, dds_strain(strain), declarer.left().index() as i32, &dds_cards(deal))
+            .map_err(|code| DdError { code, deal: *deal })?;
+        match u8::try_from(defenders) {
             Ok(defenders) if defenders <= 13 => Ok(13 - defenders),
             _ => Err(DdError { code: SCORE_OUT_OF_RANGE, deal: *deal }),
         }
@@ -268,24 +224,42 @@ impl Solver {
 }
 
 impl Default for Solver {
-    /// A context using at most [`TableMemory::DEFAULT`].
+    /// A solver of this build's DDS using at most [`TableMemory::DEFAULT`].
     fn default() -> Self {
-        Solver::new(TableMemory::DEFAULT)
+        Solver::new(TableMemory::DEFAULT, &DoubleDummy::of_this_build())
     }
 }
 
-#[cfg(feature = "dds")]
 impl Drop for Solver {
     fn drop(&mut self) {
-        // SAFETY: the context came from dds_solver_context_new and is freed once.
-        unsafe { dds::dds_solver_context_free(self.context.as_ptr()) };
+        if let (Some(dds), Some(context)) = (&self.dds, self.context.take()) {
+            dds.context_free(context);
+        }
+    }
+}
+
+#[cfg(test)]
+mod without_dds_tests {
+    use super::*;
+    use crate::dd::test_deals::{deal, KNOWN};
+
+    #[test]
+    fn without_a_dds_every_solve_is_not_available() {
+        let mut solver = Solver::new(TableMemory::DEFAULT, &DoubleDummy::none());
+        let d = deal(KNOWN[0].0);
+        assert_eq!(solver.table(&d).unwrap_err().code, DD_NOT_AVAILABLE);
+        assert_eq!(solver.tricks(&d, Seat::North, Strain::Notrump).unwrap_err().code, DD_NOT_AVAILABLE);
+        let e: crate::error::Error = solver.table(&d).unwrap_err().into();
+        assert_eq!(e.kind, crate::error::ErrorKind::NotAvailable);
     }
 }
 
 #[cfg(all(test, feature = "dds"))]
 mod tests {
     use super::*;
+    use crate::dd::entry_points::{DdsParResult, DdsTable};
     use crate::dd::test_deals::{deal, flat, KNOWN};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn tables_match_known_results() {
@@ -300,7 +274,7 @@ mod tests {
         assert_eq!(TableMemory::new(TableMemory::LEAST_MB - 1), None);
         assert_eq!(TableMemory::new(TableMemory::MOST_MB + 1), None);
         let least = TableMemory::new(TableMemory::LEAST_MB).unwrap();
-        let mut solver = Solver::new(least);
+        let mut solver = Solver::new(least, &DoubleDummy::of_this_build());
         for (text, want) in KNOWN {
             let d = deal(text);
             assert_eq!(flat(&solver.table(&d).unwrap()), want, "{text}");
@@ -347,5 +321,57 @@ mod tests {
         assert!(e.code < 0);
         let text = e.to_string();
         assert!(text.contains("double-dummy solver error") && text.contains("n AT652"), "{text}");
+    }
+
+    /// This build's DDS behind a provided one that counts the contexts and calls it sees.
+    #[derive(Default)]
+    struct Counting {
+        contexts: AtomicUsize,
+        freed: AtomicUsize,
+        calls: AtomicUsize,
+    }
+
+    impl DdsEntryPoints for Counting {
+        fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
+            self.contexts.fetch_add(1, Ordering::Relaxed);
+            crate::dd::linked_dds::LinkedDds.context_new(start_mb, maximum_mb)
+        }
+        fn context_free(&self, context: ContextId) {
+            self.freed.fetch_add(1, Ordering::Relaxed);
+            crate::dd::linked_dds::LinkedDds.context_free(context)
+        }
+        fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            crate::dd::linked_dds::LinkedDds.calc_dd_table(context, cards)
+        }
+        fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            crate::dd::linked_dds::LinkedDds.solve_board(context, trump, first, cards)
+        }
+        fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
+            crate::dd::linked_dds::LinkedDds.sides_par(table, vulnerability)
+        }
+        fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32> {
+            crate::dd::linked_dds::LinkedDds.dealer_par(table, dealer, vulnerability)
+        }
+        fn error_message(&self, code: i32) -> Option<String> {
+            crate::dd::linked_dds::LinkedDds.error_message(code)
+        }
+    }
+
+    #[test]
+    fn a_provided_dds_is_the_one_asked_and_its_context_is_freed() {
+        let counting = Arc::new(Counting::default());
+        let dds = DoubleDummy::provided(counting.clone());
+        {
+            let mut solver = Solver::new(TableMemory::DEFAULT, &dds);
+            assert_eq!(counting.contexts.load(Ordering::Relaxed), 0, "no context before the first solve");
+            let (text, want) = KNOWN[1];
+            assert_eq!(flat(&solver.table(&deal(text)).unwrap()), want);
+            assert_eq!(solver.tricks(&deal(text), Seat::South, Strain::Notrump).unwrap(), want[14]);
+        }
+        assert_eq!(counting.contexts.load(Ordering::Relaxed), 1);
+        assert_eq!(counting.freed.load(Ordering::Relaxed), 1);
+        assert_eq!(counting.calls.load(Ordering::Relaxed), 2);
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crate::actions::boards::BoardLabel;
 use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
 use crate::dd::zrd::LibraryReader;
-use crate::dd::{DdCache, DealResults, Need, SolverPool};
+use crate::dd::{DdCache, DealResults, DoubleDummy, Need, SolverPool};
 use crate::dealing::{spots_need_chacha, Dealer, DealingSetup, GeneratorKind, SpotCards};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -71,6 +71,8 @@ pub struct Session {
     own_dd: Option<DdCache>,
     /// Builds the caller's `usereval` metric for each job, when one is set.
     in_process_metric: Option<MetricMaker>,
+    /// The DDS double-dummy results come from (see [`Session::set_double_dummy`]).
+    double_dummy: DoubleDummy,
     /// Stops runs from outside (see [`Session::interrupter`]).
     interrupter: Interrupter,
     /// The seed of the last job, until an option or the script is set (see [`Session::seed`]).
@@ -193,6 +195,7 @@ impl Session {
             expressions: ExtraExpressions::default(),
             own_dd: None,
             in_process_metric: None,
+            double_dummy: DoubleDummy::of_this_build(),
             interrupter: Interrupter::default(),
             last_seed: None,
             script_text: Vec::new(),
@@ -489,7 +492,11 @@ impl Session {
             lookahead,
             library,
             library_discards,
-            dd: DdCache::new(SolverPool::new(threads, o.dds_table_memory), table_mode, o.par_vulnerability),
+            dd: DdCache::new(
+                SolverPool::new(threads, o.dds_table_memory, self.double_dummy.clone()),
+                table_mode,
+                o.par_vulnerability,
+            ),
             table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
             external: self.external_metrics(program)?,
             condition_seats: program_seats,
@@ -605,6 +612,16 @@ impl Session {
     /// builds one for each job (`None` goes back to the DealerServer).
     pub fn set_in_process_metric(&mut self, make: Option<MetricMaker>) {
         self.in_process_metric = make;
+        self.job = None;
+        self.current = None;
+    }
+
+    /// Solves double dummy with `dds` instead of this build's own DDS (the WebAssembly build,
+    /// which has none linked in, is given its DDS module this way; [`DoubleDummy::none`] makes
+    /// every solve answer "not available").
+    pub fn set_double_dummy(&mut self, dds: DoubleDummy) {
+        self.double_dummy = dds;
+        self.own_dd = None;
         self.job = None;
         self.current = None;
     }
@@ -939,8 +956,9 @@ impl Session {
                     return Err(Error::new(ErrorKind::Usage, INCOMPLETE_DEAL));
                 }
                 let o = &self.options;
+                let dds = &self.double_dummy;
                 let dd = self.own_dd.get_or_insert_with(|| {
-                    DdCache::new(SolverPool::new(1, o.dds_table_memory), true, o.par_vulnerability)
+                    DdCache::new(SolverPool::new(1, o.dds_table_memory, dds.clone()), true, o.par_vulnerability)
                 });
                 Ok(solve(dd, deal)?)
             }

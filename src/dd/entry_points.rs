@@ -1,0 +1,72 @@
+//! DDS's entry points as the solver calls them ([`DdsEntryPoints`]), wherever DDS runs: linked
+//! into this library (`linked_dds`, the native build) or provided by the embedder (the
+//! WebAssembly build's DDS module, which runs in a memory of its own: bindings/wasm). The
+//! arguments and results are in DDS's own layouts and orders, its return codes unchanged; the
+//! conversions from the dealer language's orders stay in `solver`.
+//!
+//! The bottom layer of `dd`: it uses no other module of `dd`.
+
+/// A deal in DDS's layout: `[hand N, E, S, W][DDS suit S, H, D, C]`, rank r (0 = deuce) as bit
+/// `r + 2`.
+pub type DdsCards = [[u32; 4]; 4];
+
+/// A table of 20 results in DDS's layout: `[DDS strain S, H, D, C, NT][hand N, E, S, W]`.
+pub type DdsTable = [[i32; 4]; 5];
+
+/// One contract of DDS's par results (its `contractType`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DdsParContract {
+    /// Tricks short of the contract (0 when it makes).
+    pub under_tricks: i32,
+    /// Tricks over the contract.
+    pub over_tricks: i32,
+    /// The level, 1 to 7 (0: passed out).
+    pub level: i32,
+    /// The denomination: 0 NT, 1 S, 2 H, 3 D, 4 C.
+    pub denom: i32,
+    /// Who declares: 0–3 N, E, S, W; 4 NS; 5 EW.
+    pub seats: i32,
+}
+
+/// DDS's par result for one side (its `parResultsMaster`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DdsParResult {
+    /// The par score.
+    pub score: i32,
+    /// How many of `contracts` are filled in.
+    pub number: i32,
+    /// The par contracts.
+    pub contracts: [DdsParContract; 10],
+}
+
+/// One solver context of an implementation (its transposition table and search state), as the
+/// implementation names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContextId(pub usize);
+
+/// DDS's calls the solver makes. Each returns DDS's result or its (negative) return code. A
+/// context is used by one thread at a time; the par calls hold no state.
+pub trait DdsEntryPoints: Send + Sync {
+    /// A new context with DDS 2.9's kind of transposition table (the "large" kind), starting at
+    /// `start_mb` and growing to at most `maximum_mb`; `None` when DDS cannot allocate one.
+    fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId>;
+
+    /// Frees a context made by [`context_new`](Self::context_new) (once).
+    fn context_free(&self, context: ContextId);
+
+    /// The 20 results of a complete deal (DDS's `dds_calc_dd_table`).
+    fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32>;
+
+    /// The defenders' best score when `first` leads to the first trick in strain `trump` (DDS's
+    /// `dds_solve_board` with target -1, one solution, mode 1).
+    fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32>;
+
+    /// Par from a table with North–South first to bid, for both sides (DDS's `SidesParBin`).
+    fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32>;
+
+    /// Par from a table for the board's dealer (DDS's `DealerParBin`).
+    fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32>;
+
+    /// DDS's text for one of its return codes, when it has one.
+    fn error_message(&self, code: i32) -> Option<String>;
+}
