@@ -252,12 +252,20 @@ dd-reference: all dds29-tools
 # The WebAssembly package: bindings/wasm (its own crate and workspace over this one with default
 # features off) compiled to wasm32-unknown-unknown, then wasm-bindgen's ES module glue in
 # bindings/wasm/pkg/gen beside the hand-written pkg/index.js, worker.js and typings.
+# Beside it gen/dds.wasm: DDS compiled to a module of its own (bindings/wasm/dds/build.sh),
+# rebuilt when its build or the locked DDS changes.
 WASM_OUT := target/wasm-build/wasm32-unknown-unknown/release/dealer_wasm.wasm
+DDS_WASM := target/dds-wasm/dds.wasm
 wasm:
 	tools/install_wasm_tools.sh
 	cd bindings/wasm && $(CARGO) build --release --locked --target wasm32-unknown-unknown --target-dir ../../target/wasm-build
 	wasm-bindgen --target web --out-dir bindings/wasm/pkg/gen --out-name dealer_wasm $(WASM_OUT)
+	$(MAKE) --no-print-directory $(DDS_WASM)
+	cp $(DDS_WASM) bindings/wasm/pkg/gen/dds.wasm
 	@echo "bindings/wasm/pkg/gen/dealer_wasm_bg.wasm: $$(wc -c < bindings/wasm/pkg/gen/dealer_wasm_bg.wasm) bytes, $$(gzip -9 -c bindings/wasm/pkg/gen/dealer_wasm_bg.wasm | wc -c) gzipped"
+
+$(DDS_WASM): bindings/wasm/dds/build.sh bindings/wasm/dds/nothreads.h bindings/wasm/dds/cxa_stubs.cpp Cargo.lock
+	bindings/wasm/dds/build.sh $@
 
 wasm-test: all
 	tests/wasm.sh
@@ -405,6 +413,8 @@ npm: FORCE
 	rm -rf target/npm/libdealer/gen
 	wasm-bindgen --target web --out-dir target/npm/libdealer/gen --out-name dealer_wasm \
 	  target/dist-wasm/wasm32-unknown-unknown/release/dealer_wasm.wasm
+	$(MAKE) --no-print-directory $(DDS_WASM)
+	cp $(DDS_WASM) target/npm/libdealer/gen/dds.wasm
 	cp LICENSE THIRD-PARTY-NOTICES.md target/npm/libdealer/
 	cd target/npm/libdealer && npm pkg set version=$(VERSION) && npm pack --pack-destination $(abspath $(ARTIFACTS))
 

@@ -303,6 +303,8 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 // - `title`: the title, instead of the script's `title` (`-T`).
 // - `input_name`: the input name `printpbn` shows (default: the path given to
 //   `dealer_load_script_file`).
+// - `pbn_date`: the date `printpbn` shows in `[Date]`, `YYYY.MM.DD` (`?` for unknown digits;
+//   default: today's local date).
 // - `swap`: the swapping mode `0`, `2` or `3` (`-x`; classic `-2`, `-3`).
 // - `smart`: `auto` (the default) or `off`: with the ChaCha generator, the seat whose part of
 //   the condition keeps the fewest hands (at most 1 in 2) is dealt first, exactly uniformly

@@ -9,7 +9,8 @@
 # wine64 and zip; the Rust target x86_64-pc-windows-gnu is added by `make windows` itself; and
 # for the WebAssembly build's tests node and npm (Debian's, unless the commands are there) and
 # the chromium they drive headless (the Rust target, wasm-bindgen-cli and playwright-core come
-# from tools/install_wasm_tools.sh); and the engines a job's parts run on (tests/scale_out_engines.sh):
+# from tools/install_wasm_tools.sh), with clang 19 and the wasm32 C and C++ libraries that
+# compile DDS to its own WebAssembly module (bindings/wasm/dds/build.sh); and the engines a job's parts run on (tests/scale_out_engines.sh):
 # GNU parallel, and Slurm with munge (the test starts its own single-node cluster); and
 # Debian's debhelper and lintian, which build and check the release's Debian packages.
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
@@ -17,9 +18,10 @@
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
 build="make gcc g++ binutils libclang-dev"
+wasm_dds="clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 libclang-rt-19-dev-wasm32"
 test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
   gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium parallel slurm-wlm munge \
-  debhelper lintian"
+  debhelper lintian $wasm_dds"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;

@@ -35,6 +35,8 @@ pub(crate) struct ActionSettings<'o> {
     pub(crate) quiet: bool,
     /// The input file name as PBN `[Event]` shows it (`None`: standard input).
     pub(crate) input_name: Option<&'o str>,
+    /// PBN's `[Date]` when given (`pbn_date`; `None`: today's local date).
+    pub(crate) pbn_date: Option<&'o str>,
     /// Whether PBN records name libdealer as their generator (the ChaCha generator).
     pub(crate) names_libdealer: bool,
     /// Whether `printpbn` records carry the double-dummy tags (`pbn_dd`).

@@ -198,7 +198,11 @@ impl<'p> ActionState<'p> {
             program,
             settings,
             board_offset,
-            date: if program.actions.contains(&CompiledAction::PrintPbn) { local_date() } else { String::new() },
+            date: match settings.pbn_date {
+                _ if !program.actions.contains(&CompiledAction::PrintPbn) => String::new(),
+                Some(date) => date.to_string(),
+                None => local_date(),
+            },
             printers: PrintState::new(program.dialect, title.clone()),
             title,
             // Under `format` lin or jsonl the text statistics would break the records.
@@ -469,7 +473,8 @@ fn write_report(out: &mut Vec<u8>, deal: &Deal, parts: &[ReportPart], ev: &mut E
 }
 
 /// Today's local date as `YYYY.MM.DD` (PBN `[Date]`); without the `os` feature there is no
-/// clock to read and the date is PBN's unknown one, `????.??.??`.
+/// clock to read and the date is PBN's unknown one, `????.??.??` (the WebAssembly package
+/// gives the browser's date as the `pbn_date` option instead).
 #[cfg(not(feature = "os"))]
 fn local_date() -> String {
     "????.??.??".to_string()

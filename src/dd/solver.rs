@@ -80,16 +80,16 @@ pub fn error_text(code: i32) -> String {
 /// number of tricks.
 pub const SCORE_OUT_OF_RANGE: i32 = -1000;
 
-/// Our own code for a solve asked of a build without DDS (the `dds` feature off, as in the
-/// WebAssembly build).
+/// Our own code for a solve asked of a session without DDS (none linked in, as in the
+/// WebAssembly build, and none provided).
 pub const DD_NOT_AVAILABLE: i32 = -1001;
 
 /// Our own code for a solver context DDS could not allocate.
 pub const NO_CONTEXT: i32 = -1002;
 
-/// What a script that needs double dummy is told by a build without DDS.
+/// What a script that needs double dummy is told by a session without DDS.
 pub const DD_NOT_AVAILABLE_TEXT: &str =
-    "double dummy (dd, par, score with dd results) is not available in this build (the browser has no DDS)";
+    "double dummy (dds, tricks, par, --pbn-dd ...) is not available: no DDS was given (the WebAssembly package loads it with loadDoubleDummy())";
 
 /// DDS's suit index (S, H, D, C = 0..3) of a dealer suit (C, D, H, S = 0..3); also its strain
 /// index, with NT = 4 in both orders.

@@ -409,6 +409,7 @@ fn action_settings<'o>(options: &'o Options, job: &Job) -> ActionSettings<'o> {
         rotate: options.rotate,
         quiet: options.quiet,
         input_name: options.input_name.as_deref(),
+        pbn_date: options.pbn_date.as_deref(),
         names_libdealer: options.generator == GeneratorKind::ChaCha,
         pbn_dd: options.pbn_dd,
         board_title: options.board_title,

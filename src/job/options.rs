@@ -50,6 +50,9 @@ pub struct Options {
     pub script_vars: ScriptVars,
     /// Input file name as shown in PBN `[Event]` (`None`: standard input).
     pub input_name: Option<String>,
+    /// PBN's `[Date]`, `YYYY.MM.DD` (`None`: today's local date where the build has a clock;
+    /// the WebAssembly package passes the browser's).
+    pub pbn_date: Option<String>,
     /// Classic `-t`: seconds after which a run that has produced nothing stops (0: no limit).
     pub time_limit: u64,
     /// DealerV2's DDS mode (`-M`): 1 solves each result asked for, 2 whole tables. Features that
@@ -300,6 +303,7 @@ impl Default for Options {
             predeal: Default::default(),
             script_vars: Default::default(),
             input_name: None,
+            pbn_date: None,
             time_limit: 0,
             dds_mode: 1,
             threads: 0,
@@ -443,6 +447,15 @@ impl Options {
                 o.predeal[seat] = (!value.is_empty()).then(|| value.to_string());
             }
             "input_name" => o.input_name = Some(value.to_string()),
+            "pbn_date" => {
+                let digits_or_unknown = |part: &str| part.chars().all(|c| c.is_ascii_digit() || c == '?');
+                let parts: Vec<&str> = value.split('.').collect();
+                let lengths: Vec<usize> = parts.iter().map(|p| p.len()).collect();
+                if lengths != [4, 2, 2] || !parts.iter().all(|p| digits_or_unknown(p)) {
+                    return Err(bad("expected a PBN date YYYY.MM.DD (digits, ? where unknown), got"));
+                }
+                o.pbn_date = Some(value.to_string());
+            }
             "time_limit" => {
                 o.time_limit = value
                     .parse::<u64>()
@@ -679,6 +692,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "dds_table_mb",
     "title",
     "input_name",
+    "pbn_date",
     "swap",
     "smart",
     "quiet",
@@ -962,6 +976,7 @@ mod tests {
         ("level_measure", &["", "0", "-1", "1e6", "abc"]),
         ("level_timeout", &["", "0", "-1", "1.5", "abc"]),
         ("interleave", &["", "2", "abc"]),
+        ("pbn_date", &["", "2026-11-29", "2026.1.29", "26.11.29", "2026.11.2x", "2026.11.29 ", "2026.11.29.1"]),
         ("part", &["1", "1/0", "4/4", "-1/4", "a/b", "1/", "/4", "1/4x", "+1/4"]),
         ("deals", &["1", "1:", ":5", "-1:5", "1:-5", "a:b", "1:2:3"]),
     ];

@@ -626,6 +626,21 @@ impl Session {
         self.current = None;
     }
 
+    /// Whether a job of the loaded script under the options solves double dummy: its condition
+    /// or actions read double-dummy results, or its board records carry them (`pbn_dd`,
+    /// `json_dd`, a ZRD file with tricks). `false` without a script. (The WebAssembly build loads
+    /// its DDS module only for such a job.)
+    pub fn needs_double_dummy(&self) -> bool {
+        let Some(program) = &self.program else { return false };
+        let o = &self.options;
+        let dd_use = program.dd_use();
+        !dd_use.condition.is_empty()
+            || !dd_use.actions.is_empty()
+            || dd_use.table_feature.is_some()
+            || board_records_need_tables(program, o)
+            || o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks)
+    }
+
     /// The run's generate and produce limits for `program` under the options (the script's
     /// `generate` and `produce`, the options', the peers' defaults, the generate ceiling), and
     /// whether the ceiling lowered the generate limit.

@@ -129,6 +129,17 @@ export interface HandTypesResult {
  * Node, fetched in a page or a worker). A load that failed can be tried again.
  */
 export function init(source?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/**
+ * Loads DDS, the double-dummy solver (gen/dds.wasm), once; generate() needs it for a script that
+ * uses double dummy (see needsDoubleDummy). A failed load can be tried again.
+ */
+export function loadDoubleDummy(source?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/** Whether loadDoubleDummy() has loaded DDS. */
+export function doubleDummyLoaded(): boolean;
+/** Whether running the script with these options solves double dummy. */
+export function needsDoubleDummy(script: string, options?: GenerateOptions): boolean;
+/** Today's local date (or `date`) as PBN's [Date] writes it, YYYY.MM.DD. */
+export function pbnDate(date?: Date): string;
 export function version(): string;
 export function check(script: string, options?: CheckOptions): Diagnostic[];
 export function randomSeed(): number;

@@ -4,9 +4,15 @@
 // this one itself.
 import initWasm, {
   initSync, check as rawCheck, generate as rawGenerate, hand_types as rawHandTypes, version as rawVersion,
+  needs_double_dummy as rawNeedsDoubleDummy,
 } from './gen/dealer_wasm.js';
+import { loadDdsModule } from './dds.js';
 
 let ready = null;
+
+/** The DDS module, once loadDoubleDummy() has loaded it (a promise while it loads). */
+let dds = null;
+let ddsLoading = null;
 
 /** The module file beside this one. */
 const MODULE_URL = new URL('./gen/dealer_wasm_bg.wasm', import.meta.url);
@@ -51,6 +57,34 @@ export function init(source) {
   return ready;
 }
 
+/**
+ * Loads DDS, the double-dummy solver (gen/dds.wasm, about 120 KB gzipped), once: generate()
+ * needs it for a script that uses double dummy (dds, par, trix, --pbn-dd …; see
+ * needsDoubleDummy). `source`: the module's URL, a Response, its bytes or a WebAssembly.Module;
+ * default: the file beside this one. A load that fails can be tried again.
+ */
+export function loadDoubleDummy(source) {
+  if (dds) return Promise.resolve();
+  if (!ddsLoading) {
+    ddsLoading = loadDdsModule(source).then((module) => { dds = module; });
+    ddsLoading.catch(() => { ddsLoading = null; });
+  }
+  return ddsLoading;
+}
+
+/** Whether loadDoubleDummy() has loaded DDS. */
+export function doubleDummyLoaded() {
+  return dds !== null;
+}
+
+/**
+ * Whether running `script` with `options` (as generate's) solves double dummy, so that
+ * loadDoubleDummy() must have been awaited first (a script that does not load answers false).
+ */
+export function needsDoubleDummy(script, options = {}) {
+  return rawNeedsDoubleDummy(String(script), optionList({ ...options, seed: options.seed ?? 1, progress: false }));
+}
+
 /** The library's version. */
 export function version() {
   return rawVersion();
@@ -74,6 +108,12 @@ export function randomSeed() {
 
 const FORMATS = { text: 'script', script: 'script', lin: 'lin', json: 'jsonl', jsonl: 'jsonl', pbn: 'pbn' };
 
+/** Today's local date as PBN writes it, `YYYY.MM.DD` (the native CLI reads the same clock). */
+export function pbnDate(date = new Date()) {
+  const two = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}.${two(date.getMonth() + 1)}.${two(date.getDate())}`;
+}
+
 /** The option keys and values handed to the core for `generate`'s options. */
 export function optionList({ seed, generator, dialect, produce, generate: gen, format, progress, inputName, level, interleave, options } = {}) {
   const list = [];
@@ -92,12 +132,15 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
   if (level) add('level', 'true');
   if (interleave) add('interleave', 'true');
   add('input_name', inputName);
+  add('pbn_date', pbnDate());
   for (const [k, v] of Object.entries(options || {})) add(k, v);
   return list;
 }
 
 /**
- * Runs a script's whole job as the native CLI does with the same seed and generator.
+ * Runs a script's whole job as the native CLI does with the same seed and generator. A script
+ * that uses double dummy needs DDS loaded first (await loadDoubleDummy(); without it such a
+ * script stops with a "not available" error).
  * options: {seed, generator: 'chacha'|'drand48'|'glibc', dialect: 'classic'|'v2', produce,
  * generate, format: 'text'|'lin'|'json'|'pbn', inputName: the script's file name for PBN's [Event], level: deal each
  * hand type directly in exact quotas (--level), interleave: print by hand type in rounds, deals: how many produced deals to return as objects
@@ -113,7 +156,7 @@ export function generate(script, options = {}, onText) {
   const list = optionList(options);
   const cb = onText ? (stream, text) => onText(stream === 0 ? 'output' : 'diagnostics', text) : undefined;
   const deals = options.deals === undefined ? 100 : Math.max(0, options.deals | 0);
-  const r = JSON.parse(rawGenerate(String(script), list, cb, deals));
+  const r = JSON.parse(rawGenerate(String(script), list, cb, deals, dds ?? undefined));
   return {
     ok: r.ok,
     output: r.output,

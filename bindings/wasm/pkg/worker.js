@@ -2,7 +2,7 @@
 // {id, kind: 'check' | 'generate' | 'handTypes', script, options} messages. While a job runs it posts
 // {id, type: 'output' | 'progress', text}; at the end {id, type: 'result', result} or
 // {id, type: 'error', message}. Cancel is the client's: it terminates this worker.
-import { init, check, generate, handTypes } from './index.js';
+import { init, check, generate, handTypes, loadDoubleDummy, needsDoubleDummy } from './index.js';
 
 const loaded = init();
 self.onmessage = async (event) => {
@@ -18,6 +18,8 @@ self.onmessage = async (event) => {
       return;
     }
     const started = performance.now();
+    // DDS is fetched only for a job that solves double dummy.
+    if (needsDoubleDummy(script, options)) await loadDoubleDummy();
     let first = null;
     const result = generate(script, options, (stream, text) => {
       if (stream === 'output' && first === null) first = performance.now() - started;

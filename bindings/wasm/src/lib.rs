@@ -1,6 +1,9 @@
 //! libdealer in the browser: [`check`], [`generate`] and [`hand_types`] over the same core as the native
-//! library (`dealer` with default features off: no DDS, threads, files or external programs;
-//! a script that needs one of those stops with a "not available in this build" error).
+//! library (`dealer` with default features off: no DDS linked in, threads, files or external
+//! programs; a script that needs one of those stops with a "not available in this build"
+//! error). Double dummy is solved by DDS compiled to a module of its own, which the JavaScript
+//! side loads when [`needs_double_dummy`] says a job needs it and hands to [`generate`]
+//! (`dds_module`).
 //!
 //! Results cross to JavaScript as JSON text (the JS wrapper in `pkg/` parses it), so this crate
 //! needs nothing beyond wasm-bindgen and js-sys.
@@ -12,8 +15,13 @@ use std::sync::{Arc, Mutex};
 use dealer::actions::jsonl::write_json_string;
 use dealer::job::{Sink, Stream};
 use dealer::program::bbo_check::{check_bbo, Severity};
+use dealer::dd::DoubleDummy;
 use dealer::{Error, Session};
 use wasm_bindgen::prelude::*;
+
+mod dds_module;
+
+use dds_module::{DdsModule, ModuleDds};
 
 /// A JSON string literal of `text` (the core's escaping, that of its JSON Lines records).
 fn json_string(text: &str) -> String {
@@ -35,9 +43,13 @@ fn error_json(e: &Error) -> String {
     diagnostic_json(e.line.unwrap_or(0), e.col.unwrap_or(0), "error", "dealer", &e.message)
 }
 
-/// A session with the given options set, in order (`options`: alternating keys and values).
-fn session_with(options: &[String]) -> Result<Session, Error> {
+/// A session with the given options set, in order (`options`: alternating keys and values),
+/// solving double dummy with `dds` when given.
+fn session_with(options: &[String], dds: Option<&DdsModule>) -> Result<Session, Error> {
     let mut session = Session::new();
+    if let Some(module) = dds {
+        session.set_double_dummy(DoubleDummy::provided(Arc::new(ModuleDds(module.clone()))));
+    }
     for pair in options.chunks(2) {
         if let [key, value] = pair {
             session.set_option(key, value)?;
@@ -59,7 +71,7 @@ pub fn check(script: &str, dialect: &str, bbo: bool) -> String {
         options.push("dialect".to_string());
         options.push(dialect.to_string());
     }
-    match session_with(&options).and_then(|mut s| s.load_script(script.as_bytes())) {
+    match session_with(&options, None).and_then(|mut s| s.load_script(script.as_bytes())) {
         Ok(()) => {}
         Err(e) => found.push(error_json(&e)),
     }
@@ -121,13 +133,21 @@ fn deal_json(deal: &dealer::cards::Deal) -> String {
 /// called as output is written (`(stream, text)`; 0: output, 1: diagnostics such as the
 /// progress meter). `deals`: how many of the produced deals to return as objects as well (dealt
 /// again by a second session with the same options, which deals the same deals; at most as
-/// many as the run produced).
+/// many as the run produced). `dds`: the loaded DDS module, which double dummy needs (without
+/// it such a script stops with "not available").
 #[wasm_bindgen]
-pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Function>, deals: u32) -> String {
+pub fn generate(
+    script: &str,
+    options: Vec<String>,
+    on_text: Option<js_sys::Function>,
+    deals: u32,
+    dds: Option<DdsModule>,
+) -> String {
+    let dds = dds.as_ref();
     let output = Arc::new(Mutex::new(Vec::new()));
     let diagnostics = Arc::new(Mutex::new(Vec::new()));
     let run = || -> Result<dealer::RunReport, Error> {
-        let mut session = session_with(&options)?;
+        let mut session = session_with(&options, dds)?;
         for (stream, number, buffer) in [(Stream::Output, 0, &output), (Stream::Diagnostics, 1, &diagnostics)] {
             let mut forward = Forward { callback: on_text.clone(), stream: number, buffer: Arc::clone(buffer) };
             session.set_sink(stream, Some(Sink::Callback(Box::new(move |bytes: &[u8]| forward.write(bytes)))));
@@ -143,12 +163,12 @@ pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Func
     // A script with hand types is run once more as JSON Lines records by hand type (the same
     // deals, interleaved unless levelled): its boards count the types delivered, and a
     // practice run's deals are those boards, in order.
-    let typed = result.is_ok().then(|| typed_boards(script, &options)).flatten();
+    let typed = result.is_ok().then(|| typed_boards(script, &options, dds)).flatten();
     let practice = options.chunks(2).any(|kv| matches!(kv, [k, v] if (k == "level" || k == "interleave") && v == "true"));
     if let (Some(boards), true) = (&typed, practice) {
         dealt = boards.iter().take(wanted).map(|(deal, _)| deal.clone()).collect();
     } else if wanted > 0 {
-        if let Ok(mut again) = session_with(&options) {
+        if let Ok(mut again) = session_with(&options, dds) {
             if again.load_script(script.as_bytes()).is_ok() {
                 while dealt.len() < wanted {
                     match again.next_deal() {
@@ -196,10 +216,10 @@ pub fn generate(script: &str, options: Vec<String>, on_text: Option<js_sys::Func
 /// The boards of `script` run under `options` as JSON Lines records by hand type (interleaved
 /// unless levelled): each board's hands (as [`deal_json`]) and hand type label (`""`: none).
 /// `None` when the script declares no hand types or the run fails.
-fn typed_boards(script: &str, options: &[String]) -> Option<Vec<(String, String)>> {
+fn typed_boards(script: &str, options: &[String], dds: Option<&DdsModule>) -> Option<Vec<(String, String)>> {
     let mut options: Vec<String> = options.to_vec();
     options.extend(["format", "jsonl", "progress", "false", "interleave", "true"].map(String::from));
-    let mut session = session_with(&options).ok()?;
+    let mut session = session_with(&options, dds).ok()?;
     session.load_script(script.as_bytes()).ok()?;
     if !dealer::practice::scenario::declares_hand_types(&session).ok()? {
         return None;
@@ -239,7 +259,7 @@ fn typed_boards(script: &str, options: &[String]) -> Option<Vec<(String, String)
 /// the levelled script and `summary` what the CLI prints about it.
 #[wasm_bindgen]
 pub fn hand_types(script: &str, options: Vec<String>) -> String {
-    let levelled = session_with(&options).and_then(|mut session| {
+    let levelled = session_with(&options, None).and_then(|mut session| {
         session.load_script(script.as_bytes())?;
         dealer::practice::write_leveled::levelled_script(&session)
     });
@@ -276,6 +296,16 @@ pub fn hand_types(script: &str, options: Vec<String>) -> String {
             error_json(&e)
         ),
     }
+}
+
+/// Whether running `script` under `options` (as for [`generate`]) solves double dummy, so that
+/// the DDS module must be loaded first; `false` when the script does not load (running it
+/// reports the error).
+#[wasm_bindgen]
+pub fn needs_double_dummy(script: &str, options: Vec<String>) -> bool {
+    session_with(&options, None)
+        .and_then(|mut session| session.load_script(script.as_bytes()).map(|()| session))
+        .is_ok_and(|session| session.needs_double_dummy())
 }
 
 /// The library's version.

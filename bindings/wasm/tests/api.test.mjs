@@ -3,12 +3,15 @@
 // (target/release/dealer) and ../shared/parity.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { init, check, generate, handTypes, optionList, version, frequencies, frequencyTables2d } from '../pkg/index.js';
-import { CASES, available, apiOptions, mask, native, script, top } from './cases.mjs';
+import {
+  init, check, generate, handTypes, optionList, version, frequencies, frequencyTables2d, loadDoubleDummy, doubleDummyLoaded,
+  needsDoubleDummy,
+} from '../pkg/index.js';
+import { CASES, DD_CASES, available, apiOptions, cli, mask, native, script, top } from './cases.mjs';
 
 await init(readFileSync(join(top, 'bindings/wasm/pkg/gen/dealer_wasm_bg.wasm')));
 
@@ -99,10 +102,47 @@ test('the browser clock: time_limit ends a run, Time needed is measured', { time
   assert.equal(p.deals.length, 100);
 });
 
-test('double dummy is not available in the browser build', () => {
-  const r = generate('produce 1\ncondition tricks(north, notrump) >= 9\naction printoneline\n', { seed: 1 });
+test('double dummy: not available until DDS is loaded, which only a DD script needs', async () => {
+  const dd = 'produce 1\ncondition tricks(north, notrump) >= 9\naction printoneline\n';
+  assert.equal(doubleDummyLoaded(), false);
+  const r = generate(dd, { seed: 1 });
   assert.equal(r.ok, false);
-  assert.match(r.error.message, /not available in this build/);
+  assert.match(r.error.message, /not available.*loadDoubleDummy/);
+  assert.equal(needsDoubleDummy(dd), true);
+  assert.equal(needsDoubleDummy('produce 1\naction printoneline, average par(NS)\n'), true);
+  assert.equal(needsDoubleDummy('produce 1\naction printpbn\n', { options: { pbn_dd: 'true' } }), true);
+  assert.equal(needsDoubleDummy('produce 1\naction printpbn\n'), false);
+  assert.equal(needsDoubleDummy('condition hcp(north) >= 15\n'), false);
+  assert.equal(needsDoubleDummy('condition hcp(north) >>> 15\n'), false);
+  // A failed load leaves nothing behind: the next one starts afresh.
+  await assert.rejects(loadDoubleDummy(new Uint8Array([0, 1, 2, 3])));
+  assert.equal(doubleDummyLoaded(), false);
+  await loadDoubleDummy();
+  assert.equal(doubleDummyLoaded(), true);
+  const solved = generate(dd, { seed: 1 });
+  assert.equal(solved.error, null);
+  assert.equal(solved.statistics.produced, 1);
+});
+
+for (const c of DD_CASES) {
+  test(`double dummy byte-identical to the native CLI: ${c.file} (${c.generator}, seed ${c.seed}${c.flags ? ' ' + c.flags.join(' ') : ''})`, { skip: !available() && 'no ../shared or no target/release/dealer', timeout: 120000 }, async () => {
+    await loadDoubleDummy();
+    const want = native(c);
+    const got = generate(script(c), apiOptions(c));
+    assert.equal(got.error, null);
+    assert.equal(mask(got.output), mask(want));
+  });
+}
+
+test('double dummy: 200 random deals, all 20 results and par for each vulnerability, equal DDS 2.9', { skip: !existsSync(join(top, 'target/release/dd_reference')) && 'no target/release/dd_reference (make dds29-tools)', timeout: 600000 }, async () => {
+  await loadDoubleDummy();
+  const script = 'produce 200\naction printrpt(deal, trix(deal), par(NS,none), par(NS,ns), par(NS,ew), par(NS,both),\n' +
+    '  parcontract(none), parcontract(ns), parcontract(ew), parcontract(both))\n';
+  const ours = generate(script, { seed: 2026, deals: 0, options: { statistics: 'false' } });
+  assert.equal(ours.error, null);
+  assert.equal(ours.output.split('\n').filter(Boolean).length, 200);
+  const theirs = execFileSync(join(top, 'target/release/dd_reference'), { input: ours.output, encoding: 'utf8' });
+  assert.equal(ours.output, theirs);
 });
 
 test('a script error is returned with its position', () => {

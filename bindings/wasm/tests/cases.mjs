@@ -1,5 +1,6 @@
 // The parity scripts the wasm tests run in both the native CLI and the WebAssembly build:
-// [name, folder under ../shared/parity, generator, seed, extra CLI flags / options].
+// {file under ../shared/parity, generator, seed, produce, flags: extra CLI flags, options: the same
+// as generate()'s options}.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +27,35 @@ export const CASES = [
   { file: 'dealerv2/cases/freqEx_s137.dli', generator: 'chacha', seed: 137 },
 ];
 
+// Double dummy, solved by DDS's own module (loadDoubleDummy): DealerV2's regression scripts that
+// use dds/tricks, par, parcontract, trix and evalcontract with their generator and seed, some
+// with the other two generators, and BBO scripts with PBN and JSON Lines records carrying the
+// double-dummy tags (`flags` for the CLI, `options` for generate).
+export const DD_CASES = [
+  { file: 'dealerv2/cases/ddsNTpar_s67.dli', generator: 'drand48', seed: 67 },
+  { file: 'dealerv2/cases/DDS_NT_s59.dli', generator: 'drand48', seed: 59 },
+  { file: 'dealerv2/cases/DDSmode1_s61.dli', generator: 'drand48', seed: 61 },
+  { file: 'dealerv2/cases/ddsTrixCond_s73.dli', generator: 'drand48', seed: 73 },
+  { file: 'dealerv2/cases/EvalContract_n_dds_s101.dli', generator: 'drand48', seed: 101 },
+  { file: 'dealerv2/cases/test_rpts_s241.dli', generator: 'drand48', seed: 241 },
+  { file: 'dealerv2/cases/csvTrixDeal_s43.dli', generator: 'drand48', seed: 43 },
+  { file: 'dealerv2/cases/ddsNTpar_s67.dli', generator: 'chacha', seed: 3 },
+  { file: 'dealerv2/cases/ddsTrixCond_s73.dli', generator: 'chacha', seed: 9 },
+  { file: 'dealerv2/cases/EvalContract_n_dds_s101.dli', generator: 'chacha', seed: 17 },
+  {
+    file: 'pbs/scripts/Flannery.dlr', generator: 'chacha', seed: 7, produce: 4,
+    flags: ['--format=pbn', '--pbn-dd'], options: { format: 'pbn', pbn_dd: 'true' },
+  },
+  {
+    file: 'pbs/scripts/Multi_2D.dlr', generator: 'glibc', seed: 11, produce: 4,
+    flags: ['--format=jsonl', '--json-dd'], options: { format: 'jsonl', json_dd: 'true' },
+  },
+  {
+    file: 'pbs/scripts/1N_with_Singleton.dlr', generator: 'drand48', seed: 5, produce: 3,
+    flags: ['--format=pbn', '--pbn-dd'], options: { format: 'pbn', pbn_dd: 'true' },
+  },
+];
+
 /** Whether the parity scripts and the native CLI are here. */
 export function available() {
   return existsSync(shared) && existsSync(cli);
@@ -43,12 +73,15 @@ export function mask(text) {
 export function cliArgs(c) {
   const args = [`--rng=${c.generator}`, '-s', String(c.seed)];
   if (c.produce) args.push('-p', String(c.produce));
+  args.push(...(c.flags || []));
   return args;
 }
 
 /** The generate() options for a case. */
 export function apiOptions(c) {
-  return { generator: c.generator, seed: c.seed, produce: c.produce, deals: 0, inputName: c.file.split('/').pop() };
+  return {
+    generator: c.generator, seed: c.seed, produce: c.produce, deals: 0, inputName: c.file.split('/').pop(), options: c.options,
+  };
 }
 
 /** What the native CLI prints for a case. */
