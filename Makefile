@@ -28,7 +28,8 @@
 #                   threads, files or programs; installs the Rust target and wasm-bindgen-cli
 #                   first, see tools/install_wasm_tools.sh) and print the gzipped size
 #   make wasm-test  build that, then run its node unit tests (byte-identical to the CLI on parity
-#                   scripts) and the playground test in headless Chromium (tests/wasm.sh; also
+#                   scripts, double-dummy ones with DDS's module too; DD results against Debian's
+#                   DDS 2.9) and the playground test in headless Chromium (tests/wasm.sh; also
 #                   part of make test)
 #   make windows-test  build that, then run tests/windows.sh under Wine (also part of make test;
 #                   NOT RUN without the cross compilers or Wine)
@@ -267,7 +268,7 @@ wasm:
 $(DDS_WASM): bindings/wasm/dds/build.sh bindings/wasm/dds/nothreads.h bindings/wasm/dds/cxa_stubs.cpp Cargo.lock
 	bindings/wasm/dds/build.sh $@
 
-wasm-test: all
+wasm-test: all dds29-tools
 	tests/wasm.sh
 
 check-header: all

@@ -1,12 +1,15 @@
 // The playground in a real browser (headless Debian chromium driven by playwright-core, no
 // browser download): serves bindings/wasm on 127.0.0.1 with python3's http.server, then checks
 // that a script error marks its line, that runs print exactly what the native CLI prints for
-// parity scripts (drand48, glibc, chacha), that Stop ends a long run within 1 s, that the examples
-// run (the third with bar charts and a 2-D frequency's heat-map table), that the page and that
-// table fit a phone, that a page loaded once reloads and runs with the server stopped, and that a
-// worker that cannot load fails its job; saves screenshots in target/wasm-test/ (playground.png,
-// playground-phone.png, playground-phone-heatmap.png, playground-hand-types.png: the Hand types
-// panel of a levelled run, whose levelled script must download as the native CLI writes it).
+// parity scripts (drand48, glibc, chacha) and for double-dummy scripts (DDS's own module, which
+// the worker loads when a job needs it), that the double-dummy example shows its results and its
+// PBN download carries the table and par, that Stop ends a long run, double dummy too, within
+// 1 s, that the examples run (the third with bar charts and a 2-D frequency's heat-map table),
+// that the page and that table fit a phone, that a page loaded once reloads and runs with the
+// server stopped, and that a worker that cannot load fails its job; saves screenshots in
+// target/wasm-test/ (playground.png, playground-phone.png, playground-phone-heatmap.png,
+// playground-hand-types.png: the Hand types panel of a levelled run, whose levelled script must
+// download as the native CLI writes it).
 // Prints `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +17,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
+import { CASES, DD_CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
 
 const require = createRequire(join(top, 'bindings/wasm/package.json'));
 const { chromium } = require('playwright-core');
@@ -166,6 +169,55 @@ try {
       expect(mask(got) === mask(want), `output differs:\n--- got\n${got.slice(0, 400)}\n--- want\n${want.slice(0, 400)}`);
     });
   }
+
+  // Double dummy in the browser: the worker loads DDS's module when a job needs it.
+  for (const c of DD_CASES) {
+    await check(`double dummy prints what the native CLI prints: ${c.file} (${c.generator}, seed ${c.seed}${c.flags ? ' ' + c.flags.join(' ') : ''})`, async () => {
+      const want = native(c);
+      const got = await page.evaluate(async ({ text, o }) => {
+        const r = await window.playground.worker.generate(text, o);
+        return r.error ? `error: ${r.error.message}` : r.output;
+      }, { text: script(c), o: apiOptions(c) });
+      expect(mask(got) === mask(want), `output differs:\n--- got\n${got.slice(0, 400)}\n--- want\n${want.slice(0, 400)}`);
+    });
+  }
+
+  await check('the double-dummy example shows its results; its PBN download carries the table and par', async () => {
+    const index = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Double dummy')));
+    expect(index >= 0, 'no double-dummy example');
+    await page.selectOption('#example', String(index));
+    await page.click('#run');
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 60000 });
+    const r = await page.evaluate(() => ({ state: document.body.dataset.state, output: window.playground.lastResult.output }));
+    expect(r.state === 'done' && /North's NT tricks: Mean=\s+\d/.test(r.output) && /par for NS/.test(r.output), `state ${r.state}:\n${r.output.slice(0, 300)}`);
+    const shown = await page.$eval('#output', (e) => e.textContent);
+    expect(shown.includes("North's NT tricks"), 'the output panel does not show the averages');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#dl-pbn')]);
+    const pbn = readFileSync(await download.path(), 'utf8');
+    const boards = (pbn.match(/\[Deal "/g) || []).length;
+    const tables = (pbn.match(/\[OptimumResultTable /g) || []).length;
+    const pars = (pbn.match(/\[ParContract /g) || []).length;
+    expect(boards === 4 && tables === 4 && pars === 4, `${boards} deals, ${tables} tables, ${pars} par contracts:\n${pbn.slice(0, 400)}`);
+    expect(/\[Date "\d{4}\.\d\d\.\d\d"\]/.test(pbn), 'PBN [Date] is not the browser\'s date');
+  });
+
+  await check('Stop ends a double-dummy run within 1 s', async () => {
+    await page.evaluate(() => {
+      document.getElementById('script').value = 'generate 2000000000\nproduce 2000000000\ncondition tricks(north, notrumps) >= 13\naction printoneline\n';
+      document.getElementById('seed').value = '1';
+      document.getElementById('generator').value = 'chacha';
+      document.getElementById('produce').value = '';
+    });
+    await page.click('#run');
+    await page.waitForFunction(() => document.body.dataset.state === 'running');
+    await page.waitForTimeout(1500);
+    const t = Date.now();
+    await page.click('#stop');
+    await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 1000 });
+    const ms = Date.now() - t;
+    expect(ms < 1000, `stopped after ${ms} ms`);
+    console.log(`  (stopped in ${ms} ms)`);
+  });
 
   await check('Stop ends a long run within 1 s', async () => {
     await page.evaluate(() => {

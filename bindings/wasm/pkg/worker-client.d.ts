@@ -20,6 +20,8 @@ export class DealerWorker {
     handlers?: { onOutput?: (text: string) => void; onProgress?: (text: string) => void },
   ): Promise<GenerateResult & { timing: Timing }>;
   handTypes(script: string, options?: GenerateOptions): Promise<HandTypesResult>;
+  /** Whether running the script with these options solves double dummy (DDS is then loaded in the worker). */
+  needsDoubleDummy(script: string, options?: GenerateOptions): Promise<boolean>;
   /** Terminates running jobs (their promises reject with `cancelled: true`). */
   cancel(): void;
   terminate(): void;

@@ -79,6 +79,11 @@ export class DealerWorker {
     return this.post('generate', script, options, handlers);
   }
 
+  /** Whether running `script` with `options` solves double dummy (see index.d.ts). */
+  needsDoubleDummy(script, options = {}) {
+    return this.post('needsDoubleDummy', script, options);
+  }
+
   /** The hand types of `script` and their levelling (see index.d.ts `handTypes`). */
   handTypes(script, options = {}) {
     return this.post('handTypes', script, options);

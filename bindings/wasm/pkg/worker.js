@@ -1,5 +1,6 @@
 // The Web Worker side of worker-client.js: loads the module, then answers
-// {id, kind: 'check' | 'generate' | 'handTypes', script, options} messages. While a job runs it posts
+// {id, kind: 'check' | 'generate' | 'handTypes' | 'needsDoubleDummy', script, options} messages
+// (DDS's module is loaded before a generate that solves double dummy). While a job runs it posts
 // {id, type: 'output' | 'progress', text}; at the end {id, type: 'result', result} or
 // {id, type: 'error', message}. Cancel is the client's: it terminates this worker.
 import { init, check, generate, handTypes, loadDoubleDummy, needsDoubleDummy } from './index.js';
@@ -11,6 +12,10 @@ self.onmessage = async (event) => {
     await loaded;
     if (kind === 'check') {
       self.postMessage({ id, type: 'result', result: check(script, options) });
+      return;
+    }
+    if (kind === 'needsDoubleDummy') {
+      self.postMessage({ id, type: 'result', result: needsDoubleDummy(script, options) });
       return;
     }
     if (kind === 'handTypes') {

@@ -296,26 +296,14 @@ function stop() {
   playground.worker.cancel();
 }
 
-// Downloads: the output as shown, PBN made from the deals, LIN and JSON lines by the core (the
-// same seed deals the same deals again).
+// Downloads: the output as shown; PBN (with the double-dummy tags when the script solves double
+// dummy), LIN and JSON Lines by the core (the same seed deals the same deals again).
 function save(name, text, type = 'text/plain') {
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text], { type }));
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
-// The standard 16-board cycle's vulnerability, by (board − 1) mod 16, in PBN's words.
-const VULNERABLE = ['None', 'NS', 'EW', 'All', 'NS', 'EW', 'All', 'None', 'EW', 'All', 'None', 'NS', 'All', 'None', 'NS', 'EW'];
-
-function pbnOf(result) {
-  const seats = ['N', 'E', 'S', 'W'];
-  return result.deals.map((d, i) => {
-    const dealer = seats[i % 4];
-    return `[Event "libdealer playground, seed ${result.statistics.seed}"]\n[Board "${i + 1}"]\n[Dealer "${dealer}"]\n`
-      + `[Vulnerable "${VULNERABLE[i % 16]}"]\n[Deal "N:${d.N} ${d.E} ${d.S} ${d.W}"]\n\n`;
-  }).join('');
 }
 
 async function downloadAs(format) {
@@ -325,9 +313,13 @@ async function downloadAs(format) {
     return;
   }
   if (format === 'text') return save('dealer-output.txt', r.output);
-  if (format === 'pbn') return save('dealer-deals.pbn', pbnOf(r));
-  const again = await playground.worker.generate(editor.value, { ...playground.lastOptions, seed: r.statistics.seed, format, deals: 0 });
-  save(format === 'lin' ? 'dealer-deals.lin' : 'dealer-deals.jsonl', again.output);
+  const options = { ...playground.lastOptions, seed: r.statistics.seed, format, deals: 0 };
+  // PBN records of a script that solves double dummy carry its table and par (--pbn-dd).
+  if (format === 'pbn' && await playground.worker.needsDoubleDummy(editor.value, playground.lastOptions)) {
+    options.options = { ...(options.options || {}), pbn_dd: 'true' };
+  }
+  const again = await playground.worker.generate(editor.value, options);
+  save({ pbn: 'dealer-deals.pbn', lin: 'dealer-deals.lin', json: 'dealer-deals.jsonl' }[format], again.output);
 }
 
 // Tabs (arrow keys move between them).

@@ -62,6 +62,20 @@ action printall, average "South HCP" hcp(south)
 `,
   },
   {
+    title: 'Double dummy: a 15-17 notrump making 9 tricks, tricks and par (DDS, loaded when needed)',
+    generator: 'chacha',
+    dialect: 'v2',
+    seed: 7,
+    script: `produce 4
+nt = hcp(north) >= 15 && hcp(north) <= 17 && shape(north, any 4333 + any 4432 + any 5332)
+condition nt && hcp(south) >= 10 && tricks(north, notrumps) >= 9
+action printoneline,
+    average "North's NT tricks" tricks(north, notrumps),
+    average "par for NS, none vul" par(NS),
+    frequency "South's spade tricks" (tricks(south, spades), 4, 13)
+`,
+  },
+  {
     title: 'Hand types: a 1NT ladder levelled (Dealer3 HandType_ convention)',
     generator: 'chacha',
     dialect: 'v2',
