@@ -27,6 +27,8 @@
 #   make wasm       build the WebAssembly package bindings/wasm/pkg (the same core without DDS,
 #                   threads, files or programs; installs the Rust target and wasm-bindgen-cli
 #                   first, see tools/install_wasm_tools.sh) and print the gzipped size
+#   make wasm-bench double-dummy tables per second of the WebAssembly build (Node, Chromium) against
+#                   the native library (tests/bench_wasm_dd.mjs)
 #   make wasm-test  build that, then run its node unit tests (byte-identical to the CLI on parity
 #                   scripts, double-dummy ones with DDS's module too; DD results against Debian's
 #                   DDS 2.9) and the playground test in headless Chromium (tests/wasm.sh; also
@@ -75,7 +77,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: wasm wasm-test windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
+.PHONY: wasm wasm-test wasm-bench windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
 	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: $(RELEASE)/dealer
@@ -270,6 +272,13 @@ $(DDS_WASM): bindings/wasm/dds/build.sh bindings/wasm/dds/nothreads.h bindings/w
 
 wasm-test: all dds29-tools
 	tests/wasm.sh
+
+# Double-dummy tables per second: the WebAssembly build in Node and Chromium against the native
+# library (tests/bench_wasm_dd.mjs; DEALS=40 by default).
+DEALS ?= 40
+wasm-bench: all wasm
+	tools/install_wasm_tools.sh test
+	node tests/bench_wasm_dd.mjs $(DEALS)
 
 check-header: all
 	@git diff --quiet -- include/dealer.h || { echo "include/dealer.h differs from the generated header: commit it"; git diff --stat -- include/dealer.h; exit 1; }

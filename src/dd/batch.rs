@@ -8,8 +8,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::double_dummy::DoubleDummy;
+use super::entry_points::DdsEntryPoints;
 use super::results::{DealResults, Need};
-use super::solver::{DdError, Solver, TableMemory};
+use super::solver::{DdError, Solver, TableMemory, NO_ANSWER};
 use crate::cards::Deal;
 
 /// One deal of a batch: what to solve, and what is known of it (filled in by the batch).
@@ -35,7 +36,8 @@ pub struct SolverPool {
 
 impl SolverPool {
     /// A pool of `dds`'s solvers that solves batches on `threads` threads (at least 1), each
-    /// context using at most `memory`; no context is allocated yet.
+    /// context using at most `memory`; no context is allocated yet. A DDS that solves many jobs
+    /// at once itself ([`DdsEntryPoints::parallel_jobs`]) solves the batches instead.
     pub fn new(threads: usize, memory: TableMemory, dds: DoubleDummy) -> SolverPool {
         SolverPool { solvers: Vec::new(), threads: threads.max(1), memory, dds }
     }
@@ -60,6 +62,10 @@ impl SolverPool {
             return;
         }
         let threads = self.threads.min(items.len());
+        if let Some(dds) = self.dds.entry_points().filter(|dds| threads > 1 && dds.parallel_jobs() > 1) {
+            solve_as_jobs(dds.as_ref(), items);
+            return;
+        }
         while self.solvers.len() < threads {
             self.solvers.push(Solver::new(self.memory, &self.dds));
         }
@@ -99,6 +105,27 @@ impl SolverPool {
     }
 }
 
+/// Solves a batch through a DDS that solves many jobs at once (the WebAssembly build's solver
+/// workers): every item's jobs in one call, each answer kept by its item.
+fn solve_as_jobs(dds: &dyn DdsEntryPoints, items: &mut [BatchItem]) {
+    let mut owners = Vec::new();
+    let mut jobs = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        for (cell, job) in item.results.jobs(&item.deal, item.need) {
+            owners.push((index, cell));
+            jobs.push(job);
+        }
+    }
+    let mut answers = dds.solve_jobs(&jobs).into_iter();
+    for (index, cell) in owners {
+        let item = &mut items[index];
+        let answer = answers.next().unwrap_or(Err(NO_ANSWER)).map_err(|code| DdError { code, deal: item.deal });
+        if item.error.is_none() {
+            item.error = item.results.take(&item.deal, cell, answer).err();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +149,89 @@ mod tests {
                 assert!(item.error.is_none());
                 assert_eq!(flat(&item.results.table().unwrap()), want);
             }
+        }
+    }
+
+    /// This build's DDS behind one that solves jobs "at once" (one context of its own, in turn),
+    /// as the WebAssembly build's solver workers do.
+    #[cfg(feature = "dds")]
+    use crate::dd::{ContextId, DdsAnswer, DdsCards, DdsJob, DdsParResult, DdsTable};
+
+    #[cfg(feature = "dds")]
+    struct JobsAtOnce {
+        calls: std::sync::atomic::AtomicUsize,
+    }
+
+    #[cfg(feature = "dds")]
+    impl DdsEntryPoints for JobsAtOnce {
+        fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
+            crate::dd::linked_dds::LinkedDds.context_new(start_mb, maximum_mb)
+        }
+        fn context_free(&self, context: ContextId) {
+            crate::dd::linked_dds::LinkedDds.context_free(context)
+        }
+        fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
+            crate::dd::linked_dds::LinkedDds.calc_dd_table(context, cards)
+        }
+        fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
+            crate::dd::linked_dds::LinkedDds.solve_board(context, trump, first, cards)
+        }
+        fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
+            crate::dd::linked_dds::LinkedDds.sides_par(table, vulnerability)
+        }
+        fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32> {
+            crate::dd::linked_dds::LinkedDds.dealer_par(table, dealer, vulnerability)
+        }
+        fn error_message(&self, code: i32) -> Option<String> {
+            crate::dd::linked_dds::LinkedDds.error_message(code)
+        }
+        fn parallel_jobs(&self) -> usize {
+            3
+        }
+        fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
+            self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let linked = crate::dd::linked_dds::LinkedDds;
+            let context = linked.context_new(16, 64).expect("a context");
+            let answers = jobs
+                .iter()
+                .map(|job| match job {
+                    DdsJob::Table { cards } => linked.calc_dd_table(context, cards).map(DdsAnswer::Table),
+                    DdsJob::Board { trump, first, cards } => {
+                        linked.solve_board(context, *trump, *first, cards).map(DdsAnswer::Score)
+                    }
+                })
+                .collect();
+            linked.context_free(context);
+            answers
+        }
+    }
+
+    #[cfg(feature = "dds")]
+    #[test]
+    fn a_dds_solving_jobs_at_once_gives_the_results_of_single_solves() {
+        let jobs = std::sync::Arc::new(JobsAtOnce { calls: Default::default() });
+        let mut pool = SolverPool::new(3, TableMemory::DEFAULT, DoubleDummy::provided(jobs.clone()));
+        let mut batch: Vec<BatchItem> = KNOWN
+            .iter()
+            .enumerate()
+            .map(|(i, (text, _))| BatchItem {
+                deal: deal(text),
+                // Whole tables and single results (from the second deal on: North in notrump).
+                need: if i == 0 {
+                    Need::TABLE
+                } else {
+                    Need::cell(crate::cards::Seat::North, crate::cards::Strain::Notrump)
+                },
+                results: DealResults::default(),
+                error: None,
+            })
+            .collect();
+        pool.solve_batch(&mut batch);
+        assert_eq!(jobs.calls.load(std::sync::atomic::Ordering::Relaxed), 1, "one call for the batch");
+        assert_eq!(flat(&batch[0].results.table().unwrap()), KNOWN[0].1);
+        for (item, (_, want)) in batch.iter().zip(KNOWN).skip(1) {
+            assert!(item.error.is_none());
+            assert_eq!(item.results.tricks(crate::cards::Seat::North, crate::cards::Strain::Notrump), Some(want[4]));
         }
     }
 }

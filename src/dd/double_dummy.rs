@@ -38,6 +38,12 @@ impl DoubleDummy {
         }
     }
 
+    /// How many jobs the DDS solves at once itself (1 for the native DDS, whose batches run on
+    /// threads of the pool's own; 1 without a DDS).
+    pub fn parallel_jobs(&self) -> usize {
+        self.0.as_ref().map_or(1, |dds| dds.parallel_jobs().max(1))
+    }
+
     /// The entry points, when there is a DDS.
     pub fn entry_points(&self) -> Option<&Arc<dyn DdsEntryPoints>> {
         self.0.as_ref()

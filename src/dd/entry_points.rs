@@ -44,6 +44,35 @@ pub struct DdsParResult {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContextId(pub usize);
 
+/// One solve of a batch handed to a DDS that solves many at once ([`DdsEntryPoints::solve_jobs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DdsJob {
+    /// The 20 results of a deal (as [`DdsEntryPoints::calc_dd_table`]).
+    Table {
+        /// The deal.
+        cards: DdsCards,
+    },
+    /// The defenders' best score with `first` on lead in `trump` (as
+    /// [`DdsEntryPoints::solve_board`]).
+    Board {
+        /// DDS's strain.
+        trump: i32,
+        /// The opening leader.
+        first: i32,
+        /// The deal.
+        cards: DdsCards,
+    },
+}
+
+/// What a job answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DdsAnswer {
+    /// A [`DdsJob::Table`]'s results.
+    Table(DdsTable),
+    /// A [`DdsJob::Board`]'s score.
+    Score(i32),
+}
+
 /// DDS's calls the solver makes. Each returns DDS's result or its (negative) return code. A
 /// context is used by one thread at a time; the par calls hold no state.
 pub trait DdsEntryPoints: Send + Sync {
@@ -69,4 +98,19 @@ pub trait DdsEntryPoints: Send + Sync {
 
     /// DDS's text for one of its return codes, when it has one.
     fn error_message(&self, code: i32) -> Option<String>;
+
+    /// How many jobs [`solve_jobs`](Self::solve_jobs) solves at once: more than 1 where the
+    /// implementation solves in parallel itself (the WebAssembly build's solver workers), which
+    /// a batch then uses instead of threads of its own; 1 (the default) where it does not.
+    fn parallel_jobs(&self) -> usize {
+        1
+    }
+
+    /// Solves independent jobs, in parallel as [`parallel_jobs`](Self::parallel_jobs) says:
+    /// one answer or DDS return code per job, in order. Called only when `parallel_jobs() > 1`;
+    /// the default answers none (an empty list).
+    fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
+        let _ = jobs;
+        Vec::new()
+    }
 }

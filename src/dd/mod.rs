@@ -42,7 +42,9 @@ mod test_deals;
 pub use batch::{BatchItem, SolverPool};
 pub use cache::DdCache;
 pub use double_dummy::DoubleDummy;
-pub use entry_points::{ContextId, DdsCards, DdsEntryPoints, DdsParContract, DdsParResult, DdsTable};
+pub use entry_points::{
+    ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable,
+};
 pub use par::{board_par, par, par_for_side, Par, ParContract, ParDeclarer};
 pub use results::{DealResults, Need};
 pub use solver::{error_text, DdError, DdTable, Solver, TableMemory, SCORE_OUT_OF_RANGE};

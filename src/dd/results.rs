@@ -6,8 +6,9 @@
 //! solver contexts.
 
 use super::double_dummy::DoubleDummy;
+use super::entry_points::{DdsAnswer, DdsJob};
 use super::par::{par, Par};
-use super::solver::{DdError, DdTable, Solver};
+use super::solver::{table_job, table_of, tricks_job, tricks_of, DdError, DdTable, Solver};
 use crate::cards::{Deal, Seat, Strain};
 use crate::script::ast::Vulnerability;
 
@@ -114,17 +115,43 @@ impl DealResults {
     /// Solves what of `need` is missing: the whole table when that is cheaper than the single
     /// results.
     pub fn solve(&mut self, solver: &mut Solver, deal: &Deal, need: Need) -> Result<(), DdError> {
+        for (cell, job) in self.jobs(deal, need) {
+            let answer = solver.answer(deal, &job);
+            self.take(deal, cell, answer)?;
+        }
+        Ok(())
+    }
+
+    /// The solves [`solve`](Self::solve) makes for `need`, as jobs (for a DDS that solves many at
+    /// once), each with the result it answers: one cell, or `None` for the whole table.
+    pub fn jobs(&self, deal: &Deal, need: Need) -> Vec<(Option<(Seat, Strain)>, DdsJob)> {
         let missing = self.missing(need);
         if missing.is_empty() {
-            return Ok(());
-        }
-        if missing.len() >= CELLS_WORTH_A_TABLE {
-            let table = solver.table(deal)?;
-            self.tricks = table.0;
-            self.known = Need::TABLE;
+            Vec::new()
+        } else if missing.len() >= CELLS_WORTH_A_TABLE {
+            vec![(None, table_job(deal))]
         } else {
-            for (declarer, strain) in missing.cells() {
-                self.tricks[declarer.index()][strain.index()] = solver.tricks(deal, declarer, strain)?;
+            missing
+                .cells()
+                .map(|(declarer, strain)| (Some((declarer, strain)), tricks_job(deal, declarer, strain)))
+                .collect()
+        }
+    }
+
+    /// Keeps the answer to one of [`jobs`](Self::jobs)'s jobs.
+    pub fn take(
+        &mut self,
+        deal: &Deal,
+        cell: Option<(Seat, Strain)>,
+        answer: Result<DdsAnswer, DdError>,
+    ) -> Result<(), DdError> {
+        match cell {
+            None => {
+                self.tricks = table_of(deal, answer)?.0;
+                self.known = Need::TABLE;
+            }
+            Some((declarer, strain)) => {
+                self.tricks[declarer.index()][strain.index()] = tricks_of(deal, answer)?;
                 self.known = self.known.union(Need::cell(declarer, strain));
             }
         }

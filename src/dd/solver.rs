@@ -11,7 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::double_dummy::DoubleDummy;
-use super::entry_points::{ContextId, DdsCards, DdsEntryPoints, DdsTable};
+use super::entry_points::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob};
 use crate::cards::{Deal, Seat, Strain, Suit};
 use crate::script::ast::Vulnerability;
 
@@ -69,6 +69,7 @@ pub fn error_text(code: i32) -> String {
         SCORE_OUT_OF_RANGE => "the solver answered a trick count outside 0..13".to_string(),
         DD_NOT_AVAILABLE => DD_NOT_AVAILABLE_TEXT.to_string(),
         NO_CONTEXT => "DDS could not allocate a solver context".to_string(),
+        NO_ANSWER => "the solver workers gave no answer".to_string(),
         _ => DoubleDummy::of_this_build()
             .entry_points()
             .and_then(|dds| dds.error_message(code))
@@ -86,6 +87,9 @@ pub const DD_NOT_AVAILABLE: i32 = -1001;
 
 /// Our own code for a solver context DDS could not allocate.
 pub const NO_CONTEXT: i32 = -1002;
+
+/// Our own code for a job a DDS solving many at once left without an answer.
+pub const NO_ANSWER: i32 = -1003;
 
 /// What a script that needs double dummy is told by a session without DDS.
 pub const DD_NOT_AVAILABLE_TEXT: &str =
@@ -192,34 +196,64 @@ impl Solver {
         }
     }
 
+    /// What `dds` answers to a job, solved with this solver's context.
+    pub fn answer(&mut self, deal: &Deal, job: &DdsJob) -> Result<DdsAnswer, DdError> {
+        let (dds, context) = self.context(deal)?;
+        let answer = match job {
+            DdsJob::Table { cards } => dds.calc_dd_table(context, cards).map(DdsAnswer::Table),
+            DdsJob::Board { trump, first, cards } => {
+                dds.solve_board(context, *trump, *first, cards).map(DdsAnswer::Score)
+            }
+        };
+        answer.map_err(|code| DdError { code, deal: *deal })
+    }
+
     /// All 20 results of a complete deal.
     pub fn table(&mut self, deal: &Deal) -> Result<DdTable, DdError> {
-        let (dds, context) = self.context(deal)?;
-        let output: DdsTable =
-            dds.calc_dd_table(context, &dds_cards(deal)).map_err(|code| DdError { code, deal: *deal })?;
-        let mut table = DdTable::default();
-        for (seat, row) in table.0.iter_mut().enumerate() {
-            for (strain, tricks) in row.iter_mut().enumerate() {
-                *tricks = output[dds_strain(Strain::from_index(strain)) as usize][seat] as u8;
-            }
-        }
-        Ok(table)
+        let answer = self.answer(deal, &table_job(deal));
+        table_of(deal, answer)
     }
 
     /// Tricks taken by `declarer` in `strain`, solving only that result (the opening lead is
     /// declarer's left-hand opponent's).
     pub fn tricks(&mut self, deal: &Deal, declarer: Seat, strain: Strain) -> Result<u8, DdError> {
-        let (dds, context) = self.context(deal)?;
-        // The defenders' best score, always searched: DDS's mode 0 does not search when the
-        // leader has only one distinct card to play (say all 13 cards of one suit) and answers
-        // with the score -2.
-        let defenders = dds
-            .solve_board(context, dds_strain(strain), declarer.left().index() as i32, &dds_cards(deal))
-            .map_err(|code| DdError { code, deal: *deal })?;
-        match u8::try_from(defenders) {
-            Ok(defenders) if defenders <= 13 => Ok(13 - defenders),
-            _ => Err(DdError { code: SCORE_OUT_OF_RANGE, deal: *deal }),
+        let answer = self.answer(deal, &tricks_job(deal, declarer, strain));
+        tricks_of(deal, answer)
+    }
+}
+
+/// The job that solves a deal's whole table.
+pub(super) fn table_job(deal: &Deal) -> DdsJob {
+    DdsJob::Table { cards: dds_cards(deal) }
+}
+
+/// The job that solves the tricks `declarer` takes in `strain` (declarer's left-hand opponent
+/// leads).
+pub(super) fn tricks_job(deal: &Deal, declarer: Seat, strain: Strain) -> DdsJob {
+    DdsJob::Board { trump: dds_strain(strain), first: declarer.left().index() as i32, cards: dds_cards(deal) }
+}
+
+/// Our table from a table job's answer.
+pub(super) fn table_of(deal: &Deal, answer: Result<DdsAnswer, DdError>) -> Result<DdTable, DdError> {
+    let DdsAnswer::Table(output) = answer? else {
+        return Err(DdError { code: SCORE_OUT_OF_RANGE, deal: *deal });
+    };
+    let mut table = DdTable::default();
+    for (seat, row) in table.0.iter_mut().enumerate() {
+        for (strain, tricks) in row.iter_mut().enumerate() {
+            *tricks = output[dds_strain(Strain::from_index(strain)) as usize][seat] as u8;
         }
+    }
+    Ok(table)
+}
+
+/// Declarer's tricks from a tricks job's answer: the defenders' best score (always searched:
+/// DDS's mode 0 does not search when the leader has only one distinct card to play, say all 13
+/// cards of one suit, and answers with the score -2).
+pub(super) fn tricks_of(deal: &Deal, answer: Result<DdsAnswer, DdError>) -> Result<u8, DdError> {
+    match answer? {
+        DdsAnswer::Score(defenders) if (0..=13).contains(&defenders) => Ok(13 - defenders as u8),
+        _ => Err(DdError { code: SCORE_OUT_OF_RANGE, deal: *deal }),
     }
 }
 

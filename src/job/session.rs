@@ -441,10 +441,13 @@ impl Session {
         }
         let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || zrd_tricks || library.is_some();
         let threads = o.dd_threads();
+        // Double dummy solves on the pool's threads, or on the DDS's own workers where it has
+        // them (the WebAssembly build).
+        let dd_threads = threads.max(self.double_dummy.parallel_jobs());
         let program_seats = program.condition_seats();
         // Dealing ahead pays when batches can use several threads; `rnd()` draws from the
         // dealing stream, so its results would change.
-        let lookahead = (threads > 1
+        let lookahead = (dd_threads > 1
             && library.is_none()
             && !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
             && !program.uses_rnd()
@@ -453,7 +456,7 @@ impl Session {
             queue: Default::default(),
             // Deals whose verdict waits for the solver may be dealt in vain (an accepted one
             // ends the batch in drand48 mode); deals only actions need results for never are.
-            batch: threads
+            batch: dd_threads
                 * if dd_use.condition.is_empty() {
                     CERTAIN_DEALS_PER_THREAD_IN_A_BATCH
                 } else {
@@ -493,7 +496,7 @@ impl Session {
             library,
             library_discards,
             dd: DdCache::new(
-                SolverPool::new(threads, o.dds_table_memory, self.double_dummy.clone()),
+                SolverPool::new(dd_threads, o.dds_table_memory, self.double_dummy.clone()),
                 table_mode,
                 o.par_vulnerability,
             ),

@@ -20,6 +20,19 @@ const SIZE = { config: 12, tableDeal: 64, tableResults: 80, deal: 96, futureTric
 /** WASI's error numbers the host answers with. */
 const ERRNO = { success: 0, badf: 8, spipe: 70 };
 
+/**
+ * The shared memory of the solver workers (Int32Array words): a control block, then per job
+ * JOB_WORDS words: kind (0 table, 1 board), trump, first, 16 card words, then the answer's 21
+ * words (DDS's return code, the 20 table words or the score).
+ * Control: [0] a counter bumped to wake the workers for a batch; [1] the batch's job count;
+ * [2] the batch's number (high bits) and next job to claim (low 16 bits), which no worker still
+ * busy with an older batch can claim from; [3] jobs done.
+ */
+const CONTROL_WORDS = 8;
+const JOB_WORDS = 3 + 16 + 21;
+const JOBS_AT_ONCE = 2048;
+const CONTROL = { wake: 0, count: 1, claim: 2, done: 3 };
+
 /** The module called exit() or abort(): the instance cannot be used again. */
 export class DdsExit extends Error {}
 
@@ -87,6 +100,12 @@ function wasiImports(memory, warn) {
 export class DdsModule {
   constructor(exports) {
     this.x = exports;
+    /** The solver workers beside this instance (see loadDdsModule), and their shared memory. */
+    this.helpers = [];
+    this.shared = null;
+    /** The context this instance solves jobs with, and the table memory of the contexts made. */
+    this.jobContext = 0;
+    this.memory = [95, 160];
     this.scratch = {};
     for (const [name, size] of Object.entries(SIZE)) {
       this.scratch[name] = this.x.malloc(name === 'parMaster' ? 2 * size : size);
@@ -105,6 +124,7 @@ export class DdsModule {
 
   /** A solver context with the large table from `startMb` to `maximumMb`; 0 if none. */
   contextNew(startMb, maximumMb) {
+    this.memory = [startMb, maximumMb];
     this.i32(this.scratch.config, 3).set([TT_KIND_LARGE, startMb, maximumMb]);
     return this.x.dds_solver_context_new(this.scratch.config) >>> 0;
   }
@@ -152,6 +172,80 @@ export class DdsModule {
     return code;
   }
 
+  /** How many jobs solveJobs solves at once: this instance and its solver workers. */
+  parallelJobs() {
+    return 1 + this.helpers.length;
+  }
+
+  /** Solves one job in `words` (JOB_WORDS words, as in the shared memory) with this instance. */
+  solveJob(words) {
+    if (!this.jobContext) this.jobContext = this.contextNew(...this.memory);
+    const answer = words.subarray(19);
+    if (!this.jobContext) {
+      answer[0] = -1002;
+      return;
+    }
+    const cards = new Uint32Array(words.buffer, words.byteOffset + 3 * 4, 16);
+    if (words[0] === 0) {
+      answer[0] = this.calcDdTable(this.jobContext, cards, answer.subarray(1));
+    } else {
+      answer[0] = this.solveBoard(this.jobContext, words[1], words[2], cards, answer.subarray(1, 2));
+    }
+  }
+
+  /** Claims and solves jobs of the current batch until none is left (here or in a worker). */
+  work(control, jobs) {
+    const claim = Atomics.load(control, CONTROL.claim);
+    const batch = claim >>> 16;
+    for (;;) {
+      const seen = Atomics.load(control, CONTROL.claim);
+      const next = seen & 0xffff;
+      if (seen >>> 16 !== batch || next >= Atomics.load(control, CONTROL.count)) return;
+      if (Atomics.compareExchange(control, CONTROL.claim, seen, seen + 1) !== seen) continue;
+      this.solveJob(jobs.subarray(next * JOB_WORDS, (next + 1) * JOB_WORDS));
+      Atomics.add(control, CONTROL.done, 1);
+      Atomics.notify(control, CONTROL.done);
+    }
+  }
+
+  /**
+   * Solves jobs (3 words each in `kinds`, 16 in `cards`) into `results` (21 words each), spread
+   * over this instance and its solver workers; in turn here when it has none.
+   */
+  solveJobs(kinds, cards, results) {
+    const count = kinds.length / 3;
+    const words = new Int32Array(JOB_WORDS);
+    if (!this.shared) {
+      for (let j = 0; j < count; j++) {
+        words.set(kinds.subarray(3 * j, 3 * j + 3));
+        words.set(new Int32Array(cards.buffer, cards.byteOffset + 64 * j, 16), 3);
+        this.solveJob(words);
+        results.set(words.subarray(19), 21 * j);
+      }
+      return;
+    }
+    const { control, jobs } = this.shared;
+    for (let first = 0; first < count; first += JOBS_AT_ONCE) {
+      const n = Math.min(JOBS_AT_ONCE, count - first);
+      for (let j = 0; j < n; j++) {
+        const at = j * JOB_WORDS;
+        jobs.set(kinds.subarray(3 * (first + j), 3 * (first + j) + 3), at);
+        jobs.set(new Int32Array(cards.buffer, cards.byteOffset + 64 * (first + j), 16), at + 3);
+      }
+      const batch = ((Atomics.load(control, CONTROL.claim) >>> 16) + 1) & 0x7fff;
+      Atomics.store(control, CONTROL.count, n);
+      Atomics.store(control, CONTROL.done, 0);
+      Atomics.store(control, CONTROL.claim, batch << 16);
+      Atomics.add(control, CONTROL.wake, 1);
+      Atomics.notify(control, CONTROL.wake);
+      this.work(control, jobs);
+      for (let done = Atomics.load(control, CONTROL.done); done < n; done = Atomics.load(control, CONTROL.done)) {
+        Atomics.wait(control, CONTROL.done, done);
+      }
+      for (let j = 0; j < n; j++) results.set(jobs.subarray(j * JOB_WORDS + 19, (j + 1) * JOB_WORDS), 21 * (first + j));
+    }
+  }
+
   /** DDS's text for a return code. */
   errorMessage(code) {
     const { line } = this.scratch;
@@ -162,12 +256,60 @@ export class DdsModule {
   }
 }
 
+/** Instantiates a compiled DDS module with its WASI host and runs its constructors. */
+export async function instantiate(module, warn = console.warn) {
+  let instance;
+  const imports = { wasi_snapshot_preview1: wasiImports(() => instance.exports.memory, warn) };
+  instance = await WebAssembly.instantiate(module, imports);
+  // A WASI reactor: its C++ constructors (DDS's tables) run once, first.
+  instance.exports._initialize();
+  return new DdsModule(instance.exports);
+}
+
+/**
+ * Whether this thread can wait for solver workers: a SharedArrayBuffer (in a page, only when it
+ * is cross-origin isolated) and Atomics.wait, which Node and Web Workers allow and a page's
+ * main thread does not.
+ */
+function canShareWork() {
+  if (typeof SharedArrayBuffer === 'undefined' || typeof Atomics === 'undefined') return false;
+  if (inNode) return true;
+  return !!globalThis.crossOriginIsolated && typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
+}
+
+/** Starts one solver worker (dds-worker.js) on `module` with the shared memory; resolves when it is ready. */
+async function startHelper(module, buffer, memory) {
+  let worker;
+  if (inNode) {
+    const { Worker } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:worker_threads');
+    worker = new Worker(new URL('./dds-worker.js', import.meta.url));
+    worker.unref();
+  } else {
+    worker = new Worker(new URL('./dds-worker.js', import.meta.url), { type: 'module' });
+  }
+  const ready = new Promise((resolve, reject) => {
+    const answer = (m) => (m === 'ready' ? resolve(worker) : reject(new Error(`a DDS solver worker failed: ${m}`)));
+    if (inNode) {
+      worker.once('message', answer);
+      worker.once('error', reject);
+    } else {
+      worker.onmessage = (e) => answer(e.data);
+      worker.onerror = (e) => { e.preventDefault(); reject(new Error(`a DDS solver worker failed: ${e.message}`)); };
+    }
+  });
+  worker.postMessage({ module, buffer, memory });
+  return ready;
+}
+
 /**
  * Loads the DDS module: from `source` (its URL, a Response, its bytes or a compiled
  * WebAssembly.Module), else gen/dds.wasm beside this file (read from disk under Node). `warn`
- * receives the lines DDS writes (default: console.warn).
+ * receives the lines DDS writes (default: console.warn). `workers`: how many solve a batch of
+ * deals at once, this thread included (the extra ones are solver workers with a module each,
+ * started only where this thread can wait for them: Node, or a worker of a cross-origin
+ * isolated page; elsewhere one).
  */
-export async function loadDdsModule(source, { warn = console.warn } = {}) {
+export async function loadDdsModule(source, { warn = console.warn, workers = 1 } = {}) {
   if (source === undefined) {
     if (inNode && MODULE_URL.protocol === 'file:') {
       const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises');
@@ -176,20 +318,24 @@ export async function loadDdsModule(source, { warn = console.warn } = {}) {
       source = MODULE_URL;
     }
   }
-  let instance;
-  const imports = { wasi_snapshot_preview1: wasiImports(() => instance.exports.memory, warn) };
-  if (source instanceof WebAssembly.Module) {
-    instance = await WebAssembly.instantiate(source, imports);
-  } else {
+  if (!(source instanceof WebAssembly.Module)) {
     if (typeof source === 'string' || source instanceof URL) source = fetch(source);
     if (source instanceof Promise) source = await source;
     if (typeof Response !== 'undefined' && source instanceof Response) {
       if (!source.ok) throw new Error(`the DDS module could not be fetched: ${source.status} ${source.url}`);
       source = await source.arrayBuffer();
     }
-    ({ instance } = await WebAssembly.instantiate(source, imports));
+    source = await WebAssembly.compile(source);
   }
-  // A WASI reactor: its C++ constructors (DDS's tables) run once, first.
-  instance.exports._initialize();
-  return new DdsModule(instance.exports);
+  const dds = await instantiate(source, warn);
+  const helpers = Math.max(0, Math.min(64, Math.floor(workers) || 1) - 1);
+  if (helpers > 0 && canShareWork()) {
+    const buffer = new SharedArrayBuffer(4 * (CONTROL_WORDS + JOBS_AT_ONCE * JOB_WORDS));
+    dds.shared = { control: new Int32Array(buffer, 0, CONTROL_WORDS), jobs: new Int32Array(buffer, 4 * CONTROL_WORDS) };
+    dds.helpers = await Promise.all(Array.from({ length: helpers }, () => startHelper(source, buffer, dds.memory)));
+  }
+  return dds;
 }
+
+/** The shared memory's layout, for dds-worker.js. */
+export const SHARED_LAYOUT = { CONTROL_WORDS, CONTROL };

@@ -61,12 +61,15 @@ export function init(source) {
  * Loads DDS, the double-dummy solver (gen/dds.wasm, about 120 KB gzipped), once: generate()
  * needs it for a script that uses double dummy (dds, par, trix, --pbn-dd …; see
  * needsDoubleDummy). `source`: the module's URL, a Response, its bytes or a WebAssembly.Module;
- * default: the file beside this one. A load that fails can be tried again.
+ * default: the file beside this one. `workers`: how many solve a batch of deals at once, this
+ * thread included (solver workers with a module each, where this thread can wait for them:
+ * Node, or a worker of a cross-origin isolated page; default 1). A load that fails can be
+ * tried again.
  */
-export function loadDoubleDummy(source) {
+export function loadDoubleDummy(source, { workers = 1 } = {}) {
   if (dds) return Promise.resolve();
   if (!ddsLoading) {
-    ddsLoading = loadDdsModule(source).then((module) => { dds = module; });
+    ddsLoading = loadDdsModule(source, { workers }).then((module) => { dds = module; });
     ddsLoading.catch(() => { ddsLoading = null; });
   }
   return ddsLoading;

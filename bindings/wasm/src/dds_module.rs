@@ -2,7 +2,7 @@
 //! DDS compiled to a WebAssembly module of its own (`pkg/gen/dds.wasm`, loaded by `pkg/dds.js`,
 //! whose `DdsModule` copies each call's arguments into the module's memory and its results back).
 
-use dealer::dd::{ContextId, DdsCards, DdsEntryPoints, DdsParContract, DdsParResult, DdsTable};
+use dealer::dd::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable};
 use wasm_bindgen::prelude::*;
 
 /// DDS's return code for success (`RETURN_NO_FAULT`).
@@ -46,7 +46,20 @@ extern "C" {
     /// `ErrorMessage`: DDS's text for a return code.
     #[wasm_bindgen(method, js_name = errorMessage)]
     fn error_message(this: &DdsModule, code: i32) -> String;
+
+    /// How many jobs `solveJobs` solves at once (its solver workers, this one included).
+    #[wasm_bindgen(method, js_name = parallelJobs)]
+    fn parallel_jobs(this: &DdsModule) -> u32;
+
+    /// Solves jobs across the solver workers: per job 3 words in `jobs` (0 table / 1 board,
+    /// trump, first) and 16 in `cards`; out per job 21 words in `results` (DDS's return code,
+    /// then the 20 table words or the score).
+    #[wasm_bindgen(method, js_name = solveJobs)]
+    fn solve_jobs(this: &DdsModule, jobs: &[i32], cards: &[u32], results: &mut [i32]);
 }
+
+/// Words of a job's answer in `solveJobs`'s results: the return code and 20 result words.
+const ANSWER_WORDS: usize = 21;
 
 /// The core's view of a loaded [`DdsModule`].
 pub struct ModuleDds(pub DdsModule);
@@ -136,5 +149,44 @@ impl DdsEntryPoints for ModuleDds {
 
     fn error_message(&self, code: i32) -> Option<String> {
         Some(self.0.error_message(code)).filter(|text| !text.is_empty())
+    }
+
+    fn parallel_jobs(&self) -> usize {
+        self.0.parallel_jobs().max(1) as usize
+    }
+
+    fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
+        let mut kinds = Vec::with_capacity(3 * jobs.len());
+        let mut cards = Vec::with_capacity(16 * jobs.len());
+        for job in jobs {
+            match job {
+                DdsJob::Table { cards: c } => {
+                    kinds.extend([0, 0, 0]);
+                    cards.extend(card_words(c));
+                }
+                DdsJob::Board { trump, first, cards: c } => {
+                    kinds.extend([1, *trump, *first]);
+                    cards.extend(card_words(c));
+                }
+            }
+        }
+        let mut results = vec![0i32; ANSWER_WORDS * jobs.len()];
+        self.0.solve_jobs(&kinds, &cards, &mut results);
+        jobs.iter()
+            .zip(results.chunks_exact(ANSWER_WORDS))
+            .map(|(job, words)| {
+                let answer = match job {
+                    DdsJob::Table { .. } => {
+                        let mut table = DdsTable::default();
+                        for (strain, hands) in table.iter_mut().enumerate() {
+                            hands.copy_from_slice(&words[1 + strain * 4..1 + strain * 4 + 4]);
+                        }
+                        DdsAnswer::Table(table)
+                    }
+                    DdsJob::Board { .. } => DdsAnswer::Score(words[1]),
+                };
+                checked(words[0], answer)
+            })
+            .collect()
     }
 }
