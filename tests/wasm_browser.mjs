@@ -14,7 +14,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+
+const cores = availableParallelism();
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { CASES, DD_CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
@@ -103,6 +105,9 @@ import functools, http.server, sys
 class Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         self.send_header('Cache-Control', 'no-cache')
+        # Cross-origin isolated: the worker may wait for DDS's solver workers.
+        self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
+        self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')
         super().end_headers()
     def log_message(self, *args):
         pass
@@ -174,10 +179,12 @@ try {
   for (const c of DD_CASES) {
     await check(`double dummy prints what the native CLI prints: ${c.file} (${c.generator}, seed ${c.seed}${c.flags ? ' ' + c.flags.join(' ') : ''})`, async () => {
       const want = native(c);
-      const got = await page.evaluate(async ({ text, o }) => {
+      const { got, workers, isolated } = await page.evaluate(async ({ text, o }) => {
         const r = await window.playground.worker.generate(text, o);
-        return r.error ? `error: ${r.error.message}` : r.output;
+        return { got: r.error ? `error: ${r.error.message}` : r.output, workers: r.doubleDummyWorkers, isolated: crossOriginIsolated };
       }, { text: script(c), o: apiOptions(c) });
+      const solvers = Math.min(4, cores);
+      expect(isolated && workers === solvers, `solved on ${workers} solver workers (cross-origin isolated: ${isolated}), want ${solvers}`);
       expect(mask(got) === mask(want), `output differs:\n--- got\n${got.slice(0, 400)}\n--- want\n${want.slice(0, 400)}`);
     });
   }

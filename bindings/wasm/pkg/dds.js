@@ -282,7 +282,9 @@ async function startHelper(module, buffer, memory) {
   let worker;
   if (inNode) {
     const { Worker } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:worker_threads');
-    worker = new Worker(new URL('./dds-worker.js', import.meta.url));
+    // The worker runs a file: an --input-type of this process (node -e) would refuse it.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    worker = new Worker(new URL('./dds-worker.js', import.meta.url), { execArgv });
     worker.unref();
   } else {
     worker = new Worker(new URL('./dds-worker.js', import.meta.url), { type: 'module' });

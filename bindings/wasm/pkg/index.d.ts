@@ -133,7 +133,12 @@ export function init(source?: string | URL | Response | BufferSource | WebAssemb
  * Loads DDS, the double-dummy solver (gen/dds.wasm), once; generate() needs it for a script that
  * uses double dummy (see needsDoubleDummy). A failed load can be tried again.
  */
-export function loadDoubleDummy(source?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export function loadDoubleDummy(
+  source?: string | URL | Response | BufferSource | WebAssembly.Module,
+  options?: { workers?: number },
+): Promise<void>;
+/** How many solve a batch of deals at once: this thread and its solver workers (0: no DDS). */
+export function doubleDummyWorkers(): number;
 /** Whether loadDoubleDummy() has loaded DDS. */
 export function doubleDummyLoaded(): boolean;
 /** Whether running the script with these options solves double dummy. */

@@ -80,6 +80,11 @@ export function doubleDummyLoaded() {
   return dds !== null;
 }
 
+/** How many solve a batch of deals at once: this thread and its solver workers (0: no DDS). */
+export function doubleDummyWorkers() {
+  return dds ? dds.parallelJobs() : 0;
+}
+
 /**
  * Whether running `script` with `options` (as generate's) solves double dummy, so that
  * loadDoubleDummy() must have been awaited first (a script that does not load answers false).

@@ -3,7 +3,15 @@
 // (DDS's module is loaded before a generate that solves double dummy). While a job runs it posts
 // {id, type: 'output' | 'progress', text}; at the end {id, type: 'result', result} or
 // {id, type: 'error', message}. Cancel is the client's: it terminates this worker.
-import { init, check, generate, handTypes, loadDoubleDummy, needsDoubleDummy } from './index.js';
+import {
+  init, check, generate, handTypes, loadDoubleDummy, needsDoubleDummy, doubleDummyWorkers,
+} from './index.js';
+
+/**
+ * Solver workers for double dummy: one per core up to 4 (each holds a DDS module and its
+ * transposition table), where the page is cross-origin isolated; one elsewhere.
+ */
+const SOLVERS = Math.max(1, Math.min(4, (self.navigator && self.navigator.hardwareConcurrency) || 1));
 
 const loaded = init();
 self.onmessage = async (event) => {
@@ -24,13 +32,14 @@ self.onmessage = async (event) => {
     }
     const started = performance.now();
     // DDS is fetched only for a job that solves double dummy.
-    if (needsDoubleDummy(script, options)) await loadDoubleDummy();
+    if (needsDoubleDummy(script, options)) await loadDoubleDummy(undefined, { workers: options.ddWorkers ?? SOLVERS });
     let first = null;
     const result = generate(script, options, (stream, text) => {
       if (stream === 'output' && first === null) first = performance.now() - started;
       self.postMessage({ id, type: stream === 'output' ? 'output' : 'progress', text });
     });
     result.timing = { ms: performance.now() - started, firstOutputMs: first };
+    result.doubleDummyWorkers = doubleDummyWorkers();
     self.postMessage({ id, type: 'result', result });
   } catch (e) {
     self.postMessage({ id, type: 'error', message: String(e && e.message ? e.message : e) });

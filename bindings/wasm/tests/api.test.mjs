@@ -134,6 +134,24 @@ for (const c of DD_CASES) {
   });
 }
 
+test('double dummy on 3 solver workers (worker_threads, SharedArrayBuffer) prints what the native CLI prints', { skip: !available() && 'no ../shared or no target/release/dealer', timeout: 300000 }, () => {
+  // A fresh Node process: this one's DDS is loaded with one worker.
+  const program = `
+    import { readFileSync } from 'node:fs';
+    import { init, generate, loadDoubleDummy, doubleDummyWorkers } from ${JSON.stringify(join(top, 'bindings/wasm/pkg/index.js'))};
+    await init();
+    await loadDoubleDummy(undefined, { workers: 3 });
+    const cases = JSON.parse(process.argv[1]);
+    const out = cases.map((c) => generate(readFileSync(c.path, 'utf8'), c.options));
+    process.stdout.write(JSON.stringify({ workers: doubleDummyWorkers(), outputs: out.map((r) => r.error ? 'error: ' + r.error.message : r.output) }));
+  `;
+  const cases = DD_CASES.filter((c) => !c.flags).slice(0, 4);
+  const input = cases.map((c) => ({ path: join(top, '../shared/parity', c.file), options: apiOptions(c) }));
+  const got = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', program, JSON.stringify(input)], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  assert.equal(got.workers, 3);
+  cases.forEach((c, i) => assert.equal(mask(got.outputs[i]), mask(native(c)), c.file));
+});
+
 test('double dummy: 200 random deals, all 20 results and par for each vulnerability, equal DDS 2.9', { skip: !existsSync(join(top, 'target/release/dd_reference')) && 'no target/release/dd_reference (make dds29-tools)', timeout: 600000 }, async () => {
   await loadDoubleDummy();
   const script = 'produce 200\naction printrpt(deal, trix(deal), par(NS,none), par(NS,ns), par(NS,ew), par(NS,both),\n' +
