@@ -130,6 +130,9 @@ try {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // DDS's module, fetched (by the page or its workers) only for a job that needs it.
+  const ddsFetches = [];
+  browser.on('request', (r) => { if (r.url().endsWith('/dds.wasm')) ddsFetches.push(r.url()); });
   const t0 = Date.now();
   await page.goto(base);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
@@ -175,7 +178,10 @@ try {
     });
   }
 
-  // Double dummy in the browser: the worker loads DDS's module when a job needs it.
+  // Double dummy in the browser: the worker loads DDS's module when a job needs it, and not before.
+  await check('no run so far (none solves double dummy) fetched DDS\'s module', async () => {
+    expect(ddsFetches.length === 0, `fetched ${ddsFetches.join(' ')}`);
+  });
   for (const c of DD_CASES) {
     await check(`double dummy prints what the native CLI prints: ${c.file} (${c.generator}, seed ${c.seed}${c.flags ? ' ' + c.flags.join(' ') : ''})`, async () => {
       const want = native(c);
@@ -188,6 +194,10 @@ try {
       expect(mask(got) === mask(want), `output differs:\n--- got\n${got.slice(0, 400)}\n--- want\n${want.slice(0, 400)}`);
     });
   }
+
+  await check('the first double-dummy job fetched DDS\'s module (the same watch saw none before)', async () => {
+    expect(ddsFetches.length > 0, 'no fetch of dds.wasm seen');
+  });
 
   await check('the double-dummy example shows its results; its PBN download carries the table and par', async () => {
     const index = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Double dummy')));

@@ -159,38 +159,39 @@ mod tests {
 
     #[cfg(feature = "dds")]
     struct JobsAtOnce {
+        linked: crate::dd::linked_dds::LinkedDds,
         calls: std::sync::atomic::AtomicUsize,
     }
 
     #[cfg(feature = "dds")]
     impl DdsEntryPoints for JobsAtOnce {
         fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
-            crate::dd::linked_dds::LinkedDds.context_new(start_mb, maximum_mb)
+            self.linked.context_new(start_mb, maximum_mb)
         }
         fn context_free(&self, context: ContextId) {
-            crate::dd::linked_dds::LinkedDds.context_free(context)
+            self.linked.context_free(context)
         }
         fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
-            crate::dd::linked_dds::LinkedDds.calc_dd_table(context, cards)
+            self.linked.calc_dd_table(context, cards)
         }
         fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
-            crate::dd::linked_dds::LinkedDds.solve_board(context, trump, first, cards)
+            self.linked.solve_board(context, trump, first, cards)
         }
         fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
-            crate::dd::linked_dds::LinkedDds.sides_par(table, vulnerability)
+            self.linked.sides_par(table, vulnerability)
         }
         fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32> {
-            crate::dd::linked_dds::LinkedDds.dealer_par(table, dealer, vulnerability)
+            self.linked.dealer_par(table, dealer, vulnerability)
         }
         fn error_message(&self, code: i32) -> Option<String> {
-            crate::dd::linked_dds::LinkedDds.error_message(code)
+            self.linked.error_message(code)
         }
         fn parallel_jobs(&self) -> usize {
             3
         }
         fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
             self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let linked = crate::dd::linked_dds::LinkedDds;
+            let linked = &self.linked;
             let context = linked.context_new(16, 64).expect("a context");
             let answers = jobs
                 .iter()
@@ -209,7 +210,7 @@ mod tests {
     #[cfg(feature = "dds")]
     #[test]
     fn a_dds_solving_jobs_at_once_gives_the_results_of_single_solves() {
-        let jobs = std::sync::Arc::new(JobsAtOnce { calls: Default::default() });
+        let jobs = std::sync::Arc::new(JobsAtOnce { linked: Default::default(), calls: Default::default() });
         let mut pool = SolverPool::new(3, TableMemory::DEFAULT, DoubleDummy::provided(jobs.clone()));
         let mut batch: Vec<BatchItem> = KNOWN
             .iter()

@@ -30,7 +30,7 @@ impl DoubleDummy {
     pub fn of_this_build() -> DoubleDummy {
         #[cfg(feature = "dds")]
         {
-            DoubleDummy::provided(Arc::new(super::linked_dds::LinkedDds))
+            DoubleDummy::provided(Arc::new(super::linked_dds::LinkedDds::default()))
         }
         #[cfg(not(feature = "dds"))]
         {

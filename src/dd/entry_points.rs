@@ -6,6 +6,10 @@
 //!
 //! The bottom layer of `dd`: it uses no other module of `dd`.
 
+/// Our return code for a call with a context an implementation does not know (never given out,
+/// freed, or in use by another call).
+pub const UNKNOWN_CONTEXT: i32 = -1004;
+
 /// A deal in DDS's layout: `[hand N, E, S, W][DDS suit S, H, D, C]`, rank r (0 = deuce) as bit
 /// `r + 2`.
 pub type DdsCards = [[u32; 4]; 4];
@@ -74,7 +78,8 @@ pub enum DdsAnswer {
 }
 
 /// DDS's calls the solver makes. Each returns DDS's result or its (negative) return code. A
-/// context is used by one thread at a time; the par calls hold no state.
+/// context serves one call at a time (a call with a context that is unknown or busy answers
+/// [`UNKNOWN_CONTEXT`]); the par calls hold no state.
 pub trait DdsEntryPoints: Send + Sync {
     /// A new context with DDS 2.9's kind of transposition table (the "large" kind), starting at
     /// `start_mb` and growing to at most `maximum_mb`; `None` when DDS cannot allocate one.

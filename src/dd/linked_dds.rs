@@ -3,12 +3,65 @@
 //!
 //! Builds on `entry_points` only.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use dds_bridge_sys as dds;
 
-use super::entry_points::{ContextId, DdsCards, DdsEntryPoints, DdsParContract, DdsParResult, DdsTable};
+use super::entry_points::{
+    ContextId, DdsCards, DdsEntryPoints, DdsParContract, DdsParResult, DdsTable, UNKNOWN_CONTEXT,
+};
 
-/// The DDS of the `dds-bridge-sys` crate, compiled into this library.
-pub struct LinkedDds;
+/// The DDS of the `dds-bridge-sys` crate, compiled into this library. Its contexts are known by
+/// number: a call with a number it did not give out, one already freed, or one in use by another
+/// thread at that moment answers [`UNKNOWN_CONTEXT`] instead of reaching DDS.
+#[derive(Default)]
+pub struct LinkedDds {
+    contexts: Mutex<Contexts>,
+}
+
+/// The live contexts by number, and the next number.
+#[derive(Default)]
+struct Contexts {
+    idle: HashMap<usize, Context>,
+    next: usize,
+}
+
+/// A DDS solver context.
+struct Context(std::ptr::NonNull<dds::DdsSolverContext>);
+
+// SAFETY: a solver context is plain heap state with no thread affinity; LinkedDds hands each to
+// one call at a time (it is taken out of `idle` for the call).
+unsafe impl Send for Context {}
+
+impl LinkedDds {
+    /// The contexts, whoever panicked while holding them (they stay consistent: every change is
+    /// one map operation).
+    fn contexts(&self) -> std::sync::MutexGuard<'_, Contexts> {
+        self.contexts.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs `call` with the context numbered `id`, which no other call can use meanwhile.
+    fn with_context<T>(
+        &self,
+        id: ContextId,
+        call: impl FnOnce(*mut dds::DdsSolverContext) -> Result<T, i32>,
+    ) -> Result<T, i32> {
+        let context = self.contexts().idle.remove(&id.0).ok_or(UNKNOWN_CONTEXT)?;
+        let result = call(context.0.as_ptr());
+        self.contexts().idle.insert(id.0, context);
+        result
+    }
+}
+
+impl Drop for LinkedDds {
+    fn drop(&mut self) {
+        for (_, context) in self.contexts().idle.drain() {
+            // SAFETY: the context came from dds_solver_context_new and leaves the map here.
+            unsafe { dds::dds_solver_context_free(context.0.as_ptr()) };
+        }
+    }
+}
 
 /// Our copy of a DDS par result.
 fn par_result(master: &dds::ParResultsMaster) -> DdsParResult {
@@ -25,11 +78,6 @@ fn par_result(master: &dds::ParResultsMaster) -> DdsParResult {
     result
 }
 
-/// The context a [`ContextId`] of ours names.
-fn context(id: ContextId) -> *mut dds::DdsSolverContext {
-    id.0 as *mut dds::DdsSolverContext
-}
-
 impl DdsEntryPoints for LinkedDds {
     fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
         let config = dds::DdsSolverConfig {
@@ -37,39 +85,48 @@ impl DdsEntryPoints for LinkedDds {
             tt_mem_default_mb: start_mb as i32,
             tt_mem_maximum_mb: maximum_mb as i32,
         };
-        // SAFETY: the config is a valid, fully initialised struct; the caller frees the context
-        // with context_free.
-        let raw = unsafe { dds::dds_solver_context_new(&config) };
-        (!raw.is_null()).then_some(ContextId(raw as usize))
+        // SAFETY: the config is a valid, fully initialised struct; the context is freed by
+        // context_free or with this LinkedDds.
+        let context = Context(std::ptr::NonNull::new(unsafe { dds::dds_solver_context_new(&config) })?);
+        let mut contexts = self.contexts();
+        let id = contexts.next;
+        contexts.next += 1;
+        contexts.idle.insert(id, context);
+        Some(ContextId(id))
     }
 
     fn context_free(&self, id: ContextId) {
-        // SAFETY: the context came from dds_solver_context_new and is freed once (the caller's
-        // promise).
-        unsafe { dds::dds_solver_context_free(context(id)) };
+        if let Some(context) = self.contexts().idle.remove(&id.0) {
+            // SAFETY: the context came from dds_solver_context_new and leaves the map here.
+            unsafe { dds::dds_solver_context_free(context.0.as_ptr()) };
+        }
     }
 
     fn calc_dd_table(&self, id: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
-        let input = dds::DdTableDeal { cards: *cards };
-        let mut output = dds::DdTableResults::default();
-        // SAFETY: the context is live and used by one thread at a time (the caller's promise);
-        // input and output are valid.
-        let code = unsafe { dds::dds_calc_dd_table(context(id), &input, &mut output) };
-        if code != dds::RETURN_NO_FAULT {
-            return Err(code);
-        }
-        Ok(output.res_table)
+        self.with_context(id, |context| {
+            let input = dds::DdTableDeal { cards: *cards };
+            let mut output = dds::DdTableResults::default();
+            // SAFETY: the context is live and this call has it to itself; input and output are
+            // valid.
+            let code = unsafe { dds::dds_calc_dd_table(context, &input, &mut output) };
+            if code != dds::RETURN_NO_FAULT {
+                return Err(code);
+            }
+            Ok(output.res_table)
+        })
     }
 
     fn solve_board(&self, id: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
-        let input = dds::Deal { trump, first, remainCards: *cards, ..Default::default() };
-        let mut result = dds::FutureTricks::default();
-        // SAFETY: as in calc_dd_table.
-        let code = unsafe { dds::dds_solve_board(context(id), &input, -1, 1, 1, &mut result) };
-        if code != dds::RETURN_NO_FAULT {
-            return Err(code);
-        }
-        Ok(result.score[0])
+        self.with_context(id, |context| {
+            let input = dds::Deal { trump, first, remainCards: *cards, ..Default::default() };
+            let mut result = dds::FutureTricks::default();
+            // SAFETY: as in calc_dd_table.
+            let code = unsafe { dds::dds_solve_board(context, &input, -1, 1, 1, &mut result) };
+            if code != dds::RETURN_NO_FAULT {
+                return Err(code);
+            }
+            Ok(result.score[0])
+        })
     }
 
     fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {

@@ -11,7 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::double_dummy::DoubleDummy;
-use super::entry_points::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob};
+use super::entry_points::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, UNKNOWN_CONTEXT};
 use crate::cards::{Deal, Seat, Strain, Suit};
 use crate::script::ast::Vulnerability;
 
@@ -70,6 +70,7 @@ pub fn error_text(code: i32) -> String {
         DD_NOT_AVAILABLE => DD_NOT_AVAILABLE_TEXT.to_string(),
         NO_CONTEXT => "DDS could not allocate a solver context".to_string(),
         NO_ANSWER => "the solver workers gave no answer".to_string(),
+        UNKNOWN_CONTEXT => "the solver context is unknown, freed or in use".to_string(),
         _ => DoubleDummy::of_this_build()
             .entry_points()
             .and_then(|dds| dds.error_message(code))
@@ -360,6 +361,7 @@ mod tests {
     /// This build's DDS behind a provided one that counts the contexts and calls it sees.
     #[derive(Default)]
     struct Counting {
+        linked: crate::dd::linked_dds::LinkedDds,
         contexts: AtomicUsize,
         freed: AtomicUsize,
         calls: AtomicUsize,
@@ -368,28 +370,28 @@ mod tests {
     impl DdsEntryPoints for Counting {
         fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
             self.contexts.fetch_add(1, Ordering::Relaxed);
-            crate::dd::linked_dds::LinkedDds.context_new(start_mb, maximum_mb)
+            self.linked.context_new(start_mb, maximum_mb)
         }
         fn context_free(&self, context: ContextId) {
             self.freed.fetch_add(1, Ordering::Relaxed);
-            crate::dd::linked_dds::LinkedDds.context_free(context)
+            self.linked.context_free(context)
         }
         fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
             self.calls.fetch_add(1, Ordering::Relaxed);
-            crate::dd::linked_dds::LinkedDds.calc_dd_table(context, cards)
+            self.linked.calc_dd_table(context, cards)
         }
         fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
             self.calls.fetch_add(1, Ordering::Relaxed);
-            crate::dd::linked_dds::LinkedDds.solve_board(context, trump, first, cards)
+            self.linked.solve_board(context, trump, first, cards)
         }
         fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
-            crate::dd::linked_dds::LinkedDds.sides_par(table, vulnerability)
+            self.linked.sides_par(table, vulnerability)
         }
         fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32> {
-            crate::dd::linked_dds::LinkedDds.dealer_par(table, dealer, vulnerability)
+            self.linked.dealer_par(table, dealer, vulnerability)
         }
         fn error_message(&self, code: i32) -> Option<String> {
-            crate::dd::linked_dds::LinkedDds.error_message(code)
+            self.linked.error_message(code)
         }
     }
 
@@ -407,5 +409,17 @@ mod tests {
         assert_eq!(counting.contexts.load(Ordering::Relaxed), 1);
         assert_eq!(counting.freed.load(Ordering::Relaxed), 1);
         assert_eq!(counting.calls.load(Ordering::Relaxed), 2);
+    }
+
+    #[test]
+    fn a_context_never_given_out_or_freed_is_refused_not_used() {
+        let dds = crate::dd::linked_dds::LinkedDds::default();
+        let cards = dds_cards(&deal(KNOWN[0].0));
+        assert_eq!(dds.calc_dd_table(ContextId(12345), &cards).unwrap_err(), UNKNOWN_CONTEXT);
+        let context = dds.context_new(16, 32).unwrap();
+        assert!(dds.calc_dd_table(context, &cards).is_ok());
+        dds.context_free(context);
+        dds.context_free(context);
+        assert_eq!(dds.solve_board(context, 4, 1, &cards).unwrap_err(), UNKNOWN_CONTEXT);
     }
 }

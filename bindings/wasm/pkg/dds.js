@@ -10,6 +10,11 @@ const MODULE_URL = new URL('./gen/dds.wasm', import.meta.url);
 /** Whether this runs under Node (which cannot fetch a file: URL). */
 const inNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
+/** libdealer's return codes (src/dd): a context DDS could not allocate, and one never given out
+ * or already freed. */
+const NO_CONTEXT = -1002;
+const UNKNOWN_CONTEXT = -1004;
+
 /** DDS's "large" transposition table, as the native build uses it. */
 const TT_KIND_LARGE = 1;
 
@@ -25,8 +30,8 @@ const ERRNO = { success: 0, badf: 8, spipe: 70 };
  * JOB_WORDS words: kind (0 table, 1 board), trump, first, 16 card words, then the answer's 21
  * words (DDS's return code, the 20 table words or the score).
  * Control: [0] a counter bumped to wake the workers for a batch; [1] the batch's job count;
- * [2] the batch's number (high bits) and next job to claim (low 16 bits), which no worker still
- * busy with an older batch can claim from; [3] jobs done.
+ * [2] the batch's number (high bits) and next job to claim (low 16 bits; 0xffff while the batch
+ * is written), which no worker still busy with an older batch can claim from; [3] jobs done.
  */
 const CONTROL_WORDS = 8;
 const JOB_WORDS = 3 + 16 + 21;
@@ -106,6 +111,8 @@ export class DdsModule {
     /** The context this instance solves jobs with, and the table memory of the contexts made. */
     this.jobContext = 0;
     this.memory = [95, 160];
+    /** The contexts given out: a call with another number answers UNKNOWN_CONTEXT. */
+    this.contexts = new Set();
     this.scratch = {};
     for (const [name, size] of Object.entries(SIZE)) {
       this.scratch[name] = this.x.malloc(name === 'parMaster' ? 2 * size : size);
@@ -126,15 +133,19 @@ export class DdsModule {
   contextNew(startMb, maximumMb) {
     this.memory = [startMb, maximumMb];
     this.i32(this.scratch.config, 3).set([TT_KIND_LARGE, startMb, maximumMb]);
-    return this.x.dds_solver_context_new(this.scratch.config) >>> 0;
+    const context = this.x.dds_solver_context_new(this.scratch.config) >>> 0;
+    if (context) this.contexts.add(context);
+    return context;
   }
 
   contextFree(context) {
-    this.x.dds_solver_context_free(context);
+    if (context === this.jobContext) this.jobContext = 0;
+    if (this.contexts.delete(context)) this.x.dds_solver_context_free(context);
   }
 
   /** dds_calc_dd_table: `cards` (16 words) in, `table` (20 words) out. */
   calcDdTable(context, cards, table) {
+    if (!this.contexts.has(context)) return UNKNOWN_CONTEXT;
     const { tableDeal, tableResults } = this.scratch;
     this.u32(tableDeal, 16).set(cards);
     const code = this.x.dds_calc_dd_table(context, tableDeal, tableResults);
@@ -144,6 +155,7 @@ export class DdsModule {
 
   /** dds_solve_board with target -1, one solution, mode 1: the defenders' score out. */
   solveBoard(context, trump, first, cards, score) {
+    if (!this.contexts.has(context)) return UNKNOWN_CONTEXT;
     const { deal, futureTricks } = this.scratch;
     // trump, first, currentTrickSuit[3], currentTrickRank[3]: no trick under way.
     this.i32(deal, 8).set([trump, first, 0, 0, 0, 0, 0, 0]);
@@ -177,12 +189,15 @@ export class DdsModule {
     return 1 + this.helpers.length;
   }
 
-  /** Solves one job in `words` (JOB_WORDS words, as in the shared memory) with this instance. */
+  /**
+   * Solves one job in `words` (JOB_WORDS words, as in the shared memory) with this instance, in
+   * a context it has already (one transposition table per instance) or a new one.
+   */
   solveJob(words) {
-    if (!this.jobContext) this.jobContext = this.contextNew(...this.memory);
+    if (!this.jobContext) this.jobContext = this.contexts.values().next().value || this.contextNew(...this.memory);
     const answer = words.subarray(19);
     if (!this.jobContext) {
-      answer[0] = -1002;
+      answer[0] = NO_CONTEXT;
       return;
     }
     const cards = new Uint32Array(words.buffer, words.byteOffset + 3 * 4, 16);
@@ -227,12 +242,15 @@ export class DdsModule {
     const { control, jobs } = this.shared;
     for (let first = 0; first < count; first += JOBS_AT_ONCE) {
       const n = Math.min(JOBS_AT_ONCE, count - first);
+      // The new batch's number, closed (next job 0xffff) while its jobs are written: a worker
+      // still looking at the last batch can claim nothing from it.
+      const batch = ((Atomics.load(control, CONTROL.claim) >>> 16) + 1) & 0x7fff;
+      Atomics.store(control, CONTROL.claim, (batch << 16) | 0xffff);
       for (let j = 0; j < n; j++) {
         const at = j * JOB_WORDS;
         jobs.set(kinds.subarray(3 * (first + j), 3 * (first + j) + 3), at);
         jobs.set(new Int32Array(cards.buffer, cards.byteOffset + 64 * (first + j), 16), at + 3);
       }
-      const batch = ((Atomics.load(control, CONTROL.claim) >>> 16) + 1) & 0x7fff;
       Atomics.store(control, CONTROL.count, n);
       Atomics.store(control, CONTROL.done, 0);
       Atomics.store(control, CONTROL.claim, batch << 16);

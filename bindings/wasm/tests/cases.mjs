@@ -39,6 +39,7 @@ export const DD_CASES = [
   { file: 'dealerv2/cases/EvalContract_n_dds_s101.dli', generator: 'drand48', seed: 101 },
   { file: 'dealerv2/cases/test_rpts_s241.dli', generator: 'drand48', seed: 241 },
   { file: 'dealerv2/cases/csvTrixDeal_s43.dli', generator: 'drand48', seed: 43 },
+  { file: 'dealerv2/cases/ddsParContract_s317.dli', generator: 'drand48', seed: 317, produce: 3 },
   { file: 'dealerv2/cases/ddsNTpar_s67.dli', generator: 'chacha', seed: 3 },
   { file: 'dealerv2/cases/ddsTrixCond_s73.dli', generator: 'chacha', seed: 9 },
   { file: 'dealerv2/cases/EvalContract_n_dds_s101.dli', generator: 'chacha', seed: 17 },
