@@ -7,13 +7,13 @@
 // second and the ratio to native on one thread, whether every setting printed the same tables,
 // and the targets of issue 36 (one worker >= 0.5x native one thread; N workers >= 0.8·N x one).
 //   node tests/bench_wasm_dd.mjs [deals=40] [seed=2026]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { top } from '../bindings/wasm/tests/cases.mjs';
+import { serve } from './static_server.mjs';
 
 const deals = Number(process.argv[2] || 40);
 const seed = Number(process.argv[3] || 2026);
@@ -58,33 +58,16 @@ for (const workers of [...new Set([1, cores])]) {
 // Chromium: the playground's worker (DDS loaded by a first, small DD job before the clock starts).
 const chrome = process.env.CHROMIUM || '/usr/bin/chromium';
 const { chromium } = createRequire(join(top, 'bindings/wasm/package.json'))('playwright-core');
-const port = await new Promise((resolve) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => { const { port: p } = s.address(); s.close(() => resolve(p)); });
-});
-// Cross-origin isolated (COOP and COEP headers): the page's worker may wait for solver workers.
-const serve = `
-import functools, http.server, sys
-class Handler(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self):
-        self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
-        self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')
-        super().end_headers()
-    def log_message(self, *args):
-        pass
-http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), functools.partial(Handler, directory=sys.argv[2])).serve_forever()
-`;
-const server = spawn('python3', ['-c', serve, String(port), join(top, 'bindings/wasm')], { stdio: 'ignore' });
+let server;
 const profile = mkdtempSync(join(tmpdir(), 'dealer-bench-chromium-'));
 let browser;
 try {
-  for (let i = 0; i < 100; i++) {
-    try { if ((await fetch(`http://127.0.0.1:${port}/www/`)).ok) break; } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Cross-origin isolated (tests/static_server.mjs): the page's worker may wait for solver workers.
+  const served = await serve(join(top, 'bindings/wasm'), 'www/');
+  server = served.server;
   browser = await chromium.launchPersistentContext(profile, { executablePath: chrome, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${port}/www/`);
+  await page.goto(`${served.url}www/`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
   for (const workers of [...new Set([1, Math.min(4, cores)])]) {
     const got = await page.evaluate(async ({ script, seed, workers }) => {
@@ -105,7 +88,7 @@ try {
   console.log(`Chromium: NOT RUN (${e.message.split('\n')[0]})`);
 } finally {
   await browser?.close();
-  server.kill();
+  server?.kill();
   rmSync(profile, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 }

@@ -28,7 +28,7 @@
 #    output as the installed CLI for the same seed). In headless Chromium
 #    (tests/release_npm_browser.mjs): a plain `<script type=module>` page with an import map,
 #    and the same page bundled by Vite and by webpack, each dealing on the page and in
-#    worker-client.js's Web Worker what the installed CLI prints.
+#    worker-client.js's Web Worker what the installed CLI prints, double dummy too.
 # 5. The source release: unpacked, built by `make` with no network (CARGO_NET_OFFLINE) and an
 #    empty cargo home (every crate from its vendor/ folder); its CLI deals as the packaged one.
 #
@@ -296,6 +296,8 @@ JS
     fi
     tail -n +2 node.out | sed '/^Time needed/d' >node.deals
     /usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d' >cli.deals
+    printf 'produce 2\ncondition tricks(north, notrumps) >= 7\naction printoneline, average par(NS)\n' >dd.dlr
+    /usr/bin/dealer -s 7 dd.dlr 2>/dev/null | sed '/^Time needed/d' >cli-dd.deals
     if [ -s cli.deals ] && cmp -s node.deals cli.deals; then
       ok "generate() in Node prints what the installed dealer prints ($(wc -l <cli.deals) lines)"
     else
@@ -312,6 +314,8 @@ JS
     ko "the npm package's browser test needs playwright-core (tools/install_wasm_tools.sh test)" "$(tail -3 wasm-tools.log)"
   else
     /usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d' >cli.deals
+    printf 'produce 2\ncondition tricks(north, notrumps) >= 7\naction printoneline, average par(NS)\n' >dd.dlr
+    /usr/bin/dealer -s 7 dd.dlr 2>/dev/null | sed '/^Time needed/d' >cli-dd.deals
     rows=0
     while IFS=$'\t' read -r verdict what; do
       rows=$((rows + 1))

@@ -1,21 +1,23 @@
 // The npm package in a real browser (headless Debian chromium driven by playwright-core), as
 // tests/release.sh's part 4 calls it: `node release_npm_browser.mjs WORK VERSION`, where WORK
-// holds artifacts/libdealer-VERSION.tgz, node.dlr (a script) and cli.deals (what the installed
-// CLI prints for it with seed 7). Two pages, each installing the tarball into a fresh folder:
+// holds artifacts/libdealer-VERSION.tgz, node.dlr and dd.dlr (scripts, the second with double
+// dummy) and cli.deals and cli-dd.deals (what the installed CLI prints for them with seed 7).
+// The pages are served cross-origin isolated (tests/static_server.mjs). Two pages, each installing the tarball into a fresh folder:
 //  - a plain page: index.html with an import map naming node_modules/libdealer/index.js and a
 //    `<script type="module">`, served as it is (no build step);
 //  - bundled pages: the same code bundled by Vite and by webpack (from the npm registry, exact
 //    versions), served from the bundler's dist/ folder, where it must have emitted the .wasm.
 // On each: init() with no argument, generate() prints what the CLI prints, check() finds the
-// error's line, and libdealer/worker-client.js deals the same in a Web Worker. Prints one
+// error's line, and libdealer/worker-client.js deals the same in a Web Worker, double dummy too
+// (DDS's module and its solver workers, bundled with the page by the bundlers). Prints one
 // `ok<TAB>what` or `ko<TAB>what` line per check (release.sh counts them).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { serve } from './static_server.mjs';
 
 /**
  * The bundlers the bundled pages are built with, at exact versions: what to install, the build
@@ -37,6 +39,9 @@ const top = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { chromium } = createRequire(join(top, 'bindings/wasm/package.json'))('playwright-core');
 const tgz = join(work, 'artifacts', `libdealer-${version}.tgz`);
 const expected = readFileSync(join(work, 'cli.deals'), 'utf8');
+const expectedDd = readFileSync(join(work, 'cli-dd.deals'), 'utf8');
+/** The solver workers the package's worker takes on a cross-origin isolated page. */
+const solvers = Math.max(1, Math.min(4, availableParallelism()));
 
 function report(passed, what) {
   process.stdout.write(`${passed ? 'ok' : 'ko'}\t${what.replace(/\s+/g, ' ')}\n`);
@@ -55,6 +60,9 @@ try {
   const worker = new DealerWorker(undefined, { loadTimeoutMs: 15000 });
   try {
     result.workerOutput = (await worker.generate(script, { seed: 7 })).output;
+    // Double dummy: the worker loads DDS's module (and its solver workers) by itself.
+    const dd = await worker.generate(await (await fetch('./dd.dlr')).text(), { seed: 7 });
+    Object.assign(result, { ddOutput: dd.output, ddError: dd.error && dd.error.message, ddWorkers: dd.doubleDummyWorkers });
   } catch (e) {
     result.workerError = String(e && e.message ? e.message : e);
   }
@@ -84,33 +92,6 @@ function freshProject(name) {
   return dir;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-async function serve(dir) {
-  const port = await freePort();
-  const server = spawn('python3', ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', dir, String(port)], {
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return { url, server };
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  server.kill();
-  throw new Error(`no server at ${url}`);
-}
-
 const strip = (text) => text.split('\n').filter((l) => !l.startsWith('Time needed')).join('\n');
 
 /** Loads the page served from `dir` and reports what it found, as `label`. */
@@ -134,6 +115,8 @@ async function checkPage(browser, dir, label) {
     report(JSON.stringify(got.errorLines) === '[2]', `${label}: check() marks the error on line ${got.errorLines}`);
     report(got.workerOutput !== undefined && strip(got.workerOutput) === expected,
       `${label}: worker-client.js deals the same in a Web Worker${got.workerError ? ` (${got.workerError})` : ''}`);
+    report(got.ddOutput !== undefined && strip(got.ddOutput) === expectedDd && got.ddWorkers === solvers,
+      `${label}: double dummy in the worker prints what the installed CLI prints, on ${got.ddWorkers} solver workers (want ${solvers})${got.ddError ? ` (${got.ddError})` : ''}`);
     await tab.close();
   } catch (e) {
     report(false, `${label}: ${e.message}`);
@@ -150,7 +133,7 @@ try {
     page('<script type="importmap">{"imports": {"libdealer": "./node_modules/libdealer/index.js", ' +
       '"libdealer/worker-client.js": "./node_modules/libdealer/worker-client.js"}}</script>'));
   writeFileSync(join(plain, 'app.js'), APP);
-  copyFileSync(join(work, 'node.dlr'), join(plain, 'node.dlr'));
+  for (const f of ['node.dlr', 'dd.dlr']) copyFileSync(join(work, f), join(plain, f));
 
   const bundledPages = [];
   for (const bundler of BUNDLERS) {
@@ -163,7 +146,7 @@ try {
       execFileSync('npx', bundler.build, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       const dist = join(dir, 'dist');
       if (bundler.distPage) writeFileSync(join(dist, 'index.html'), page('', bundler.distPage));
-      copyFileSync(join(work, 'node.dlr'), join(dist, 'node.dlr'));
+      for (const f of ['node.dlr', 'dd.dlr']) copyFileSync(join(work, f), join(dist, f));
       const files = readdirSync(dist, { recursive: true }).filter((f) => /\.(js|wasm)$/.test(f));
       report(files.some((f) => f.endsWith('.wasm')), `${bundler.name} bundles the package (${files.join(' ')})`);
       bundledPages.push([dist, `a page bundled by ${bundler.name}`]);

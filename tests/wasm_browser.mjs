@@ -11,44 +11,20 @@
 // playground-hand-types.png: the Hand types panel of a levelled run, whose levelled script must
 // download as the native CLI writes it).
 // Prints `N passed, M failed`.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
-
-const cores = availableParallelism();
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { CASES, DD_CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
+import { serve } from './static_server.mjs';
+
+const cores = availableParallelism();
 
 const require = createRequire(join(top, 'bindings/wasm/package.json'));
 const { chromium } = require('playwright-core');
 
 const artefacts = join(top, 'target/wasm-test');
 mkdirSync(artefacts, { recursive: true });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-async function waitForServer(url, ms = 10000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no server at ${url}`);
-}
 
 let passed = 0;
 let failed = 0;
@@ -96,29 +72,12 @@ async function checkHeatMap(p) {
   expect(zero && max[1] !== zero[1], `shades: max ${max[1]}, zero ${zero && zero[1]}`);
 }
 
-const port = await freePort();
-// python3's static file server, with every answer marked `Cache-Control: no-cache`: the HTTP
-// cache cannot stand in for the service worker when the server is stopped (files built
-// minutes ago are stale to the cache anyway, which is how the offline check once failed).
-const serve = `
-import functools, http.server, sys
-class Handler(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self):
-        self.send_header('Cache-Control', 'no-cache')
-        # Cross-origin isolated: the worker may wait for DDS's solver workers.
-        self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
-        self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')
-        super().end_headers()
-    def log_message(self, *args):
-        pass
-http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), functools.partial(Handler, directory=sys.argv[2])).serve_forever()
-`;
-const server = spawn('python3', ['-c', serve, String(port), join(top, 'bindings/wasm')], { stdio: 'ignore' });
+// The playground served cross-origin isolated, with no HTTP caching (tests/static_server.mjs).
+const { url: root, server } = await serve(join(top, 'bindings/wasm'), 'www/');
 const profile = mkdtempSync(join(tmpdir(), 'dealer-chromium-'));
 let browser;
 try {
-  const base = `http://127.0.0.1:${port}/www/`;
-  await waitForServer(base);
+  const base = `${root}www/`;
   // A fresh profile each run (playwright passes it as --user-data-dir).
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -218,41 +177,28 @@ try {
     expect(/\[Date "\d{4}\.\d\d\.\d\d"\]/.test(pbn), 'PBN [Date] is not the browser\'s date');
   });
 
-  await check('Stop ends a double-dummy run within 1 s', async () => {
-    await page.evaluate(() => {
-      document.getElementById('script').value = 'generate 2000000000\nproduce 2000000000\ncondition tricks(north, notrumps) >= 13\naction printoneline\n';
-      document.getElementById('seed').value = '1';
-      document.getElementById('generator').value = 'chacha';
-      document.getElementById('produce').value = '';
+  for (const [what, condition, running] of [
+    ['a double-dummy run', 'tricks(north, notrumps) >= 13', 1500],
+    ['a long run', 'hcp(north) >= 38', 700],
+  ]) {
+    await check(`Stop ends ${what} within 1 s`, async () => {
+      await page.evaluate((text) => {
+        document.getElementById('script').value = text;
+        document.getElementById('seed').value = '1';
+        document.getElementById('generator').value = 'chacha';
+        document.getElementById('produce').value = '';
+      }, `generate 2000000000\nproduce 2000000000\ncondition ${condition}\naction printoneline\n`);
+      await page.click('#run');
+      await page.waitForFunction(() => document.body.dataset.state === 'running');
+      await page.waitForTimeout(running);
+      const t = Date.now();
+      await page.click('#stop');
+      await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 1000 });
+      const ms = Date.now() - t;
+      expect(ms < 1000, `stopped after ${ms} ms`);
+      console.log(`  (stopped in ${ms} ms)`);
     });
-    await page.click('#run');
-    await page.waitForFunction(() => document.body.dataset.state === 'running');
-    await page.waitForTimeout(1500);
-    const t = Date.now();
-    await page.click('#stop');
-    await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 1000 });
-    const ms = Date.now() - t;
-    expect(ms < 1000, `stopped after ${ms} ms`);
-    console.log(`  (stopped in ${ms} ms)`);
-  });
-
-  await check('Stop ends a long run within 1 s', async () => {
-    await page.evaluate(() => {
-      document.getElementById('script').value = 'generate 2000000000\nproduce 2000000000\ncondition hcp(north) >= 38\naction printoneline\n';
-      document.getElementById('seed').value = '1';
-      document.getElementById('generator').value = 'chacha';
-      document.getElementById('produce').value = '';
-    });
-    await page.click('#run');
-    await page.waitForFunction(() => document.body.dataset.state === 'running');
-    await page.waitForTimeout(700);
-    const t = Date.now();
-    await page.click('#stop');
-    await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 1000 });
-    const ms = Date.now() - t;
-    expect(ms < 1000, `stopped after ${ms} ms`);
-    console.log(`  (stopped in ${ms} ms)`);
-  });
+  }
 
   await check('Hand types: natural against delivered shares, levelled in exact quotas, the levelled script downloads', async () => {
     const count = await page.$$eval('#example option', (o) => o.length);

@@ -152,65 +152,10 @@ mod tests {
         }
     }
 
-    /// This build's DDS behind one that solves jobs "at once" (one context of its own, in turn),
-    /// as the WebAssembly build's solver workers do.
-    #[cfg(feature = "dds")]
-    use crate::dd::{ContextId, DdsAnswer, DdsCards, DdsJob, DdsParResult, DdsTable};
-
-    #[cfg(feature = "dds")]
-    struct JobsAtOnce {
-        linked: crate::dd::linked_dds::LinkedDds,
-        calls: std::sync::atomic::AtomicUsize,
-    }
-
-    #[cfg(feature = "dds")]
-    impl DdsEntryPoints for JobsAtOnce {
-        fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
-            self.linked.context_new(start_mb, maximum_mb)
-        }
-        fn context_free(&self, context: ContextId) {
-            self.linked.context_free(context)
-        }
-        fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
-            self.linked.calc_dd_table(context, cards)
-        }
-        fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
-            self.linked.solve_board(context, trump, first, cards)
-        }
-        fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
-            self.linked.sides_par(table, vulnerability)
-        }
-        fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32> {
-            self.linked.dealer_par(table, dealer, vulnerability)
-        }
-        fn error_message(&self, code: i32) -> Option<String> {
-            self.linked.error_message(code)
-        }
-        fn parallel_jobs(&self) -> usize {
-            3
-        }
-        fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
-            self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let linked = &self.linked;
-            let context = linked.context_new(16, 64).expect("a context");
-            let answers = jobs
-                .iter()
-                .map(|job| match job {
-                    DdsJob::Table { cards } => linked.calc_dd_table(context, cards).map(DdsAnswer::Table),
-                    DdsJob::Board { trump, first, cards } => {
-                        linked.solve_board(context, *trump, *first, cards).map(DdsAnswer::Score)
-                    }
-                })
-                .collect();
-            linked.context_free(context);
-            answers
-        }
-    }
-
     #[cfg(feature = "dds")]
     #[test]
     fn a_dds_solving_jobs_at_once_gives_the_results_of_single_solves() {
-        let jobs = std::sync::Arc::new(JobsAtOnce { linked: Default::default(), calls: Default::default() });
+        let jobs = std::sync::Arc::new(crate::dd::test_deals::CountingDds { jobs_at_once: 3, ..Default::default() });
         let mut pool = SolverPool::new(3, TableMemory::DEFAULT, DoubleDummy::provided(jobs.clone()));
         let mut batch: Vec<BatchItem> = KNOWN
             .iter()
@@ -228,7 +173,8 @@ mod tests {
             })
             .collect();
         pool.solve_batch(&mut batch);
-        assert_eq!(jobs.calls.load(std::sync::atomic::Ordering::Relaxed), 1, "one call for the batch");
+        assert_eq!(jobs.job_calls.load(std::sync::atomic::Ordering::Relaxed), 1, "one call for the batch");
+        assert_eq!(jobs.solves.load(std::sync::atomic::Ordering::Relaxed), 0, "no solve outside it");
         assert_eq!(flat(&batch[0].results.table().unwrap()), KNOWN[0].1);
         for (item, (_, want)) in batch.iter().zip(KNOWN).skip(1) {
             assert!(item.error.is_none());

@@ -292,9 +292,8 @@ mod without_dds_tests {
 #[cfg(all(test, feature = "dds"))]
 mod tests {
     use super::*;
-    use crate::dd::entry_points::{DdsParResult, DdsTable};
     use crate::dd::test_deals::{deal, flat, KNOWN};
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn tables_match_known_results() {
@@ -358,46 +357,9 @@ mod tests {
         assert!(text.contains("double-dummy solver error") && text.contains("n AT652"), "{text}");
     }
 
-    /// This build's DDS behind a provided one that counts the contexts and calls it sees.
-    #[derive(Default)]
-    struct Counting {
-        linked: crate::dd::linked_dds::LinkedDds,
-        contexts: AtomicUsize,
-        freed: AtomicUsize,
-        calls: AtomicUsize,
-    }
-
-    impl DdsEntryPoints for Counting {
-        fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
-            self.contexts.fetch_add(1, Ordering::Relaxed);
-            self.linked.context_new(start_mb, maximum_mb)
-        }
-        fn context_free(&self, context: ContextId) {
-            self.freed.fetch_add(1, Ordering::Relaxed);
-            self.linked.context_free(context)
-        }
-        fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
-            self.calls.fetch_add(1, Ordering::Relaxed);
-            self.linked.calc_dd_table(context, cards)
-        }
-        fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
-            self.calls.fetch_add(1, Ordering::Relaxed);
-            self.linked.solve_board(context, trump, first, cards)
-        }
-        fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
-            self.linked.sides_par(table, vulnerability)
-        }
-        fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32> {
-            self.linked.dealer_par(table, dealer, vulnerability)
-        }
-        fn error_message(&self, code: i32) -> Option<String> {
-            self.linked.error_message(code)
-        }
-    }
-
     #[test]
     fn a_provided_dds_is_the_one_asked_and_its_context_is_freed() {
-        let counting = Arc::new(Counting::default());
+        let counting = Arc::new(crate::dd::test_deals::CountingDds::default());
         let dds = DoubleDummy::provided(counting.clone());
         {
             let mut solver = Solver::new(TableMemory::DEFAULT, &dds);
@@ -408,7 +370,7 @@ mod tests {
         }
         assert_eq!(counting.contexts.load(Ordering::Relaxed), 1);
         assert_eq!(counting.freed.load(Ordering::Relaxed), 1);
-        assert_eq!(counting.calls.load(Ordering::Relaxed), 2);
+        assert_eq!(counting.solves.load(Ordering::Relaxed), 2);
     }
 
     #[test]

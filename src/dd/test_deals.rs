@@ -1,5 +1,6 @@
-//! Test support: complete deals from text and deals with known double-dummy tables, shared by the
-//! tests of the `dd` modules. Test-only; it must not be used by library code.
+//! Test support: complete deals from text, deals with known double-dummy tables, and a DDS of the
+//! embedder's kind ([`CountingDds`]), shared by the tests of the `dd` modules. Test-only; it must
+//! not be used by library code.
 
 use super::DdTable;
 use crate::cards::{Deal, Hand, Suit};
@@ -47,4 +48,73 @@ pub(crate) const KNOWN: [(&str, [u8; 20]); 4] = [
 
 pub(crate) fn flat(table: &DdTable) -> Vec<u8> {
     table.0.iter().flatten().copied().collect()
+}
+
+/// This build's DDS behind one provided as an embedder's would be, which counts the contexts it
+/// makes and frees and the solves it is asked, and which solves `jobs_at_once` jobs at once
+/// (in turn, in a context of its own) when that is more than 1, as the WebAssembly build's
+/// solver workers do.
+#[cfg(feature = "dds")]
+#[derive(Default)]
+pub(crate) struct CountingDds {
+    pub(crate) linked: super::linked_dds::LinkedDds,
+    pub(crate) jobs_at_once: usize,
+    pub(crate) contexts: std::sync::atomic::AtomicUsize,
+    pub(crate) freed: std::sync::atomic::AtomicUsize,
+    pub(crate) solves: std::sync::atomic::AtomicUsize,
+    pub(crate) job_calls: std::sync::atomic::AtomicUsize,
+}
+
+#[cfg(feature = "dds")]
+mod counting_dds {
+    use std::sync::atomic::Ordering;
+
+    use super::CountingDds;
+    use crate::dd::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParResult, DdsTable};
+
+    impl DdsEntryPoints for CountingDds {
+        fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
+            self.contexts.fetch_add(1, Ordering::Relaxed);
+            self.linked.context_new(start_mb, maximum_mb)
+        }
+        fn context_free(&self, context: ContextId) {
+            self.freed.fetch_add(1, Ordering::Relaxed);
+            self.linked.context_free(context)
+        }
+        fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
+            self.solves.fetch_add(1, Ordering::Relaxed);
+            self.linked.calc_dd_table(context, cards)
+        }
+        fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
+            self.solves.fetch_add(1, Ordering::Relaxed);
+            self.linked.solve_board(context, trump, first, cards)
+        }
+        fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
+            self.linked.sides_par(table, vulnerability)
+        }
+        fn dealer_par(&self, table: &DdsTable, dealer: i32, vulnerability: i32) -> Result<DdsParResult, i32> {
+            self.linked.dealer_par(table, dealer, vulnerability)
+        }
+        fn error_message(&self, code: i32) -> Option<String> {
+            self.linked.error_message(code)
+        }
+        fn parallel_jobs(&self) -> usize {
+            self.jobs_at_once.max(1)
+        }
+        fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
+            self.job_calls.fetch_add(1, Ordering::Relaxed);
+            let context = self.linked.context_new(16, 64).expect("a context");
+            let answers = jobs
+                .iter()
+                .map(|job| match job {
+                    DdsJob::Table { cards } => self.linked.calc_dd_table(context, cards).map(DdsAnswer::Table),
+                    DdsJob::Board { trump, first, cards } => {
+                        self.linked.solve_board(context, *trump, *first, cards).map(DdsAnswer::Score)
+                    }
+                })
+                .collect();
+            self.linked.context_free(context);
+            answers
+        }
+    }
 }

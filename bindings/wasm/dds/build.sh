@@ -3,8 +3,9 @@
 # version Cargo.lock names, the same files and defines as the crate's own build), compiled by
 # Debian's clang for wasm32-wasi against Debian's wasi-libc and wasm32 libc++, and linked as a
 # WASI "reactor" (no main; `_initialize` runs the C++ constructors) that exports DDS's calls
-# and malloc/free. No generated JavaScript: pkg/dds.js is the module's whole host (a few WASI
-# calls). The native build's DDS is the same code; only threads differ (none here: nothreads.h).
+# and malloc/free. No generated JavaScript: pkg/dds-module.js is the module's whole host (a few
+# WASI calls). The native build's DDS is the same code; only threads differ (none here:
+# nothreads.h).
 #
 #   bindings/wasm/dds/build.sh OUT.wasm
 #

@@ -1,12 +1,12 @@
 // A DDS solver worker (started by dds.js's loadDdsModule, in a page's worker or under Node): its
 // own instance of the DDS module, solving the jobs of each batch it is woken for from the
-// shared memory, until its thread ends with the one that started it.
-import { instantiate, SHARED_LAYOUT } from './dds.js';
+// shared memory, until its thread ends with the one that started it. (No top-level await:
+// bundlers build page workers as classic scripts.)
+import { instantiate, SHARED_LAYOUT } from './dds-module.js';
 
 const inNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
-const port = inNode ? (await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:worker_threads')).parentPort : self;
 
-async function serve({ module, buffer, memory }) {
+async function serve(port, { module, buffer, memory }) {
   const { CONTROL_WORDS, CONTROL } = SHARED_LAYOUT;
   const control = new Int32Array(buffer, 0, CONTROL_WORDS);
   const jobs = new Int32Array(buffer, 4 * CONTROL_WORDS);
@@ -27,5 +27,10 @@ async function serve({ module, buffer, memory }) {
   }
 }
 
-if (inNode) port.once('message', serve);
-else port.onmessage = (event) => serve(event.data);
+if (inNode) {
+  import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:worker_threads').then(({ parentPort }) => {
+    parentPort.once('message', (message) => serve(parentPort, message));
+  });
+} else {
+  self.onmessage = (event) => serve(self, event.data);
+}

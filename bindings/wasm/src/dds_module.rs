@@ -1,6 +1,7 @@
 //! DDS in the browser and in Node: the core's double-dummy calls ([`DdsEntryPoints`]) answered by
-//! DDS compiled to a WebAssembly module of its own (`pkg/gen/dds.wasm`, loaded by `pkg/dds.js`,
-//! whose `DdsModule` copies each call's arguments into the module's memory and its results back).
+//! DDS compiled to a WebAssembly module of its own (`pkg/gen/dds.wasm`, loaded by `pkg/dds.js`),
+//! whose host `DdsModule` (`pkg/dds-module.js`) copies each call's arguments into the module's
+//! memory and its results back.
 
 use dealer::dd::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable};
 use wasm_bindgen::prelude::*;
@@ -13,7 +14,7 @@ const PAR_WORDS: usize = 2 + 10 * 5;
 
 #[wasm_bindgen]
 extern "C" {
-    /// A loaded DDS module (`pkg/dds.js`'s `DdsModule`): DDS's calls over typed arrays, each
+    /// A loaded DDS module (`pkg/dds-module.js`'s `DdsModule`): DDS's calls over typed arrays, each
     /// returning DDS's return code.
     #[derive(Clone)]
     pub type DdsModule;

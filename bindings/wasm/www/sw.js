@@ -6,7 +6,7 @@ const CACHE = 'libdealer-playground';
 // The files the page needs, fetched when the service worker is installed.
 // (DDS's module, ../pkg/gen/dds.wasm, is fetched, and then kept, only when a script needs it.)
 const FILES = ['./', 'index.html', 'style.css', 'app.js', 'examples.js', 'dealer-worker.js', '../pkg/index.js', '../pkg/worker.js',
-  '../pkg/worker-client.js', '../pkg/dds.js', '../pkg/gen/dealer_wasm.js', '../pkg/gen/dealer_wasm_bg.wasm'];
+  '../pkg/worker-client.js', '../pkg/dds.js', '../pkg/dds-module.js', '../pkg/gen/dealer_wasm.js', '../pkg/gen/dealer_wasm_bg.wasm'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
