@@ -42,6 +42,11 @@ export interface GenerateOptions {
   progress?: boolean;
   /** Other options of the C API's dealer_set_option, by key. */
   options?: Record<string, string | number>;
+  /**
+   * In worker-client's worker only: how many solve double dummy at once when the job loads DDS
+   * (default: one per core up to 4, where the page is cross-origin isolated).
+   */
+  ddWorkers?: number;
 }
 
 /** The four hands of a deal in PBN suit order (spades first), e.g. "AKQ2.J54.T9.8765". */

@@ -18,7 +18,7 @@ export class DealerWorker {
     script: string,
     options?: GenerateOptions,
     handlers?: { onOutput?: (text: string) => void; onProgress?: (text: string) => void },
-  ): Promise<GenerateResult & { timing: Timing }>;
+  ): Promise<GenerateResult & { timing: Timing; doubleDummyWorkers: number }>;
   handTypes(script: string, options?: GenerateOptions): Promise<HandTypesResult>;
   /** Whether running the script with these options solves double dummy (DDS is then loaded in the worker). */
   needsDoubleDummy(script: string, options?: GenerateOptions): Promise<boolean>;
