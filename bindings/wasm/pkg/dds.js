@@ -84,8 +84,16 @@ export async function loadDdsModule(source, { warn = console.warn, workers = 1 }
   const helpers = Math.max(0, Math.min(64, Math.floor(workers) || 1) - 1);
   if (helpers > 0 && canShareWork()) {
     const buffer = new SharedArrayBuffer(4 * (CONTROL_WORDS + JOBS_AT_ONCE * JOB_WORDS));
-    dds.shared = { control: new Int32Array(buffer, 0, CONTROL_WORDS), jobs: new Int32Array(buffer, 4 * CONTROL_WORDS) };
-    dds.helpers = await Promise.all(Array.from({ length: helpers }, () => startHelper(source, buffer, dds.memory)));
+    const started = await Promise.allSettled(Array.from({ length: helpers }, () => startHelper(source, buffer, dds.memory)));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) {
+      // A page that may not start workers (or a worker that cannot load): one module solves.
+      for (const s of started) if (s.status === 'fulfilled') s.value.terminate();
+      warn(`libdealer: solving double dummy on one worker (${failed.reason && failed.reason.message})`);
+    } else {
+      dds.shared = { control: new Int32Array(buffer, 0, CONTROL_WORDS), jobs: new Int32Array(buffer, 4 * CONTROL_WORDS) };
+      dds.helpers = started.map((s) => s.value);
+    }
   }
   return dds;
 }
