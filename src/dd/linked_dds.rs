@@ -152,12 +152,18 @@ impl DdsEntryPoints for LinkedDds {
     }
 
     fn error_message(&self, code: i32) -> Option<String> {
-        let mut line = [0 as std::ffi::c_char; 80];
-        // SAFETY: ErrorMessage writes a NUL-terminated text of at most 80 bytes into `line`; it
-        // holds no state and may be called from any thread.
-        unsafe { dds::ErrorMessage(code, line.as_mut_ptr()) };
-        let bytes: Vec<u8> = line.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        (!text.is_empty()).then_some(text)
+        error_message(code)
     }
+}
+
+/// DDS's own text for one of its return codes, when it has one (DDS's `ErrorMessage`, which
+/// holds no state).
+pub(super) fn error_message(code: i32) -> Option<String> {
+    let mut line = [0 as std::ffi::c_char; 80];
+    // SAFETY: ErrorMessage writes a NUL-terminated text of at most 80 bytes into `line`; it holds
+    // no state and may be called from any thread.
+    unsafe { dds::ErrorMessage(code, line.as_mut_ptr()) };
+    let bytes: Vec<u8> = line.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    (!text.is_empty()).then_some(text)
 }

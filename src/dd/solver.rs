@@ -4,8 +4,8 @@
 //! live here and nowhere else.
 //!
 //! Solves through the session's [`DoubleDummy`] (DDS linked in, or the embedder's). Builds on
-//! `entry_points` and `double_dummy`; it must not use the par, results, batch or cache modules,
-//! which all build on it.
+//! `entry_points`, `linked_dds` and `double_dummy`; it must not use the par, results, batch or
+//! cache modules, which all build on it.
 
 use std::fmt;
 use std::sync::Arc;
@@ -71,11 +71,20 @@ pub fn error_text(code: i32) -> String {
         NO_CONTEXT => "DDS could not allocate a solver context".to_string(),
         NO_ANSWER => "the solver workers gave no answer".to_string(),
         UNKNOWN_CONTEXT => "the solver context is unknown, freed or in use".to_string(),
-        _ => DoubleDummy::of_this_build()
-            .entry_points()
-            .and_then(|dds| dds.error_message(code))
-            .unwrap_or_else(|| "DDS return code".to_string()),
+        _ => linked_error_message(code).unwrap_or_else(|| "DDS return code".to_string()),
     }
+}
+
+/// The text the DDS linked into this build has for a code.
+#[cfg(feature = "dds")]
+fn linked_error_message(code: i32) -> Option<String> {
+    super::linked_dds::error_message(code)
+}
+
+/// No DDS is linked into this build: no text.
+#[cfg(not(feature = "dds"))]
+fn linked_error_message(_code: i32) -> Option<String> {
+    None
 }
 
 /// Our own code, outside DDS's range, for a solve that reported success with an impossible

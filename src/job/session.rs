@@ -32,7 +32,7 @@ use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{Sink, Stream};
 use crate::job::smart::{exact_count, ExactCount, SmartChoice};
 use crate::program::deal_expr::StagedCondition;
-use crate::program::{CompiledAction, ExternalCall, NodeId, Program};
+use crate::program::{CompiledAction, DdUse, ExternalCall, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
 
 /// A card predeal: the predealt cards and the spot holdings.
@@ -116,6 +116,22 @@ fn board_records_need_tables(program: &Program, o: &Options) -> bool {
         CompiledAction::PrintJson(_) => o.json_dd,
         _ => false,
     })
+}
+
+/// Whether the ZRD file a job writes carries each deal's tricks.
+fn zrd_tricks(o: &Options) -> bool {
+    o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks)
+}
+
+/// The double-dummy results a job of `program` under `o` solves: the program's own, and every
+/// produced deal's whole table when its board records or its ZRD file carry it (solved ahead in
+/// batches across threads, as for a script's own `par`).
+fn job_dd_use(program: &Program, o: &Options) -> DdUse {
+    let mut dd_use = program.dd_use();
+    if zrd_tricks(o) || board_records_need_tables(program, o) {
+        dd_use.actions = Need::TABLE;
+    }
+    dd_use
 }
 
 /// Builds a `usereval` metric for a job.
@@ -432,14 +448,8 @@ impl Session {
                 .map_err(|m| Error::new(ErrorKind::Run, m))
             }
         }?;
-        let mut dd_use = program.dd_use();
-        let zrd_tricks = o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks);
-        if zrd_tricks || board_records_need_tables(program, o) {
-            // Every produced deal is written with its whole table: solved ahead in batches
-            // across threads, as for a script's own `par`.
-            dd_use.actions = Need::TABLE;
-        }
-        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || zrd_tricks || library.is_some();
+        let dd_use = job_dd_use(program, o);
+        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || zrd_tricks(o) || library.is_some();
         let threads = o.dd_threads();
         // Double dummy solves on the pool's threads, or on the DDS's own workers where it has
         // them (the WebAssembly build).
@@ -635,13 +645,8 @@ impl Session {
     /// its DDS module only for such a job.)
     pub fn needs_double_dummy(&self) -> bool {
         let Some(program) = &self.program else { return false };
-        let o = &self.options;
-        let dd_use = program.dd_use();
-        !dd_use.condition.is_empty()
-            || !dd_use.actions.is_empty()
-            || dd_use.table_feature.is_some()
-            || board_records_need_tables(program, o)
-            || o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks)
+        let dd_use = job_dd_use(program, &self.options);
+        !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
     }
 
     /// The run's generate and produce limits for `program` under the options (the script's

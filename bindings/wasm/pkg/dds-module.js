@@ -220,20 +220,11 @@ export class DdsModule {
 
   /**
    * Solves jobs (3 words each in `kinds`, 16 in `cards`) into `results` (21 words each), spread
-   * over this instance and its solver workers; in turn here when it has none.
+   * over this instance and its solver workers. The core calls it only when parallelJobs() says
+   * there are workers (with none, it solves through the context calls above).
    */
   solveJobs(kinds, cards, results) {
     const count = kinds.length / 3;
-    const words = new Int32Array(JOB_WORDS);
-    if (!this.shared) {
-      for (let j = 0; j < count; j++) {
-        words.set(kinds.subarray(3 * j, 3 * j + 3));
-        words.set(new Int32Array(cards.buffer, cards.byteOffset + 64 * j, 16), 3);
-        this.solveJob(words);
-        results.set(words.subarray(19), 21 * j);
-      }
-      return;
-    }
     const { control, jobs } = this.shared;
     for (let first = 0; first < count; first += JOBS_AT_ONCE) {
       const n = Math.min(JOBS_AT_ONCE, count - first);

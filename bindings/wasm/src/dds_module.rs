@@ -89,6 +89,15 @@ fn table_words(table: &DdsTable) -> [i32; 20] {
     words
 }
 
+/// A table from its 20 words, in DDS's order.
+fn table_of_words(words: &[i32]) -> DdsTable {
+    let mut table = DdsTable::default();
+    for (strain, hands) in table.iter_mut().enumerate() {
+        hands.copy_from_slice(&words[strain * 4..strain * 4 + 4]);
+    }
+    table
+}
+
 /// A `parResultsMaster` from its 52 words.
 fn par_result(words: &[i32]) -> DdsParResult {
     let mut result = DdsParResult { score: words[0], number: words[1], ..Default::default() };
@@ -123,11 +132,7 @@ impl DdsEntryPoints for ModuleDds {
     fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
         let mut words = [0i32; 20];
         let code = self.0.calc_dd_table(context.0 as u32, &card_words(cards), &mut words);
-        let mut table = DdsTable::default();
-        for (strain, hands) in table.iter_mut().enumerate() {
-            hands.copy_from_slice(&words[strain * 4..strain * 4 + 4]);
-        }
-        checked(code, table)
+        checked(code, table_of_words(&words))
     }
 
     fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
@@ -160,16 +165,12 @@ impl DdsEntryPoints for ModuleDds {
         let mut kinds = Vec::with_capacity(3 * jobs.len());
         let mut cards = Vec::with_capacity(16 * jobs.len());
         for job in jobs {
-            match job {
-                DdsJob::Table { cards: c } => {
-                    kinds.extend([0, 0, 0]);
-                    cards.extend(card_words(c));
-                }
-                DdsJob::Board { trump, first, cards: c } => {
-                    kinds.extend([1, *trump, *first]);
-                    cards.extend(card_words(c));
-                }
-            }
+            let (kind, c) = match job {
+                DdsJob::Table { cards: c } => ([0, 0, 0], c),
+                DdsJob::Board { trump, first, cards: c } => ([1, *trump, *first], c),
+            };
+            kinds.extend(kind);
+            cards.extend(card_words(c));
         }
         let mut results = vec![0i32; ANSWER_WORDS * jobs.len()];
         self.0.solve_jobs(&kinds, &cards, &mut results);
@@ -177,13 +178,7 @@ impl DdsEntryPoints for ModuleDds {
             .zip(results.chunks_exact(ANSWER_WORDS))
             .map(|(job, words)| {
                 let answer = match job {
-                    DdsJob::Table { .. } => {
-                        let mut table = DdsTable::default();
-                        for (strain, hands) in table.iter_mut().enumerate() {
-                            hands.copy_from_slice(&words[1 + strain * 4..1 + strain * 4 + 4]);
-                        }
-                        DdsAnswer::Table(table)
-                    }
+                    DdsJob::Table { .. } => DdsAnswer::Table(table_of_words(&words[1..])),
                     DdsJob::Board { .. } => DdsAnswer::Score(words[1]),
                 };
                 checked(words[0], answer)
