@@ -9,10 +9,13 @@
 #                   endplay reading our LIN and PBN, the parity suites, the DDS 2.9 comparison,
 #                   the install/consumer test (pkg-config and CMake) and the Windows build under
 #                   Wine; goes on after a failing suite and ends with `Suites: N passed, M failed`
+#   make docs       the manual: the book (mdBook) in target/docs/html, man pages in target/docs/man
+#   make docs-test  build those, then run every example of the book and check its links
 #   make examples   build the embedding examples target/release/{embed,eval}
 #   make install    build, then install under $(PREFIX) (default /usr/local; DESTDIR is honoured):
 #                   bin/dealer, include/dealer.h, lib/libdealer.{so*,a}, lib/pkgconfig/dealer.pc,
-#                   lib/cmake/dealer/dealerConfig{,Version}.cmake, share/doc/libdealer (licenses);
+#                   lib/cmake/dealer/dealerConfig{,Version}.cmake, share/doc/libdealer (licenses),
+#                   share/man/man1/dealer.1 and man3/libdealer.3 (written by pandoc);
 #                   warns when bin/dealer would come before Debian's /usr/games/dealer on PATH
 #   make uninstall  remove those files again
 #   make nuget      build, then lay out the C# binding as a NuGet package in target/nuget/
@@ -78,7 +81,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: wasm wasm-test wasm-bench windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
-	check-static-libs check-header dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
+	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: $(RELEASE)/dealer
 
@@ -284,6 +287,40 @@ check-header: all
 	@git diff --quiet -- include/dealer.h || { echo "include/dealer.h differs from the generated header: commit it"; git diff --stat -- include/dealer.h; exit 1; }
 	@echo "include/dealer.h is up to date"
 
+# The manual (docs/): the book, built by mdBook into target/docs/html, with the C API reference
+# pages generated from include/dealer.h's comments (tools/capi_reference.py: fails when an
+# exported function has none); and the man pages dealer(1) and libdealer(3) (docs/src/man/*.md,
+# also pages of the book) written by pandoc into target/docs/man. mdBook comes from crates.io
+# (pinned, built once into target/tools). `make docs-test` also runs every example of the book
+# (tests/doc_examples.py) and checks its links (tests/docs.sh).
+MDBOOK_VERSION := 0.5.4
+MDBOOK := target/tools/bin/mdbook
+DOCS_OUT := target/docs
+MAN_PAGES := $(DOCS_OUT)/man/dealer.1 $(DOCS_OUT)/man/libdealer.3
+
+$(MDBOOK):
+	$(CARGO) install mdbook --version $(MDBOOK_VERSION) --locked --no-default-features --features search \
+	  --root target/tools --quiet
+
+man: $(MAN_PAGES)
+
+$(DOCS_OUT)/man/%: docs/src/man/%.md Cargo.toml
+	@mkdir -p $(@D)
+	@command -v pandoc >/dev/null || { echo "pandoc is needed for the man pages (apt-get install pandoc)"; exit 1; }
+	pandoc --fail-if-warnings -s -f markdown -t man -M title="$(shell echo $(basename $*) | tr a-z A-Z)" -M section="$(subst .,,$(suffix $*))" \
+	  -M header="libdealer manual" -M footer="libdealer $(VERSION)" -o $@ $<
+
+docs: $(MDBOOK) man FORCE
+	rm -rf $(DOCS_OUT)/book $(DOCS_OUT)/html && mkdir -p $(DOCS_OUT)/book
+	cp -r docs/book.toml docs/src $(DOCS_OUT)/book/
+	python3 tools/capi_reference.py $(DOCS_OUT)/book/src
+	$(MDBOOK) build $(DOCS_OUT)/book -d $(abspath $(DOCS_OUT)/html) > $(DOCS_OUT)/mdbook.log 2>&1; status=$$?; cat $(DOCS_OUT)/mdbook.log; exit $$status
+	@! grep -E 'WARN|ERROR|warning' $(DOCS_OUT)/mdbook.log || { echo "mdBook warned: the book must build clean"; exit 1; }
+	@echo "the book: $(DOCS_OUT)/html/index.html; man pages: $(MAN_PAGES)"
+
+docs-test: all docs wasm
+	tests/docs.sh
+
 # Every suite in turn (tests/run_all.sh): a failing suite does not stop the others, and the run
 # ends with one line `Suites: N passed, M failed` (exit status non-zero when any failed).
 test:
@@ -316,7 +353,7 @@ bench: all dds29-tools
 	tests/bench_scale_out.sh
 	tests/bench_python.sh
 
-install: all
+install: all man
 	rm -rf $(GEN) && mkdir -p $(GEN)
 	sed $(SUBST) pkgconfig/dealer.pc.in > $(GEN)/dealer.pc
 	sed $(SUBST) cmake/dealerConfig.cmake.in > $(GEN)/dealerConfig.cmake
@@ -333,6 +370,9 @@ install: all
 	$(INSTALL) -d $(DEST)/share/doc/libdealer/LICENSES
 	$(INSTALL) -m 644 LICENSE THIRD-PARTY-NOTICES.md $(DEST)/share/doc/libdealer/
 	$(INSTALL) -m 644 LICENSES/Apache-2.0.txt $(DEST)/share/doc/libdealer/LICENSES/
+	$(INSTALL) -d $(DEST)/share/man/man1 $(DEST)/share/man/man3
+	$(INSTALL) -m 644 $(DOCS_OUT)/man/dealer.1 $(DEST)/share/man/man1/dealer.1
+	$(INSTALL) -m 644 $(DOCS_OUT)/man/libdealer.3 $(DEST)/share/man/man3/libdealer.3
 	@tools/path_shadow_warning.sh "$(PREFIX)/bin"
 
 uninstall:
@@ -340,6 +380,7 @@ uninstall:
 	  $(DEST)/$(LIBSUBDIR)/libdealer.so.$(SOVERSION) $(DEST)/$(LIBSUBDIR)/libdealer.so $(DEST)/$(LIBSUBDIR)/libdealer.a \
 	  $(DEST)/$(LIBSUBDIR)/pkgconfig/dealer.pc $(DEST)/$(LIBSUBDIR)/cmake/dealer/dealerConfig.cmake \
 	  $(DEST)/$(LIBSUBDIR)/cmake/dealer/dealerConfigVersion.cmake
+	rm -f $(DEST)/share/man/man1/dealer.1 $(DEST)/share/man/man3/libdealer.3
 	rm -f $(DEST)/share/doc/libdealer/LICENSE $(DEST)/share/doc/libdealer/THIRD-PARTY-NOTICES.md \
 	  $(DEST)/share/doc/libdealer/LICENSES/Apache-2.0.txt
 	rmdir $(DEST)/$(LIBSUBDIR)/cmake/dealer $(DEST)/share/doc/libdealer/LICENSES $(DEST)/share/doc/libdealer 2>/dev/null || true

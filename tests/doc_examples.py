@@ -5,7 +5,7 @@ The convention (docs/src/contributing.md says the same for writers):
 
 * A fenced code block whose first line is a comment naming a file is that file's text:
   `# name.dlr` (a dealer script), `/* name.c */` or `// name.c` (C), `# name.py` (Python),
-  `// name.mjs` (JavaScript), `# name.sh` (shell). The page's files are written into one scratch
+  `// name.mjs` (JavaScript), `// name.cs` (C#), `{ name.pas }` (Pascal), `# name.sh` (shell). The page's files are written into one scratch
   folder per page, in the order they appear, before the page's commands run.
 * A ```console block is a session: each line starting with `$ ` is a command (run by bash in the
   page's folder), the lines after it up to the next `$ ` are what it prints: its standard output,
@@ -16,24 +16,29 @@ The convention (docs/src/contributing.md says the same for writers):
 
 The commands find `dealer`, `cc` with `pkg-config --cflags --libs dealer`, and `python3` with
 `import libdealer`, from a `make install` into a scratch prefix (and the Python binding's test
-virtual environment, made when missing).
+virtual environment, made when missing); `$LIBDEALER_SOURCE` is the source tree (for the C# and
+Pascal bindings' files, `mcs ... $LIBDEALER_SOURCE/bindings/csharp/Dealer.cs`), and `import ...
+from 'libdealer'` in JavaScript finds the WebAssembly package `make wasm` built (each page's
+folder has it as node_modules/libdealer).
 
 Usage: tests/doc_examples.py [--show] [PAGE.md ...]. --show prints each command's real output
 (for writing a page); without it, prints `ok:`/`FAIL:` per command and `N passed, M failed`.
 """
 
 import difflib
+import fcntl
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 TOP = Path(__file__).resolve().parent.parent
 DOCS = TOP / "docs" / "src"
 FENCE = re.compile(r"^(\s*)(```+)\s*([^`\s]*)(.*)$")
-FILE_NAME = re.compile(r"^\s*(?:#|//|/\*)\s*([\w.-]+\.(?:dlr|c|py|mjs|sh|txt|pbn|lin|dli))\s*(?:\*/)?\s*$")
+FILE_NAME = re.compile(r"^\s*(?:#|//|/\*|\{)\s*([\w.-]+\.(?:dlr|c|py|mjs|cs|pas|sh|txt|pbn|lin|dli))\s*(?:\*/|\})?\s*$")
 TIME_NEEDED = re.compile(r"(Time needed\s+)[\d.]+")
 EXIT = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
 
@@ -84,8 +89,13 @@ def matches(shown, real):
 def environment(scratch):
     """PATH, pkg-config and Python set up as the pages assume."""
     prefix = scratch / "prefix"
-    made = subprocess.run(["make", "-s", "--no-print-directory", "install", f"PREFIX={prefix}"], cwd=TOP,
-                          capture_output=True, text=True)
+    # One `make install` at a time in this checkout (two at once would race on the library's
+    # archive); the lock is dropped with the file.
+    (TOP / "target").mkdir(exist_ok=True)
+    with open(TOP / "target" / ".doc-examples.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = subprocess.run(["make", "-s", "--no-print-directory", "install", f"PREFIX={prefix}"], cwd=TOP,
+                              capture_output=True, text=True)
     if made.returncode != 0:
         sys.exit(f"make install failed:\n{made.stdout}{made.stderr}")
     venv = TOP / "target" / "python-venv"
@@ -100,6 +110,7 @@ def environment(scratch):
     env["PKG_CONFIG_PATH"] = str(lib / "pkgconfig")
     env["LD_LIBRARY_PATH"] = str(lib)
     env["LC_ALL"] = "C.UTF-8"
+    env["LIBDEALER_SOURCE"] = str(TOP)
     env.pop("DEALER_OPTIONS", None)
     return env
 
@@ -108,6 +119,10 @@ def run_page(page, env, scratch, show, tally):
     text = page.read_text()
     folder = scratch / page.relative_to(DOCS).with_suffix("").as_posix().replace("/", "_")
     folder.mkdir(parents=True, exist_ok=True)
+    package = TOP / "bindings" / "wasm" / "pkg"
+    if (package / "package.json").exists():
+        (folder / "node_modules").mkdir(exist_ok=True)
+        (folder / "node_modules" / "libdealer").symlink_to(package)
     found = list(blocks(text))
     for info, body, _ in found:
         if body and info != "console":
@@ -124,8 +139,10 @@ def run_page(page, env, scratch, show, tally):
             if m:
                 status = int(m.group(1))
                 command = command[:m.start()]
+            started = time.monotonic()
             result = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True,
                                     timeout=300)
+            seconds = time.monotonic() - started
             real = normalise((result.stdout + result.stderr).rstrip("\n").split("\n"))
             if real == [""]:
                 real = []
@@ -138,7 +155,7 @@ def run_page(page, env, scratch, show, tally):
                 continue
             if result.returncode == status and matches(want, real):
                 tally[0] += 1
-                print(f"ok: {where}")
+                print(f"ok: {where} ({seconds:.2f} s)")
             else:
                 tally[1] += 1
                 print(f"FAIL: {where} (exit {result.returncode}, wanted {status})")

@@ -1,7 +1,7 @@
 #!/bin/sh
-# The Debian packages libdealer needs, installed when missing: `build` (what `make` and
-# `make example` need: the C++ compiler for DDS, libclang for bindgen, binutils for the static
-# library) or `test` (those and what `make test` uses: classic dealer for the parity and error
+# The Debian packages libdealer needs, installed when missing: `build` (what `make`, `make example`
+# and `make install` need: the C++ compiler for DDS, libclang for bindgen, binutils for the static
+# library, pandoc for the man pages) or `test` (those and what `make test` uses: classic dealer for the parity and error
 # suites, Debian's DDS 2.9 to compare double-dummy results, pkg-config and cmake for the install
 # test, valgrind, mono and Free Pascal for the C# and Pascal bindings, nuget to read the C#
 # package back, a Python 3 with venv for the Python binding unless one is on the PATH, and for
@@ -12,16 +12,17 @@
 # from tools/install_wasm_tools.sh), with clang 19 and the wasm32 C and C++ libraries that
 # compile DDS to its own WebAssembly module (bindings/wasm/dds/build.sh); and the engines a job's parts run on (tests/scale_out_engines.sh):
 # GNU parallel, and Slurm with munge (the test starts its own single-node cluster); and
-# Debian's debhelper and lintian, which build and check the release's Debian packages.
+# Debian's debhelper and lintian, which build and check the release's Debian packages; and
+# linkchecker, which checks the links of the book (tests/docs.sh).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
 set -eu
-build="make gcc g++ binutils libclang-dev"
+build="make gcc g++ binutils libclang-dev pandoc"
 test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
   gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium parallel slurm-wlm munge \
   debhelper lintian clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
-  libclang-rt-19-dev-wasm32"
+  libclang-rt-19-dev-wasm32 linkchecker"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;
