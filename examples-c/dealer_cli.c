@@ -439,23 +439,41 @@ static void help_text(const char *argv0, enum dialect dialect) {
 }
 
 /* Reads a whole stream into memory. Returns NULL on a read error. */
+/* The longest script the CLI reads: the library's default `max_script_bytes` (16 MiB). Reading
+ * stops one byte past it, so that /dev/zero or an endless pipe cannot exhaust memory; the
+ * caller refuses such a script. */
+#define MAX_SCRIPT_BYTES ((size_t)16 << 20)
+
+/* Reads a whole script, at most MAX_SCRIPT_BYTES + 1 bytes (more means too long); NULL when it
+ * cannot be read. */
 static char *read_all(FILE *f, size_t *len) {
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) return NULL;
-    for (;;) {
+    while (n <= MAX_SCRIPT_BYTES) {
         if (n == cap) {
             char *bigger = realloc(buf, cap *= 2);
             if (!bigger) { free(buf); return NULL; }
             buf = bigger;
         }
-        size_t got = fread(buf + n, 1, cap - n, f);
+        size_t want = cap - n;
+        if (want > MAX_SCRIPT_BYTES + 1 - n) want = MAX_SCRIPT_BYTES + 1 - n;
+        size_t got = fread(buf + n, 1, want, f);
         n += got;
         if (got == 0) break;
     }
     if (ferror(f)) { free(buf); return NULL; }
     *len = n;
     return buf;
+}
+
+/* Whether a script read by read_all is too long; if so, says so on stderr (status 255 follows,
+ * as for the library's own refusal). */
+static int script_too_long(const char *name, size_t len) {
+    if (len <= MAX_SCRIPT_BYTES) return 0;
+    fprintf(stderr, "%s: the script is longer than %zu bytes (option max_script_bytes)\n", name ? name : "standard input",
+            MAX_SCRIPT_BYTES);
+    return 1;
 }
 
 /* DealerV2 opens its report files and checks the server path while reading the options; a
@@ -547,6 +565,11 @@ static int add_mix_scenarios(dealer_session *session) {
             fprintf(stderr, "%s: cannot read\n", name);
             free(name);
             return 2;
+        }
+        if (script_too_long(name, len)) {
+            free(text);
+            free(name);
+            return 255;
         }
         int status = dealer_mix_add(session, name, (const uint8_t *)text, len, weight, count);
         free(text);
@@ -837,6 +860,11 @@ int main(int argc, char **argv) {
             fprintf(stderr, "input in flex scanner failed\n");
             dealer_free_session(session);
             return 2;
+        }
+        if (script_too_long(path, len)) {
+            free(text);
+            dealer_free_session(session);
+            return 255;
         }
         if (cli.check) {
             /* --check=bbo: the diagnostics on standard output, exit 1 when BBO rejects the script

@@ -389,5 +389,7 @@ v2 "opc without its DOP program" 4 "" \
   --opc-program=missing/dop v2opc.dli
 script v2seed.dli $'seed -5\nproduce 1\naction printoneline\n'
 v2 "seed -5 echoes the sign and seeds with 5" 0 "-n " "" -v v2seed.dli
+v2 "a script read without end (/dev/zero) is refused past 16 MiB, not read into memory" 255 "" \
+  "/dev/zero: the script is longer than 16777216 bytes (option max_script_bytes)" /dev/zero
 
 finish
