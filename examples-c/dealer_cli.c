@@ -509,6 +509,17 @@ static void set_number(dealer_session *session, const char *key, long value) {
  * is refused. */
 static void set_seed(dealer_session *session, const char *text, enum dialect dialect) {
     long v = peer_number(text);
+    /* ChaCha's seeds are 64-bit words, and the statistics print a random one unsigned: that
+     * number, above LONG_MAX, is taken back as the same word (a peer has no such seeds). */
+    const char *digits = text + strspn(text, " \t");
+    if ((v == LONG_MAX) && strcmp(cli.rng, "chacha") == 0 && *digits && strspn(digits, "0123456789") == strlen(digits)) {
+        errno = 0;
+        unsigned long long word = strtoull(digits, NULL, 10);
+        if (errno == 0 && word > (unsigned long long)LONG_MAX) {
+            set_number(session, "seed", (long)(long long)word);
+            return;
+        }
+    }
     if (v == LONG_MAX || v == LONG_MIN) {
         if (dialect == DIALECT_V2)
             fprintf(stderr, "Seed overflow: seed must be greater than -9223372036854775808 and less than 9223372036854775807\n");

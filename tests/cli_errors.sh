@@ -350,6 +350,19 @@ v2 "-h exits 0" 0 "--- HELP" "" -h
 v2 "seed overflow" 255 "" \
   "Seed overflow: seed must be greater than -9223372036854775808 and less than 9223372036854775807" \
   -s 9223372036854775807 v2ok.dli
+# ChaCha's random seed, printed unsigned (often above 2^63), deals the same run when given back.
+script chacha_seed.dli $'produce 2\naction printoneline\n'
+for round in 1 2 3 4; do
+  "$cli" -s 0 chacha_seed.dli > results/seed0.out 2>&1
+  seed=$(sed -n 's/^Initial random seed //p' results/seed0.out)
+  [ "${seed:-0}" \> 9223372036854775807 ] && break
+done
+"$cli" -s "$seed" chacha_seed.dli > results/seed1.out 2>&1
+if diff <(grep -v '^Time needed' results/seed0.out) <(grep -v '^Time needed' results/seed1.out) >/dev/null; then
+  ok "v2: a random ChaCha seed printed by the statistics ($seed) deals the same run with -s"
+else
+  ko "v2: a random ChaCha seed printed by the statistics ($seed) deals the same run with -s" "$(head -c 200 results/seed1.out)"
+fi
 v2 "missing -U server is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -U missing/DealerServer v2ok.dli
 v2 "-C into a missing folder is fatal" 255 "" "FATAL Error In GetOpts. Ending Program" -C missing/x.csv v2ok.dli
 v2 "-L with a missing file" 255 "" "cannot open library file x.zrd: No such file or directory (os error 2)" \
