@@ -433,8 +433,9 @@ static void help_text(const char *argv0, enum dialect dialect) {
     printf("\nExample:\n"
            "  %s -s 1 -p 5 example.dlr               five deals that satisfy example.dlr, seed 1\n"
            "  %s --rng=drand48 -s 11 script.dli      what DealerV2 4.3.3 prints for that script\n"
-           "\nThe manual is README.md in libdealer's source (Using the CLI, The language, Deliberate\n"
-           "deviations from the peers). A misspelled or misused long option exits with status 2.\n",
+           "\nThe manual: man dealer (every option), and the book libdealer - the manual (the language,\n"
+           "guides; docs/ in libdealer's source, make docs). A misspelled or misused long option\n"
+           "exits with status 2.\n",
            argv0, argv0);
 }
 

@@ -309,14 +309,14 @@ ours_script "remainder by zero (classic: SIGFPE)" 4 "line 1: division by zero" '
 ours_script "INT_MIN / -1 (classic: SIGFPE)" 4 "line 1: integer overflow in division" \
   'condition (0-2147483647-1)/(0-1) < 0' -s 1 -p 1
 ours_script "evalcontract (classic: assertion, 134)" 3 \
-  "line 1: evalcontract without arguments is not available: classic dealer aborts on it; use evalcontract(side, contract, vul)" \
+  "line 1: evalcontract without arguments is not available: use evalcontract(side, contract, vul) (classic dealer aborts on a bare evalcontract)" \
   'action evalcontract'
 ours_script "tricks() answered by DDS (classic: external GIB)" 0 "" \
   'condition tricks(north, spades) > 5' -s 1 -p 1
 ours_script "altcount 8 with winners (classic: assertion, 134)" 0 "" \
   $'altcount 8 5\ncondition hcp(north) > 10' -s 1 -p 1
-ours_script "altcount 12 (classic: SIGSEGV)" 255 "line 1: altcount table 12 out of range (0..9)" 'altcount 12 100'
-ours_script "altcount 99999 (classic: SIGSEGV)" 255 "line 1: altcount table 99999 out of range (0..9)" \
+ours_script "altcount 12 (classic: SIGSEGV)" 255 "line 1: altcount table 12 out of range (0..10)" 'altcount 12 100'
+ours_script "altcount 99999 (classic: SIGSEGV)" 255 "line 1: altcount table 99999 out of range (0..10)" \
   'altcount 99999 100'
 ours_script "1,000,000-term sum (classic: SIGSEGV)" 255 "line 1: memory exhausted" \
   "condition 1$(repeat '+1' 1000000)"

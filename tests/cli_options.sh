@@ -123,7 +123,7 @@ run --help
 check "v2: --help is a plain usage text" 0 "^$usage"$'\n' -
 has "v2: --help lists the long options" --rng= --dialect= --explain --no-explain --help --version
 has "v2: --help groups the options, an example, the manual" "DealerV2's switches" "Dealing:" \
-  "Generator and dialect:" "Board records:" "Example:" "-s 1 -p 5 example.dlr" README.md "-R N  threads, 0..64"
+  "Generator and dialect:" "Board records:" "Example:" "-s 1 -p 5 example.dlr" "man dealer" "-R N  threads, 0..64"
 lacks "v2: --help without DealerV2's banner" '--- HELP'
 run --rng=glibc --help
 check "classic: --help on stdout" 0 "^$usage"$'\n' -

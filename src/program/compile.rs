@@ -186,7 +186,7 @@ impl Program {
             Statement::Altcount(index, values, pos) => {
                 if !(0..=10).contains(index) {
                     return Err(Error::script(
-                        format!("altcount table {index} out of range (0..9)"),
+                        format!("altcount table {index} out of range (0..10)"),
                         pos.line,
                         pos.col,
                     ));
@@ -578,8 +578,8 @@ impl Program {
                 self.defer(
                     Error::new(
                         crate::error::ErrorKind::NotAvailable,
-                        "evalcontract without arguments is not available: classic dealer aborts on it; \
-                         use evalcontract(side, contract, vul)",
+                        "evalcontract without arguments is not available: use evalcontract(side, contract, vul) \
+                         (classic dealer aborts on a bare evalcontract)",
                     )
                     .at(pos.line, pos.col),
                 );
