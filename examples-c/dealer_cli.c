@@ -57,6 +57,7 @@ struct cli_options {
     const char *external_timeout;
     const char *opc_program;
     const char *dds_table_mb;
+    const char *pbn_date;
     const char *format;
     const char *start_board;
     const char *check;
@@ -88,7 +89,7 @@ struct cli_options {
 };
 
 static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                                NULL, NULL, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0,
+                                                NULL, NULL, NULL, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0,
                                                 0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
 
 /* The long options' settings. */
@@ -130,6 +131,8 @@ static const struct long_option long_options[] = {
      "--no-board-title             LIN records without the ah|Board N| title", 0},
     {NULL, "json-summary", NULL, &cli.json_summary, 1,
      "--json-summary               end the run with a JSON summary object, not the text statistics", 0},
+    {NULL, "pbn-date", &cli.pbn_date, NULL, 0,
+     "--pbn-date=YYYY.MM.DD        the [Date] of PBN records and printpbn (default: today)", 0},
     {"Double dummy and external programs", "pbn-dd", NULL, &cli.pbn_dd, 1,
      "--pbn-dd                     PBN records with double dummy: OptimumResultTable, OptimumScore, ParContract", 0},
     {NULL, "json-dd", NULL, &cli.json_dd, 1,
@@ -638,6 +641,7 @@ int main(int argc, char **argv) {
      * rotation (README "Board records: LIN and JSON Lines"). */
     if (cli.format) set(session, "format", cli.format);
     if (cli.start_board) set(session, "start_board", cli.start_board);
+    if (cli.pbn_date) set(session, "pbn_date", cli.pbn_date);
     if (cli.rotate) set(session, "rotate", "true");
     if (cli.no_board_title) set(session, "board_title", "false");
     if (cli.json_summary) set(session, "json_summary", "true");

@@ -365,10 +365,10 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 //   accept, in bytes, 1 or more (default 16777216, 16 MiB); checked before the script is read
 //   or copied.
 // - `format`: what a run prints for its deals (`--format=`): `script` (the default: the
-//   script's actions), `lin` (one BBO LIN record per deal, as the `printlin` action) or `jsonl`
-//   (one JSON Lines object per deal, as a bare `printjson`) in place of the script's actions,
-//   and without the text statistics and the script's echoed comments. See the README's "Board
-//   records: LIN and JSON Lines".
+//   script's actions), `lin` (one BBO LIN record per deal, as the `printlin` action), `jsonl`
+//   (one JSON Lines object per deal, as a bare `printjson`) or `pbn` (one PBN record per deal,
+//   as `printpbn`) in place of the script's actions, and without the text statistics and the
+//   script's echoed comments. See the manual's "Output formats".
 // - `start_board`: the number of the first board, 1 to 1000000000 (`--start-board=`); 0 (the
 //   default) follows the script's `startboard` (DealerV2), else 1. Board numbers set the dealer
 //   and vulnerability of `printlin`, `printjson` and `printpbn` records (the standard 16-board
@@ -389,7 +389,7 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 //   hands and vulnerability. Tables are solved in batches across the `threads`.
 // - `json_dd`: `true` or `false` (the default; `--json-dd`): every `printjson` object (and
 //   `format` `jsonl`) carries `"dd"` (tricks by declarer and strain) and `"par"` (`score_ns`,
-//   `contracts`). See the README's "Double dummy in PBN and JSON Lines records".
+//   `contracts`). See the manual's "Double dummy" page.
 // - `write_leveled`: a file name (`--write-leveled`; empty: none): `dealer_run` writes a copy of the script
 //   with Dealer3's generated levelling block for its `HandType_NAME` variables (natural shares
 //   counted exactly where the condition and the types read one seat, else measured) and deals

@@ -237,5 +237,9 @@ run --rng=drand48 -s 1 pbn.dl
 check "drand48: DealerV2's [Generator]" 0 '~[Generator "Dealer Version 2.4 by Hans, Henk, and JGM"]' -
 run --rng=glibc --dialect=v2 -s 1 pbn.dl
 check "glibc, v2 dialect: DealerV2's [Generator]" 0 '~[Generator "Dealer Version 2.4 by Hans, Henk, and JGM"]' -
+run --pbn-date=2026.01.02 -s 1 pbn.dl
+check "--pbn-date sets printpbn's [Date]" 0 '~[Date "2026.01.02"]' -
+run --pbn-date=2026.1.2 -s 1 pbn.dl
+check "--pbn-date refuses a date not YYYY.MM.DD" 255 - "~option pbn_date: expected a PBN date YYYY.MM.DD (digits, ? where unknown), got '2026.1.2'"
 
 finish "$status"

@@ -1,6 +1,6 @@
 //! `printjson(…)` and `--format=jsonl`: JSON Lines, one object per board and, on request, one
 //! end-of-run summary object. The schema (version [`SCHEMA`], field `"schema"` in every object) is
-//! documented in the README ("JSON Lines"):
+//! documented in the manual ("Output formats", docs/src/reference/output-formats.md):
 //!
 //! ```text
 //! {"schema":1,"type":"deal","board":1,"dealer":"N","vulnerable":"None","deal":"N:… … … …",

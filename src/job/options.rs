@@ -678,8 +678,8 @@ const MAX_THREADS: usize = 64;
 
 /// Every key [`Session::set_option`](crate::job::Session::set_option) (through [`Options::set`])
 /// accepts, and nothing else. The `dealer_set_option` comment in src/ffi/ (and so
-/// include/dealer.h) and the README's function table list the same keys: tests compare them, so
-/// a new key needs an arm in [`Options::set`], an entry here and a line in both documents.
+/// include/dealer.h, and the manual's C API page made from it) lists the same keys: a test
+/// compares them, so a new key needs an arm in [`Options::set`], an entry here and a line there.
 pub const OPTION_KEYS: &[&str] = &[
     "rng",
     "generator",

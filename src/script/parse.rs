@@ -113,8 +113,8 @@ fn unexpected_word(word: &str, expected: &[String]) -> Option<String> {
 
 /// The offset of the first NUL byte of `source`, and the error at its line and column (byte
 /// columns from 1). The peers stop reading at a NUL byte and run what came before it, which
-/// would hide the rest of a script passed with its length (README, "Deliberate deviations from
-/// the peers").
+/// would hide the rest of a script passed with its length (the manual's "Dialects and
+/// deliberate deviations").
 fn nul_byte(source: &[u8]) -> Option<(usize, Diagnostic)> {
     let at = source.iter().position(|&b| b == 0)?;
     let before = &source[..at];

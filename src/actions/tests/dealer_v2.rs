@@ -444,7 +444,7 @@ fn v2_frequency_with_no_deals() {
 #[test]
 fn v2_evalcontract_slam_level_reports_no_missed_slams() {
     // DealerV2 prints Missed Slam_pct from a variable it never sets at level 6 and above
-    // (README, deliberate deviations); libdealer reports 0.00, and no missed-slam IMPs.
+    // (the manual, "Dialects and deliberate deviations"); libdealer reports 0.00, and no missed-slam IMPs.
     for level in [6, 7] {
         let contract = Contract { level, strain: Strain::Suit(Suit::Spades), doubled: 0 };
         let mut tally = EvalContractTally::new(Side::NS, contract, false);
