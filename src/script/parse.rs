@@ -71,9 +71,12 @@ fn run_parser(
     let syntax = |pos: ast::Pos| Diagnostic::new(pos.line, pos.col, "syntax error");
     let yielded = lexer.tokens_yielded();
     match result {
-        Ok(statements) => {
-            Ok(ast::ParsedScript { statements, echo: lexer.take_echo(), mentions_usereval: lexer.mentions_usereval() })
-        }
+        Ok(statements) => Ok(ast::ParsedScript {
+            statements,
+            echo: lexer.take_echo(),
+            mentions_usereval: lexer.mentions_usereval(),
+            calls: lexer.take_calls(),
+        }),
         Err(ParseError::User { error }) => {
             // The lexer fails on the token after the last one it handed out; an error from the
             // grammar's actions (an expression nested too deeply) belongs to no single token.
