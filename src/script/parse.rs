@@ -34,15 +34,17 @@ pub struct ParseFailure {
     /// statements before the error; a statement the error cuts short is completed with
     /// placeholder tokens at line 0, and whatever those placeholders complete (and only that)
     /// is located at line 0. So a check failing at a line above 0 is an error the peers report
-    /// before [`error`](Self::error).
-    pub before: Option<ast::ParsedScript>,
+    /// before [`error`](Self::error). Boxed, so that the failure stays small.
+    pub before: Option<Box<ast::ParsedScript>>,
 }
 
 /// Parses a whole script like [`parse`]; on failure also recovers what precedes the error (see
 /// [`ParseFailure::before`]).
 pub fn parse_script(source: &[u8], dialect: Dialect, vars: &ScriptVars) -> Result<ast::ParsedScript, ParseFailure> {
     run_parser(source, dialect, vars).map_err(|(error, site)| {
-        let before = site.and_then(|(tokens, lookahead_read)| recover(source, dialect, vars, tokens, lookahead_read));
+        let before = site
+            .and_then(|(tokens, lookahead_read)| recover(source, dialect, vars, tokens, lookahead_read))
+            .map(Box::new);
         ParseFailure { error, before }
     })
 }
