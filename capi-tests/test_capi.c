@@ -187,6 +187,14 @@ static void test_script_error_location(void) {
                                        "    condition hcp(nrth) > 10\n"
                                        "                  ^") == 0);
     CHECK(strcmp(dealer_last_error_summary(s), "line 2: syntax error") == 0);
+    /* A misspelled function: the peers' one line, and the word with the nearest function in
+     * the full message. */
+    const char *shpae = "condition shpae(south, any 4333)\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)shpae, strlen(shpae)) == DEALER_ERROR_SCRIPT);
+    CHECK(strcmp(dealer_last_error(s), "line 1, column 11: unknown function 'shpae' (did you mean 'shape'?)\n"
+                                       "    condition shpae(south, any 4333)\n"
+                                       "              ^") == 0);
+    CHECK(strcmp(dealer_last_error_summary(s), "line 1: unknown variable") == 0);
     /* A NUL byte inside the length given is an error at its line and column, not the end of
      * the script (the text after it would be ignored). */
     static const char nul[] = "produce 3\naction printoneline\n  \0 condition (((\n";

@@ -63,6 +63,11 @@ impl Error {
         }
     }
 
+    /// The same error with `explanation` for the full form ([`Error::explanation`]).
+    pub fn explained(self, explanation: impl Into<String>) -> Error {
+        Error { explanation: Some(explanation.into()), ..self }
+    }
+
     /// An error without a script location.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         let exit_code = match kind {

@@ -143,6 +143,9 @@ same_script "lone carriage return" $'produce 1\rproduce 2'
 
 # ----------------------------------------------------------------------- §5: semantic errors
 same_script "unknown variable" 'condition foo > 3'
+same_script "misspelled function" 'condition shpae(south, any 4333)'
+same_script "misspelled function starting a statement" $'hpc(north)\n'
+same_script "misspelled variable" $'opener = hcp(north) > 11\ncondition opner\n'
 same_script "unknown action" 'action printsomething'
 same_script "unknown action, newline" $'action printsomething\n'
 same_script "unknown action, blank lines" $'action printsomething\n\n\n'
@@ -163,6 +166,18 @@ same_script "redefined variable" $'a = 1\nb = 2\na = 3\n'
 same_script "too many pointcount values" 'pointcount 1 2 3 4 5 6 7 8 9 10 11 12 13 14'
 same_script "frequency out of memory" 'action frequency (hcp(north), 5, 3)'
 same_script "2-D frequency out of memory" 'action frequency (hcp(north), 1, 3, hcp(south), 5, 0)'
+
+# The full form (--explain) names the unknown word and suggests the nearest known name; the
+# peers' one line (above) is unchanged.
+ours_script "misspelled function, --explain" 255 $'line 1, column 11: unknown function \'shpae\' (did you mean \'shape\'?)
+    condition shpae(south, any 4333)
+              ^' 'condition shpae(south, any 4333)' --explain
+ours_script "misspelled variable, --explain" 255 $'line 2, column 11: unknown variable \'opner\' (did you mean \'opener\'?)
+    condition opner
+              ^' $'opener = hcp(north) > 11\ncondition opner\n' --explain
+ours_script "DealerV2 function in classic, --explain" 255 $'line 1, column 11: \'ltc\' is a DealerV2 function, not classic dealer\'s
+    condition ltc(north) < 7
+              ^' 'condition ltc(north) < 7' --dialect=classic --explain
 
 # ------------------------------------------------- line numbers after one token of look-ahead
 same_script "redefinition at end of file" $'condition 1\nx = 2\nx = 3'

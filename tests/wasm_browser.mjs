@@ -114,6 +114,15 @@ try {
     await page.waitForFunction(() => document.querySelectorAll('#gutter div.error').length === 0, null, { timeout: 5000 });
   });
 
+  await check('a misspelled function is named with the nearest one', async () => {
+    await page.fill('#script', 'condition shpae(south, any 4333)\n');
+    await page.waitForSelector('#gutter div.error[data-line="1"]', { timeout: 5000 });
+    const text = await page.textContent('#problems');
+    expect(text.includes("line 1, column 11: unknown function 'shpae' (did you mean 'shape'?)"), text);
+    await page.fill('#script', 'produce 3\ncondition hcp(north) >= 15\naction printall\n');
+    await page.waitForFunction(() => document.querySelectorAll('#gutter div.error').length === 0, null, { timeout: 5000 });
+  });
+
   const firstResult = {};
   for (const c of CASES.filter((_, i) => i % 2 === 0)) {
     await check(`a run prints what the native CLI prints: ${c.file} (${c.generator}, seed ${c.seed})`, async () => {

@@ -3,7 +3,8 @@
 //! into the settings.
 //!
 //! Variables are resolved here, in textual order as the peers do: a use before the definition is
-//! `unknown variable`, a second definition `redefined variable`. A variable's nodes are shared by
+//! `unknown variable` (its full form names it and suggests the nearest known name, see
+//! [`suggestion`]), a second definition `redefined variable`. A variable's nodes are shared by
 //! every use and re-evaluated at each use, so `rnd()` inside a variable behaves as in the peers.
 //!
 //! Checks run in the order the peers' parsers make them (a construct's parts before the construct,
@@ -35,6 +36,7 @@ use crate::script::ast::{
     Action, BinOp, CountTable, Expr, JsonItem, ParsedScript, Pos, PredealItem, PrintItem, ReportItem, SideOrSeat,
     Statement,
 };
+use crate::script::suggestion;
 
 /// Most `shape(…)` clauses a classic script may have: classic dealer gives each clause one bit of
 /// a 32-bit mask and refuses the 32nd clause (`Too many shapes -- only 32 allowed!`).
@@ -72,6 +74,7 @@ impl Program {
         program.check_spot_cards()?;
         program.mentions_usereval = script.mentions_usereval;
         program.compiling_script = false;
+        program.calls = Vec::new();
         program.script_size = (program.nodes.len(), program.shapes.len());
         Ok(program)
     }
@@ -97,6 +100,7 @@ impl Program {
             expanded: Vec::new(),
             compiling_script: true,
             action_error: None,
+            calls: script.calls.clone(),
         };
         for statement in &script.statements {
             program.statement(statement)?;
@@ -392,11 +396,14 @@ impl Program {
         let node = match expr {
             Expr::Number(n, _) => Node::Const(*n),
             Expr::Variable(name, pos) => {
-                return self
-                    .variables
-                    .get(name)
-                    .copied()
-                    .ok_or_else(|| Error::script("unknown variable", pos.line, pos.col));
+                return self.variables.get(name).copied().ok_or_else(|| {
+                    let explanation = if self.calls.iter().any(|call| call.is_of(name, *pos)) {
+                        suggestion::unknown_function(name, self.dialect)
+                    } else {
+                        suggestion::unknown_variable(name, self.dialect, self.variables.keys().map(String::as_str))
+                    };
+                    Error::script("unknown variable", pos.line, pos.col).explained(explanation)
+                });
             }
             Expr::Not(a) => {
                 let a = self.expr(a)?;

@@ -14,7 +14,7 @@ use crate::program::hand_stats::CountTables;
 use crate::program::nodes::{children, Node, NodeId};
 use crate::program::settings::ScriptSettings;
 use crate::program::shape::ShapeSet;
-use crate::script::ast::Pos;
+use crate::script::ast::{Call, Pos};
 
 /// A script function that runs an external program (see [`Program::first_external_call`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +89,9 @@ pub struct Program {
     /// The error the current action list will meet after parsing, if any (see the module
     /// documentation).
     pub(super) action_error: Option<Error>,
+    /// While the script is compiled, its names followed by `(`: an unknown one is an unknown
+    /// function in the full form of the error.
+    pub(super) calls: Vec<Call>,
 }
 
 impl Program {

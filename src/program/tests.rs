@@ -179,3 +179,46 @@ fn seats_read_by_the_condition_and_the_actions() {
     assert_eq!(seats("condition dds(north, notrump) > 8\n").0, SeatSet::ALL);
     assert_eq!(seats("action average hcp(east)\n"), (SeatSet::NONE, SeatSet(0b0010)));
 }
+
+/// The full form of the error of `src` in `dialect`, and the peers' one line.
+fn both_forms(src: &str, dialect: Dialect) -> (String, String) {
+    match Program::from_source(src.as_bytes(), dialect, &NO_VARS) {
+        Ok(_) => panic!("{src:?} compiled"),
+        Err(e) => (e.clone().with_source(src.as_bytes()).describe(), e.to_string()),
+    }
+}
+
+#[test]
+fn unknown_names_are_named_with_the_nearest_known_name() {
+    use Dialect::{Classic, V2};
+    for (src, dialect, want) in [
+        // A name followed by `(` (a syntax error after it, or another statement) is a function.
+        ("condition shpae(south, any 4333)", V2, "line 1, column 11: unknown function 'shpae' (did you mean 'shape'?)"),
+        ("condition hpc(north) > 10", Classic, "line 1, column 11: unknown function 'hpc' (did you mean 'hcp'?)"),
+        ("condition loosers (north) < 8", V2, "line 1, column 11: unknown function 'loosers' (did you mean 'losers'?)"),
+        ("shpae(south, any 4333)", V2, "line 1, column 1: unknown function 'shpae' (did you mean 'shape'?)"),
+        ("condition frobnicate(north) > 1", V2, "line 1, column 11: unknown function 'frobnicate'"),
+        // Classic dealer's functions only, and DealerV2's named as such.
+        ("condition ltx(north) < 7", V2, "line 1, column 11: unknown function 'ltx' (did you mean 'ltc'?)"),
+        ("condition ltx(north) < 7", Classic, "line 1, column 11: unknown function 'ltx'"),
+        ("condition ltc(north) < 7", Classic, "line 1, column 11: 'ltc' is a DealerV2 function, not classic dealer's"),
+        // Variables: the variables defined so far, then keywords.
+        (
+            "responder = hcp(south)\ncondition respnder > 6",
+            V2,
+            "line 2, column 11: unknown variable 'respnder' (did you mean 'responder'?)",
+        ),
+        (
+            "opener = 1\ncondition opner",
+            Classic,
+            "line 2, column 11: unknown variable 'opner' (did you mean 'opener'?)",
+        ),
+        ("conditon hcp(north) > 10", V2, "line 1, column 1: unknown variable 'conditon' (did you mean 'condition'?)"),
+        ("x = 1\ncondition xyz > 3", V2, "line 2, column 11: unknown variable 'xyz'"),
+    ] {
+        let (full, one_line) = both_forms(src, dialect);
+        assert_eq!(full.lines().next(), Some(want), "{src:?} {dialect:?}");
+        // The peers' one line is unchanged.
+        assert_eq!(one_line, format!("line {}: unknown variable", src.lines().count()), "{src:?} {dialect:?}");
+    }
+}

@@ -24,6 +24,30 @@ pub struct ParsedScript {
     pub echo: String,
     /// Whether the word `usereval` appeared anywhere (DealerV2 starts its server on sight).
     pub mentions_usereval: bool,
+    /// The identifiers followed by `(`, in textual order (see [`Call`]).
+    pub calls: Vec<Call>,
+}
+
+/// An identifier followed by `(`: a call of a function that the dialect does not have, unless
+/// the name is a variable's. The peers report an unknown one as an `unknown variable` (the `(`
+/// starts another statement or is a syntax error), which the full form of the error calls an
+/// unknown function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The name, as written.
+    pub name: String,
+    /// Where the name starts.
+    pub pos: Pos,
+    /// The line of the `(`.
+    pub paren_line: u32,
+}
+
+impl Call {
+    /// Whether the variable reference `name` at `pos` (see [`Expr::Variable`]: the line is the
+    /// next token's when the name starts a statement) is this call's name.
+    pub fn is_of(&self, name: &str, pos: Pos) -> bool {
+        self.name == name && pos.col == self.pos.col && (pos.line == self.pos.line || pos.line == self.paren_line)
+    }
 }
 
 /// One top-level statement.

@@ -14,7 +14,7 @@ use logos::Logos;
 
 use crate::cards::{Seat, Side};
 use crate::dialect::Dialect;
-use crate::script::ast::{Pos, Vulnerability};
+use crate::script::ast::{Call, Pos, Vulnerability};
 use crate::script::diagnostic::{unknown_seat, Diagnostic, NUL_MESSAGE};
 use crate::script::token::{saturating_number, DistrNumber, DistrWord, FdShape, SpotHolding, Token};
 
@@ -118,6 +118,8 @@ pub struct Lexer<'a> {
     scanned_word: &'a [u8],
     /// The text of the token handed to the parser last, when it is a word.
     word: &'a [u8],
+    /// The identifiers handed out so far that a `(` follows.
+    calls: Vec<Call>,
 }
 
 impl<'a> Lexer<'a> {
@@ -149,6 +151,7 @@ impl<'a> Lexer<'a> {
             mentions_usereval: false,
             scanned_word: b"",
             word: b"",
+            calls: Vec::new(),
         }
     }
 
@@ -182,6 +185,11 @@ impl<'a> Lexer<'a> {
     /// keyword, as written), for error messages that name it.
     pub fn last_word(&self) -> Option<String> {
         (!self.word.is_empty()).then(|| String::from_utf8_lossy(self.word).into_owned())
+    }
+
+    /// Takes the identifiers handed out so far that a `(` follows (see [`Call`]).
+    pub fn take_calls(&mut self) -> Vec<Call> {
+        std::mem::take(&mut self.calls)
     }
 
     /// Whether the `usereval` keyword has been seen.
@@ -547,8 +555,7 @@ impl<'a> Lexer<'a> {
                         }
                     }
                     // Words that are keywords only in DealerV2.
-                    t if !v2 && t.is_dealerv2_only_keyword() => ident(),
-                    Token::VulWord(_) if !v2 && slice == b"both" => ident(),
+                    t if t.read_as_identifier(slice, self.dialect) => ident(),
                     Token::SideName(Side::NS) if !v2 => Token::VulWord(Vulnerability::NS),
                     Token::SideName(Side::EW) if !v2 => Token::VulWord(Vulnerability::EW),
                     Token::Contract(_) if !v2 && (slice[0] == b'z' || slice.len() > 3) => ident(),
@@ -596,6 +603,9 @@ impl<'a> Lexer<'a> {
             Some(Err(e)) => Pos { line: e.line, col: e.col },
             None => self.end_of_input(),
         };
+        if let (Token::Ident(name), Some(Ok((_, Token::LParen, _)))) = (&token, &following) {
+            self.calls.push(Call { name: name.clone(), pos: start, paren_line: end.line });
+        }
         self.lookahead = Some(following);
         Some(Ok((start, token, end)))
     }

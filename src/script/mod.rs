@@ -6,7 +6,8 @@
 //! * the grammar (LALRPOP, `grammar.lalrpop`, with [`grammar_support`] for its actions), whose
 //!   generated [`parsers`] run over the lexer's tokens;
 //! * [`parse`](mod@parse): the parser entry points and how their failures are reported
-//!   ([`diagnostic`]), with [`recovery`] of what precedes a syntax error.
+//!   ([`diagnostic`]), with [`recovery`] of what precedes a syntax error;
+//! * [`suggestion`]: the nearest known name to a misspelled one, for the full form of an error.
 
 pub mod ast;
 pub mod diagnostic;
@@ -15,6 +16,7 @@ pub mod lexer;
 pub mod parse;
 pub mod parsers;
 pub mod recovery;
+pub mod suggestion;
 pub mod token;
 
 pub use diagnostic::{Diagnostic, NUL_MESSAGE};

@@ -34,15 +34,17 @@ pub struct ParseFailure {
     /// statements before the error; a statement the error cuts short is completed with
     /// placeholder tokens at line 0, and whatever those placeholders complete (and only that)
     /// is located at line 0. So a check failing at a line above 0 is an error the peers report
-    /// before [`error`](Self::error).
-    pub before: Option<ast::ParsedScript>,
+    /// before [`error`](Self::error). Boxed, so that the failure stays small.
+    pub before: Option<Box<ast::ParsedScript>>,
 }
 
 /// Parses a whole script like [`parse`]; on failure also recovers what precedes the error (see
 /// [`ParseFailure::before`]).
 pub fn parse_script(source: &[u8], dialect: Dialect, vars: &ScriptVars) -> Result<ast::ParsedScript, ParseFailure> {
     run_parser(source, dialect, vars).map_err(|(error, site)| {
-        let before = site.and_then(|(tokens, lookahead_read)| recover(source, dialect, vars, tokens, lookahead_read));
+        let before = site
+            .and_then(|(tokens, lookahead_read)| recover(source, dialect, vars, tokens, lookahead_read))
+            .map(Box::new);
         ParseFailure { error, before }
     })
 }
@@ -71,9 +73,12 @@ fn run_parser(
     let syntax = |pos: ast::Pos| Diagnostic::new(pos.line, pos.col, "syntax error");
     let yielded = lexer.tokens_yielded();
     match result {
-        Ok(statements) => {
-            Ok(ast::ParsedScript { statements, echo: lexer.take_echo(), mentions_usereval: lexer.mentions_usereval() })
-        }
+        Ok(statements) => Ok(ast::ParsedScript {
+            statements,
+            echo: lexer.take_echo(),
+            mentions_usereval: lexer.mentions_usereval(),
+            calls: lexer.take_calls(),
+        }),
         Err(ParseError::User { error }) => {
             // The lexer fails on the token after the last one it handed out; an error from the
             // grammar's actions (an expression nested too deeply) belongs to no single token.

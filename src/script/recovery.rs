@@ -26,7 +26,9 @@ pub fn recover(
     tokens: usize,
     lookahead_read: bool,
 ) -> Option<ast::ParsedScript> {
-    let mut prefix: Vec<Spanned> = Lexer::new(source, dialect, vars).take(tokens).collect::<Result<_, _>>().ok()?;
+    let mut lexer = Lexer::new(source, dialect, vars);
+    let mut prefix: Vec<Spanned> = lexer.by_ref().take(tokens).collect::<Result<_, _>>().ok()?;
+    let calls = lexer.take_calls();
     if prefix.len() != tokens {
         return None;
     }
@@ -43,7 +45,7 @@ pub fn recover(
         };
         match result {
             Ok(statements) => {
-                return Some(ast::ParsedScript { statements, echo: String::new(), mentions_usereval: false })
+                return Some(ast::ParsedScript { statements, echo: String::new(), mentions_usereval: false, calls })
             }
             Err(ParseError::UnrecognizedEof { expected, .. }) => {
                 let token = placeholder(&expected)?;

@@ -503,6 +503,76 @@ impl Token {
     }
 }
 
+impl Token {
+    /// Whether `dialect` reads this token, scanned from `word`, as an identifier instead: classic
+    /// dealer has none of DealerV2's own keywords, nor its `both`.
+    pub fn read_as_identifier(&self, word: &[u8], dialect: Dialect) -> bool {
+        dialect == Dialect::Classic
+            && (self.is_dealerv2_only_keyword() || (matches!(self, Token::VulWord(_)) && word == b"both"))
+    }
+
+    /// Whether the token is the name of a function, a keyword followed by `(` and its arguments
+    /// in an expression (`hcp`, `shape`, `spades`, `ltc` …).
+    pub fn is_function_keyword(&self) -> bool {
+        matches!(
+            self,
+            Token::Hcp
+                | Token::Pt(_)
+                | Token::Loser
+                | Token::Trick
+                | Token::Control
+                | Token::Quality
+                | Token::Cccc
+                | Token::Score
+                | Token::Imps
+                | Token::HasCard
+                | Token::Shape
+                | Token::Rnd
+                | Token::Ltc
+                | Token::Dds
+                | Token::Par
+                | Token::Opc
+                | Token::UserEval
+                | Token::Suit(_)
+        )
+    }
+
+    /// The keyword token `word` is in `dialect` (one of [`keywords`]), or `None` when the
+    /// dialect reads it as an identifier (or it is no keyword at all).
+    pub fn keyword(word: &str, dialect: Dialect) -> Option<Token> {
+        let mut lexer = Token::lexer_with_extras(word.as_bytes(), dialect);
+        let token = lexer.next()?.ok()?;
+        let whole = lexer.span() == (0..word.len());
+        (whole && !matches!(token, Token::Ident(_)) && !token.read_as_identifier(word.as_bytes(), dialect))
+            .then_some(token)
+    }
+}
+
+/// The words of the keyword rules of [`Token`], separated by blanks (see [`keywords`]). A keyword
+/// added to [`Token`] belongs here too.
+const KEYWORD_WORDS: &str = concat!(
+    // Word operators.
+    "or and not ",
+    // Statements.
+    "predeal pointcount altcount condition action generate produce dealer vulnerable seed title startboard opener ",
+    // Actions and report items.
+    "print printall printpbn printew printns printside printcompact printoneline printes printlin printjson ",
+    "average frequency bktfreq csvrpt printrpt evalcontract export deal trix parcontract ",
+    // Values.
+    "nv vul ns ew none all both NS EW north east south west notrump notrumps ",
+    // Functions.
+    "club clubs diamond diamonds heart hearts spade spades hcp hcps pt0 pt1 pt2 pt3 pt4 pt5 pt6 pt7 pt8 pt9 ",
+    "ten tens jack jacks queen queens king kings ace aces top2 top3 top4 top5 c13 loser losers trick tricks ",
+    "control controls quality cccc score imp imps hascard shape any rnd ltc dds par opc usereval",
+);
+
+/// The words of the keyword rules of [`Token`], DealerV2's set in a fixed order
+/// ([`Token::keyword`] says which of them a dialect reads as keywords): the names a misspelled
+/// word is compared with (see [`suggestion`](super::suggestion)).
+pub fn keywords() -> impl Iterator<Item = &'static str> {
+    KEYWORD_WORDS.split_whitespace()
+}
+
 /// `#` in column 1 to the end of the line (which must exist); otherwise a stray `#`.
 fn hash_comment(lex: &mut logos::Lexer<Token>) -> bool {
     let start = lex.span().start;

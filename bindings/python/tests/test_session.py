@@ -121,6 +121,11 @@ def test_errors_carry_line_column_and_summary():
     e = caught.value
     assert (e.line, e.column, e.summary) == (2, 24, "line 2: syntax error")
     assert "condition hcp(north) &&& 3" in e.message and e.exit_code == 255
+    # A misspelled function: the exception's text names it and the nearest function.
+    with pytest.raises(ScriptError) as caught:
+        Session("condition shpae(south, any 4333)\n")
+    assert str(caught.value).startswith("line 1, column 11: unknown function 'shpae' (did you mean 'shape'?)\n")
+    assert caught.value.summary == "line 1: unknown variable"
     s = Session(OPENER, seed=1)
     s.next_deal()
     with pytest.raises(ScriptError) as caught:

@@ -9,7 +9,11 @@ export interface Diagnostic {
   severity: 'error' | 'warning';
   /** 'dealer': libdealer refuses the script; 'bbo': how Bridge Base Online's dealer reads it. */
   source: 'dealer' | 'bbo';
+  /** The message as the peers word it (`unknown variable`). */
   message: string;
+  /** What libdealer can say beyond `message`, or null (`unknown function 'shpae' (did you mean
+   * 'shape'?)`): the full form of the error, without its line and column. */
+  explanation: string | null;
 }
 
 export type Generator = 'chacha' | 'drand48' | 'glibc';

@@ -101,7 +101,9 @@ export function version() {
 /**
  * Checks a script without dealing: libdealer's own error (at most one, the first) and, unless
  * `bbo` is false, Bridge Base Online's reading of it (classic dealer).
- * Returns [{line, column, severity: 'error'|'warning', source: 'dealer'|'bbo', message}].
+ * Returns [{line, column, severity: 'error'|'warning', source: 'dealer'|'bbo', message,
+ * explanation}] (message: as the peers word it; explanation: what libdealer says beyond it, or
+ * null).
  */
 export function check(script, { dialect = '', bbo = true } = {}) {
   return JSON.parse(rawCheck(String(script), dialect || '', !!bbo));
@@ -158,7 +160,7 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
  * Returns {ok, output, diagnostics, deals: [{N, E, S, W}], statistics: {generated, produced,
  * seed, frequencies, frequencies2d}, handTypes: null | [{label, produced}] (the hand types the
  * run delivered, for a script that declares them), error: null | {line, column, severity,
- * source, message}}.
+ * source, message, explanation}}.
  */
 export function generate(script, options = {}, onText) {
   const list = optionList(options);

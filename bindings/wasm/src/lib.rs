@@ -30,17 +30,19 @@ fn json_string(text: &str) -> String {
     String::from_utf8(out).expect("escaping keeps UTF-8")
 }
 
-/// One diagnostic as a JSON object.
-fn diagnostic_json(line: u32, col: u32, severity: &str, source: &str, message: &str) -> String {
+/// One diagnostic as a JSON object: `message` as the peers word it, and `explanation` (or null)
+/// when libdealer can say more (see [`Error::explanation`]).
+fn diagnostic_json(line: u32, col: u32, severity: &str, source: &str, message: &str, explanation: Option<&str>) -> String {
     format!(
-        "{{\"line\":{line},\"column\":{col},\"severity\":\"{severity}\",\"source\":\"{source}\",\"message\":{}}}",
-        json_string(message)
+        "{{\"line\":{line},\"column\":{col},\"severity\":\"{severity}\",\"source\":\"{source}\",\"message\":{},\"explanation\":{}}}",
+        json_string(message),
+        explanation.map_or_else(|| "null".to_string(), json_string)
     )
 }
 
 /// An error as a diagnostic object (line and column 0 when it has none).
 fn error_json(e: &Error) -> String {
-    diagnostic_json(e.line.unwrap_or(0), e.col.unwrap_or(0), "error", "dealer", &e.message)
+    diagnostic_json(e.line.unwrap_or(0), e.col.unwrap_or(0), "error", "dealer", &e.message, e.explanation.as_deref())
 }
 
 /// A session with the given options set, in order (`options`: alternating keys and values),
@@ -60,8 +62,9 @@ fn session_with(options: &[String], dds: Option<&DdsModule>) -> Result<Session, 
 
 /// Checks a script without dealing: loads it as `dialect` (`classic`, `v2` or empty for the
 /// generator's default) and, with `bbo`, also reads it as Bridge Base Online's dealer does.
-/// Returns a JSON array of diagnostics `{line, column, severity, source, message}`
-/// (`source`: `dealer` for libdealer's own error, `bbo` for the BBO check). Cheap enough to
+/// Returns a JSON array of diagnostics `{line, column, severity, source, message, explanation}`
+/// (`source`: `dealer` for libdealer's own error, `bbo` for the BBO check; `explanation`: what
+/// libdealer says beyond the peers' `message`, or null). Cheap enough to
 /// call on every keystroke.
 #[wasm_bindgen]
 pub fn check(script: &str, dialect: &str, bbo: bool) -> String {
@@ -81,7 +84,7 @@ pub fn check(script: &str, dialect: &str, bbo: bool) -> String {
                 Severity::Warning => "warning",
                 Severity::Error => "error",
             };
-            found.push(diagnostic_json(d.line, d.col, severity, "bbo", &d.message));
+            found.push(diagnostic_json(d.line, d.col, severity, "bbo", &d.message, None));
         }
     }
     format!("[{}]", found.join(","))

@@ -163,6 +163,17 @@ test('double dummy: 200 random deals, all 20 results and par for each vulnerabil
   assert.equal(ours.output, theirs);
 });
 
+test('a misspelled function: the peers\' message, and the explanation naming the nearest function', () => {
+  const d = check('condition shpae(south, any 4333)\n', { bbo: false });
+  assert.deepEqual(d, [{
+    line: 1, column: 11, severity: 'error', source: 'dealer', message: 'unknown variable',
+    explanation: "unknown function 'shpae' (did you mean 'shape'?)",
+  }]);
+  const r = generate('condition shpae(south, any 4333)\n', { seed: 1 });
+  assert.equal(r.error.explanation, "unknown function 'shpae' (did you mean 'shape'?)");
+  assert.equal(check('condition hcp(north) >>> 3\n', { bbo: false })[0].explanation, null);
+});
+
 test('a script error is returned with its position', () => {
   const r = generate('condition hcp(north) >>> 3\n', { seed: 1 });
   assert.equal(r.ok, false);

@@ -45,7 +45,7 @@ function updateHandTypesUi() {
 function renderHandTypes(levelled, run) {
   const box = $('types');
   if (!levelled.ok) {
-    box.innerHTML = `<p class="error">${escapeHtml(levelled.error.message)}</p>`;
+    box.innerHTML = `<p class="error">${escapeHtml(said(levelled.error))}</p>`;
     return;
   }
   const produced = run && run.handTypes ? run.handTypes.reduce((n, t) => n + t.produced, 0) : 0;
@@ -101,6 +101,12 @@ function renderGutter() {
   gutter.scrollTop = editor.scrollTop;
 }
 
+// What a diagnostic says: libdealer's explanation when it has one (an unknown seat, a misspelled
+// function with the nearest one), else the message as the peers word it.
+function said(d) {
+  return d.explanation || d.message;
+}
+
 function renderProblems() {
   const list = $('problems');
   list.innerHTML = '';
@@ -110,7 +116,7 @@ function renderProblems() {
     const b = document.createElement('button');
     const where = d.line ? `line ${d.line}${d.column ? `, column ${d.column}` : ''}: ` : '';
     const who = d.source === 'bbo' ? (d.severity === 'error' ? 'BBO rejects, ' : 'BBO, ') : '';
-    b.textContent = `${d.source !== 'bbo' && d.severity === 'error' ? '✖' : '⚠'} ${who}${where}${d.message}`;
+    b.textContent = `${d.source !== 'bbo' && d.severity === 'error' ? '✖' : '⚠'} ${who}${where}${said(d)}`;
     b.addEventListener('click', () => goTo(d.line, d.column));
     li.append(b);
     list.append(li);
@@ -263,7 +269,7 @@ async function run() {
     playground.lastResult = result;
     const notes = result.diagnostics.replace(/Calculating\.\.\. ?\d+% complete\r/g, '').replace(/ {38}\r/g, '');
     $('output').textContent = result.output + (notes ? `\n${notes}` : '')
-      + (result.error ? `\nError: ${result.error.line ? `line ${result.error.line}: ` : ''}${result.error.message}\n` : '');
+      + (result.error ? `\nError: ${result.error.line ? `line ${result.error.line}: ` : ''}${said(result.error)}\n` : '');
     renderDeals(result.deals);
     renderStats(result, result.timing);
     if (result.ok) await refreshHandTypes({ ...options, seed: result.statistics.seed }, result);
@@ -274,7 +280,7 @@ async function run() {
     }
     const secs = ((performance.now() - started) / 1000).toFixed(2);
     setStatus(result.ok ? `Done: ${result.statistics.produced} of ${result.statistics.generated} deals in ${secs} s (seed ${result.statistics.seed}).`
-      : `Stopped by an error: ${result.error.message}`);
+      : `Stopped by an error: ${said(result.error)}`);
     document.body.dataset.state = result.ok ? 'done' : 'failed';
   } catch (e) {
     if (e.cancelled) {
@@ -378,7 +384,7 @@ async function main() {
     if (!playground.lastHandTypes) await refreshHandTypes(runOptions(), playground.lastResult);
     const l = playground.lastHandTypes;
     if (l && l.ok) save('scenario.leveled.dlr', l.text);
-    else setStatus(`Cannot level: ${l ? l.error.message : 'no hand types'}`);
+    else setStatus(`Cannot level: ${l ? said(l.error) : 'no hand types'}`);
   });
   await init();
   playground.worker = new DealerWorker(new URL('dealer-worker.js', import.meta.url));
