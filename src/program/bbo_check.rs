@@ -209,10 +209,13 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
                     d.message.replace("is DealerV2 only", "is a DealerV2 keyword")
                 );
             }
+            // The lines where DealerV2 reads a keyword that classic dealer takes for a name: the
+            // two trees differ there for that reason, said above, not for precedence.
+            let keyword_lines: Vec<u32> = soft.iter().map(|&i| out[i].line).collect();
             if let (Ok(classic), Ok(v2)) =
                 (script::parse(source, Dialect::Classic, &NO_VARS), script::parse(source, Dialect::V2, &NO_VARS))
             {
-                if let Some((line, col)) = first_difference(&classic, &v2) {
+                if let Some((line, col)) = first_difference(&classic, &v2, &keyword_lines) {
                     out.push(CheckDiagnostic {
                         line,
                         col,
@@ -252,12 +255,24 @@ fn line_starts(source: &[u8]) -> Vec<usize> {
 }
 
 /// The line and column of the first statement the two dialects parse differently.
-fn first_difference(classic: &ast::ParsedScript, v2: &ast::ParsedScript) -> Option<(u32, u32)> {
-    if classic.statements.len() != v2.statements.len() {
-        return Some((1, 1));
+fn first_difference(classic: &ast::ParsedScript, v2: &ast::ParsedScript, keyword_lines: &[u32]) -> Option<(u32, u32)> {
+    if keyword_lines.is_empty() {
+        if classic.statements.len() != v2.statements.len() {
+            return Some((1, 1));
+        }
+        let (i, _) = classic.statements.iter().zip(&v2.statements).enumerate().find(|(_, (a, b))| a != b)?;
+        return Some(statement_pos(&classic.statements[i]).unwrap_or((1, 1)));
     }
-    let (i, _) = classic.statements.iter().zip(&v2.statements).enumerate().find(|(_, (a, b))| a != b)?;
-    Some(statement_pos(&classic.statements[i]).unwrap_or((1, 1)))
+    // DealerV2 reads some names as keywords, so its statements differ there (and may swallow
+    // what follows). A classic statement is compared with DealerV2's statement at the same
+    // place, when there is one and neither is on a line of such a keyword.
+    let v2_at: std::collections::HashMap<(u32, u32), &ast::Statement> =
+        v2.statements.iter().filter_map(|s| Some((statement_pos(s)?, s))).collect();
+    classic.statements.iter().find_map(|statement| {
+        let pos = statement_pos(statement)?;
+        let other = v2_at.get(&pos)?;
+        (!keyword_lines.contains(&pos.0) && *other != statement).then_some(pos)
+    })
 }
 
 /// Where a statement starts, found in its debug form (the first `Pos` it holds).
@@ -365,6 +380,22 @@ mod tests {
     fn classic_errors_are_reported() {
         assert_eq!(check("condition hcp(north) >\n"), ["2:1: error: classic dealer rejects the script: syntax error"]);
         assert_eq!(check("condition foo > 1\n"), ["1:11: error: classic dealer rejects the script: unknown variable"]);
+    }
+
+    #[test]
+    fn a_dealer_v2_keyword_used_as_a_name_is_no_precedence_difference() {
+        // `title` is a name to classic dealer, a statement to DealerV2: that is the keyword
+        // warning's business; a real precedence difference elsewhere is still found.
+        assert_eq!(
+            check("dealer south\ntitle = hcp(south)\ncondition title >= 25\n"),
+            [
+                "2:1: warning: `title` is a DealerV2 keyword; classic dealer reads it as a variable name",
+                "3:11: warning: `title` is a DealerV2 keyword; classic dealer reads it as a variable name",
+            ]
+        );
+        let found = check("dealer south\npoints = 3 * hcp(south) / 2\ntitle = 1\ncondition points > 3 && title > 0\n");
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].starts_with("2:") && found[0].contains("operator precedence"), "{found:?}");
     }
 
     #[test]
