@@ -315,6 +315,7 @@ docs: $(MDBOOK) man FORCE
 	cp -r docs/book.toml docs/src $(DOCS_OUT)/book/
 	python3 tools/capi_reference.py $(DOCS_OUT)/book/src
 	$(MDBOOK) build $(DOCS_OUT)/book -d $(abspath $(DOCS_OUT)/html) > $(DOCS_OUT)/mdbook.log 2>&1; status=$$?; cat $(DOCS_OUT)/mdbook.log; exit $$status
+	python3 tools/reference_index.py $(DOCS_OUT)/html
 	@! grep -E 'WARN|ERROR|warning' $(DOCS_OUT)/mdbook.log || { echo "mdBook warned: the book must build clean"; exit 1; }
 	@echo "the book: $(DOCS_OUT)/html/index.html; man pages: $(MAN_PAGES)"
 

@@ -4,7 +4,8 @@
 # long option the CLI's help lists, libdealer(3) every function of the header; every link of the
 # book (between pages and to headings) resolves, checked by linkchecker on the built HTML with
 # no network; and every example of the book runs and prints what its page shows
-# (tests/doc_examples.py). Prints ok:/FAIL: per check and `N passed, M failed`.
+# (tests/doc_examples.py); and the playground links its errors and keywords to the reference
+# (tests/playground_manual_links.mjs). Prints ok:/FAIL: per check and `N passed, M failed`.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -67,6 +68,19 @@ if python3 tests/doc_examples.py > $out/doc_examples.log 2>&1; then
 else
   grep -A12 '^FAIL' $out/doc_examples.log | head -n 120
   fail "the book's examples: $(tail -n 1 $out/doc_examples.log)"
+fi
+
+# The playground's links into the manual (tests/playground_manual_links.mjs): the book's
+# reference-index.json, and the playground in headless Chromium with the book beside it (needs
+# `make wasm`, and node with playwright-core from tools/install_wasm_tools.sh test).
+chrome=${CHROMIUM:-$(command -v chromium || true)}
+if ! command -v node >/dev/null || [ -z "$chrome" ] || [ ! -d bindings/wasm/node_modules/playwright-core ]; then
+  fail "the playground's manual links: node, chromium and playwright-core are needed (tools/install_wasm_tools.sh test)"
+elif CHROMIUM=$chrome node tests/playground_manual_links.mjs > $out/playground_manual_links.log 2>&1; then
+  ok "the playground links to the manual: $(tail -n 1 $out/playground_manual_links.log)"
+else
+  grep -v '^PASS' $out/playground_manual_links.log | head -n 40 | sed 's/^/  /'
+  fail "the playground's manual links: $(tail -n 1 $out/playground_manual_links.log)"
 fi
 
 echo "$passed passed, $failed failed"

@@ -156,6 +156,11 @@ export function needsDoubleDummy(script: string, options?: GenerateOptions): boo
 export function pbnDate(date?: Date): string;
 export function version(): string;
 export function check(script: string, options?: CheckOptions): Diagnostic[];
+/**
+ * The script language's keywords in `dialect` ('classic', else DealerV2's: 'v2' or ''), in a
+ * fixed order; a word DealerV2 added is an identifier to classic dealer and left out there.
+ */
+export function keywords(dialect?: Dialect | ''): string[];
 export function randomSeed(): number;
 /** The one-dimensional frequency tables in a run's printed output. */
 export function frequencies(output: string): Frequency[];

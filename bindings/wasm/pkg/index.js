@@ -4,7 +4,7 @@
 // this one itself.
 import initWasm, {
   initSync, check as rawCheck, generate as rawGenerate, hand_types as rawHandTypes, version as rawVersion,
-  needs_double_dummy as rawNeedsDoubleDummy,
+  needs_double_dummy as rawNeedsDoubleDummy, keywords as rawKeywords,
 } from './gen/dealer_wasm.js';
 import { loadDdsModule } from './dds.js';
 
@@ -107,6 +107,15 @@ export function version() {
  */
 export function check(script, { dialect = '', bbo = true } = {}) {
   return JSON.parse(rawCheck(String(script), dialect || '', !!bbo));
+}
+
+/**
+ * The script language's keywords in `dialect` ('classic', else DealerV2's: 'v2' or empty), in a
+ * fixed order: the words an editor may mark as the language's own (a word DealerV2 added is an
+ * identifier to classic dealer, so it is left out there).
+ */
+export function keywords(dialect = '') {
+  return rawKeywords(dialect || '');
 }
 
 /** A 32-bit seed from the platform's random source (never 0). */

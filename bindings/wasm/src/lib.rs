@@ -1,6 +1,6 @@
-//! libdealer in the browser: [`check`], [`generate`] and [`hand_types`] over the same core as the native
-//! library (`dealer` with default features off: no DDS linked in, threads, files or external
-//! programs; a script that needs one of those stops with a "not available in this build"
+//! libdealer in the browser: [`check`], [`generate`], [`hand_types`] and [`keywords`] over the
+//! same core as the native library (`dealer` with default features off: no DDS linked in,
+//! threads, files or external programs; a script that needs one of those stops with a "not available in this build"
 //! error). Double dummy is solved by DDS compiled to a module of its own, which the JavaScript
 //! side loads when [`needs_double_dummy`] says a job needs it and hands to [`generate`]
 //! (`dds_module`).
@@ -16,7 +16,8 @@ use dealer::actions::jsonl::write_json_string;
 use dealer::job::{Sink, Stream};
 use dealer::program::bbo_check::{check_bbo, Severity};
 use dealer::dd::DoubleDummy;
-use dealer::{Error, Session};
+use dealer::script::token::{self, Token};
+use dealer::{Dialect, Error, Session};
 use wasm_bindgen::prelude::*;
 
 mod dds_module;
@@ -309,6 +310,15 @@ pub fn needs_double_dummy(script: &str, options: Vec<String>) -> bool {
     session_with(&options, None)
         .and_then(|mut session| session.load_script(script.as_bytes()).map(|()| session))
         .is_ok_and(|session| session.needs_double_dummy())
+}
+
+/// The script language's keywords in `dialect` (`classic`, else DealerV2's set: `v2` or empty),
+/// in the core's fixed order: the words an editor may treat as the language's own (a word
+/// DealerV2 added is an identifier to classic dealer, so it is left out there).
+#[wasm_bindgen]
+pub fn keywords(dialect: &str) -> Vec<String> {
+    let dialect = if dialect == "classic" { Dialect::Classic } else { Dialect::V2 };
+    token::keywords().filter(|word| Token::keyword(word, dialect).is_some()).map(str::to_string).collect()
 }
 
 /// The library's version.

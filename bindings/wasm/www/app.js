@@ -2,7 +2,7 @@
 // compile, no dealing), runs in a Web Worker (Stop terminates it), hand diagrams, statistics
 // and frequency charts (bars for 1-D tables, heat-map tables for 2-D ones), downloads. State lives in the `playground` object (also on window for
 // the browser test).
-import { init, check, version, randomSeed, frequencies, frequencyTables2d } from '../pkg/index.js';
+import { init, check, keywords, version, randomSeed, frequencies, frequencyTables2d } from '../pkg/index.js';
 // The Hand types panel: a script that declares Dealer3's `HandType_NAME` variables shows each
 // type's natural share (counted exactly where one seat is read, else measured) against the share
 // the run delivered; "Level hand types" runs with --level (exact quotas), and the levelled
@@ -26,6 +26,8 @@ const playground = {
   firstResultMs: null,
   loadMs: null,
   lastHandTypes: null,
+  // The manual's reference-index.json (see manualIndex), once fetched; null without one.
+  reference: null,
 };
 
 // Whether the script declares hand types (a variable named HandType…, any case).
@@ -107,9 +109,53 @@ function said(d) {
   return d.explanation || d.message;
 }
 
+// Links into the manual (`<link rel="help">` of index.html names where it is served): its
+// reference-index.json, written by `make docs` (tools/reference_index.py), maps the language's
+// words to their sections and lists the error headings. Fetched once, when a link is first
+// wanted; when it cannot be had, the page shows no links and nothing else changes.
+let manualLoading = null;
+function manualIndex() {
+  const help = document.querySelector('link[rel~="help"]');
+  if (!manualLoading && help) {
+    const base = help.href.endsWith('/') ? help.href : `${help.href}/`;
+    manualLoading = fetch(`${base}reference-index.json`)
+      .then((r) => (r.ok ? r.json() : null))
+      .then((index) => {
+        if (!index || typeof index.names !== 'object' || !Array.isArray(index.errors)) return;
+        playground.reference = { base, names: index.names, errors: index.errors };
+        renderProblems();
+        renderWordHelp();
+      })
+      .catch(() => {});
+  }
+  return playground.reference;
+}
+
+// A link into the manual (`href` relative to the book), opened in a new tab.
+function manualLink(href, label) {
+  const a = document.createElement('a');
+  a.href = new URL(href, playground.reference.base).href;
+  a.target = '_blank';
+  a.rel = 'noopener';
+  a.setAttribute('aria-label', `${label} (opens in a new tab)`);
+  return a;
+}
+
+// The errors entry of the manual for a diagnostic: the heading whose text is the longest one
+// found in its message (any case), else the errors page itself.
+function errorReference(message) {
+  const text = String(message).toLowerCase();
+  let best = null;
+  for (const e of playground.reference.errors) {
+    if (text.includes(e.text.toLowerCase()) && (!best || e.text.length > best.text.length)) best = e;
+  }
+  return best || { text: 'errors and limits', href: 'reference/errors.html' };
+}
+
 function renderProblems() {
   const list = $('problems');
   list.innerHTML = '';
+  const reference = playground.diagnostics.length ? manualIndex() : null;
   for (const d of playground.diagnostics) {
     const li = document.createElement('li');
     li.className = d.source === 'bbo' ? 'warning' : d.severity;
@@ -119,8 +165,55 @@ function renderProblems() {
     b.textContent = `${d.source !== 'bbo' && d.severity === 'error' ? '✖' : '⚠'} ${who}${where}${said(d)}`;
     b.addEventListener('click', () => goTo(d.line, d.column));
     li.append(b);
+    if (reference) {
+      const entry = errorReference(d.message);
+      const a = manualLink(entry.href, `reference: ${entry.text}`);
+      a.className = 'reference';
+      a.textContent = 'reference';
+      li.append(' ', a);
+    }
     list.append(li);
   }
+}
+
+// The keywords of each dialect (from the core), asked once per dialect.
+const keywordSets = new Map();
+function isKeyword(word, dialect) {
+  if (!keywordSets.has(dialect)) keywordSets.set(dialect, new Set(keywords(dialect)));
+  return keywordSets.get(dialect).has(word);
+}
+
+// The word the editor's caret is on or beside ('' when none).
+function wordAtCaret() {
+  const text = editor.value;
+  const at = editor.selectionStart;
+  let start = at;
+  let end = at;
+  while (start > 0 && /\w/.test(text[start - 1])) start--;
+  while (end < text.length && /\w/.test(text[end])) end++;
+  return text.slice(start, end);
+}
+
+// The line under the editor: "hcp — reference", a link to the manual's section on the keyword
+// the caret is on (a keyword of the current dialect that the reference describes); empty else.
+let shownWord = null;
+function renderWordHelp() {
+  if (playground.loadMs === null) return; // the module is not loaded yet
+  const line = $('word-help');
+  const word = wordAtCaret();
+  const keyword = word !== '' && isKeyword(word, $('dialect').value || dialectOfGenerator());
+  const reference = keyword ? manualIndex() : null;
+  const href = reference && Object.hasOwn(reference.names, word.toLowerCase()) ? reference.names[word.toLowerCase()] : null;
+  const key = href ? `${word} ${href}` : '';
+  if (key === shownWord) return;
+  shownWord = key;
+  line.textContent = '';
+  if (!href) return;
+  const a = manualLink(href, `${word}: reference`);
+  const code = document.createElement('code');
+  code.textContent = word;
+  a.append(code, ' — reference');
+  line.append(a);
 }
 
 function goTo(line, column) {
@@ -136,6 +229,7 @@ function goTo(line, column) {
 let checkTimer = 0;
 function scheduleCheck() {
   renderGutter();
+  renderWordHelp();
   clearTimeout(checkTimer);
   checkTimer = setTimeout(runCheck, 120);
 }
@@ -359,6 +453,10 @@ async function main() {
   select.addEventListener('change', () => loadExample(Number(select.value)));
   editor.addEventListener('input', scheduleCheck);
   editor.addEventListener('scroll', () => { gutter.scrollTop = editor.scrollTop; });
+  // The caret moved (keys, clicks, selection): the keyword line follows it.
+  document.addEventListener('selectionchange', () => { if (document.activeElement === editor) renderWordHelp(); });
+  editor.addEventListener('keyup', renderWordHelp);
+  editor.addEventListener('click', renderWordHelp);
   editor.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
   });
