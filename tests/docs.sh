@@ -5,7 +5,8 @@
 # book (between pages and to headings) resolves, checked by linkchecker on the built HTML with
 # no network; and every example of the book runs and prints what its page shows
 # (tests/doc_examples.py); and the playground links its errors and keywords to the reference
-# (tests/playground_manual_links.mjs). Prints ok:/FAIL: per check and `N passed, M failed`.
+# (tests/playground_manual_links.mjs); the README stays a front page (at most 250 lines, its
+# links into the book resolve). Prints ok:/FAIL: per check and `N passed, M failed`.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -19,6 +20,12 @@ for page in $out/man/dealer.1 $out/man/libdealer.3; do
   warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
   if [ -s "$page" ] && [ -z "$warnings" ]; then ok "man reads $page with no warning"; else fail "man $page: $warnings"; fi
 done
+
+# The README is a front page into the book: short, and every page it links to exists.
+lines=$(wc -l < README.md)
+missing=$(grep -o '](docs/src/[^)#]*' README.md | sed 's/^](//' | sort -u | while read -r page; do [ -f "$page" ] || echo " $page"; done)
+if [ "$lines" -le 250 ] && [ -z "$missing" ]; then ok "README: $lines lines, its links into the book resolve"
+else fail "README: $lines lines (at most 250); missing pages:$missing"; fi
 
 # Every long option of `dealer --help` (both dialects) and every switch of -h is in dealer(1).
 missing=
