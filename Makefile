@@ -9,6 +9,12 @@
 #                   endplay reading our LIN and PBN, the parity suites, the DDS 2.9 comparison,
 #                   the install/consumer test (pkg-config and CMake) and the Windows build under
 #                   Wine; goes on after a failing suite and ends with `Suites: N passed, M failed`
+#   make soak       the soak test: libdealer as a server's engine for SOAK_MINUTES (default 10;
+#                   `make soak SOAK_MINUTES=60` for an hour) with SOAK_WORKERS threads (default 8):
+#                   practice, example, random and hostile scripts under `untrusted`, interrupted,
+#                   dropped, evaluated, each answer against a reference run done alone; memory and
+#                   descriptors flat, nothing left behind (tests/soak/; `make soak-short`, its
+#                   60-second form, is part of make test)
 #   make docs       the manual: the book (mdBook) in target/docs/html, man pages in target/docs/man
 #   make docs-test  build those, then run every example of the book and check its links
 #   make examples   build the embedding examples target/release/{embed,eval}
@@ -80,7 +86,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: wasm wasm-test wasm-bench windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits consumer-test bench install uninstall \
+.PHONY: wasm wasm-test wasm-bench windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
 	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: $(RELEASE)/dealer
@@ -241,6 +247,24 @@ formats-endplay: all
 # Limits on hostile input: interruption, nesting depth, memory bounds, output failures.
 limits: all
 	tests/limits.sh
+
+# The soak test (tests/soak/, run by tests/soak.sh): a server inside one process, a pool of
+# worker threads serving random requests (practice, example, random and hostile scripts under
+# `untrusted`, every generator and format, double dummy on a few, interrupts, dropped clients,
+# eval) for SOAK_MINUTES, every answer checked against a reference run done alone; resident
+# memory and descriptors flat, no thread, child or semaphore left, a watchdog against deadlocks.
+# `make soak-short` is its 60-second form in make test.
+SOAK_MINUTES ?= 10
+SOAK_WORKERS ?= 8
+SOAK_SOURCES := $(wildcard tests/soak/*.c)
+$(RELEASE)/soak: $(SOAK_SOURCES) tests/soak/soak.h include/dealer.h $(LIBDIR)/libdealer.a
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Iinclude $(SOAK_SOURCES) $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
+
+soak: all $(RELEASE)/soak
+	tests/soak.sh $$(( $(SOAK_MINUTES) * 60 )) $(SOAK_WORKERS)
+
+soak-short: all $(RELEASE)/soak
+	tests/soak.sh 60 6
 
 # Debian's DDS 2.9 (libdds-dev), used only to check and benchmark our double-dummy results; the
 # programs are skipped when it is not installed.

@@ -5,7 +5,9 @@
 # suite from outside the source tree (so the installed package is what is imported):
 # dealing and eval against the C ABI, NumPy bulk values against deal-by-deal eval, runs
 # against the CLI's bytes for all three generators, PBN both ways, double dummy and par,
-# errors with line and column, usereval and output callbacks, interrupts, every export reachable.
+# errors with line and column, usereval and output callbacks, interrupts, every export reachable,
+# and a 20-second soak (tests/test_soak.py: threads serving random requests, each against a run
+# done alone; nothing leaked or left behind).
 # Prints "ok: NAME" / "FAIL: NAME" per step, pytest's lines, and "N passed, M failed" (pytest's
 # tests and the steps); exit status 1 on any failure. Without python3's venv the test is NOT
 # RUN: a failure under CI=true, otherwise exit 0.

@@ -11,7 +11,7 @@ SECONDS=0
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 make=${MAKE:-make}
-suites=${SUITES:-runner-test notices check-header rust-test capi-test examples-test bindings-test external-test cli-errors practice-test scale-out-test formats-endplay limits parity \
+suites=${SUITES:-runner-test notices check-header rust-test capi-test examples-test bindings-test external-test cli-errors practice-test scale-out-test formats-endplay limits soak-short parity \
 dd-reference consumer-test windows-test wasm-test docs-test release-test}
 
 passed=0

@@ -13,6 +13,12 @@ import pytest
 REPO = Path(os.environ.get("LIBDEALER_REPO", Path(__file__).resolve().parents[3]))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The markers of this suite: `soak` (test_soak.py, LIBDEALER_SOAK_SECONDS long, default 20;
+    `-m "not soak"` leaves it out)."""
+    config.addinivalue_line("markers", "soak: the soak test through the package (LIBDEALER_SOAK_SECONDS, default 20)")
+
+
 @pytest.fixture(scope="session")
 def header_text() -> str:
     """The C header the package was built from."""
