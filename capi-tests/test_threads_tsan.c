@@ -256,9 +256,9 @@ static void test_sessions_on_many_threads(void) {
 
 static const struct request dd_requests[] = {
     {"dd-condition-drand48-ahead", RUN, DEALER_DIALECT_V2, DEALER_GENERATOR_DRAND48, 201, 0, 0,
-     "generate 40\nproduce 2\ncondition hcp(north) >= 11 && tricks(north, notrump) >= 7\naction printoneline\n"},
+     "generate 15\nproduce 2\ncondition hcp(north) >= 11 && tricks(north, notrump) >= 7\naction printoneline\n"},
     {"dd-condition-chacha", RUN, DEALER_DIALECT_V2, DEALER_GENERATOR_CHACHA, 202, 0, 0,
-     "generate 40\nproduce 2\ncondition hcp(south) >= 11 && tricks(south, spades) >= 6\naction printoneline\n"},
+     "generate 15\nproduce 2\ncondition hcp(south) >= 11 && tricks(south, spades) >= 6\naction printoneline\n"},
     {"dd-action-chacha", RUN, DEALER_DIALECT_V2, DEALER_GENERATOR_CHACHA, 203, 0, 0,
      "produce 3\ncondition hcp(east) >= 12\naction printoneline(dds(east, hearts))\n"},
 };
@@ -313,7 +313,14 @@ struct interrupted {
     pthread_mutex_t ready_lock;
     pthread_cond_t ready;
     int is_ready;
+    double returned_after; /* seconds from the start of the run to its return */
 };
+
+static double seconds_since(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
 
 static void sleep_ms(unsigned ms) {
     struct timespec pause = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -346,7 +353,10 @@ static void *interrupted_main(void *arg) {
     r->is_ready = 1;
     pthread_cond_broadcast(&r->ready);
     pthread_mutex_unlock(&r->ready_lock);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     r->status = ok ? dealer_run(s, NULL) : DEALER_ERROR_INTERNAL;
+    r->returned_after = seconds_since(&start);
     dealer_free_session(s);
     return NULL;
 }
@@ -355,12 +365,12 @@ static void test_interrupts(void) {
     static const char parallel_dealing[] = "generate 100000000\nproduce 100000000\ncondition hcp(north) >= 10\naction printoneline\n";
     static const char dd_ahead[] = "generate 100000000\nproduce 100000000\ncondition tricks(south, notrump) >= 6\naction printoneline\n";
     struct interrupted runs[] = {
-        {parallel_dealing, DEALER_GENERATOR_CHACHA, 4, 50, 1, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0},
-        {parallel_dealing, DEALER_GENERATOR_CHACHA, 2, 5, 2, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0},
-        {parallel_dealing, DEALER_GENERATOR_CHACHA, 3, 0, 2, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0},
-        {parallel_dealing, DEALER_GENERATOR_DRAND48, 2, 30, 1, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0},
-        {dd_ahead, DEALER_GENERATOR_DRAND48, 2, 200, 1, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0},
-        {dd_ahead, DEALER_GENERATOR_CHACHA, 3, 150, 2, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0},
+        {parallel_dealing, DEALER_GENERATOR_CHACHA, 4, 50, 1, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0},
+        {parallel_dealing, DEALER_GENERATOR_CHACHA, 2, 5, 2, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0},
+        {parallel_dealing, DEALER_GENERATOR_CHACHA, 3, 0, 2, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0},
+        {parallel_dealing, DEALER_GENERATOR_DRAND48, 2, 30, 1, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0},
+        {dd_ahead, DEALER_GENERATOR_DRAND48, 2, 200, 1, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0},
+        {dd_ahead, DEALER_GENERATOR_CHACHA, 3, 150, 2, {0}, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0},
     };
     enum { NRUNS = sizeof runs / sizeof runs[0] };
     pthread_t runners[NRUNS], interrupters[NRUNS][2];
@@ -382,6 +392,8 @@ static void test_interrupts(void) {
         CHECK(runs[i].out.len == 0 || runs[i].out.data[runs[i].out.len - 1] == '\n');
         CHECK(runs[i].out.foreign_calls == 0);
         if (runs[i].status != DEALER_INTERRUPTED) fprintf(stderr, "interrupt run %d: status %d\n", i, (int)runs[i].status);
+        printf("interrupt run %d (%u threads, after %u ms): returned after %.2f s\n", i, runs[i].threads, runs[i].delay_ms,
+               runs[i].returned_after);
         dealer_interrupt(runs[i].interrupter); /* the session is gone: nothing happens */
         dealer_free_interrupter(runs[i].interrupter);
         capture_free(&runs[i].out);
@@ -440,10 +452,19 @@ static int canary(void) {
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--canary") == 0) return canary();
-    test_sessions_on_many_threads();
-    test_double_dummy_threads();
-    test_interrupts();
-    test_callback_stops_parallel_run();
+    static const struct { const char *name; void (*run)(void); } sections[] = {
+        {"sessions on many threads", test_sessions_on_many_threads},
+        {"double dummy on several solver threads", test_double_dummy_threads},
+        {"interrupts from other threads", test_interrupts},
+        {"a callback stops a parallel run", test_callback_stops_parallel_run},
+    };
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        struct timespec start, end;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        sections[i].run();
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        printf("%s: %.1f s\n", sections[i].name, (double)(end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9);
+    }
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
