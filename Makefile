@@ -42,6 +42,12 @@
 #                   scripts, double-dummy ones with DDS's module too; DD results against Debian's
 #                   DDS 2.9) and the playground test in headless Chromium (tests/wasm.sh; also
 #                   part of make test)
+#   make tsan       the threaded C API tests (test_parallel, test_threads_tsan, test_capi) under
+#                   ThreadSanitizer, the Rust library, its std and DDS instrumented too (tests/tsan.sh;
+#                   needs nightly Rust with rust-src, so NOT RUN without them and not part of make test)
+#   make threads-property  the long form of the threads property test: 500 random scripts and 20
+#                   double-dummy ones, each run on 1 to 8 threads, byte-identical output
+#                   (tests/thread_count_property.rs; its 50-script form is part of make rust-test)
 #   make windows-test  build that, then run tests/windows.sh under Wine (also part of make test;
 #                   NOT RUN without the cross compilers or Wine)
 #
@@ -86,7 +92,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: wasm wasm-test wasm-bench windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
+.PHONY: tsan threads-property wasm wasm-test wasm-bench windows windows-lib windows-test all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
 	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: $(RELEASE)/dealer
@@ -192,6 +198,14 @@ nuget: lib
 
 rust-test:
 	$(CARGO) test --release --no-fail-fast
+
+# ThreadSanitizer over the threaded C API tests (nightly Rust; see tests/tsan.sh).
+tsan:
+	tests/tsan.sh
+
+# The threads property test's long form (the short one runs in rust-test).
+threads-property:
+	THREADS_PROPERTY_CASES=500 THREADS_PROPERTY_DD=20 $(CARGO) test --release --test thread_count_property -- --nocapture
 
 capi-test: all
 	$(MAKE) -C capi-tests run STATIC_LIBS="$(STATIC_LIBS)"
