@@ -83,14 +83,15 @@ const UNSAFE_KEYS: &[&str] = &[
     "part_file",
 ];
 
-/// The harness's own scripts: every line they print ends with a newline, so their output is
-/// whole lines whatever stops the run. Some fail to load, some fail while running.
+/// The harness's own scripts: every line they print ends with a newline (`printes` ends its
+/// line with `\n` outside quotes: `"\n"` is a backslash and a letter), so their output is whole
+/// lines whatever stops the run. Some fail to load, some fail while running.
 const SCRIPTS: &[&str] = &[
     "condition hcp(north) >= 12\naction printoneline\n",
     "generate 50\nproduce 5\ncondition shape(south, any 4333 + any 4432) && hcp(south) > 14\naction printall, average hcp(north)\n",
     "a = hcp(north) + hcp(south)\ncondition a > 22 && spades(north) >= 5\naction frequency(a, 20, 40), printpbn\n",
     "predeal north SAKQ, HAK\ncondition hcp(south) > 5\naction printcompact, csvrpt(hcp(north), north)\n",
-    "condition usereval(1, NS, 2) > 3\naction printes(usereval(2, north, spades, 3), \"\\n\")\n",
+    "condition usereval(1, NS, 2) > 3\naction printes(usereval(2, north, spades, 3), \\n)\n",
     "condition hcp(north) >= $1\naction printoneline, printrpt(hcp(east), $0)\n",
     "condition dds(north, notrump) >= 9\naction printoneline\n",
     "seed 11\ngenerate 1000000\nproduce 1000000\ncondition rnd(4) == 1\naction print(north, south), bktfreq(hcp(north), 0, 30, 5)\n",
