@@ -176,19 +176,51 @@ const VALUES: &[&str] = &[
 #[derive(Debug)]
 enum Call {
     /// Creates a session in the slot, if it is empty.
-    Create { slot: usize, threads: u32, untrusted: bool },
-    Load { slot: usize, script: Script },
-    SetOption { slot: usize, key: CString, value: CString },
-    Seed { slot: usize, seed: i64 },
-    Run { slot: usize, report_size: Option<u32> },
-    NextDeal { slot: usize, count: u8 },
-    NextDeals { slot: usize, count: usize },
-    Eval { slot: usize, expression: CString },
+    Create {
+        slot: usize,
+        threads: u32,
+        untrusted: bool,
+    },
+    Load {
+        slot: usize,
+        script: Script,
+    },
+    SetOption {
+        slot: usize,
+        key: CString,
+        value: CString,
+    },
+    Seed {
+        slot: usize,
+        seed: i64,
+    },
+    Run {
+        slot: usize,
+        report_size: Option<u32>,
+    },
+    NextDeal {
+        slot: usize,
+        count: u8,
+    },
+    NextDeals {
+        slot: usize,
+        count: usize,
+    },
+    Eval {
+        slot: usize,
+        expression: CString,
+    },
     /// Interrupts through an interrupter made so far (any slot's, live or freed), without a lock.
-    Interrupt { which: usize },
+    Interrupt {
+        which: usize,
+    },
     /// Sleeps, so that another thread's call gets under way.
-    Pause { micros: u64 },
-    Destroy { slot: usize },
+    Pause {
+        micros: u64,
+    },
+    Destroy {
+        slot: usize,
+    },
 }
 
 /// A script's bytes (shown as text in a plan).
@@ -240,11 +272,7 @@ fn call(u: &mut Unstructured, slots: usize) -> Result<Call> {
         5 => Call::Seed { slot, seed: u.int_in_range(-2..=1000)? },
         6 | 7 | 8 => Call::Run {
             slot,
-            report_size: if u.arbitrary()? {
-                Some(std::mem::size_of::<dealer_run_report>() as u32)
-            } else {
-                None
-            },
+            report_size: if u.arbitrary()? { Some(std::mem::size_of::<dealer_run_report>() as u32) } else { None },
         },
         9 => Call::NextDeal { slot, count: u.int_in_range(1..=3)? },
         10 => Call::NextDeals { slot, count: u.int_in_range(0..=20)? },
@@ -611,7 +639,15 @@ fn on_session(call: &Call, s: &mut Live, shared: &Shared) {
             let mut deals = vec![dealer_deal::default(); *count];
             let mut produced = usize::MAX;
             let status = watched(h, || {
-                dealer_next_deals(h, *count, deals.as_mut_ptr(), std::ptr::null(), 0, std::ptr::null_mut(), &mut produced)
+                dealer_next_deals(
+                    h,
+                    *count,
+                    deals.as_mut_ptr(),
+                    std::ptr::null(),
+                    0,
+                    std::ptr::null_mut(),
+                    &mut produced,
+                )
             });
             check(h, status, "dealer_next_deals");
             assert!(produced <= *count, "dealer_next_deals: produced {produced} of {count}");
@@ -677,7 +713,8 @@ pub fn run(data: &[u8]) {
             .map(|(thread, lists)| {
                 let (shared, done_tx) = (&shared, done_tx.clone());
                 scope.spawn(move || {
-                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(thread, lists, shared)));
+                    let outcome =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(thread, lists, shared)));
                     if outcome.is_err() {
                         shared.phases.break_all();
                     }
