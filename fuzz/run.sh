@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
-# Fuzzes libdealer: seeds the corpora, builds both targets, then runs `script` and `capi` one
-# after the other (at the same time, one core each, with FUZZ_PARALLEL=1), each for SECONDS
-# (default 1800).
-# Usage: [FUZZ_PARALLEL=1] fuzz/run.sh [SECONDS]   needs nightly and cargo-fuzz (see README.md)
+# Fuzzes libdealer: seeds the corpora, builds the targets, then runs `script`, `capi` and
+# `sessions` one after the other (all at the same time, one process each, with
+# FUZZ_PARALLEL=1), each for SECONDS (default 1800). FUZZ_TARGETS picks some of them
+# (for example FUZZ_TARGETS=sessions).
+# Usage: [FUZZ_PARALLEL=1] [FUZZ_TARGETS="script capi sessions"] fuzz/run.sh [SECONDS]
+#        needs nightly and cargo-fuzz (see README.md)
 # Crashing inputs land in fuzz/artifacts/<target>/ (crash-*, timeout-*, oom-*, leak-*).
 set -eu
 seconds=${1:-1800}
+targets=${FUZZ_TARGETS:-script capi sessions}
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
 # Common libFuzzer options: 2 GB is runaway memory. A hang: 10 s per script input; 30 s per
 # capi input, whose arbitrary deals go to the double-dummy solver one table at a time (an
 # adversarial deal takes over a second alone, up to 12 s under ASan on a loaded machine, and a
-# solve cannot be interrupted).
+# solve cannot be interrupted); 30 s per sessions input, whose threads deal for at most 6 s
+# and then finish their calls in progress (each interrupted after 2 s, but its one
+# double-dummy solve), and whose own watchdog aborts after 20 s without a finished call.
 common=(-rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1)
 
+timeout_of() { # timeout_of TARGET: libFuzzer's -timeout for the target
+  case $1 in script) echo 10 ;; *) echo 30 ;; esac
+}
+
 ./seed-corpus.sh
-cargo +nightly fuzz build script
-cargo +nightly fuzz build capi
+for target in $targets; do
+  cargo +nightly fuzz build "$target"
+done
 
 status=0
 run() { # run TARGET MAX_LEN TIMEOUT
@@ -28,15 +38,21 @@ run() { # run TARGET MAX_LEN TIMEOUT
   }
 }
 if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
-  run script 4096 10 >script.log 2>&1 &
-  run capi 4096 30 >capi.log 2>&1 &
+  for target in $targets; do
+    run "$target" 4096 "$(timeout_of "$target")" >"$target.log" 2>&1 &
+  done
   wait
-  tail -n 30 script.log capi.log
-  grep -q "FOUND A CRASH" script.log capi.log && status=1
+  for target in $targets; do
+    tail -n 30 "$target.log"
+    grep -q "FOUND A CRASH" "$target.log" && status=1
+  done
 else
-  run script 4096 10
-  run capi 4096 30
+  for target in $targets; do
+    run "$target" 4096 "$(timeout_of "$target")"
+  done
 fi
 echo "== done; crashing inputs (if any):"
-ls -l artifacts/script artifacts/capi 2>/dev/null || true
+for target in $targets; do
+  ls -l "artifacts/$target" 2>/dev/null || true
+done
 exit "$status"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora (generated, not committed; see .gitignore):
 #   corpus/script/  every script of the parity suites, the C examples and the benchmarks;
-#   corpus/capi/    a few hand-made call sequences for the capi target.
+#   corpus/capi/    a few hand-made call sequences for the capi target;
+#   corpus/sessions/ a few thread plans for the sessions target.
 # Usage: fuzz/seed-corpus.sh   (from anywhere; sources that are missing are skipped)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -9,7 +10,8 @@ main=$(cd "$here/.." && pwd)
 parity=${PARITY_DIR:-/work/shared/parity}
 script_dir=$here/corpus/script
 capi_dir=$here/corpus/capi
-mkdir -p "$script_dir" "$capi_dir"
+sessions_dir=$here/corpus/sessions
+mkdir -p "$script_dir" "$capi_dir" "$sessions_dir"
 
 n=0
 add() { # add FILE: copy into the script corpus under a name that keeps its origin
@@ -42,3 +44,21 @@ for seed in 1 2 3 4 5 6 7 8; do
     >"$capi_dir/random-$seed"
 done
 echo "corpus/capi: $(ls "$capi_dir" | wc -l) inputs"
+
+# sessions: harness/sessions.rs decodes any bytes as threads' call lists (arbitrary::Unstructured:
+# thread count, slots, phases, then each list's length and calls), so these too are only
+# starting points. A plan whose calls all pick the same value: every thread creates, loads,
+# runs … on one slot.
+for byte in 000 001 002 003 006 011 014 020 040 077 100 177 200 377; do
+  head -c 256 /dev/zero | tr '\0' "\\$byte" >"$sessions_dir/same-$byte"
+done
+for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  LC_ALL=C awk -v s="$seed" 'BEGIN { srand(100 + s); n = 64 + (s * 37) % 400; for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }' \
+    >"$sessions_dir/random-$seed"
+done
+# Two threads, one slot, two phases: thread 0 creates a session, loads a script and runs it
+# while thread 1 pauses and interrupts; then thread 0 deals on while thread 1 evaluates and
+# frees the session.
+printf '\x00\x00\x01\x03\x00\x00\x00\x01\x02\x00\x06\x01\x02\x0e\x01\x00\x0c\x00\x01\x09\x02\x02\x0b\x02\x00\x0f' \
+  >"$sessions_dir/create-run-interrupt"
+echo "corpus/sessions: $(ls "$sessions_dir" | wc -l) inputs"
