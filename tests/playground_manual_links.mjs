@@ -13,27 +13,13 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { serve } from './static_server.mjs';
+import { check, expect, fail, finish } from './checks.mjs';
 
 const top = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const book = join(top, 'target/docs/html');
 const require = createRequire(join(top, 'bindings/wasm/package.json'));
 const { chromium } = require('playwright-core');
 
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`PASS ${name}`);
-    passed++;
-  } catch (e) {
-    console.log(`FAIL ${name}: ${e.message.split('\n').slice(0, 8).join('\n')}`);
-    failed++;
-  }
-}
-function expect(cond, what) {
-  if (!cond) throw new Error(what);
-}
 
 // Whether the built page `href` (reference/PAGE.html#ANCHOR) has an element with that id.
 function anchorExists(href) {
@@ -166,13 +152,11 @@ try {
   });
   expect(errors.length === 0, errors.join('; '));
 } catch (e) {
-  console.log(`FAIL the browser test: ${e.message}`);
-  failed++;
+  fail(`the browser test: ${e.message}`);
 } finally {
   if (browser) await browser.close();
   server.kill();
   rmSync(profile, { recursive: true, force: true });
   rmSync(site, { recursive: true, force: true });
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

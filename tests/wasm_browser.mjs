@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { CASES, DD_CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
 import { serve } from './static_server.mjs';
+import { check, expect, fail, finish } from './checks.mjs';
 
 const cores = availableParallelism();
 
@@ -26,21 +27,6 @@ const { chromium } = require('playwright-core');
 const artefacts = join(top, 'target/wasm-test');
 mkdirSync(artefacts, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`PASS ${name}`);
-    passed++;
-  } catch (e) {
-    console.log(`FAIL ${name}: ${e.message.split('\n').slice(0, 8).join('\n')}`);
-    failed++;
-  }
-}
-function expect(cond, what) {
-  if (!cond) throw new Error(what);
-}
 
 // The Statistics tab after a run of the third example (one 2-D frequency, hcp 12..20 by spades
 // 2..6): one heat-map table with a caption, a header row, 11 value rows and a Sum row, each value
@@ -353,12 +339,10 @@ try {
   console.log(`  (page ready in ${loadMs} ms; runs in ms: ${JSON.stringify(firstResult)})`);
   expect(errors.length === 0, errors.join('; '));
 } catch (e) {
-  console.log(`FAIL the browser test: ${e.message}`);
-  failed++;
+  fail(`the browser test: ${e.message}`);
 } finally {
   if (browser) await browser.close();
   server.kill();
   rmSync(profile, { recursive: true, force: true });
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();
