@@ -26,18 +26,7 @@
 #include <time.h>
 
 #include "dealer.h"
-
-static int passed, failed;
-static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        int ok_ = (cond) ? 1 : 0;                                              \
-        pthread_mutex_lock(&count_lock);                                       \
-        if (ok_) passed++;                                                     \
-        else { failed++; fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
-        pthread_mutex_unlock(&count_lock);                                     \
-    } while (0)
+#include "thread_checks.h"
 
 /* ---- Output kept by callbacks, with the thread that called. ---- */
 
