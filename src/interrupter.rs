@@ -24,6 +24,12 @@ impl Interrupter {
         self.0.store(true, Ordering::Relaxed);
     }
 
+    /// Whether an interruption is pending, without consuming it (for work that stops early and
+    /// leaves the job's next [`check`](Self::check) to report it).
+    pub(crate) fn is_pending(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
     /// An error if an interruption is pending, which it consumes.
     pub(crate) fn check(&self) -> Result<()> {
         if self.0.load(Ordering::Relaxed) && self.0.swap(false, Ordering::Relaxed) {

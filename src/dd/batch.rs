@@ -26,6 +26,13 @@ pub struct BatchItem {
     pub error: Option<DdError>,
 }
 
+impl BatchItem {
+    /// Whether the batch solved this item's need (no error, and not left out by a stop).
+    pub fn solved(&self) -> bool {
+        self.error.is_none() && self.results.missing(self.need).is_empty()
+    }
+}
+
 /// Solver contexts for up to a number of threads, created when first needed.
 pub struct SolverPool {
     solvers: Vec<Solver>,
@@ -57,8 +64,13 @@ impl SolverPool {
 
     /// Solves every item's need, spreading items over the pool's threads (each with its own
     /// context). The results are those of solving the items one at a time.
-    pub fn solve_batch(&mut self, items: &mut [BatchItem]) {
-        if items.is_empty() {
+    ///
+    /// `go_on` is asked before each item is solved (from the solving threads): once it answers
+    /// `false` (the run was interrupted or its time ceiling passed), the items not started yet
+    /// are left unsolved, their `results` lacking their `need` and no `error` set. A solve in
+    /// progress is not cut short, so a batch stops within about one solve.
+    pub fn solve_batch(&mut self, items: &mut [BatchItem], go_on: &(dyn Fn() -> bool + Sync)) {
+        if items.is_empty() || !go_on() {
             return;
         }
         let threads = self.threads.min(items.len());
@@ -72,6 +84,9 @@ impl SolverPool {
         if threads == 1 {
             let solver = &mut self.solvers[0];
             for item in items.iter_mut() {
+                if !go_on() {
+                    break;
+                }
                 item.error = item.results.solve(solver, &item.deal, item.need).err();
             }
             return;
@@ -85,7 +100,7 @@ impl SolverPool {
                     let next = &next;
                     scope.spawn(move || {
                         let mut done = Vec::new();
-                        loop {
+                        while go_on() {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(item) = work.get(i) else { break };
                             let mut results = item.results.clone();
@@ -144,10 +159,39 @@ mod tests {
             .collect();
         for threads in [1, 2, 3] {
             let mut batch = items.clone();
-            SolverPool::new(threads, TableMemory::DEFAULT, DoubleDummy::of_this_build()).solve_batch(&mut batch);
+            SolverPool::new(threads, TableMemory::DEFAULT, DoubleDummy::of_this_build())
+                .solve_batch(&mut batch, &|| true);
             for (item, (_, want)) in batch.iter().zip(KNOWN) {
                 assert!(item.error.is_none());
                 assert_eq!(flat(&item.results.table().unwrap()), want);
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_told_to_stop_leaves_the_rest_unsolved() {
+        for threads in [1, 2] {
+            let mut batch: Vec<BatchItem> = KNOWN
+                .iter()
+                .map(|(text, _)| BatchItem {
+                    deal: deal(text),
+                    need: Need::TABLE,
+                    results: DealResults::default(),
+                    error: None,
+                })
+                .collect();
+            // Told to stop after two solves have started.
+            let asked = AtomicUsize::new(0);
+            let go_on = || asked.fetch_add(1, Ordering::Relaxed) < 3;
+            SolverPool::new(threads, TableMemory::DEFAULT, DoubleDummy::of_this_build())
+                .solve_batch(&mut batch, &go_on);
+            let solved: Vec<bool> = batch.iter().map(BatchItem::solved).collect();
+            assert!(batch.iter().all(|item| item.error.is_none()));
+            assert_eq!(solved.iter().filter(|&&s| s).count(), 2, "{threads} threads: {solved:?}");
+            for (item, (_, want)) in batch.iter().zip(KNOWN) {
+                if let Some(table) = item.results.table() {
+                    assert_eq!(flat(&table), want);
+                }
             }
         }
     }
@@ -172,7 +216,7 @@ mod tests {
                 error: None,
             })
             .collect();
-        pool.solve_batch(&mut batch);
+        pool.solve_batch(&mut batch, &|| true);
         assert_eq!(jobs.job_calls.load(std::sync::atomic::Ordering::Relaxed), 1, "one call for the batch");
         assert_eq!(jobs.solves.load(std::sync::atomic::Ordering::Relaxed), 0, "no solve outside it");
         assert_eq!(flat(&batch[0].results.table().unwrap()), KNOWN[0].1);

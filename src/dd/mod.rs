@@ -37,7 +37,7 @@ mod solver;
 pub mod zrd;
 
 #[cfg(test)]
-mod test_deals;
+pub(crate) mod test_deals;
 
 pub use batch::{BatchItem, SolverPool};
 pub use cache::DdCache;

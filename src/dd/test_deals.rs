@@ -1,6 +1,6 @@
 //! Test support: complete deals from text, deals with known double-dummy tables, and a DDS of the
-//! embedder's kind ([`CountingDds`]), shared by the tests of the `dd` modules. Test-only; it must
-//! not be used by library code.
+//! embedder's kind ([`CountingDds`]), shared by the tests of the `dd` modules and of the job
+//! (which counts what dealing ahead solves). Test-only; it must not be used by library code.
 
 use super::DdTable;
 use crate::cards::{Deal, Hand, Suit};
@@ -53,7 +53,8 @@ pub(crate) fn flat(table: &DdTable) -> Vec<u8> {
 /// This build's DDS behind one provided as an embedder's would be, which counts the contexts it
 /// makes and frees and the solves it is asked, and which solves `jobs_at_once` jobs at once
 /// (in turn, in a context of its own) when that is more than 1, as the WebAssembly build's
-/// solver workers do.
+/// solver workers do. `before_solve`, when set, is called with the solve's number (from 1)
+/// before each solve.
 #[cfg(feature = "dds")]
 #[derive(Default)]
 pub(crate) struct CountingDds {
@@ -63,6 +64,7 @@ pub(crate) struct CountingDds {
     pub(crate) freed: std::sync::atomic::AtomicUsize,
     pub(crate) solves: std::sync::atomic::AtomicUsize,
     pub(crate) job_calls: std::sync::atomic::AtomicUsize,
+    pub(crate) before_solve: Option<Box<dyn Fn(usize) + Send + Sync>>,
 }
 
 #[cfg(feature = "dds")]
@@ -71,6 +73,15 @@ mod counting_dds {
 
     use super::CountingDds;
     use crate::dd::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParResult, DdsTable};
+
+    impl CountingDds {
+        fn count_solve(&self) {
+            let number = self.solves.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(before_solve) = &self.before_solve {
+                before_solve(number);
+            }
+        }
+    }
 
     impl DdsEntryPoints for CountingDds {
         fn context_new(&self, start_mb: u32, maximum_mb: u32) -> Option<ContextId> {
@@ -82,11 +93,11 @@ mod counting_dds {
             self.linked.context_free(context)
         }
         fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32> {
-            self.solves.fetch_add(1, Ordering::Relaxed);
+            self.count_solve();
             self.linked.calc_dd_table(context, cards)
         }
         fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
-            self.solves.fetch_add(1, Ordering::Relaxed);
+            self.count_solve();
             self.linked.solve_board(context, trump, first, cards)
         }
         fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {

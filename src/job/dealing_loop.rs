@@ -220,6 +220,8 @@ impl Job {
                     produced: self.produced,
                     max_generate: self.max_generate,
                     max_produce: self.max_produce,
+                    interrupter: &self.interrupter,
+                    hard_deadline: self.hard_deadline,
                 };
                 lookahead.next(program, job)
             };

@@ -4,25 +4,34 @@
 //! early: which deals are produced, and in which order, stays the dealing loop's decision
 //! (src/job/dealing_loop.rs, which reads this file), and nothing here writes output.
 //!
-//! Reads the program stage (evaluation), the dealer, the double-dummy solver and the external
-//! metrics, which the dealing loop lends it for each call (`JobInHand`); never the job's state.
+//! Batches start at one deal per solving thread and double up to their largest size, so a run
+//! that produces a few deals solves few in vain, and a batch stops being solved as soon as the
+//! run is interrupted or passes its time ceiling (the loop then reports it).
+//!
+//! Reads the program stage (evaluation), the dealer, the double-dummy solver, the external
+//! metrics and the interrupter, which the dealing loop lends it for each call (`JobInHand`);
+//! never the job's state.
+
+use std::time::Instant;
 
 use crate::cards::Deal;
 use crate::dd::{BatchItem, DdCache, DealResults, Need};
 use crate::dealing::Dealer;
 use crate::external::usereval::ExternalMetrics;
+use crate::interrupter::Interrupter;
 use crate::program::eval::Evaluation;
 use crate::program::Program;
 
-/// Deals needing double-dummy results per thread in one batch, when the condition needs them.
+/// Deals needing double-dummy results per thread in the largest batch, when the condition
+/// needs them.
 pub(crate) const DEALS_PER_THREAD_IN_A_BATCH: usize = 16;
 
 /// The same when only actions need them (every deal in the batch is certain to be produced):
 /// larger batches leave threads idle less often at the end of a batch.
 pub(crate) const CERTAIN_DEALS_PER_THREAD_IN_A_BATCH: usize = 64;
 
-/// What dealing ahead uses of the job: its dealer, double-dummy cache, external metrics and
-/// counters (the dealing loop lends them for one call).
+/// What dealing ahead uses of the job: its dealer, double-dummy cache, external metrics,
+/// counters and what stops it (the dealing loop lends them for one call).
 pub(crate) struct JobInHand<'a> {
     pub(crate) dealer: &'a mut Dealer,
     pub(crate) dd: &'a mut DdCache,
@@ -31,6 +40,10 @@ pub(crate) struct JobInHand<'a> {
     pub(crate) produced: i64,
     pub(crate) max_generate: i64,
     pub(crate) max_produce: i64,
+    /// The run's interruption flag: solving stops when it is raised (and the loop reports it).
+    pub(crate) interrupter: &'a Interrupter,
+    /// The wall-time ceiling: solving stops when it passes (and the loop reports it).
+    pub(crate) hard_deadline: Option<Instant>,
 }
 
 impl Lookahead {
@@ -47,7 +60,18 @@ impl Lookahead {
     /// across threads. Which deals are produced, and in which order, is decided later by the
     /// dealing loop exactly as without a lookahead.
     fn deal_ahead(&mut self, program: &Program, job: JobInHand) {
-        let JobInHand { dealer, dd, external, generated, produced, max_generate, max_produce } = job;
+        let JobInHand {
+            dealer,
+            dd,
+            external,
+            generated,
+            produced,
+            max_generate,
+            max_produce,
+            interrupter,
+            hard_deadline,
+        } = job;
+        let go_on = || !interrupter.is_pending() && hard_deadline.is_none_or(|d| Instant::now() < d);
         let mut items: Vec<(usize, BatchItem)> = Vec::new();
         let mut accepted = 0;
         let room = (max_generate - generated).clamp(0, MAX_DEALT_AHEAD as i64) as usize;
@@ -91,8 +115,9 @@ impl Lookahead {
                 break;
             }
         }
+        self.batch = (self.batch * 2).min(self.largest_batch);
         let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = items.into_iter().unzip();
-        dd.pool().solve_batch(&mut batch);
+        dd.pool().solve_batch(&mut batch, &go_on);
         // A second batch: the actions' results of the deals the condition accepts once its
         // results are known. (The loop judges these deals again, in order; this only chooses
         // what to solve ahead.)
@@ -100,8 +125,7 @@ impl Lookahead {
         let mut second: Vec<(usize, BatchItem)> = Vec::new();
         for (&position, item) in positions.iter().zip(&batch) {
             let ahead = &self.queue[position];
-            if ahead.verdict != Verdict::Pending || item.error.is_some() || item.results.missing(action_need).is_empty()
-            {
+            if ahead.verdict != Verdict::Pending || !item.solved() || item.results.missing(action_need).is_empty() {
                 continue;
             }
             dd.insert(&item.deal, item.results.clone());
@@ -120,16 +144,17 @@ impl Lookahead {
         }
         keep_results(&mut self.queue, positions, batch);
         let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = second.into_iter().unzip();
-        dd.pool().solve_batch(&mut batch);
+        dd.pool().solve_batch(&mut batch, &go_on);
         keep_results(&mut self.queue, positions, batch);
     }
 }
 
 /// Gives each solved item's results to the deal dealt ahead at its position in the queue. A
-/// failed solve is repeated, and reported, when the loop needs the result.
+/// failed solve, or one a stopped batch left out, is made (and a failure reported) when the
+/// loop needs the result.
 fn keep_results(queue: &mut std::collections::VecDeque<Ahead>, positions: Vec<usize>, batch: Vec<BatchItem>) {
     for (position, item) in positions.into_iter().zip(batch) {
-        if item.error.is_none() {
+        if item.solved() {
             queue[position].results = Some(item.results);
         }
     }
@@ -183,8 +208,11 @@ impl Ahead {
 /// Deals dealt ahead so that their double-dummy results are solved together across threads.
 pub(crate) struct Lookahead {
     pub(crate) queue: std::collections::VecDeque<Ahead>,
-    /// Deals needing double-dummy results per batch.
+    /// Deals needing double-dummy results in the next batch: one per solving thread at first,
+    /// doubled after each batch up to `largest_batch`.
     pub(crate) batch: usize,
+    /// The most deals needing double-dummy results in one batch.
+    pub(crate) largest_batch: usize,
     /// What the condition may read.
     pub(crate) condition_need: Need,
     /// What the actions may read on a produced deal.

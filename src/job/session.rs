@@ -464,9 +464,10 @@ impl Session {
             && !program.uses_external_metrics())
         .then(|| Lookahead {
             queue: Default::default(),
+            batch: dd_threads,
             // Deals whose verdict waits for the solver may be dealt in vain (an accepted one
             // ends the batch in drand48 mode); deals only actions need results for never are.
-            batch: dd_threads
+            largest_batch: dd_threads
                 * if dd_use.condition.is_empty() {
                     CERTAIN_DEALS_PER_THREAD_IN_A_BATCH
                 } else {

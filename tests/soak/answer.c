@@ -97,6 +97,11 @@ static void keep_message(const dealer_session *session, struct answer *answer) {
     snprintf(answer->message, sizeof answer->message, "%s", dealer_last_error(session));
 }
 
+/* The request's `max_seconds` ceiling. */
+static double max_seconds_of(const struct request *r) {
+    return r->script->max_seconds > 0 ? r->script->max_seconds : 10.0;
+}
+
 /* Sets every option a request touches, the same list on every request, so that a pooled
  * session carries nothing over. Returns the first failing status. */
 static int32_t set_up(const struct request *r, dealer_session *s, struct receiver *receiver) {
@@ -109,7 +114,7 @@ static int32_t set_up(const struct request *r, dealer_session *s, struct receive
     SET(dealer_set_option(s, "max_generate", number));
     snprintf(number, sizeof number, "%lld", (long long)r->max_output);
     SET(dealer_set_option(s, "max_output_bytes", number));
-    snprintf(number, sizeof number, "%g", r->script->max_seconds > 0 ? r->script->max_seconds : 10.0);
+    snprintf(number, sizeof number, "%g", max_seconds_of(r));
     SET(dealer_set_option(s, "max_seconds", number));
     SET(dealer_set_option(s, "max_script_bytes", "262144"));
     SET(dealer_set_generator(s, r->generator));
@@ -159,6 +164,7 @@ int answer_request(const struct request *r, dealer_session *s, struct answer *an
     answer->ceiling = DEALER_CEILING_NONE;
     answer->message[0] = 0;
     answer->interrupted = 0;
+    answer->overrun = -1;
     struct receiver receiver = {&answer->output, r->mode == MODE_DROP ? r->drop_after_bytes : 0};
     int32_t rc = set_up(r, s, &receiver);
     if (rc != DEALER_OK) {
@@ -180,8 +186,10 @@ int answer_request(const struct request *r, dealer_session *s, struct answer *an
         return 0;
     }
     dealer_interrupter *interrupter = NULL;
+    long long started = now_ns();
     if (r->mode == MODE_INTERRUPT && interrupts) {
         if (dealer_create_interrupter(s, &interrupter) != DEALER_OK) return -1;
+        started = now_ns();
         interrupts_arm(interrupts, slot, interrupter, r->interrupt_after_us);
     }
     dealer_run_report report;
@@ -189,6 +197,11 @@ int answer_request(const struct request *r, dealer_session *s, struct answer *an
     report.size = sizeof report;
     answer->status = dealer_run(s, &report);
     answer->ceiling = report.ceiling;
+    double ran = (double)(now_ns() - started) / 1e9;
+    if (answer->status == DEALER_INTERRUPTED)
+        answer->overrun = ran - r->interrupt_after_us / 1e6;
+    else if (answer->status == DEALER_CEILING_REACHED && answer->ceiling == DEALER_CEILING_TIME)
+        answer->overrun = ran - max_seconds_of(r);
     if (interrupter) {
         answer->interrupted = interrupts_disarm(interrupts, slot);
         dealer_free_interrupter(interrupter);

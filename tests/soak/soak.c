@@ -39,6 +39,9 @@
 #define WATCHDOG_SECONDS 60
 #define OUTCOMES 16
 #define FAILURES_SHOWN 30
+/* The longest a run may go on after its interrupt was due or past its time ceiling: one
+ * double-dummy solve in progress is finished, on a machine the soak keeps busy. */
+#define STOP_BOUND_SECONDS 5.0
 
 static const char *const outcome_names[OUTCOMES] = {
     "ok", "ceiling-output", "ceiling-generate", "ceiling-time", "interrupted", "client-gone (io)", "script-error",
@@ -65,6 +68,9 @@ struct soak {
     uint64_t requests[CLASS_COUNT];
     uint64_t outcomes[CLASS_COUNT][OUTCOMES];
     uint64_t wrong, fresh_references, cached_checks, interrupts_sent, sessions_reused, sessions_freed;
+    /* The slowest stop after an interrupt [0] and past the time ceiling [1], and its request. */
+    double slowest_stop[2];
+    char slowest_stop_request[2][300];
     char current[MAX_WORKERS][300];   /* what each worker serves, for the watchdog's report */
     pthread_mutex_t current_lock;
     uint64_t seed;
@@ -72,12 +78,6 @@ struct soak {
 };
 
 struct worker { struct soak *soak; int index; pthread_t thread; };
-
-static long long now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
 
 static void set_current(struct soak *soak, int index, const char *text) {
     pthread_mutex_lock(&soak->current_lock);
@@ -168,6 +168,12 @@ static void *serve(void *arg) {
         if (fresh) soak->fresh_references++;
         else soak->cached_checks++;
         if (request.mode == MODE_INTERRUPT && answer.interrupted) soak->interrupts_sent++;
+        int stop_kind = answer.status == DEALER_INTERRUPTED ? 0 : 1;
+        if (answer.overrun > soak->slowest_stop[stop_kind]) {
+            soak->slowest_stop[stop_kind] = answer.overrun;
+            snprintf(soak->slowest_stop_request[stop_kind], sizeof soak->slowest_stop_request[stop_kind], "%s",
+                     described);
+        }
         if (reused) soak->sessions_reused++;
         if (request.free_after || pending) soak->sessions_freed++;
         pthread_mutex_unlock(&soak->counts_lock);
@@ -410,6 +416,10 @@ int main(int argc, char **argv) {
 
     row(soak->wrong == 0, "every answer right (%llu requests, %llu wrong)", (unsigned long long)total,
         (unsigned long long)soak->wrong);
+    for (int kind = 0; kind < 2; kind++)
+        row(soak->slowest_stop[kind] <= STOP_BOUND_SECONDS, "runs stop promptly %s: at most %.2f s later (bound %.0f s)%s%s",
+            kind == 0 ? "when interrupted" : "at the time ceiling", soak->slowest_stop[kind], STOP_BOUND_SECONDS,
+            soak->slowest_stop[kind] > 0 ? ", slowest: " : "", soak->slowest_stop_request[kind]);
     int every_class = 1;
     for (int c = 0; c < CLASS_COUNT; c++) every_class &= soak->requests[c] > 0 || !(classes & (1u << c));
     row(every_class, "every class asked for served (practice, example, random, hostile, dd)");

@@ -147,6 +147,9 @@ struct answer {
     size_t length;            /* of the output without timing lines */
     size_t raw_length;        /* of the output as received */
     int interrupted;          /* the interrupter fired (MODE_INTERRUPT) */
+    double overrun;           /* seconds the run went on after it was told to stop: after the
+                                 interrupt was due (an interrupted run) or past max_seconds (a run
+                                 stopped by the time ceiling); -1 for any other run */
 };
 
 struct session_pool;
@@ -182,7 +185,8 @@ const char *outcome_name(const struct answer *answer);
 struct resources { long rss_kb, heap_kb; int fds; int threads; int children; int semaphores; };
 void resources_sample(struct resources *now);
 
-/* latency.c: fixed histograms (no memory grows with the run). */
+/* latency.c: fixed histograms (no memory grows with the run), and the monotonic clock in ns. */
+long long now_ns(void);
 struct latency;
 struct latency *latency_create(void);
 void latency_add(struct latency *latency, enum script_class cls, double seconds);

@@ -17,6 +17,8 @@ use crate::job::{Ceiling, RunReport, Session, Sink, Stream};
 
 mod ceilings_and_formats;
 mod expressions;
+#[cfg(feature = "dds")]
+mod lookahead;
 mod outputs_and_threads;
 mod runs;
 mod safety;
