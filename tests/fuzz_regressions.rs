@@ -6,12 +6,17 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
+#[path = "../fuzz/harness/api_common.rs"]
+mod api_common;
 #[path = "../fuzz/harness/capi.rs"]
 mod capi;
 #[path = "../fuzz/harness/script.rs"]
 mod script;
+#[path = "../fuzz/harness/sessions.rs"]
+mod sessions;
 
-/// Time an input may take: the fuzzers' `-timeout`.
+/// Time an input may take: the `script` fuzzer's `-timeout` (the others allow 30 s; their
+/// regression inputs must still finish within this).
 const LIMIT: Duration = Duration::from_secs(10);
 
 /// Replays every input of `tests/fuzz-regressions/<target>` through `harness`, each within
@@ -44,4 +49,9 @@ fn script_inputs_found_by_the_fuzzer_run_cleanly() {
 #[test]
 fn capi_inputs_found_by_the_fuzzer_run_cleanly() {
     replay("capi", capi::run);
+}
+
+#[test]
+fn sessions_inputs_found_by_the_fuzzer_run_cleanly() {
+    replay("sessions", sessions::run);
 }

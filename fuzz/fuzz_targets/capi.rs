@@ -3,6 +3,8 @@
 
 #![no_main]
 
+#[path = "../harness/api_common.rs"]
+mod api_common;
 #[path = "../harness/capi.rs"]
 mod harness;
 

@@ -4,6 +4,8 @@
 
 #![no_main]
 
+#[path = "../harness/api_common.rs"]
+mod api_common;
 #[path = "../harness/sessions.rs"]
 mod harness;
 

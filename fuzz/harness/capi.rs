@@ -28,24 +28,22 @@
 //! double-dummy feature) unless the last one set is already small; and all sessions that may
 //! solve double-dummy problems share 1 solving call per input. A watchdog thread interrupts
 //! (`dealer_interrupt`) any `dealer_run` or `dealer_next_deal` loop still running after
-//! `WATCHDOG` (script variables and other indirections can hide double-dummy work from the
-//! harness's word checks).
+//! `RUN_WATCHDOG` (script variables and other indirections can hide double-dummy work from the
+//! harness's word checks). The contract checks, collectors, `usereval` and the watchdog are
+//! shared with the `sessions` harness (`api_common.rs`).
 
 use std::ffi::{c_char, c_void, CStr, CString};
 
 use arbitrary::{Result, Unstructured};
 use dealer::ffi::*;
 
+use crate::api_common::{check, contains, last_error, names_dd, usereval, watched, write_collect};
+
 const MAX_SESSIONS: usize = 3;
 const MAX_CALLS: usize = 64;
 const GENERATE_CAP: i64 = 100;
 const GENERATE_CAP_DD: i64 = 1;
 const DD_CALLS: u32 = 1;
-/// Output kept per session before the collector starts over.
-const MAX_COLLECTED: usize = 1 << 20;
-
-/// Words that make a script or expression solve double-dummy problems.
-const DD_WORDS: &[&str] = &["dds", "par", "trix", "trick", "evalcontract"];
 /// Option keys that open files or name programs to start.
 const UNSAFE_KEYS: &[&str] =
     &["csv_file", "export_file", "zrd_file", "dl52_file", "library_file", "server", "opc_program"];
@@ -167,64 +165,8 @@ struct Live {
     last_deal: Option<dealer_deal>,
 }
 
-unsafe extern "C" fn write_collect(data: *const u8, len: usize, userdata: *mut c_void) -> i32 {
-    // SAFETY: userdata is the session's `output` box, alive while the session is; data has len bytes.
-    let out = unsafe { &mut *userdata.cast::<Vec<u8>>() };
-    if out.len() + len > MAX_COLLECTED {
-        out.clear();
-    }
-    out.extend_from_slice(unsafe { std::slice::from_raw_parts(data, len) });
-    0
-}
-
 unsafe extern "C" fn write_fail(_data: *const u8, _len: usize, _userdata: *mut c_void) -> i32 {
     -1
-}
-
-unsafe extern "C" fn usereval(
-    query: *const dealer_usereval_query,
-    _deal: *const dealer_deal,
-    stats: *const dealer_hand_stats,
-    results: *mut i32,
-    userdata: *mut c_void,
-) -> i32 {
-    // SAFETY: the library passes valid pointers (4 stats, 128 results); userdata is the
-    // session's `usereval_status` box.
-    let (q, stats, results, status) = unsafe {
-        (
-            &*query,
-            std::slice::from_raw_parts(stats, 4),
-            std::slice::from_raw_parts_mut(results, 128),
-            *userdata.cast::<i32>(),
-        )
-    };
-    for (i, r) in results.iter_mut().enumerate() {
-        *r = q.tag.wrapping_add(i as i32).wrapping_add(stats[i % 4].total_hcp);
-    }
-    status
-}
-
-fn last_error(handle: *const dealer_session) -> String {
-    // SAFETY: the library returns a NUL-terminated string valid until the next call.
-    unsafe { CStr::from_ptr(dealer_last_error(handle)) }.to_string_lossy().into_owned()
-}
-
-/// Checks a status against the API's contract.
-fn check(handle: *mut dealer_session, status: i32, call: &str) -> i32 {
-    assert!((-11..=3).contains(&status), "{call}: undocumented status {status}");
-    if handle.is_null() {
-        return status;
-    }
-    let message = last_error(handle);
-    assert!(status != DEALER_ERROR_INTERNAL, "{call}: DEALER_ERROR_INTERNAL: {message}");
-    if status < 0 {
-        assert!(!message.is_empty(), "{call}: status {status} with an empty dealer_last_error");
-    } else {
-        assert!(message.is_empty(), "{call}: status {status} with dealer_last_error '{message}'");
-    }
-    let summary = unsafe { CStr::from_ptr(dealer_last_error_summary(handle)) };
-    assert_eq!(summary.is_empty(), message.is_empty(), "{call}: summary and message disagree");
-    status
 }
 
 /// Text from a pool or raw bytes, cut at the first NUL as C would.
@@ -251,39 +193,6 @@ fn text(u: &mut Unstructured, pool: &[&str]) -> Result<Vec<u8>> {
 
 fn cstring(u: &mut Unstructured, pool: &[&str]) -> Result<CString> {
     Ok(CString::new(text(u, pool)?).expect("cut at the first NUL"))
-}
-
-/// How long a run may take before the watchdog interrupts it.
-const WATCHDOG: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// Runs `call` (a run or a `next_deal` loop on session `h`) with a watchdog that interrupts
-/// it after [`WATCHDOG`]; an interruption that comes too late for `call` stops the session's
-/// next run instead, which is a documented outcome too.
-fn watched<T>(h: *mut dealer_session, call: impl FnOnce() -> T) -> T {
-    let mut interrupter = std::ptr::null_mut();
-    if dealer_create_interrupter(h, &mut interrupter) != DEALER_OK {
-        return call();
-    }
-    let handle = interrupter as usize;
-    let (finished, done) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        if done.recv_timeout(WATCHDOG).is_err() {
-            dealer_interrupt(handle as *const dealer_interrupter);
-        }
-    });
-    let result = call();
-    let _ = finished.send(());
-    let _ = watchdog.join();
-    dealer_free_interrupter(interrupter);
-    result
-}
-
-fn names_dd(bytes: &[u8]) -> bool {
-    DD_WORDS.iter().any(|w| bytes.windows(w.len()).any(|win| win == w.as_bytes()))
-}
-
-fn contains(bytes: &[u8], word: &str) -> bool {
-    bytes.windows(word.len()).any(|win| win == word.as_bytes())
 }
 
 /// A small or a huge limit.

@@ -30,7 +30,7 @@
 //! - no crash, no leak (the sanitizer's leak check: every session and interrupter is freed),
 //!   and no deadlock: a per-input watchdog aborts (naming each thread's call in progress)
 //!   when no thread finishes a call for [`STALL`], below the fuzzer's `-timeout`; every run or
-//!   `dealer_next_deal` call is interrupted after [`RUN_WATCHDOG`], and dealing calls after
+//!   `dealer_next_deal` call is interrupted after [`RUN_WATCHDOG`](crate::api_common::RUN_WATCHDOG), and dealing calls after
 //!   [`WORK_BUDGET`] are skipped, so that an input's threads finish well within the timeout.
 //!
 //! Like the other targets it never touches the filesystem and never starts a process: output
@@ -41,13 +41,15 @@
 //! the last one set is already small, session threads are 1 or 2, and one double-dummy call is
 //! shared by the whole input.
 
-use std::ffi::{c_void, CStr, CString};
+use std::ffi::{c_void, CString};
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use arbitrary::{Result, Unstructured};
 use dealer::ffi::*;
+
+use crate::api_common::{check, names_dd, usereval, watched, write_collect};
 
 const MAX_THREADS: usize = 4;
 const MAX_SLOTS: usize = 4;
@@ -57,17 +59,11 @@ const GENERATE_CAP: i64 = 200;
 const GENERATE_CAP_DD: i64 = 1;
 /// Double-dummy calls (runs, deals or evals of a session that names double dummy) per input.
 const DD_CALLS: u32 = 1;
-/// How long a run or `dealer_next_deal` call may take before it is interrupted.
-pub const RUN_WATCHDOG: Duration = Duration::from_secs(2);
 /// How long an input may deal: later runs, deal and eval calls are skipped.
 pub const WORK_BUDGET: Duration = Duration::from_secs(6);
 /// How long the threads may go without finishing a call before the harness calls it a deadlock.
 pub const STALL: Duration = Duration::from_secs(20);
-/// Output kept per stream and run before the collector starts over.
-const MAX_COLLECTED: usize = 4 << 20;
 
-/// Words that make a script, option or expression solve double-dummy problems.
-const DD_WORDS: &[&str] = &["dds", "par", "trix", "trick", "evalcontract"];
 /// Option keys that open files, name programs or write part files: never set.
 const UNSAFE_KEYS: &[&str] = &[
     "csv_file",
@@ -270,7 +266,7 @@ fn call(u: &mut Unstructured, slots: usize) -> Result<Call> {
         1 | 2 => Call::Load { slot, script: Script(text(u, SCRIPTS)?) },
         3 | 4 => Call::SetOption { slot, key: cstring(u, KEYS)?, value: cstring(u, VALUES)? },
         5 => Call::Seed { slot, seed: u.int_in_range(-2..=1000)? },
-        6 | 7 | 8 => Call::Run {
+        6..=8 => Call::Run {
             slot,
             report_size: if u.arbitrary()? { Some(std::mem::size_of::<dealer_run_report>() as u32) } else { None },
         },
@@ -324,59 +320,6 @@ struct Live {
 
 // SAFETY: a session may be used from any thread, one thread at a time (the slot's mutex).
 unsafe impl Send for Live {}
-
-unsafe extern "C" fn write_collect(data: *const u8, len: usize, userdata: *mut c_void) -> i32 {
-    // SAFETY: userdata is one of the session's `streams` boxes, alive while the session is.
-    let out = unsafe { &mut *userdata.cast::<Vec<u8>>() };
-    if out.len() + len > MAX_COLLECTED {
-        out.clear();
-    }
-    out.extend_from_slice(unsafe { std::slice::from_raw_parts(data, len) });
-    0
-}
-
-unsafe extern "C" fn usereval(
-    query: *const dealer_usereval_query,
-    _deal: *const dealer_deal,
-    stats: *const dealer_hand_stats,
-    results: *mut i32,
-    userdata: *mut c_void,
-) -> i32 {
-    // SAFETY: the library passes valid pointers (4 stats, 128 results); userdata is the
-    // session's `usereval_status` box.
-    let (q, stats, results, status) = unsafe {
-        (
-            &*query,
-            std::slice::from_raw_parts(stats, 4),
-            std::slice::from_raw_parts_mut(results, 128),
-            *userdata.cast::<i32>(),
-        )
-    };
-    for (i, r) in results.iter_mut().enumerate() {
-        *r = q.tag.wrapping_add(i as i32).wrapping_add(stats[i % 4].total_hcp);
-    }
-    status
-}
-
-/// Checks a status against the API's contract.
-fn check(handle: *mut dealer_session, status: i32, call: &str) -> i32 {
-    assert!((-11..=3).contains(&status), "{call}: undocumented status {status}");
-    // SAFETY: the library returns NUL-terminated strings valid until the next call on the session.
-    let message = unsafe { CStr::from_ptr(dealer_last_error(handle)) }.to_string_lossy().into_owned();
-    assert!(status != DEALER_ERROR_INTERNAL, "{call}: DEALER_ERROR_INTERNAL: {message}");
-    if status < 0 {
-        assert!(!message.is_empty(), "{call}: status {status} with an empty dealer_last_error");
-    } else {
-        assert!(message.is_empty(), "{call}: status {status} with dealer_last_error '{message}'");
-    }
-    let summary = unsafe { CStr::from_ptr(dealer_last_error_summary(handle)) };
-    assert_eq!(summary.is_empty(), message.is_empty(), "{call}: summary and message disagree");
-    status
-}
-
-fn names_dd(bytes: &[u8]) -> bool {
-    DD_WORDS.iter().any(|w| bytes.windows(w.len()).any(|win| win == w.as_bytes()))
-}
 
 /// What all threads of one input share.
 struct Shared {
@@ -478,26 +421,6 @@ fn dd_budget(s: &Live, shared: &Shared) -> bool {
         return false;
     }
     !s.dd || shared.dd_left.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok()
-}
-
-/// Runs `call` (dealing on session `h`) with a thread that interrupts it after [`RUN_WATCHDOG`];
-/// an interruption that comes too late stops the session's next run instead, which is a
-/// documented outcome too.
-fn watched<T>(h: *mut dealer_session, call: impl FnOnce() -> T) -> T {
-    let mut interrupter = std::ptr::null_mut();
-    assert_eq!(dealer_create_interrupter(h, &mut interrupter), DEALER_OK);
-    let handle = interrupter as usize;
-    let (finished, done) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        if done.recv_timeout(RUN_WATCHDOG).is_err() {
-            dealer_interrupt(handle as *const dealer_interrupter);
-        }
-    });
-    let result = call();
-    let _ = finished.send(());
-    let _ = watchdog.join();
-    dealer_free_interrupter(interrupter);
-    result
 }
 
 /// Checks what a run left on the output, csv and export streams.
