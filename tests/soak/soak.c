@@ -11,8 +11,9 @@
  * and asserts that the resident set stays flat after warm-up (the last quarter's median at most
  * 5 % above the second quarter's, in runs of 5 minutes or more), that the heap in use is back
  * where it was before the first request once every session is freed (no leak), that the
- * descriptors stay flat, that no thread, child process or semaphore is left at the end, and a watchdog
- * fails the run when no request completes for 60 s. It prints requests per second, p50/p99
+ * descriptors stay flat, that no thread, child process or semaphore is left at the end, that
+ * runs stop promptly (within STOP_BOUND_SECONDS of their interrupt or past their time
+ * ceiling), and a watchdog fails the run when no request completes for 60 s. It prints requests per second, p50/p99
  * latency by class (latency.c), outcomes by kind and class, then `ok:`/`FAIL:` rows and
  * `N passed, M failed`; exit status 1 on any failure.
  *
