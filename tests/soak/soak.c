@@ -116,7 +116,7 @@ static void *serve(void *arg) {
     memset(&answer, 0, sizeof answer);
     memset(&reference, 0, sizeof reference);
     while (!atomic_load(&soak->stop)) {
-        /* At most one double-dummy request at a time: each solver thread holds tens of MB. */
+        /* At most one double-dummy request at a time: each solver thread holds about 100 MB. */
         int expected = 0;
         int dd_allowed = atomic_compare_exchange_strong(&soak->dd_running, &expected, 1);
         struct request request;
