@@ -11,16 +11,18 @@ seconds=${1:-1800}
 targets=${FUZZ_TARGETS:-script capi sessions}
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-# Common libFuzzer options: 2 GB is runaway memory. A hang: 10 s per script input; 30 s per
-# capi input, whose arbitrary deals go to the double-dummy solver one table at a time (an
-# adversarial deal takes over a second alone, up to 12 s under ASan on a loaded machine, and a
-# solve cannot be interrupted); 30 s per sessions input, whose threads deal for at most 6 s
-# and then finish their calls in progress (each interrupted after 2 s, but its one
-# double-dummy solve), and whose own watchdog aborts after 20 s without a finished call.
+# Common libFuzzer options: 2 GB is runaway memory; a hang is an input still running after
+# 30 s. Every target may solve one double-dummy table per input, and a solve cannot be
+# interrupted: one table of a hard deal takes over half a second of a core alone, several
+# times that under ASan, and ten times more again on a machine shared with other work (a
+# script input with `trix(deal)` took 11 s under a soak test: tests/fuzz-regressions/script/).
+# The sessions target's threads deal for at most 6 s and then finish their calls in progress
+# (each interrupted after 2 s, but its one solve), and its own watchdog aborts after 20 s
+# without a finished call.
 common=(-rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1)
 
 timeout_of() { # timeout_of TARGET: libFuzzer's -timeout for the target
-  case $1 in script) echo 10 ;; *) echo 30 ;; esac
+  echo 30
 }
 
 ./seed-corpus.sh
