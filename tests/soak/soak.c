@@ -13,9 +13,9 @@
  * where it was before the first request once every session is freed (no leak), that the
  * descriptors stay flat, that no thread, child process or semaphore is left at the end, that
  * runs stop promptly (within STOP_BOUND_SECONDS of their interrupt or past their time
- * ceiling), and a watchdog fails the run when no request completes for 60 s. It prints requests per second, p50/p99
- * latency by class (latency.c), outcomes by kind and class, then `ok:`/`FAIL:` rows and
- * `N passed, M failed`; exit status 1 on any failure.
+ * ceiling), and a watchdog fails the run when no request completes for 60 s. It prints
+ * requests per second, p50/p99 latency by class (latency.c), outcomes by kind and class, then
+ * `ok:`/`FAIL:` rows and `N passed, M failed`; exit status 1 on any failure.
  *
  * Usage: soak --seconds N [--workers 4..16] [--seed S] [--top DIR] [--shared DIR]
  *             [--classes practice,example,random,hostile,dd] [--modes run,interrupt,drop,eval]
