@@ -267,7 +267,7 @@ limits: all
 # `untrusted`, every generator and format, double dummy on a few, interrupts, dropped clients,
 # eval) for SOAK_MINUTES, every answer checked against a reference run done alone; resident
 # memory and descriptors flat, no thread, child or semaphore left, interrupted and timed-out runs
-# stopping within 5 s, a watchdog against deadlocks.
+# stopping within 10 s, a watchdog against deadlocks.
 # `make soak-short` is its 60-second form in make test.
 SOAK_MINUTES ?= 10
 SOAK_WORKERS ?= 8

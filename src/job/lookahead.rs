@@ -12,9 +12,8 @@
 //! metrics and the interrupter, which the dealing loop lends it for each call (`JobInHand`);
 //! never the job's state.
 
-use std::time::Instant;
-
 use crate::cards::Deal;
+use crate::clock::Instant;
 use crate::dd::{BatchItem, DdCache, DealResults, Need};
 use crate::dealing::Dealer;
 use crate::external::usereval::ExternalMetrics;
