@@ -30,7 +30,8 @@
 //! - no crash, no leak (the sanitizer's leak check: every session and interrupter is freed),
 //!   and no deadlock: a per-input watchdog aborts (naming each thread's call in progress)
 //!   when no thread finishes a call for [`STALL`], below the fuzzer's `-timeout`; every run or
-//!   `dealer_next_deal` call is interrupted after [`RUN_WATCHDOG`](crate::api_common::RUN_WATCHDOG), and dealing calls after
+//!   `dealer_next_deal` call is interrupted after
+//!   [`RUN_WATCHDOG`](crate::api_common::RUN_WATCHDOG), and dealing calls after
 //!   [`WORK_BUDGET`] are skipped, so that an input's threads finish well within the timeout.
 //!
 //! Like the other targets it never touches the filesystem and never starts a process: output
