@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { serve } from './static_server.mjs';
 import { check, expect, fail, finish } from './checks.mjs';
+import { launchChromium } from './chromium.mjs';
 
 const top = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const book = join(top, 'target/docs/html');
@@ -67,14 +68,8 @@ const profile = mkdtempSync(join(tmpdir(), 'dealer-chromium-'));
 let browser;
 try {
   const base = `${root}www/`;
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-    // No service worker: every fetch reaches the server (and page.route below).
-    serviceWorkers: 'block',
-  });
+  // No service worker: every fetch reaches the server (and page.route below).
+  browser = await launchChromium(chromium, profile, { serviceWorkers: 'block' });
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

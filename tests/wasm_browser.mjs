@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { CASES, DD_CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
 import { serve } from './static_server.mjs';
 import { check, expect, fail, finish } from './checks.mjs';
+import { launchChromium } from './chromium.mjs';
 
 const cores = availableParallelism();
 
@@ -64,14 +65,7 @@ const profile = mkdtempSync(join(tmpdir(), 'dealer-chromium-'));
 let browser;
 try {
   const base = `${root}www/`;
-  // A fresh profile each run (playwright passes it as --user-data-dir).
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await launchChromium(chromium, profile, { viewport: { width: 1280, height: 900 } });
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

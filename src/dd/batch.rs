@@ -146,9 +146,9 @@ mod tests {
     use super::*;
     use crate::dd::test_deals::{deal, flat, KNOWN};
 
-    #[test]
-    fn batches_give_the_results_of_single_solves() {
-        let items: Vec<BatchItem> = KNOWN
+    /// The deals of known tables, each wanting its whole table.
+    fn known_tables() -> Vec<BatchItem> {
+        KNOWN
             .iter()
             .map(|(text, _)| BatchItem {
                 deal: deal(text),
@@ -156,7 +156,12 @@ mod tests {
                 results: DealResults::default(),
                 error: None,
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn batches_give_the_results_of_single_solves() {
+        let items = known_tables();
         for threads in [1, 2, 3] {
             let mut batch = items.clone();
             SolverPool::new(threads, TableMemory::DEFAULT, DoubleDummy::of_this_build())
@@ -171,15 +176,7 @@ mod tests {
     #[test]
     fn a_batch_told_to_stop_leaves_the_rest_unsolved() {
         for threads in [1, 2] {
-            let mut batch: Vec<BatchItem> = KNOWN
-                .iter()
-                .map(|(text, _)| BatchItem {
-                    deal: deal(text),
-                    need: Need::TABLE,
-                    results: DealResults::default(),
-                    error: None,
-                })
-                .collect();
+            let mut batch = known_tables();
             // Told to stop after two solves have started.
             let asked = AtomicUsize::new(0);
             let go_on = || asked.fetch_add(1, Ordering::Relaxed) < 3;
