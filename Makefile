@@ -103,6 +103,7 @@ all: $(RELEASE)/dealer
 # LLVM bitcode sections dropped and every defined symbol but dealer_* made local (objcopy).
 # The exported names are read from the shared library, which exports exactly those.
 lib: FORCE
+	@tools/need.sh 'the library (make)' c++ ld nm objcopy ar
 	$(CARGO) build --release --locked --target-dir $(LIBDEALER_BUILD_DIR)
 	mkdir -p $(LIBDIR)
 	cp -f $(RELEASE)/libdealer.so $(LIBDIR)/libdealer.so.new && mv -f $(LIBDIR)/libdealer.so.new $(LIBDIR)/libdealer.so
@@ -179,6 +180,7 @@ bindings-test: all
 NUGET := target/nuget
 NUPKG := target/Libdealer.$(VERSION).nupkg
 nuget: lib
+	@tools/need.sh 'make nuget' mcs python3
 	rm -rf $(NUGET) $(NUPKG)
 	mkdir -p $(NUGET)/lib/netstandard2.0 $(NUGET)/runtimes/linux-x64/native $(NUGET)/LICENSES
 	mcs -nologo -target:library -optimize+ -nowarn:1591 -out:$(NUGET)/lib/netstandard2.0/Libdealer.dll \
@@ -303,6 +305,7 @@ WASM_OUT := target/wasm-build/wasm32-unknown-unknown/release/dealer_wasm.wasm
 DDS_WASM := target/dds-wasm/dds.wasm
 wasm:
 	tools/install_wasm_tools.sh
+	@tools/need.sh 'make wasm' clang++-19 llvm-ar-19 wasm-ld-19
 	cd bindings/wasm && $(CARGO) build --release --locked --target wasm32-unknown-unknown --target-dir ../../target/wasm-build
 	wasm-bindgen --target web --out-dir bindings/wasm/pkg/gen --out-name dealer_wasm $(WASM_OUT)
 	$(MAKE) --no-print-directory $(DDS_WASM)
@@ -345,11 +348,12 @@ man: $(MAN_PAGES)
 
 $(DOCS_OUT)/man/%: docs/src/man/%.md Cargo.toml
 	@mkdir -p $(@D)
-	@command -v pandoc >/dev/null || { echo "pandoc is needed for the man pages (apt-get install pandoc)"; exit 1; }
+	@tools/need.sh 'the man pages (make man)' pandoc
 	pandoc --fail-if-warnings -s -f markdown -t man -M title="$(shell echo $(basename $*) | tr a-z A-Z)" -M section="$(subst .,,$(suffix $*))" \
 	  -M header="libdealer manual" -M footer="libdealer $(VERSION)" -o $@ $<
 
 docs: $(MDBOOK) man FORCE
+	@tools/need.sh 'make docs' python3
 	rm -rf $(DOCS_OUT)/book $(DOCS_OUT)/html && mkdir -p $(DOCS_OUT)/book
 	cp -r docs/book.toml docs/src $(DOCS_OUT)/book/
 	python3 tools/capi_reference.py $(DOCS_OUT)/book/src
@@ -372,9 +376,12 @@ notices:
 	tests/notices_test.sh
 
 # tests/run_all.sh itself, with a stand-in make: every suite runs, progress lines, one closing
-# line, exit status; and the README's Quick start names what tools/install_deps.sh installs.
+# line, exit status; every command the build and tests call comes from install_deps.sh's packages
+# and a missing one is named with its package (tests/fresh_machine_test.sh); and the README's
+# Quick start names what tools/install_deps.sh installs.
 runner-test:
 	tests/run_all_test.sh
+	tests/fresh_machine_test.sh
 	tests/quick_start_test.sh
 	python3 tests/module_graph.py src --strict
 
@@ -443,6 +450,7 @@ ARTIFACTS := target/release-artifacts
 # The Debian packages libdealer0, libdealer-dev and dealer-cli, built by Debian's debhelper from
 # debian/ (debian/changelog written from Cargo.toml's version), checked by lintian.
 deb: FORCE
+	@tools/need.sh 'make deb' dh dpkg-deb lintian
 	mkdir -p $(ARTIFACTS)
 	tools/debian_changelog.sh $(VERSION) > debian/changelog
 	DEB_DESTDIR=$(abspath $(ARTIFACTS)) debian/rules binary
@@ -477,6 +485,7 @@ $(RELEASE_VENV)/bin/auditwheel:
 # cargo folder, then given the manylinux tag of the oldest glibc its symbols need by auditwheel,
 # which also strips it (the extension is built with debug information: 12 MB instead of 6.6).
 wheel: $(RELEASE_VENV)/bin/auditwheel FORCE
+	@tools/need.sh 'make wheel' python3 c++
 	mkdir -p $(ARTIFACTS)
 	rm -rf bindings/python/build target/wheel-raw
 	$(DIST_ENV) $(RELEASE_VENV)/bin/python -m build --wheel --outdir target/wheel-raw \
@@ -497,6 +506,7 @@ sdist: $(RELEASE_VENV)/bin/auditwheel FORCE
 # from Cargo.toml, with the license files.
 npm: FORCE
 	tools/install_wasm_tools.sh
+	@tools/need.sh 'make npm' clang++-19 llvm-ar-19 wasm-ld-19 npm
 	mkdir -p $(ARTIFACTS)
 	cd bindings/wasm && $(call rustflags_variable,wasm32-unknown-unknown)="$(DIST_RUSTFLAGS)" \
 	  $(CARGO) build --release --locked --target wasm32-unknown-unknown --target-dir ../../target/dist-wasm
@@ -515,6 +525,7 @@ npm: FORCE
 # (libdealer-VERSION.tar.gz is the Python sdist's name, which pip requires).
 SOURCE_NAME := libdealer-$(VERSION)
 dist: FORCE
+	@tools/need.sh 'make dist' git tar gzip
 	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist needs the git checkout (it packs the tracked files)"; exit 1; }
 	mkdir -p $(ARTIFACTS)
 	rm -rf target/dist-src && mkdir -p target/dist-src/$(SOURCE_NAME)
@@ -535,6 +546,8 @@ nuget-windows-release: FORCE
 
 # Every artifact into a fresh folder (nothing of an older version left), then the checksums.
 release: FORCE
+	@tools/need.sh 'make release' dh dpkg-deb lintian python3 npm clang++-19 llvm-ar-19 wasm-ld-19 git mcs zip \
+	  $(WIN_CC) $(WIN_CXX) $(WIN_DLLTOOL) $(WIN_OBJDUMP) $(WIN_STRIP)
 	rm -rf $(ARTIFACTS)
 	$(MAKE) --no-print-directory deb wheel sdist npm dist nuget-windows-release
 	cd $(ARTIFACTS) && rm -f SHA256SUMS && sha256sum -- * > SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS
@@ -570,7 +583,7 @@ WIN_ENV = CC_x86_64_pc_windows_gnu=$(WIN_CC) CXX_x86_64_pc_windows_gnu=$(WIN_CXX
 
 # The Rust target's standard library comes from rustup (once; nothing when it is there).
 windows-lib: FORCE
-	@command -v $(WIN_CC) >/dev/null || { echo "$(WIN_CC) not found: apt-get install -y g++-mingw-w64-x86-64-posix"; exit 1; }
+	@tools/need.sh 'make windows' $(WIN_CC) $(WIN_CXX) $(WIN_DLLTOOL) $(WIN_OBJDUMP) $(WIN_STRIP) zip
 	@rustup target list --installed 2>/dev/null | grep -qx $(WIN_TARGET) || rustup target add $(WIN_TARGET)
 	$(WIN_ENV) $(CARGO) build --release --locked --target $(WIN_TARGET)
 	rm -rf $(WIN_OUT) && mkdir -p $(WIN_OUT)

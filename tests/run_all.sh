@@ -5,7 +5,13 @@
 # suite one progress line: `=== [k/n] suite (elapsed mm:ss) ===`.
 #
 # Each suite is a make target of its own (`make rust-test`, `make parity`, …), so one suite can
-# be run alone; SUITES="parity limits" tests/run_all.sh runs a chosen few.
+# be run alone; SUITES="parity limits" tests/run_all.sh runs a chosen few. The summary lists
+# each suite's duration, so that make test's budget (25 minutes on 2 cores) stays visible.
+#
+# On Debian, everything runs on the PATH of a fresh machine: the commands of the packages
+# tools/install_deps.sh installs and what they depend on, and Rust's toolchain (rustup's
+# folder), nothing else (tools/fresh_path.py); a tool installed by hand or only recommended
+# is not found, as on a new user's machine. FRESH_PATH=0 keeps the caller's PATH.
 set -u
 SECONDS=0
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +27,12 @@ failures=()
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+if [ "${FRESH_PATH:-1}" != 0 ] && [ -r /var/lib/dpkg/status ]; then
+  python3 tools/fresh_path.py make-path "$top/target/fresh-path" || exit 1
+  PATH="$top/target/fresh-path:${CARGO_HOME:-$HOME/.cargo}/bin"
+  export PATH
+fi
+
 # Nothing can be tested without the build: a failed build fails every suite.
 if ! "$make" --no-print-directory all; then
   echo
@@ -29,6 +41,8 @@ if ! "$make" --no-print-directory all; then
   exit 1
 fi
 
+built=$SECONDS
+durations=()
 total=$(echo $suites | wc -w)
 k=0
 for suite in $suites; do
@@ -36,8 +50,10 @@ for suite in $suites; do
   echo
   # progress: the suite's place in the run and the time since the run started (build included)
   printf '=== [%d/%d] %s (elapsed %02d:%02d) ===\n' "$k" "$total" "$suite" $((SECONDS / 60)) $((SECONDS % 60))
+  started=$SECONDS
   "$make" --no-print-directory "$suite" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
+  durations+=("$(printf '%-16s %02d:%02d' "$suite" $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)))")
   if [ "$status" -ne 0 ]; then
     failed=$((failed + 1))
     failures+=("$suite (exit status $status)")
@@ -51,6 +67,8 @@ for suite in $suites; do
 done
 
 echo
+echo "Durations (build $(printf '%02d:%02d' $((built / 60)) $((built % 60))), whole run $(printf '%02d:%02d' $((SECONDS / 60)) $((SECONDS % 60)))):"
+for line in "${durations[@]}"; do echo "  $line"; done
 for failure in "${failures[@]}"; do echo "FAILED: $failure"; done
 summary="Suites: $passed passed, $failed failed"
 if [ "$skipped" -gt 0 ]; then summary="$summary, $skipped skipped"; fi

@@ -18,6 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 llvm=19
 cargo=${CARGO:-cargo}
+"$top/tools/need.sh" "DDS's WebAssembly module (bindings/wasm/dds/build.sh)" \
+  clang++-$llvm llvm-ar-$llvm wasm-ld-$llvm
 
 # The crate's folder, as cargo resolves it (registry, or vendor/ in the source release).
 dds=$(cd "$top" && $cargo metadata --format-version 1 --locked 2>/dev/null |
