@@ -333,16 +333,18 @@ check-header: all
 # pages generated from include/dealer.h's comments (tools/capi_reference.py: fails when an
 # exported function has none); and the man pages dealer(1) and libdealer(3) (docs/src/man/*.md,
 # also pages of the book) written by pandoc into target/docs/man. mdBook comes from crates.io
-# (pinned, built once into target/tools). `make docs-test` also runs every example of the book
-# (tests/doc_examples.py) and checks its links (tests/docs.sh).
+# (pinned, built once per machine into cargo's home, beside wasm-bindgen-cli, under a folder named
+# by its version, so a fresh clone does not build it again). `make docs-test` also runs every
+# example of the book (tests/doc_examples.py) and checks its links (tests/docs.sh).
 MDBOOK_VERSION := 0.5.4
-MDBOOK := target/tools/bin/mdbook
+MDBOOK_ROOT := $(or $(CARGO_HOME),$(HOME)/.cargo)/libdealer-tools/mdbook-$(MDBOOK_VERSION)
+MDBOOK := $(MDBOOK_ROOT)/bin/mdbook
 DOCS_OUT := target/docs
 MAN_PAGES := $(DOCS_OUT)/man/dealer.1 $(DOCS_OUT)/man/libdealer.3
 
 $(MDBOOK):
 	$(CARGO) install mdbook --version $(MDBOOK_VERSION) --locked --no-default-features --features search \
-	  --root target/tools --quiet
+	  --root $(MDBOOK_ROOT) --quiet
 
 man: $(MAN_PAGES)
 

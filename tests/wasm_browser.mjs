@@ -9,9 +9,9 @@
 // server stopped, and that a worker that cannot load fails its job; saves screenshots in
 // target/wasm-test/ (playground.png, playground-phone.png, playground-phone-heatmap.png,
 // playground-hand-types.png: the Hand types panel of a levelled run, whose levelled script must
-// download as the native CLI writes it).
+// download as the native CLI writes it); and makes the README's picture (see readmePicture).
 // Prints `N passed, M failed`.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -57,6 +57,48 @@ async function checkHeatMap(p) {
   const max = cells.reduce((a, c) => (c[0] > a[0] ? c : a));
   const zero = cells.find((c) => c[0] === 0);
   expect(zero && max[1] !== zero[1], `shades: max ${max[1]}, zero ${zero && zero[1]}`);
+}
+
+// The README's picture, bindings/wasm/playground.png: a fresh page (1280 x 900) that ran the
+// double-dummy example, on its Output tab. What the page showed (the example, its script, the
+// status, the output and the footer; durations masked) is kept beside it in playground.txt; when
+// that differs, the picture and the text are rewritten in the checkout (commit them), and under
+// CI=true the check fails, so the picture cannot go stale.
+async function readmePicture(browser, base) {
+  const page = await browser.newPage();
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(base);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    const index = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Double dummy')));
+    expect(index >= 0, 'no double-dummy example');
+    await page.selectOption('#example', String(index));
+    await page.click('#run');
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 60000 });
+    await page.click('#tab-output');
+    const shown = await page.evaluate(() => ({
+      example: document.querySelector('#example option:checked').textContent,
+      script: document.getElementById('script').value,
+      status: document.getElementById('status').textContent,
+      output: document.getElementById('output').textContent,
+      footer: document.querySelector('footer').textContent,
+    }));
+    expect(/North's NT tricks: Mean=/.test(shown.output) && /par for NS/.test(shown.output), `output:\n${shown.output.slice(0, 300)}`);
+    expect(!/not available/i.test(JSON.stringify(shown)), `the page says something is not available: ${JSON.stringify(shown)}`);
+    const text = `${JSON.stringify(shown, null, 2).replace(/\d+(\.\d+)? ?(ms|s)\b/g, 'T')}\n`;
+    const shot = join(artefacts, 'readme-playground.png');
+    await page.screenshot({ path: shot });
+    const picture = join(top, 'bindings/wasm/playground.png');
+    const record = join(top, 'bindings/wasm/playground.txt');
+    if (!existsSync(picture) || !existsSync(record) || readFileSync(record, 'utf8') !== text) {
+      copyFileSync(shot, picture);
+      writeFileSync(record, text);
+      console.log('the README picture changed: bindings/wasm/playground.png and playground.txt rewritten, commit them');
+      expect(process.env.CI !== 'true', 'the README picture was stale (rewritten in the checkout: commit bindings/wasm/playground.png and playground.txt)');
+    }
+  } finally {
+    await page.close();
+  }
 }
 
 // The playground served cross-origin isolated, with no HTTP caching (tests/static_server.mjs).
@@ -165,6 +207,8 @@ try {
     expect(boards === 4 && tables === 4 && pars === 4, `${boards} deals, ${tables} tables, ${pars} par contracts:\n${pbn.slice(0, 400)}`);
     expect(/\[Date "\d{4}\.\d\d\.\d\d"\]/.test(pbn), 'PBN [Date] is not the browser\'s date');
   });
+
+  await check('the README picture shows a double-dummy run on a fresh page, and is current', () => readmePicture(browser, base));
 
   for (const [what, condition, running] of [
     ['a double-dummy run', 'tricks(north, notrumps) >= 13', 1500],
