@@ -11,7 +11,8 @@ The convention (docs/src/contributing.md says the same for writers):
   page's folder), the lines after it up to the next `$ ` are what it prints: its standard output,
   then its standard error. A command ending in `# exit N` must exit with status N (else with 0).
   A line `...` in the shown output stands for any number of lines. "Time needed" figures are
-  compared as digits of any value.
+  compared as digits of any value. A session may not run or show a program at a path that some
+  machines have and others lack (/usr/local/games/..., /usr/games/...): it fails.
 * ```sh blocks (installation commands and the like) are shown, never run.
 
 The commands find `dealer`, `cc` with `pkg-config --cflags --libs dealer`, and `python3` with
@@ -41,6 +42,9 @@ FENCE = re.compile(r"^(\s*)(```+)\s*([^`\s]*)(.*)$")
 FILE_NAME = re.compile(r"^\s*(?:#|//|/\*|\{)\s*([\w.-]+\.(?:dlr|c|py|mjs|cs|pas|sh|txt|pbn|lin|dli))\s*(?:\*/|\})?\s*$")
 TIME_NEEDED = re.compile(r"(Time needed\s+)[\d.]+")
 EXIT = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
+#: Paths whose programs some machines have and others do not (DealerV2's DealerServer and dop,
+#: classic dealer): a session that runs or shows one prints what the machine holds.
+MACHINE_PATH = re.compile(r"/usr/(?:local/)?games/")
 
 
 def blocks(text):
@@ -134,6 +138,12 @@ def run_page(page, env, scratch, show, tally):
             continue
         for command, shown in sessions(body):
             where = f"{page.relative_to(TOP)}:{line}: $ {command}"
+            fixed = [text for text in [command, *shown] if MACHINE_PATH.search(text)]
+            if fixed:
+                tally[1] += 1
+                print(f"FAIL: {where} (names a path whose program some machines have: {fixed[0]!r};"
+                      " give the path with an option instead)")
+                continue
             status = 0
             m = EXIT.search(command)
             if m:

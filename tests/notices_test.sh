@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks THIRD-PARTY-NOTICES.md against the crates really linked into the library (cargo tree,
 # normal dependencies without proc-macros, this target): each one is in the table with its
-# version and license, and the table names no crate that is no longer linked.
+# version and license, and the table names no crate that is no longer linked. Then
+# tests/licence_check.py: the licence in LICENSE is the one every package manifest declares and
+# the one README.md, THIRD-PARTY-NOTICES.md and the book name for libdealer.
 set -u
 . "$(dirname "$0")/lib.sh"
 cd "$top" || exit 1
@@ -21,4 +23,14 @@ done <<< "$table"
 for file in LICENSE LICENSES/Apache-2.0.txt; do
   if [ -s "$file" ]; then passed=$((passed + 1)); else echo "FAIL: $file is missing"; failed=$((failed + 1)); fi
 done
+licence=$(python3 tests/licence_check.py 2>&1)
+status=$?
+echo "$licence"
+rows=$(grep -c '^ok:' <<< "$licence")
+passed=$((passed + rows))
+rows=$(grep -c '^FAIL:' <<< "$licence")
+failed=$((failed + rows))
+if [ "$status" -ne 0 ] && [ "$rows" -eq 0 ]; then
+  echo "FAIL: tests/licence_check.py exited with status $status"; failed=$((failed + 1))
+fi
 finish

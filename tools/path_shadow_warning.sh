@@ -4,6 +4,7 @@
 # that typing `dealer` would no longer start classic dealer. DEBIAN_DEALER names classic dealer's
 # program (default /usr/games/dealer; the install test points it elsewhere).
 bindir=$1
+prefix=$(dirname "$bindir")
 classic=${DEBIAN_DEALER:-/usr/games/dealer}
 [ -x "$classic" ] || exit 0
 classic_dir=$(dirname "$classic")
@@ -17,7 +18,8 @@ for dir in $PATH; do
 warning: $bindir/dealer comes before Debian's $classic on PATH: typing 'dealer' now starts
   libdealer's CLI, which takes DealerV2's switches and deals with ChaCha by default. Run
   $classic for classic dealer itself, or 'dealer --rng=glibc' for classic dealer's
-  deals and switches byte for byte (see README, "Using the CLI").
+  deals and switches byte for byte (see NOTES in dealer(1):
+  man $prefix/share/man/man1/dealer.1).
 MSG
     exit 0
   fi
