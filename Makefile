@@ -212,7 +212,7 @@ threads-property:
 capi-test: all
 	$(MAKE) -C capi-tests run STATIC_LIBS="$(STATIC_LIBS)"
 	$(MAKE) -C capi-tests sanitize STATIC_LIBS="$(STATIC_LIBS)"
-	@if command -v valgrind >/dev/null; then $(MAKE) -C capi-tests valgrind STATIC_LIBS="$(STATIC_LIBS)"; \
+	@if command -v valgrind >/dev/null; then $(MAKE) -C capi-tests -j$$(nproc) --output-sync=target valgrind STATIC_LIBS="$(STATIC_LIBS)"; \
 	elif [ "$${CI:-}" = true ]; then echo "NOT RUN: valgrind is not installed"; exit 1; \
 	else echo "NOT RUN: valgrind is not installed"; fi
 
