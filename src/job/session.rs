@@ -1,45 +1,37 @@
 //! One libdealer session ([`Session`]): its options, the loaded program, the expressions compiled
 //! on top of it, and the state of its current job. This is the whole engine behind the C API:
-//! `capi` only converts arguments and results. It starts jobs (choosing the seed, the dealer,
-//! the double-dummy solver and the external metrics) and hands runs to the dealing loop
-//! (src/job/dealing_loop.rs); it parses no option value itself (src/job/options.rs does) and
-//! writes no output itself (src/job/sinks.rs does).
+//! `capi` only converts arguments and results. It starts jobs through their setup
+//! (src/job/job_setup.rs chooses the dealer, the double-dummy solver and the external metrics;
+//! src/job/seed.rs the seed) and hands runs to the dealing loop (src/job/dealing_loop.rs); it
+//! parses no option value itself (src/job/options.rs does) and writes no output itself
+//! (src/job/sinks.rs does).
 //!
-//! Data flows one way: options + script → [`Program`] → [`Dealer`] → evaluation → actions →
-//! [`Sink`]s. Output is buffered and handed to the sinks in large pieces; whatever was written
-//! before an error stays written (the buffer is flushed before the error is returned).
+//! Data flows one way: options + script → [`Program`] → [`Dealer`](crate::dealing::Dealer) →
+//! evaluation → actions → [`Sink`]s. Output is buffered and handed to the sinks in large pieces;
+//! whatever was written before an error stays written (the buffer is flushed before the error is
+//! returned).
 
 use crate::clock::Instant;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::actions::boards::BoardLabel;
-use crate::cards::{Card, Deal, Seat, SeatSet, Suit};
-use crate::dd::zrd::LibraryReader;
+use crate::cards::{Deal, SeatSet};
 use crate::dd::{DdCache, DealResults, DoubleDummy, Need, SolverPool};
-use crate::dealing::{spots_need_chacha, Dealer, DealingSetup, GeneratorKind, SpotCards};
-use crate::dialect::Dialect;
+use crate::dealing::DealingSetup;
 use crate::error::{Error, ErrorKind, Result};
-use crate::external::dealer_server::{DealerServer, ServerConfig};
-use crate::external::opc::{Opc, OpcConfig};
-use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::interrupter::Interrupter;
 use crate::job::dealing_loop::{run_job, Given, GivenDeal, GivenDeals, Job};
-use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
-use crate::job::options::{parse_debug, predeal_cards, MixScenario, Options, OutputFormat, GENERATE_NOTHING};
-use crate::job::parallel::ParallelDealing;
+use crate::job::job_setup::{job_dd_use, limits, predeal_in_force, refuse_external_calls, JobSetup};
+use crate::job::options::{MixScenario, Options, OutputFormat};
 use crate::job::report::{Ceiling, RunReport, Statistics};
+use crate::job::seed;
 use crate::job::sinks::{Sink, Stream};
-use crate::job::smart::{exact_count, ExactCount, SmartChoice};
-use crate::program::deal_expr::StagedCondition;
-use crate::program::{CompiledAction, DdUse, ExternalCall, NodeId, Program};
+use crate::job::smart::{exact_count, ExactCount};
+use crate::program::{CompiledAction, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
 
-/// A card predeal: the predealt cards and the spot holdings.
-type CardPredeal = (Vec<(Seat, Card)>, Vec<SpotCards>);
-
-/// glibc's drand48 state before any seeding (`rnd()` in DealerV2's library mode).
-const UNSEEDED_DRAND48: u64 = 0x1234_ABCD_330E;
+pub use crate::job::job_setup::MetricMaker;
 
 /// How many distinct `eval` expressions a session keeps compiled before starting afresh.
 pub(super) const MAX_CACHED_EXPRESSIONS: usize = 1024;
@@ -49,9 +41,6 @@ const MAX_COMPILED_EXPRESSIONS: usize = 65_536;
 
 /// The refusal of a deal that is not 52 different cards, 13 in each hand.
 const INCOMPLETE_DEAL: &str = "the deal must hold each of the 52 cards once, 13 in every hand";
-
-/// Most deals a run may keep for `print(compass…)`, which prints them all at the end (32 MB).
-const MAX_KEPT_DEALS: i64 = 1_000_000;
 
 /// The error for a text given as an expression (`dealer_eval`, `dealer_compile_expression`)
 /// that is a statement or several.
@@ -108,63 +97,10 @@ pub struct GivenBoards {
     pub seconds_before: f64,
 }
 
-/// Whether the script's board records carry double-dummy results for every produced deal:
-/// `printpbn` (not silenced) with the `pbn_dd` option, `printjson` with `json_dd`.
-fn board_records_need_tables(program: &Program, o: &Options) -> bool {
-    program.actions.iter().any(|a| match a {
-        CompiledAction::PrintPbn => o.pbn_dd && !o.quiet,
-        CompiledAction::PrintJson(_) => o.json_dd,
-        _ => false,
-    })
-}
-
-/// Whether the ZRD file a job writes carries each deal's tricks.
-fn zrd_tricks(o: &Options) -> bool {
-    o.zrd_output.as_ref().is_some_and(|z| !z.no_tricks)
-}
-
-/// The double-dummy results a job of `program` under `o` solves: the program's own, and every
-/// produced deal's whole table when its board records or its ZRD file carry it (solved ahead in
-/// batches across threads, as for a script's own `par`).
-fn job_dd_use(program: &Program, o: &Options) -> DdUse {
-    let mut dd_use = program.dd_use();
-    if zrd_tricks(o) || board_records_need_tables(program, o) {
-        dd_use.actions = Need::TABLE;
-    }
-    dd_use
-}
-
-/// Builds a `usereval` metric for a job.
-pub type MetricMaker = Box<dyn Fn() -> Box<dyn Metric> + Send>;
-
-/// DealerV2's DealerServer program, used when no `server` option is set.
-const DEFAULT_SERVER: &str = "/usr/local/games/DealerV2_4/bin/DealerServer";
-
-/// DealerV2's DOP program, used by `opc()` when no `opc_program` option is set.
-const DEFAULT_OPC_PROGRAM: &str = "/usr/local/games/DealerV2_4/bin/dop";
-
 impl Default for Session {
     fn default() -> Self {
         Session::new()
     }
-}
-
-/// Refuses, for an untrusted script, the first call among `nodes` that would start an external
-/// program: `opc()`, and `usereval()` when `usereval` is set (no in-process metric). The error
-/// points at the call in `source`, the text the nodes were compiled from.
-fn refuse_external_calls(
-    program: &Program,
-    nodes: std::ops::Range<usize>,
-    usereval: bool,
-    source: &[u8],
-) -> Result<()> {
-    let Some((call, pos)) = program.first_external_call(nodes, usereval) else { return Ok(()) };
-    let why = match call {
-        ExternalCall::Opc => "it runs an external program",
-        ExternalCall::UserEval => "it runs an external DealerServer and no in-process metric is set",
-    };
-    let message = format!("{}() is not allowed in an untrusted script: {why}", call.name());
-    Err(Error::new(ErrorKind::NotAllowed, message).at(pos.line, pos.col).with_source(source))
 }
 
 /// Expressions compiled on top of the loaded script: the `eval` cache (by text, dropped
@@ -344,6 +280,18 @@ impl Session {
         self.program.as_ref().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))
     }
 
+    /// What a job of the loaded program is set up from (see [`JobSetup`]).
+    fn job_setup(&self) -> Result<JobSetup<'_>> {
+        Ok(JobSetup {
+            options: &self.options,
+            program: self.program()?,
+            script_text: &self.script_text,
+            in_process_metric: self.in_process_metric.as_ref(),
+            double_dummy: &self.double_dummy,
+            interrupter: &self.interrupter,
+        })
+    }
+
     /// Builds the dealer and the limits of a new job from the options and the program, for a
     /// consumer of the produced deals that reads the hands of `produced_seats`; dealing
     /// threads add up `statistics` (empty) by chunk when given.
@@ -359,177 +307,7 @@ impl Session {
         statistics: Option<Statistics>,
         deals: Option<std::ops::Range<u64>>,
     ) -> Result<Job> {
-        let program = self.program()?;
-        let o = &self.options;
-        if o.untrusted {
-            let usereval = self.in_process_metric.is_none();
-            refuse_external_calls(program, 0..program.script_node_count(), usereval, &self.script_text)?;
-        }
-        let s = &program.settings;
-        let (mut max_generate, mut max_produce, mut generate_capped) = self.limits(program);
-        if program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_)))
-            && max_produce.min(max_generate) > MAX_KEPT_DEALS
-        {
-            return Err(Error::new(
-                ErrorKind::Run,
-                format!(
-                    "print(...) keeps every produced deal until the run ends: at most {MAX_KEPT_DEALS} deals \
-                     (produce {}); lower produce or print each deal with printall",
-                    max_produce.min(max_generate)
-                ),
-            ));
-        }
-
-        let seed_value = self.seed_for_next_job();
-
-        let (predeal, spots) = self.predeal_in_force(program)?;
-        let mut setup = DealingSetup {
-            generator: o.generator,
-            seed: seed_value,
-            drand48_state: None,
-            predeal,
-            bias: s.bias,
-            spots,
-            swap: o.swap,
-            first_seat: None,
-            first_seat_table: None,
-            first_partner: None,
-            first_seat_biased: None,
-        };
-        // Smart dealing: the seat read first, dealt from its exact count when that pays.
-        let smart = if o.smart && o.library_file.is_none() {
-            SmartChoice::new(program, &setup)
-        } else {
-            SmartChoice::default()
-        };
-        setup.first_seat = smart.first_seat;
-        setup.first_seat_table = smart.table.clone();
-        setup.first_partner = smart.partner;
-        setup.first_seat_biased = smart.biased.clone();
-        let mut seed_printed = seed_value as u64;
-        let mut library = None;
-        let mut library_discards = Vec::new();
-        let dealer = match &o.library_file {
-            // The script's predeal statements passed their own checks, so a refusal here is a
-            // combination no deal can satisfy (cards predealt beyond a bias length, a bias the
-            // card predeal makes impossible): a script error at the last predeal statement.
-            None => Dealer::new(&setup).map_err(|m| match s.predeal_pos.iter().max_by_key(|p| (p.line, p.col)) {
-                Some(pos) if matches!(o.swap, 0 | 2 | 3) => Error::script(m, pos.line, pos.col),
-                _ => Error::new(ErrorKind::Run, m),
-            }),
-            Some(path) => {
-                // Library mode beats every other dealing mode: the seed is a block offset into
-                // the file, and the dealer only serves `rnd()`, from an unseeded drand48 as in
-                // DealerV2.
-                let offset = seed_value as u64;
-                let reader = LibraryReader::open(path, offset).map_err(|m| Error::new(ErrorKind::Io, m))?;
-                if reader.records() as i64 <= max_generate {
-                    // The library ends the run, not the ceiling.
-                    generate_capped = false;
-                }
-                max_generate = max_generate.min(reader.records() as i64);
-                max_produce = max_produce.min(max_generate);
-                seed_printed = reader.start_seed();
-                library = Some(reader);
-                if !setup.predeal.is_empty() || !setup.spots.is_empty() {
-                    library_discards.push("predeal");
-                }
-                if setup.bias.iter().flatten().any(|&b| b >= 0) {
-                    library_discards.push("bias predeal");
-                }
-                if setup.swap != 0 {
-                    library_discards.push("swapping");
-                }
-                Dealer::new(&DealingSetup {
-                    generator: GeneratorKind::Drand48,
-                    drand48_state: Some(UNSEEDED_DRAND48),
-                    ..DealingSetup::default()
-                })
-                .map_err(|m| Error::new(ErrorKind::Run, m))
-            }
-        }?;
-        let dd_use = job_dd_use(program, o);
-        let table_mode = o.dds_mode == 2 || dd_use.table_feature.is_some() || zrd_tricks(o) || library.is_some();
-        let threads = o.dd_threads();
-        // Double dummy solves on the pool's threads, or on the DDS's own workers where it has
-        // them (the WebAssembly build).
-        let dd_threads = threads.max(self.double_dummy.parallel_jobs());
-        let program_seats = program.condition_seats();
-        // Dealing ahead pays when batches can use several threads; `rnd()` draws from the
-        // dealing stream, so its results would change.
-        let lookahead = (dd_threads > 1
-            && library.is_none()
-            && !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
-            && !program.uses_rnd()
-            && !program.uses_external_metrics())
-        .then(|| Lookahead {
-            queue: Default::default(),
-            batch: dd_threads,
-            // Deals whose verdict waits for the solver may be dealt in vain (an accepted one
-            // ends the batch in drand48 mode); deals only actions need results for never are.
-            largest_batch: dd_threads
-                * if dd_use.condition.is_empty() {
-                    CERTAIN_DEALS_PER_THREAD_IN_A_BATCH
-                } else {
-                    DEALS_PER_THREAD_IN_A_BATCH
-                },
-            condition_need: dd_use.condition,
-            action_need: dd_use.actions,
-        });
-        let fast_condition =
-            program.condition.and_then(|condition| StagedCondition::new(program, condition, dealer.dealing_order()));
-        // Only the seats the condition reads first are dealt before it is judged.
-        let program_seats = fast_condition.as_ref().map_or(program_seats, StagedCondition::first_seats);
-        // Worker threads deal and judge when every deal's verdict depends on the deal alone.
-        let parallel = (threads > 1
-            && library.is_none()
-            && lookahead.is_none()
-            && dd_use.condition.is_empty()
-            && dealer.deals_independently()
-            && program.condition_reads_only_the_deal())
-        .then(|| {
-            let program = Arc::new(program.clone());
-            let fast = fast_condition.clone();
-            let seats = (program_seats, produced_seats);
-            let deals = match deals {
-                Some(range) => range,
-                None => 0..max_generate.max(0) as u64,
-            };
-            ParallelDealing::start(program, fast, &dealer, seats, threads, deals, statistics)
-        })
-        .flatten();
-        Ok(Job {
-            interrupter: self.interrupter.clone(),
-            parallel,
-            fast_condition,
-            dealer,
-            lookahead,
-            library,
-            library_discards,
-            dd: DdCache::new(
-                SolverPool::new(dd_threads, o.dds_table_memory, self.double_dummy.clone()),
-                table_mode,
-                o.par_vulnerability,
-            ),
-            table_mode_notice: dd_use.table_feature.filter(|_| o.dds_mode != 2),
-            external: self.external_metrics(program)?,
-            condition_seats: program_seats,
-            produced_seats,
-            generated: 0,
-            produced: 0,
-            max_generate,
-            max_produce,
-            seed: seed_value,
-            seed_printed,
-            timed_out: false,
-            hard_deadline: None,
-            generate_capped,
-            ceiling: None,
-            smart_counts: smart.counted,
-            given: None,
-            action_need: dd_use.actions,
-            seconds_before: 0.0,
-        })
+        self.job_setup()?.start(produced_seats, statistics, deals)
     }
 
     /// The seed a job started now deals with: the one the options or the script fix, else one
@@ -537,15 +315,7 @@ impl Session {
     /// the job chooses itself is one that, given back as the `seed` option, deals the same deals
     /// (never 0, which would ask for a random seed again).
     pub fn seed_for_next_job(&self) -> i64 {
-        match (self.fixed_seed(), self.options.generator) {
-            (Some(v), _) => v,
-            // srand48 reads the low 32 bits of its seed (DealerV2 seeds a random start with
-            // seed48 instead, which no `-s` value repeats).
-            (None, GeneratorKind::Drand48) => (random_u64() % 0xFFFF_FFFF + 1) as i64,
-            // Classic dealer seeds with the time.
-            (None, GeneratorKind::Glibc) => time_seed(),
-            (None, GeneratorKind::ChaCha) => std::iter::repeat_with(random_u64).find(|&v| v != 0).unwrap_or(1) as i64,
-        }
+        seed::seed_for_next_job(&self.options, self.program.as_ref())
     }
 
     /// The seed the next job will use when the options or the script fix it: the `seed` option,
@@ -554,13 +324,7 @@ impl Session {
     /// glibc generator, which takes 0 as classic dealer does, and in library mode, where the
     /// seed is a block offset into the file.
     pub fn fixed_seed(&self) -> Option<i64> {
-        let o = &self.options;
-        let script_seed = self.program.as_ref().and_then(|p| p.settings.seed);
-        if o.library_file.is_some() {
-            return Some(o.seed.or(script_seed).unwrap_or(0).max(0));
-        }
-        let seed = o.seed.or(if o.dialect() == Dialect::V2 { script_seed } else { None });
-        seed.filter(|&v| v != 0 || o.generator == GeneratorKind::Glibc)
+        seed::fixed_seed(&self.options, self.program.as_ref())
     }
 
     /// The seed of the last job (started by [`Session::run`] or the first
@@ -569,57 +333,6 @@ impl Session {
     /// job will use when the options or the script fix it, else 0 (the job will choose one).
     pub fn seed(&self) -> i64 {
         self.last_seed.or_else(|| self.fixed_seed()).unwrap_or(0)
-    }
-
-    /// Sets up `usereval` (the in-process metric if one is set, else the DealerServer, started
-    /// whenever the script mentions `usereval`, as DealerV2 does) and `opc` for a job. Under
-    /// `untrusted` only the in-process metric is set up: no program is ever started.
-    fn external_metrics(&self, program: &Program) -> Result<ExternalMetrics> {
-        let o = &self.options;
-        let mut external = ExternalMetrics::default();
-        if let Some(make) = &self.in_process_metric {
-            external.usereval = Some(UserEval::new(make()));
-        } else if program.mentions_usereval && !o.untrusted {
-            let config = ServerConfig {
-                path: o.extra.get("server").map_or(DEFAULT_SERVER, String::as_str).into(),
-                timeout: o.external_timeout,
-                interrupter: Some(self.interrupter.clone()),
-                // `-D n[.m]`: n for the dealer, m for the server (`.` or `:` between them).
-                dealer_debug: o.extra.get("debug").and_then(|d| parse_debug(d)).map_or(0, |(n, _)| n),
-                server_debug: o.extra.get("debug").and_then(|d| parse_debug(d)).map_or(0, |(_, m)| m),
-            };
-            // A server that cannot be started is an error of the script's first usereval call.
-            let server = DealerServer::start(config).map_err(|e| match program.first_usereval_call() {
-                Some(pos) if e.line.is_none() => e.at(pos.line, pos.col),
-                _ => e,
-            })?;
-            external.usereval = Some(UserEval::new(Box::new(server)));
-        }
-        if o.untrusted {
-            // No external program for an untrusted script (its calls were refused already).
-            return Ok(external);
-        }
-        external.opc = Some(Opc::new(self.opc_config()));
-        Ok(external)
-    }
-
-    /// How `opc()` runs the DOP program under the current options: `opc_program` (default
-    /// DealerV2's path), the opener (`-O`, West unless N, E or S) and `external_timeout`; the
-    /// session's interrupter ends a wait for the program.
-    pub(super) fn opc_config(&self) -> OpcConfig {
-        let o = &self.options;
-        OpcConfig {
-            program: o.extra.get("opc_program").map_or(DEFAULT_OPC_PROGRAM, String::as_str).into(),
-            opener: o
-                .extra
-                .get("opener")
-                .and_then(|v| v.chars().next())
-                .map(|c| c.to_ascii_uppercase())
-                .filter(|c| matches!(c, 'N' | 'E' | 'S'))
-                .unwrap_or('W'),
-            timeout: o.external_timeout,
-            interrupter: Some(self.interrupter.clone()),
-        }
     }
 
     /// Evaluates `usereval` with a metric of the caller's instead of a DealerServer: `make`
@@ -650,94 +363,10 @@ impl Session {
         !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
     }
 
-    /// The run's generate and produce limits for `program` under the options (the script's
-    /// `generate` and `produce`, the options', the peers' defaults, the generate ceiling), and
-    /// whether the ceiling lowered the generate limit.
-    fn limits(&self, program: &Program) -> (i64, i64, bool) {
-        let o = &self.options;
-        let dialect = o.dialect();
-        let s = &program.settings;
-        let narrow = |v: i64| if dialect == Dialect::Classic { v as i32 as i64 } else { v };
-        let mut max_generate = match o.generate {
-            Some(GENERATE_NOTHING) => 0,
-            option => option.filter(|&g| g != 0).or(s.generate).map(narrow).unwrap_or(10_000_000),
-        };
-        let ceilings = o.ceilings();
-        let mut generate_capped = false;
-        if let Some(ceiling) = ceilings.generate {
-            generate_capped = max_generate > ceiling;
-            max_generate = max_generate.min(ceiling);
-        }
-        let mut max_produce = o
-            .produce
-            .filter(|&p| p != 0)
-            .or(s.produce)
-            .map(narrow)
-            .unwrap_or(if program.prints_deals { 40 } else { max_generate });
-        if let Some(ceiling) = ceilings.generate {
-            // No run produces more than it generates.
-            max_produce = max_produce.min(ceiling);
-        }
-        if dialect == Dialect::V2 {
-            max_produce = max_produce.min(max_generate);
-        }
-        (max_generate, max_produce, generate_capped)
-    }
-
     /// The generate and produce limits a run of the loaded script has (see [`Session::run`]).
     pub fn run_limits(&self) -> Result<(i64, i64)> {
-        let (generate, produce, _) = self.limits(self.program()?);
+        let (generate, produce, _) = limits(&self.options, self.program()?);
         Ok((generate, produce))
-    }
-
-    /// The cards and spot holdings predealt: the command line's, else the script's.
-    fn predeal_in_force(&self, program: &Program) -> Result<CardPredeal> {
-        let (o, s) = (&self.options, &program.settings);
-        Ok(match self.command_line_predeal()? {
-            Some(given) => given,
-            None => {
-                let compatibility = o.generator != GeneratorKind::ChaCha && o.library_file.is_none();
-                if let (Some((_, pos)), true) = (s.spots.first(), compatibility) {
-                    return Err(Error::script(spots_need_chacha(o.generator), pos.line, pos.col));
-                }
-                (s.predeal.clone(), s.spots.iter().map(|(x, _)| *x).collect())
-            }
-        })
-    }
-
-    /// The `-N/-E/-S/-W` holdings (cards and spot holdings), which replace every card predeal
-    /// of the script when given. Spot cards (`x`) need the ChaCha generator.
-    fn command_line_predeal(&self) -> Result<Option<CardPredeal>> {
-        if self.options.predeal.iter().all(Option::is_none) {
-            return Ok(None);
-        }
-        let mut cards: Vec<(Seat, Card)> = Vec::new();
-        let mut spots: Vec<SpotCards> = Vec::new();
-        for seat in Seat::ALL {
-            let Some(text) = &self.options.predeal[seat.index()] else { continue };
-            // The text was checked when it was set; the checks across seats are made here.
-            let (seat_cards, seat_spots) = predeal_cards(text).map_err(|why| Error::new(ErrorKind::Option, why))?;
-            for card in seat_cards {
-                if cards.iter().any(|(_, c)| *c == card) {
-                    return Err(Error::new(ErrorKind::Option, "Card predealt twice"));
-                }
-                cards.push((seat, card));
-            }
-            for suit in Suit::ALL {
-                let count = seat_spots[suit.index()];
-                if count > 0 {
-                    if self.options.generator != GeneratorKind::ChaCha {
-                        let key = ["predeal_north", "predeal_east", "predeal_south", "predeal_west"][seat.index()];
-                        return Err(Error::new(
-                            ErrorKind::Option,
-                            format!("option {key}: {}, in '{text}'", spots_need_chacha(self.options.generator)),
-                        ));
-                    }
-                    spots.push(SpotCards { seat, suit, count });
-                }
-            }
-        }
-        Ok(Some((cards, spots)))
     }
 
     /// Returns the next deal that satisfies the condition (no actions run), or `None` when the
@@ -1079,8 +708,10 @@ impl Session {
     /// times this, is the condition's share of all deals.
     pub fn generated_share(&self) -> Option<f64> {
         let Some(job) = &self.job else { return Some(1.0) };
-        let spots =
-            self.program.as_ref().is_some_and(|p| self.predeal_in_force(p).is_ok_and(|(_, spots)| !spots.is_empty()));
+        let spots = self
+            .program
+            .as_ref()
+            .is_some_and(|p| predeal_in_force(&self.options, p).is_ok_and(|(_, spots)| !spots.is_empty()));
         match job.smart_counts.iter().find(|c| c.dealt_from_table) {
             None => Some(1.0),
             Some(count) if count.share_under_bias.is_some() => count.share_under_bias,
@@ -1093,7 +724,7 @@ impl Session {
     /// alone (see [`exact_count`]); `None` otherwise.
     pub fn exact_count(&self) -> Result<Option<ExactCount>> {
         let program = self.program()?;
-        let (predeal, spots) = self.predeal_in_force(program)?;
+        let (predeal, spots) = predeal_in_force(&self.options, program)?;
         let setup = DealingSetup {
             predeal,
             spots,
@@ -1156,52 +787,4 @@ impl Session {
         self.program = Some(program);
         result
     }
-}
-
-/// Classic dealer's seed when none is given: the time in seconds.
-#[cfg(feature = "os")]
-fn time_seed() -> i64 {
-    // SAFETY: time(NULL) has no preconditions.
-    (unsafe { libc::time(std::ptr::null_mut()) }) as i64
-}
-
-/// Without the `os` feature there is no clock: a random seed, as for the other generators.
-#[cfg(not(feature = "os"))]
-fn time_seed() -> i64 {
-    (random_u64() % 0xFFFF_FFFF + 1) as i64
-}
-
-/// Without the `os` feature there is no system randomness to read: the host (the WebAssembly
-/// binding) always gives a seed; this fixed value is used only if it does not.
-#[cfg(not(feature = "os"))]
-fn random_u64() -> u64 {
-    0x5DEE_CE66_D1CE_F00D
-}
-
-/// 64 random bits from the operating system.
-#[cfg(feature = "os")]
-fn random_u64() -> u64 {
-    let mut buf = [0u8; 8];
-    #[cfg(unix)]
-    // SAFETY: the buffer is valid for 8 bytes of writes.
-    let n = unsafe { libc::getrandom(buf.as_mut_ptr().cast(), buf.len(), 0) };
-    #[cfg(windows)]
-    let n = {
-        #[link(name = "advapi32")]
-        extern "system" {
-            /// `RtlGenRandom`, the system's random bytes (every Windows since XP).
-            fn SystemFunction036(buffer: *mut u8, length: u32) -> u8;
-        }
-        // SAFETY: the buffer is valid for 8 bytes of writes.
-        if unsafe { SystemFunction036(buf.as_mut_ptr(), buf.len() as u32) } != 0 {
-            8
-        } else {
-            0
-        }
-    };
-    if n != 8 {
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        return t.as_nanos() as u64 ^ (std::process::id() as u64) << 32;
-    }
-    u64::from_le_bytes(buf)
 }

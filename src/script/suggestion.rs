@@ -5,7 +5,9 @@
 //!
 //! Nearest means the fewest edits (see [`edit_distance`]), and only when the word is close
 //! enough to have been meant as that name: at most [`MAX_EDITS`] edits, and fewer than half its
-//! length. The peers' one-line message is not changed.
+//! length. The search costs time linear in the word's length however long it is: only names
+//! within [`MAX_EDITS`] of its length are compared with it (see [`edit_distance_within`]). The
+//! peers' one-line message is not changed.
 
 use crate::dialect::Dialect;
 use crate::script::token::{self, Token};
@@ -17,40 +19,82 @@ pub const MAX_EDITS: usize = 2;
 /// deleted or replaced, and two adjacent characters swapped (the optimal string alignment
 /// distance, a restricted Damerau–Levenshtein distance).
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    edit_distance_within(a, b, usize::MAX).expect("no distance exceeds usize::MAX")
+}
+
+/// [`edit_distance`] when it is at most `max`, else `None`; the work stops as soon as the
+/// distance is known to exceed `max`. Words whose lengths differ by more than `max` are told
+/// apart in time bounded by the shorter one, and otherwise the time is bounded by
+/// `|a| × |b|` but ends at the first row of the table with no cell within `max`.
+pub fn edit_distance_within(a: &str, b: &str, max: usize) -> Option<usize> {
+    if lengths_differ_by_more_than(a, b, max) {
+        return None;
+    }
     let a: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
     let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
-    // rows[k][j]: the distance between the first i - 2 + k characters of `a` and the first j of
-    // `b`, for the row i being filled (k = 2) and the two before it.
-    let mut rows = [vec![0; b.len() + 1], vec![0; b.len() + 1], (0..=b.len()).collect::<Vec<usize>>()];
+    let width = b.len() + 1;
+    // Three rolling rows of the table, one after the other: row i (the distances between the
+    // first i characters of `a` and the first j of `b`, for every j) is at `(i % 3) * width`.
+    let mut rows = vec![0; 3 * width];
+    for (j, cell) in rows[..width].iter_mut().enumerate() {
+        *cell = j;
+    }
     for i in 1..=a.len() {
-        rows.rotate_left(1);
-        rows[2][0] = i;
+        let (current, previous, before_previous) = ((i % 3) * width, ((i - 1) % 3) * width, ((i + 1) % 3) * width);
+        rows[current] = i;
+        let mut row_minimum = i;
         for j in 1..=b.len() {
-            let replace = rows[1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            let mut best = replace.min(rows[1][j] + 1).min(rows[2][j - 1] + 1);
+            let replace = rows[previous + j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut best = replace.min(rows[previous + j] + 1).min(rows[current + j - 1] + 1);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[0][j - 2] + 1);
+                best = best.min(rows[before_previous + j - 2] + 1);
             }
-            rows[2][j] = best;
+            rows[current + j] = best;
+            row_minimum = row_minimum.min(best);
+        }
+        // No row's minimum is below the one before it (a swap from two rows up costs at least
+        // the replacement through the row between), so the distance exceeds `max` already.
+        if row_minimum > max {
+            return None;
         }
     }
-    rows[2][b.len()]
+    Some(rows[(a.len() % 3) * width + b.len()]).filter(|&distance| distance <= max)
+}
+
+/// Whether the lengths of `a` and `b` in characters differ by more than `max`, read only as far
+/// as the shorter one and `max` characters beyond it.
+fn lengths_differ_by_more_than(a: &str, b: &str, max: usize) -> bool {
+    let (mut a, mut b) = (a.chars(), b.chars());
+    loop {
+        let longer = match (a.next(), b.next()) {
+            (Some(_), Some(_)) => continue,
+            (None, None) => return false,
+            (Some(_), None) => a,
+            (None, Some(_)) => b,
+        };
+        // One character of the longer one is read already.
+        return longer.take(max).count() == max;
+    }
 }
 
 /// The candidate nearest to `word`, when it is close enough (at most [`MAX_EDITS`] edits, and
 /// fewer edits than half of `word`'s length). Of candidates equally near, the first one given
-/// wins; `word` itself is never suggested.
+/// wins; `word` itself is never suggested. A candidate whose length is more than the edits
+/// allowed away from `word`'s is dismissed without comparing them, so that a long word costs
+/// time linear in its length.
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let length = word.chars().count();
-    let mut best: Option<(usize, &str)> = None;
+    // Fewer edits than half of the word's length: at most (length - 1) / 2, and none for "".
+    let mut allowed = MAX_EDITS.min(word.chars().count().checked_sub(1)? / 2);
+    let mut best = None;
     for candidate in candidates.into_iter().filter(|&c| c != word) {
-        let edits = edit_distance(word, candidate);
-        let close = edits <= MAX_EDITS && 2 * edits < length;
-        if close && best.is_none_or(|(fewest, _)| edits < fewest) {
-            best = Some((edits, candidate));
+        if let Some(edits) = edit_distance_within(word, candidate, allowed) {
+            best = Some(candidate);
+            // Only a strictly nearer candidate replaces it.
+            let Some(fewer) = edits.checked_sub(1) else { break };
+            allowed = fewer;
         }
     }
-    best.map(|(_, candidate)| candidate)
+    best
 }
 
 /// The words `dialect` reads as keywords, in the order of [`token::keywords`], with their tokens.
@@ -106,6 +150,31 @@ mod tests {
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("abc", "ca"), 3);
+    }
+
+    #[test]
+    fn bounded_edit_distance_agrees_within_its_bound() {
+        let words = ["", "a", "ab", "ba", "abc", "ca", "hcp", "hpc", "shape", "shpae", "kitten", "sitting", "LOSERS"];
+        for a in words {
+            for b in words {
+                let distance = edit_distance(a, b);
+                for max in 0..4 {
+                    let expected = (distance <= max).then_some(distance);
+                    assert_eq!(edit_distance_within(a, b, max), expected, "{a:?} {b:?} within {max}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_word_is_told_apart_quickly() {
+        let long = "a".repeat(1_000_000);
+        assert_eq!(edit_distance_within(&long, "and", MAX_EDITS), None);
+        assert_eq!(edit_distance_within("and", &long, MAX_EDITS), None);
+        // Equal lengths, but no row of the table stays within the bound.
+        assert_eq!(edit_distance_within(&long, &"b".repeat(1_000_000), MAX_EDITS), None);
+        assert_eq!(nearest(&long, ["a", "aa", "aaa"]), None);
+        assert!(unknown_variable(&long, Dialect::V2, ["b"]).ends_with("a'"));
     }
 
     #[test]

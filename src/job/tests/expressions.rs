@@ -1,6 +1,7 @@
 //! Tests of `next_deal`, `eval` and compiled expressions, and of `opc`'s configuration.
 
 use super::*;
+use crate::job::job_setup::opc_config;
 
 #[test]
 fn next_deal_and_eval() {
@@ -38,12 +39,12 @@ fn next_deal_and_eval() {
 fn opc_runs_dealerv2_dop_unless_told_otherwise() {
     // Only the configuration: whatever is installed at DealerV2's path is never run here.
     let mut s = Session::new();
-    let config = s.opc_config();
+    let config = opc_config(s.options(), &s.interrupter());
     assert_eq!(config.program, std::path::Path::new("/usr/local/games/DealerV2_4/bin/dop"));
     assert_eq!(config.opener, 'W');
     s.set_option("opc_program", "/elsewhere/dop").unwrap();
     s.set_option("opener", "s").unwrap();
-    let config = s.opc_config();
+    let config = opc_config(s.options(), &s.interrupter());
     assert_eq!(config.program, std::path::Path::new("/elsewhere/dop"));
     assert_eq!(config.opener, 'S');
 }
