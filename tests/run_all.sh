@@ -12,6 +12,13 @@
 # tools/install_deps.sh installs and what they depend on, and Rust's toolchain (rustup's
 # folder), nothing else (tools/fresh_path.py); a tool installed by hand or only recommended
 # is not found, as on a new user's machine. FRESH_PATH=0 keeps the caller's PATH.
+#
+# The builds that only the last suites need (the Windows library's cargo build, the WebAssembly
+# package with DDS's module, mdBook) run in the background from the start, at the lowest CPU
+# priority, while the suites before them run (most of those leave a core idle): each has a
+# cargo folder of its own, so no suite waits on its lock, and the first suite that needs them
+# waits for them first (PREBUILD= names other make targets; PREBUILD="" builds nothing ahead).
+# A build that failed there is built again, and fails, in the suite that needs it.
 set -u
 SECONDS=0
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +32,9 @@ failed=0
 skipped=0
 failures=()
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+times_file=$(mktemp)
+prebuild_pid=
+trap 'rm -f "$log" "$times_file"; [ -z "$prebuild_pid" ] || kill -- -"$prebuild_pid" 2>/dev/null' EXIT
 
 if [ "${FRESH_PATH:-1}" != 0 ] && [ -r /var/lib/dpkg/status ]; then
   python3 tools/fresh_path.py make-path "$top/target/fresh-path" || exit 1
@@ -41,19 +50,68 @@ if ! "$make" --no-print-directory all; then
   exit 1
 fi
 
+# The CPU seconds (user and system) of a shell's finished children, from the output of bash's
+# `times` that FILE holds.
+children_cpu() {
+  awk 'NR == 2 { total = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] } printf "%d\n", total }' "$1"
+}
+
 built=$SECONDS
 durations=()
+
+# The background builds (see the top), started when a suite that needs them is to run.
+prebuild_targets=${PREBUILD-windows-build wasm mdbook}
+needs_prebuild() { case " windows-test wasm-test docs-test release-test " in *" $1 "*) return 0 ;; esac; return 1; }
+prebuild_log=$top/target/prebuild.log
+for suite in $suites; do
+  if [ -n "$prebuild_targets" ] && needs_prebuild "$suite"; then
+    echo "=== building ahead in the background: $prebuild_targets (log: target/prebuild.log) ==="
+    # setsid: a process group of its own, so that an interrupted run stops it whole.
+    # The shell that runs make writes its children's CPU time (`times`) for the summary.
+    setsid bash -c 'nice -n 19 "$0" --no-print-directory -k "$@"; status=$?; times > "'"$prebuild_log"'.times"; exit $status' \
+      "$make" $prebuild_targets > "$prebuild_log" 2>&1 &
+    prebuild_pid=$!
+    prebuild_started=$SECONDS
+    break
+  fi
+done
+
+# Waits for the background builds (once), and lists their time among the suites'.
+wait_for_prebuild() {
+  [ -n "$prebuild_pid" ] || return 0
+  echo
+  echo "=== waiting for the background builds: $prebuild_targets ==="
+  local waited_from=$SECONDS status
+  wait "$prebuild_pid"
+  status=$?
+  prebuild_pid=
+  local cpu took=$((SECONDS - prebuild_started)) waited=$((SECONDS - waited_from))
+  cpu=$(children_cpu "$prebuild_log.times" 2>/dev/null || echo 0)
+  if [ "$status" -eq 0 ]; then echo "=== background builds: done ==="
+  else
+    echo "=== background builds failed (exit status $status): the suites that need them build again ==="
+    tail -n 30 "$prebuild_log"
+  fi
+  durations+=("$(printf '%-16s %02d:%02d  (CPU %02d:%02d; waited for %02d:%02d)' "(background)" $((took / 60)) $((took % 60)) \
+    $((cpu / 60)) $((cpu % 60)) $((waited / 60)) $((waited % 60)))")
+}
+
 total=$(echo $suites | wc -w)
 k=0
 for suite in $suites; do
   k=$((k + 1))
+  if needs_prebuild "$suite"; then wait_for_prebuild; fi
   echo
   # progress: the suite's place in the run and the time since the run started (build included)
   printf '=== [%d/%d] %s (elapsed %02d:%02d) ===\n' "$k" "$total" "$suite" $((SECONDS / 60)) $((SECONDS % 60))
   started=$SECONDS
-  "$make" --no-print-directory "$suite" 2>&1 | tee "$log"
+  # In a subshell whose `times` are the suite's alone (a background build ending meanwhile is
+  # not counted).
+  ( "$make" --no-print-directory "$suite"; status=$?; times > "$times_file"; exit $status ) 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
-  durations+=("$(printf '%-16s %02d:%02d' "$suite" $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)))")
+  took=$((SECONDS - started))
+  cpu=$(children_cpu "$times_file")
+  durations+=("$(printf '%-16s %02d:%02d  (CPU %02d:%02d)' "$suite" $((took / 60)) $((took % 60)) $((cpu / 60)) $((cpu % 60)))")
   if [ "$status" -ne 0 ]; then
     failed=$((failed + 1))
     failures+=("$suite (exit status $status)")

@@ -24,8 +24,8 @@ BUNDLED_SOURCES = PACKAGE_DIR / "native"
 #: repository (bindings/python is two levels down).
 REPO = BUNDLED_SOURCES if (BUNDLED_SOURCES / "Cargo.toml").is_file() else PACKAGE_DIR.parents[1]
 HEADER = REPO / "include" / "dealer.h"
-#: The library's build folder: the Makefile's LIBDEALER_BUILD_DIR (``make release`` builds the
-#: wheel in its own).
+#: The library's build folder: the Makefile's LIBDEALER_BUILD_DIR (``target``, whose library
+#: ``make release``'s wheel ships: every build maps the build machine's paths out).
 BUILD_DIR = REPO / os.environ.get("LIBDEALER_BUILD_DIR", "target")
 STATIC_LIBRARY = BUILD_DIR / "lib" / "libdealer.a"
 #: What the static library needs from the system (DDS is C++), as pkgconfig/ lists it.
