@@ -110,7 +110,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
+.PHONY: cargo-lib tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
 	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: $(RELEASE)/dealer
@@ -120,12 +120,27 @@ all: $(RELEASE)/dealer
 # is one relocatable object made from what the dealer_* functions need (`ld -r -u …`), with the
 # LLVM bitcode sections dropped and every defined symbol but dealer_* made local (objcopy).
 # The exported names are read from the shared library, which exports exactly those.
-lib: FORCE
+#
+# cargo runs every time (`cargo-lib`); it leaves its files untouched when nothing changed, and
+# then nothing below is redone: the suites of make test that run side by side each `make all`
+# without rewriting a file another one reads or runs.
+lib: $(LIBDIR)/libdealer.so $(LIBDIR)/libdealer.a
+
+cargo-lib: FORCE
 	@tools/need.sh 'the library (make)' c++ ld nm objcopy ar
 	$(CARGO) build --release --locked --target-dir $(LIBDEALER_BUILD_DIR)
+
+# The empty recipe makes make look at the files' times again after cargo ran: without one, it
+# keeps the times it read before, and what is made from an old file is not made again.
+$(RELEASE)/libdealer.so $(RELEASE)/libdealer.a: cargo-lib ;
+
+$(LIBDIR)/libdealer.so: $(RELEASE)/libdealer.so
 	mkdir -p $(LIBDIR)
 	cp -f $(RELEASE)/libdealer.so $(LIBDIR)/libdealer.so.new && mv -f $(LIBDIR)/libdealer.so.new $(LIBDIR)/libdealer.so
 	ln -sf libdealer.so $(LIBDIR)/libdealer.so.$(SOVERSION)
+
+$(LIBDIR)/libdealer.a: $(RELEASE)/libdealer.a $(RELEASE)/libdealer.so
+	mkdir -p $(LIBDIR)
 	nm -D --defined-only $(RELEASE)/libdealer.so | awk '$$3 ~ /^dealer_/ { print $$3 }' > $(LIBDIR)/exports.txt
 	ld -r $$(sed 's/^/-u /' $(LIBDIR)/exports.txt) $(RELEASE)/libdealer.a -o $(LIBDIR)/libdealer-all.o
 	objcopy -R .llvmbc -R .llvmcmd --keep-global-symbols=$(LIBDIR)/exports.txt \
@@ -133,10 +148,6 @@ lib: FORCE
 	rm -f $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer-all.o
 	ar rcs $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer.o && mv -f $(LIBDIR)/libdealer.a.new $(LIBDIR)/libdealer.a
 	rm -f $(LIBDIR)/libdealer.o
-
-# The empty recipe makes make look at the archive's time again after `lib` ran: without one,
-# it keeps the time it read before, and a program linked with the old archive is not relinked.
-$(LIBDIR)/libdealer.a: lib ;
 
 $(RELEASE)/dealer: examples-c/dealer_cli.c $(LIBDIR)/libdealer.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iinclude examples-c/dealer_cli.c $(LIBDIR)/libdealer.a $(STATIC_LIBS) $(LDFLAGS) -o $@

@@ -56,6 +56,20 @@ cp -r "$artifacts" "$work/artifacts"
 cp "$top/tests/consumer/consumer.c" "$top/tests/consumer/CMakeLists.txt" "$work/"
 cd "$work" || exit 1
 
+# The source release, unpacked and built with no network and an empty cargo home: in the
+# background from here on (the longest step, whose serial parts leave a core to the checks of
+# the other artifacts, the sdist's build among them), checked at the end.
+source=artifacts/libdealer-$version-src.tar.gz
+source_build=
+if [ -f "$source" ]; then
+  mkdir -p source cargo-home && tar -xzf "$source" -C source
+  # setsid: a process group of its own, stopped whole if the test ends first.
+  (cd "source/libdealer-$version" && CARGO_HOME="$work/cargo-home" CARGO_NET_OFFLINE=true \
+    exec setsid make >"$work/source-build.log" 2>&1) &
+  source_build=$!
+  trap '[ -z "$source_build" ] || kill -- -"$source_build" 2>/dev/null; rm -rf "$work"' EXIT
+fi
+
 # 1. Checksums, paths, versions.
 if (cd artifacts && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1; then
   listed=$(awk '{print $2}' artifacts/SHA256SUMS | sort | tr '\n' ' ')
@@ -228,7 +242,7 @@ else
   ko "lintian: $errors errors and warnings" "$(printf '%s\n' "$lintian_out" | grep '^[EW]:' | head -5)"
 fi
 remove_packages() { dpkg -r "${packages[@]}" >/dev/null 2>&1; }
-trap 'remove_packages; rm -rf "$work"' EXIT
+trap '[ -z "$source_build" ] || kill -- -"$source_build" 2>/dev/null; remove_packages; rm -rf "$work"' EXIT
 debs=()
 for package in "${packages[@]}"; do debs+=(artifacts/"${package}_${version}_"*.deb); done
 if dpkg -i "${debs[@]}" >dpkg.log 2>&1; then ok "dpkg -i ${packages[*]}"; else
@@ -335,13 +349,14 @@ JS
   fi
 fi
 
-# The source release, unpacked and built with no network and an empty cargo home.
-source=artifacts/libdealer-$version-src.tar.gz
-if [ ! -f "$source" ]; then
+# The source release's offline build (started at the top).
+if [ -z "$source_build" ]; then
   ko "no source release libdealer-$version-src.tar.gz"
 else
-  mkdir -p source cargo-home && tar -xzf "$source" -C source
-  if (cd "source/libdealer-$version" && CARGO_HOME="$work/cargo-home" CARGO_NET_OFFLINE=true make >"$work/source-build.log" 2>&1); then
+  wait "$source_build"
+  status=$?
+  source_build=
+  if [ "$status" -eq 0 ]; then
     ok "libdealer-$version-src.tar.gz builds offline (vendored crates, an empty cargo home)"
     got=$("source/libdealer-$version/target/release/dealer" -s 7 node.dlr | sed '/^Time needed/d')
     if [ -n "$got" ] && [ "$got" = "$(/usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d')" ]; then

@@ -24,17 +24,19 @@ SECONDS=0
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 make=${MAKE:-make}
-suites=${SUITES:-runner-test notices check-header rust-test capi-test examples-test bindings-test external-test cli-errors practice-test scale-out-test formats-endplay limits soak-short parity \
-dd-reference consumer-test windows-test wasm-test docs-test release-test}
+# The order: the suites that run alone (see ALONE_SUITES below) where they do not part the
+# others, which then run two at a time.
+suites=${SUITES:-runner-test notices check-header rust-test capi-test limits soak-short examples-test bindings-test \
+external-test cli-errors practice-test scale-out-test formats-endplay parity dd-reference consumer-test windows-test \
+docs-test wasm-test release-test}
 
 passed=0
 failed=0
 skipped=0
 failures=()
-log=$(mktemp)
-times_file=$(mktemp)
 prebuild_pid=
-trap 'rm -f "$log" "$times_file"; [ -z "$prebuild_pid" ] || kill -- -"$prebuild_pid" 2>/dev/null' EXIT
+runs=
+trap '[ -z "$runs" ] || rm -rf "$runs"; [ -z "$prebuild_pid" ] || kill -- -"$prebuild_pid" 2>/dev/null' EXIT
 
 if [ "${FRESH_PATH:-1}" != 0 ] && [ -r /var/lib/dpkg/status ]; then
   python3 tools/fresh_path.py make-path "$top/target/fresh-path" || exit 1
@@ -96,32 +98,77 @@ wait_for_prebuild() {
     $((cpu / 60)) $((cpu % 60)) $((waited / 60)) $((waited % 60)))")
 }
 
-total=$(echo $suites | wc -w)
-k=0
-for suite in $suites; do
-  k=$((k + 1))
-  if needs_prebuild "$suite"; then wait_for_prebuild; fi
-  echo
-  # progress: the suite's place in the run and the time since the run started (build included)
-  printf '=== [%d/%d] %s (elapsed %02d:%02d) ===\n' "$k" "$total" "$suite" $((SECONDS / 60)) $((SECONDS % 60))
-  started=$SECONDS
-  # In a subshell whose `times` are the suite's alone (a background build ending meanwhile is
-  # not counted).
-  ( "$make" --no-print-directory "$suite"; status=$?; times > "$times_file"; exit $status ) 2>&1 | tee "$log"
-  status=${PIPESTATUS[0]}
-  took=$((SECONDS - started))
-  cpu=$(children_cpu "$times_file")
+# Two suites at a time (TEST_LANES, default the number of cores, at least 1): most run one
+# program after another and leave a core idle. A suite that measures time or loads every core
+# itself runs alone (ALONE_SUITES): the Rust tests, the C API tests (threads, interrupts,
+# valgrind side by side), the limits and soak tests (interrupts and ceilings timed), the
+# browser test (Stop within a second) and the release (its builds). A suite that runs alone
+# shows its output as it comes; the others' output is shown whole when they end.
+lanes=${TEST_LANES:-$(nproc 2>/dev/null || echo 1)}
+alone=${ALONE_SUITES-rust-test capi-test limits soak-short wasm-test release-test}
+runs=$(mktemp -d)
+is_alone() { [ "$lanes" -le 1 ] || case " $alone " in *" $1 "*) true ;; *) false ;; esac; }
+
+# Counts a finished suite: its verdict, and its line among the durations.
+record() { # suite, exit status, seconds it took
+  local suite=$1 status=$2 took=$3 cpu
+  cpu=$(children_cpu "$runs/$suite.times" 2>/dev/null || echo 0)
   durations+=("$(printf '%-16s %02d:%02d  (CPU %02d:%02d)' "$suite" $((took / 60)) $((took % 60)) $((cpu / 60)) $((cpu % 60)))")
   if [ "$status" -ne 0 ]; then
     failed=$((failed + 1))
     failures+=("$suite (exit status $status)")
-  elif grep -q '^NOT RUN' "$log"; then
+  elif grep -q '^NOT RUN' "$runs/$suite.log"; then
     skipped=$((skipped + 1))
     echo "=== $suite: NOT RUN ==="
   else
     passed=$((passed + 1))
     echo "=== $suite: passed ==="
   fi
+}
+
+# Runs a suite in a subshell whose `times` are the suite's own, its output into its log.
+run_suite() { # suite
+  ( "$make" --no-print-directory "$1"; status=$?; times > "$runs/$1.times"; exit $status )
+}
+
+# The suites running beside this shell: process id -> suite; and when each suite started.
+declare -A suite_of=() started_at=()
+
+# Waits for one of them to end, then shows its output and counts it.
+reap_one() {
+  local ended status suite
+  wait -n -p ended "${!suite_of[@]}"
+  status=$?
+  suite=${suite_of[$ended]}
+  unset "suite_of[$ended]"
+  echo
+  echo "=== $suite (ended, elapsed $(printf '%02d:%02d' $((SECONDS / 60)) $((SECONDS % 60)))): its output ==="
+  cat "$runs/$suite.log"
+  record "$suite" "$status" $((SECONDS - ${started_at[$suite]}))
+}
+total=$(echo $suites | wc -w)
+k=0
+for suite in $suites; do
+  k=$((k + 1))
+  # Room for this suite: alone, once every running suite has ended; else a free lane.
+  while [ ${#suite_of[@]} -gt 0 ] && { is_alone "$suite" || [ ${#suite_of[@]} -ge "$lanes" ]; }; do
+    reap_one
+  done
+  if needs_prebuild "$suite"; then wait_for_prebuild; fi
+  echo
+  # progress: the suite's place in the run and the time since the run started (build included)
+  printf '=== [%d/%d] %s (elapsed %02d:%02d) ===\n' "$k" "$total" "$suite" $((SECONDS / 60)) $((SECONDS % 60))
+  started_at[$suite]=$SECONDS
+  if is_alone "$suite"; then
+    run_suite "$suite" 2>&1 | tee "$runs/$suite.log"
+    record "$suite" "${PIPESTATUS[0]}" $((SECONDS - ${started_at[$suite]}))
+  else
+    run_suite "$suite" > "$runs/$suite.log" 2>&1 &
+    suite_of[$!]=$suite
+  fi
+done
+while [ ${#suite_of[@]} -gt 0 ]; do
+  reap_one
 done
 
 echo

@@ -170,9 +170,12 @@ alias unalias cd pwd read wait jobs kill type hash ulimit umask getopts let true
 echo printf command builtin printf : . [ [[ ]] ] { } ! mapfile readarray shopt pushd popd
 """.split())
 # Words that stand where a command does and hand the next word a command position.
+# (`command -v X` asks for X: X counts as called.)
 PREFIX_WORDS = {"command", "exec", "time", "env", "nohup", "timeout", "xargs", "sudo", "nice",
                 "stdbuf", "setsid", "ionice", "then", "do", "else", "!", "{", "(", "if", "while",
                 "until", "elif"}
+# Of those, the ones that are programs, not the shell's own words.
+RUNNERS = {"env", "nohup", "timeout", "xargs", "sudo", "nice", "stdbuf", "setsid", "ionice"}
 
 
 def script_sources():
@@ -271,8 +274,8 @@ def called_commands(line):
         if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", token):   # an assignment before the command
             continue
         if token in PREFIX_WORDS or token.startswith("-"):
-            if token == "command":   # `command -v X` asks for X: X is called too
-                expect = True
+            if token in RUNNERS:   # a command itself, which runs the next word
+                commands.append(token)
             continue
         expect = False
         commands.append(token.strip("\"'"))
