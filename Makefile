@@ -399,6 +399,7 @@ docs: $(MDBOOK) man FORCE
 	@echo "the book: $(DOCS_OUT)/html/index.html; man pages: $(MAN_PAGES)"
 
 docs-test: all docs wasm
+	tools/install_wasm_tools.sh test
 	tests/docs.sh
 
 # Every suite in turn (tests/run_all.sh): a failing suite does not stop the others, and the run
