@@ -26,7 +26,7 @@ from build_native import BUNDLED_SOURCES, PACKAGE_DIR, REPO  # noqa: E402  (the 
 #: What ``make lib`` reads of the library's source tree: an sdist carries these under native/.
 LIBRARY_SOURCES = [
     ".cargo", "Cargo.lock", "Cargo.toml", "LICENSE", "LICENSES", "Makefile", "THIRD-PARTY-NOTICES.md",
-    "build.rs", "cbindgen.toml", "include", "src",
+    "build.rs", "cbindgen.toml", "include", "src", "tools/need.sh", "tools/debian-commands.txt",
 ]
 #: The licence files, the repository's: copied beside pyproject.toml (which names them) from a
 #: checkout, so that the sdist and the wheel carry them.
