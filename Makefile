@@ -111,7 +111,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
 .PHONY: cargo-lib tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
-	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb wheel sdist npm dist nuget-windows-release release release-test FORCE
+	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb deb-build wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: lib $(RELEASE)/dealer
 
@@ -486,10 +486,16 @@ ARTIFACTS := target/release-artifacts
 
 # The Debian packages libdealer0, libdealer-dev and dealer-cli, built by Debian's debhelper from
 # debian/ (debian/changelog written from Cargo.toml's version), checked by lintian.
-deb: FORCE
+# deb-build is their build alone (`debian/rules build`: make all in target/dist with Debian's
+# flags), which make test runs ahead in the background; `debian/rules binary` then finds it
+# built.
+deb-build: FORCE
 	@tools/need.sh 'make deb' dh dpkg-deb lintian
-	mkdir -p $(ARTIFACTS)
 	tools/debian_changelog.sh $(VERSION) > debian/changelog
+	debian/rules build
+
+deb: deb-build
+	mkdir -p $(ARTIFACTS)
 	DEB_DESTDIR=$(abspath $(ARTIFACTS)) debian/rules binary
 	debian/rules clean
 	lintian --fail-on error $(ARTIFACTS)/libdealer0_$(VERSION)_*.deb $(ARTIFACTS)/libdealer-dev_$(VERSION)_*.deb \

@@ -14,11 +14,12 @@
 # is not found, as on a new user's machine. FRESH_PATH=0 keeps the caller's PATH.
 #
 # The builds that only the last suites need (the Windows library's cargo build, the WebAssembly
-# package with DDS's module, mdBook) run in the background from the start, at the lowest CPU
-# priority, while the suites before them run (most of those leave a core idle): each has a
-# cargo folder of its own, so no suite waits on its lock, and the first suite that needs them
-# waits for them first (PREBUILD= names other make targets; PREBUILD="" builds nothing ahead).
-# A build that failed there is built again, and fails, in the suite that needs it.
+# package with DDS's module, mdBook, the Debian packages' build) run in the background from the
+# start, one after another at the lowest CPU priority, while the suites before them run (most
+# of those leave a core idle): each has a cargo folder of its own, so no suite waits on its
+# lock, and a suite that needs one waits for it first (PREBUILD= names other make targets;
+# PREBUILD="" builds nothing ahead). A build that failed there is built again, and fails, in the
+# suite that needs it.
 set -u
 SECONDS=0
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,44 +62,73 @@ children_cpu() {
 built=$SECONDS
 durations=()
 
-# The background builds (see the top), started when a suite that needs them is to run.
-prebuild_targets=${PREBUILD-windows-build wasm mdbook}
-needs_prebuild() { case " windows-test wasm-test docs-test release-test " in *" $1 "*) return 0 ;; esac; return 1; }
-prebuild_log=$top/target/prebuild.log
+# The background builds (see the top), in this order, each a make target, and the suites that
+# need each one (a target PREBUILD names that is not listed here: all four).
+prebuild_targets=${PREBUILD-windows-build wasm mdbook deb-build}
+needed_by() {
+  case $1 in
+    windows-build) echo windows-test release-test ;;
+    wasm) echo docs-test wasm-test release-test ;;
+    mdbook) echo docs-test ;;
+    deb-build) echo release-test ;;
+    *) echo windows-test wasm-test docs-test release-test ;;
+  esac
+}
+needs_prebuild() { # suite: whether a background build is needed by it
+  local target
+  for target in $prebuild_targets; do case " $(needed_by "$target") " in *" $1 "*) return 0 ;; esac; done
+  return 1
+}
+prebuild_dir=$top/target/prebuild
+prebuild_waited=0
 for suite in $suites; do
-  if [ -n "$prebuild_targets" ] && needs_prebuild "$suite"; then
-    echo "=== building ahead in the background: $prebuild_targets (log: target/prebuild.log) ==="
+  if needs_prebuild "$suite"; then
+    echo "=== building ahead in the background: $prebuild_targets (logs: target/prebuild/) ==="
+    rm -rf "$prebuild_dir" && mkdir -p "$prebuild_dir"
     # setsid: a process group of its own, so that an interrupted run stops it whole. A new
     # session is also a scheduling group of its own (the kernel's autogroup), which competes
     # with the suites' as an equal whatever its processes' nice value: the group itself is
-    # given the lowest priority. The shell that runs make writes its children's CPU time
-    # (`times`) for the summary.
-    setsid bash -c 'echo 19 > /proc/self/autogroup 2>/dev/null; nice -n 19 "$0" --no-print-directory -k "$@"; status=$?
-      times > "'"$prebuild_log"'.times"; exit $status' "$make" $prebuild_targets > "$prebuild_log" 2>&1 &
+    # given the lowest priority. Each build leaves its exit status beside its log; the shell's
+    # children's CPU time (`times`) is for the summary.
+    setsid bash -c 'echo 19 > /proc/self/autogroup 2>/dev/null; dir=$1 make=$2; shift 2
+      for target; do nice -n 19 "$make" --no-print-directory "$target" > "$dir/$target.log" 2>&1
+        echo $? > "$dir/$target.status"; done
+      times > "$dir/times"' lane "$prebuild_dir" "$make" $prebuild_targets > /dev/null 2>&1 &
     prebuild_pid=$!
-    prebuild_started=$SECONDS
+    prebuild_started=$(date +%s)
     break
   fi
 done
 
-# Waits for the background builds (once), and lists their time among the suites'.
-wait_for_prebuild() {
+# Waits for the background builds that `suite` needs (each once).
+wait_for_prebuild() { # suite
+  local target waited_from=$SECONDS status
+  for target in $prebuild_targets; do
+    case " $(needed_by "$target") " in *" $1 "*) ;; *) continue ;; esac
+    [ -e "$prebuild_dir/$target.reported" ] && continue
+    [ -e "$prebuild_dir/$target.status" ] || echo "=== waiting for the background build of $target ==="
+    while [ ! -e "$prebuild_dir/$target.status" ] && kill -0 "$prebuild_pid" 2>/dev/null; do sleep 1; done
+    status=$(cat "$prebuild_dir/$target.status" 2>/dev/null || echo "none (the builds stopped)")
+    if [ "$status" = 0 ]; then echo "=== background build of $target: done ==="
+    else
+      echo "=== background build of $target failed (exit status $status): the suites that need it build it again ==="
+      tail -n 30 "$prebuild_dir/$target.log" 2>/dev/null
+    fi
+    touch "$prebuild_dir/$target.reported"
+  done
+  prebuild_waited=$((prebuild_waited + SECONDS - waited_from))
+}
+
+# The background builds' line among the durations, once they have ended.
+prebuild_duration() {
   [ -n "$prebuild_pid" ] || return 0
-  echo
-  echo "=== waiting for the background builds: $prebuild_targets ==="
-  local waited_from=$SECONDS status
   wait "$prebuild_pid"
-  status=$?
   prebuild_pid=
-  local cpu took=$((SECONDS - prebuild_started)) waited=$((SECONDS - waited_from))
-  cpu=$(children_cpu "$prebuild_log.times" 2>/dev/null || echo 0)
-  if [ "$status" -eq 0 ]; then echo "=== background builds: done ==="
-  else
-    echo "=== background builds failed (exit status $status): the suites that need them build again ==="
-    tail -n 30 "$prebuild_log"
-  fi
-  durations+=("$(printf '%-16s %02d:%02d  (CPU %02d:%02d; waited for %02d:%02d)' "(background)" $((took / 60)) $((took % 60)) \
-    $((cpu / 60)) $((cpu % 60)) $((waited / 60)) $((waited % 60)))")
+  local cpu took
+  took=$(($(stat -c %Y "$prebuild_dir/times" 2>/dev/null || date +%s) - prebuild_started))
+  cpu=$(children_cpu "$prebuild_dir/times" 2>/dev/null || echo 0)
+  durations+=("$(printf '%-16s %02d:%02d  (CPU %02d:%02d; suites waited for it %02d:%02d)' "(background)" $((took / 60)) \
+    $((took % 60)) $((cpu / 60)) $((cpu % 60)) $((prebuild_waited / 60)) $((prebuild_waited % 60)))")
 }
 
 # Two suites at a time (TEST_LANES, default the number of cores, at least 1): most run one
@@ -157,7 +187,7 @@ for suite in $suites; do
   while [ ${#suite_of[@]} -gt 0 ] && { is_alone "$suite" || [ ${#suite_of[@]} -ge "$lanes" ]; }; do
     reap_one
   done
-  if needs_prebuild "$suite"; then wait_for_prebuild; fi
+  [ -z "$prebuild_pid" ] || wait_for_prebuild "$suite"
   echo
   # progress: the suite's place in the run and the time since the run started (build included)
   printf '=== [%d/%d] %s (elapsed %02d:%02d) ===\n' "$k" "$total" "$suite" $((SECONDS / 60)) $((SECONDS % 60))
@@ -174,6 +204,7 @@ while [ ${#suite_of[@]} -gt 0 ]; do
   reap_one
 done
 
+prebuild_duration
 echo
 echo "Durations (build $(printf '%02d:%02d' $((built / 60)) $((built % 60))), whole run $(printf '%02d:%02d' $((SECONDS / 60)) $((SECONDS % 60)))):"
 for line in "${durations[@]}"; do echo "  $line"; done
