@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `make test`: runs every test suite in turn, going on after a suite that fails, and ends with one
-# line `Suites: N passed, M failed[, K skipped]` (a suite is skipped when it printed NOT RUN and
-# exited 0, which only happens outside CI). Exits non-zero when any suite failed. Before each
-# suite one progress line: `=== [k/n] suite (elapsed mm:ss) ===`.
+# `make test`: runs every test suite, two at a time where they allow it (see below), going on
+# after a suite that fails, and ends with one line `Suites: N passed, M failed[, K skipped]` (a
+# suite is skipped when it printed NOT RUN and exited 0, which only happens outside CI). Exits
+# non-zero when any suite failed. Before each suite one progress line:
+# `=== [k/n] suite (elapsed mm:ss) ===`.
 #
 # Each suite is a make target of its own (`make rust-test`, `make parity`, …), so one suite can
 # be run alone; SUITES="parity limits" tests/run_all.sh runs a chosen few. The summary lists
@@ -131,13 +132,14 @@ prebuild_duration() {
     $((took % 60)) $((cpu / 60)) $((cpu % 60)) $((prebuild_waited / 60)) $((prebuild_waited % 60)))")
 }
 
-# Two suites at a time (TEST_LANES, default the number of cores, at least 1): most run one
-# program after another and leave a core idle. A suite that measures time or loads every core
+# Two suites at a time (TEST_LANES; one on a machine with one core): most run one program after
+# another and leave a core idle. (More lanes are not offered: two suites that both pack the
+# NuGet package, say, are kept apart only by their order.) A suite that measures time or loads every core
 # itself runs alone (ALONE_SUITES): the Rust tests, the C API tests (threads, interrupts,
 # valgrind side by side), the limits and soak tests (interrupts and ceilings timed), the
 # browser test (Stop within a second) and the release (its builds). A suite that runs alone
 # shows its output as it comes; the others' output is shown whole when they end.
-lanes=${TEST_LANES:-$(nproc 2>/dev/null || echo 1)}
+lanes=${TEST_LANES:-$(( $(nproc 2>/dev/null || echo 1) > 1 ? 2 : 1 ))}
 alone=${ALONE_SUITES-rust-test capi-test limits soak-short wasm-test release-test}
 runs=$(mktemp -d)
 is_alone() { [ "$lanes" -le 1 ] || case " $alone " in *" $1 "*) true ;; *) false ;; esac; }
@@ -179,6 +181,7 @@ reap_one() {
   cat "$runs/$suite.log"
   record "$suite" "$status" $((SECONDS - ${started_at[$suite]}))
 }
+
 total=$(echo $suites | wc -w)
 k=0
 for suite in $suites; do
