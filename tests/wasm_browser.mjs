@@ -59,6 +59,13 @@ async function checkHeatMap(p) {
   expect(zero && max[1] !== zero[1], `shades: max ${max[1]}, zero ${zero && zero[1]}`);
 }
 
+// Selects the playground's double-dummy example (the one whose title starts "Double dummy").
+async function selectDoubleDummyExample(page) {
+  const index = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Double dummy')));
+  expect(index >= 0, 'no double-dummy example');
+  await page.selectOption('#example', String(index));
+}
+
 // The README's picture, bindings/wasm/playground.png: a fresh page (1280 x 900) that ran the
 // double-dummy example, on its Output tab. What the page showed (the example, its script, the
 // status, the output and the footer; durations masked) is kept beside it in playground.txt; when
@@ -70,9 +77,7 @@ async function readmePicture(browser, base) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(base);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-    const index = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Double dummy')));
-    expect(index >= 0, 'no double-dummy example');
-    await page.selectOption('#example', String(index));
+    await selectDoubleDummyExample(page);
     await page.click('#run');
     await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 60000 });
     await page.click('#tab-output');
@@ -191,9 +196,7 @@ try {
   });
 
   await check('the double-dummy example shows its results; its PBN download carries the table and par', async () => {
-    const index = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Double dummy')));
-    expect(index >= 0, 'no double-dummy example');
-    await page.selectOption('#example', String(index));
+    await selectDoubleDummyExample(page);
     await page.click('#run');
     await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 60000 });
     const r = await page.evaluate(() => ({ state: document.body.dataset.state, output: window.playground.lastResult.output }));

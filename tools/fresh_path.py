@@ -122,11 +122,11 @@ def merged(path):
     return path
 
 
-def closure_commands(packages):
-    """Command name -> path, for the executables of the system folders that a package of the
-    closure owns (the link itself or where it leads: alternatives such as cc or wine)."""
+def closure_commands(brought):
+    """Command name -> path, for the executables of the system folders that a package of
+    `brought` (the closure) owns (the link itself or where it leads: alternatives such as cc)."""
     files = set()
-    for name in closure(packages):
+    for name in brought:
         files |= package_files(name)
     commands = {}
     for folder in SYSTEM_BIN_DIRS:
@@ -147,7 +147,7 @@ def make_path(folder):
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.iterdir():
         old.unlink()
-    commands = closure_commands(installed_packages())
+    commands = closure_commands(closure(installed_packages()))
     for name, path in commands.items():
         (folder / name).symlink_to(path)
     print(f"{folder}: {len(commands)} commands of a fresh machine")
@@ -318,7 +318,8 @@ def owner(path):
 def check():
     """Every command the Makefiles and scripts call resolves on a fresh machine's PATH."""
     packages = installed_packages()
-    fresh = closure_commands(packages)
+    brought = closure(packages)
+    fresh = closure_commands(brought)
     table = command_table()
     cargo_bin = os.path.join(os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo")), "bin")
     full_path = os.environ.get("PATH", "") + ":" + ":".join(SYSTEM_BIN_DIRS)
@@ -359,7 +360,6 @@ def check():
         elif word in table:
             report(False, f"{word}, called by {where}: not installed (Debian package {table[word]})")
         # Other words are not commands of this machine's at all: the script's own names.
-    brought = closure(packages)
     for command, package in sorted(table.items()):
         name = os.path.basename(command)
         if name in fresh:
