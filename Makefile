@@ -47,7 +47,7 @@
 #                   needs nightly Rust with rust-src, so NOT RUN without them and not part of make test)
 #   make threads-property  the long form of the threads property test: 500 random scripts and 20
 #                   double-dummy ones, each run on 1 to 8 threads, byte-identical output
-#                   (tests/thread_count_property.rs; its 50-script form is part of make rust-test)
+#                   (tests/integration/thread_count_property.rs; its 50-script form is part of make rust-test)
 #   make windows-test  build that, then run tests/windows.sh under Wine (also part of make test;
 #                   NOT RUN without the cross compilers or Wine)
 #
@@ -236,7 +236,7 @@ tsan:
 
 # The threads property test's long form (the short one runs in rust-test).
 threads-property:
-	THREADS_PROPERTY_CASES=500 THREADS_PROPERTY_DD=20 $(CARGO) test --release --test thread_count_property -- --nocapture
+	THREADS_PROPERTY_CASES=500 THREADS_PROPERTY_DD=20 $(CARGO) test --release --test integration thread_count_property:: -- --nocapture
 
 # The plain, sanitized and valgrind runs at once, each test program a target of its own, side
 # by side (make -j, one program's output shown whole when it ends).

@@ -1,7 +1,7 @@
 //! What the two C API harnesses (`capi.rs`, one thread; `sessions.rs`, several) share: checking a
 //! status against the API's contract, collecting an output stream in memory, answering
 //! `usereval` in process, spotting double-dummy words, and interrupting a run that goes on too
-//! long. The crate that includes a harness (its fuzz target, or `tests/fuzz_regressions.rs`)
+//! long. The crate that includes a harness (its fuzz target, or `tests/integration/fuzz_regressions.rs`)
 //! includes this file beside it as `crate::api_common`.
 
 use std::ffi::{c_void, CStr};

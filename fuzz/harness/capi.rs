@@ -1,5 +1,5 @@
 //! The `capi` fuzz harness, shared by the fuzz target (`fuzz_targets/capi.rs`) and the
-//! library's regression tests of the inputs it found (`tests/fuzz_regressions.rs`): the input
+//! library's regression tests of the inputs it found (`tests/integration/fuzz_regressions.rs`): the input
 //! bytes are a program of C API calls (`dealer_*` from
 //! `dealer::ffi`) with arbitrary arguments, on up to three live sessions.
 //!

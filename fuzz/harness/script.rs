@@ -1,6 +1,6 @@
 //! The `script` fuzz harness: arbitrary bytes as a dealer script, through the Rust API. Shared
 //! by the fuzz target (`fuzz_targets/script.rs`) and the library's regression tests of the
-//! inputs it found (`tests/fuzz_regressions.rs`).
+//! inputs it found (`tests/integration/fuzz_regressions.rs`).
 //!
 //! Each input is loaded into a fresh [`Session`] in one dialect (classic or DealerV2, with a
 //! generator and seed, all picked by a hash of the input so that a crash reproduces) and, when

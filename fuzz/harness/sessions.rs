@@ -1,5 +1,5 @@
 //! The `sessions` fuzz harness, shared by the fuzz target (`fuzz_targets/sessions.rs`) and the
-//! library's regression tests of the inputs it found (`tests/fuzz_regressions.rs`): the input
+//! library's regression tests of the inputs it found (`tests/integration/fuzz_regressions.rs`): the input
 //! bytes are 2–4 threads' lists of C API calls (`dealer_*` from `dealer::ffi`) on up to four
 //! shared session slots, which the threads run at once, the way a server's workers do.
 //!

@@ -6,14 +6,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
-#[path = "../fuzz/harness/api_common.rs"]
-mod api_common;
-#[path = "../fuzz/harness/capi.rs"]
-mod capi;
-#[path = "../fuzz/harness/script.rs"]
-mod script;
-#[path = "../fuzz/harness/sessions.rs"]
-mod sessions;
+use crate::{capi, script, sessions};
 
 /// Time an input may take: the `script` fuzzer's `-timeout` (the others allow 30 s; their
 /// regression inputs must still finish within this).
