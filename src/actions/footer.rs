@@ -69,6 +69,27 @@ pub struct LibraryCounts {
     pub wrap_arounds: i64,
 }
 
+/// What double dummy cost a run: the solves by kind, and the threshold questions the cards
+/// answered without a solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DdCount {
+    /// Threshold questions ("does declarer take at least N tricks?") solved.
+    pub thresholds: u64,
+    /// Single results solved exactly.
+    pub exact: u64,
+    /// Whole tables solved.
+    pub tables: u64,
+    /// Threshold questions the cards alone answered.
+    pub by_the_cards: u64,
+}
+
+impl DdCount {
+    /// Whether the run asked nothing of double dummy.
+    pub fn is_empty(&self) -> bool {
+        *self == DdCount::default()
+    }
+}
+
 /// What the end-of-run footer reports.
 #[derive(Clone, Copy, Debug)]
 pub struct RunSummary<'a> {
@@ -90,6 +111,9 @@ pub struct RunSummary<'a> {
     /// A practice run's boards of each hand type the script declares (the JSON summary's
     /// `hand_types`; empty otherwise).
     pub hand_types: &'a [(std::sync::Arc<str>, i64)],
+    /// What double dummy cost (the JSON summary's `dd`, and with ChaCha a footer line); `None`
+    /// when it was not counted.
+    pub dd: Option<DdCount>,
 }
 
 /// Writes the end-of-run statistics. DealerV2 adds the title and spells `Produced  ` with two
@@ -146,6 +170,16 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
                 None => String::new(),
             },
             if count.dealt_from_table { ", dealt from their exact table" } else { "" }
+        );
+    }
+    if let Some(dd) = s.dd.filter(|dd| !dd.is_empty()) {
+        let _ = writeln!(
+            out,
+            "Double dummy: {} threshold questions, {} exact results, {} tables solved; {} questions answered by the cards",
+            grouped(dd.thresholds),
+            grouped(dd.exact),
+            grouped(dd.tables),
+            grouped(dd.by_the_cards)
         );
     }
 }

@@ -156,8 +156,10 @@ pub fn print_json(
     out.extend_from_slice(b"}\n");
 }
 
-/// The end-of-run summary object: deals generated and produced, the seed, elapsed seconds, and
-/// the seat factors smart dealing counted (when it counted any).
+/// The end-of-run summary object: deals generated and produced, the seed, elapsed seconds, the
+/// seat factors smart dealing counted (when it counted any), and what double dummy cost (`dd`:
+/// threshold questions, exact results and tables solved, questions the cards answered; when
+/// the run could ask double dummy).
 pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
     let _ = write!(
         out,
@@ -181,6 +183,13 @@ pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
             let _ = write!(out, "\"dealt_from_table\":{}}}", count.dealt_from_table);
         }
         out.push(b']');
+    }
+    if let Some(dd) = s.dd {
+        let _ = write!(
+            out,
+            ",\"dd\":{{\"thresholds\":{},\"exact\":{},\"tables\":{},\"by_the_cards\":{}}}",
+            dd.thresholds, dd.exact, dd.tables, dd.by_the_cards
+        );
     }
     if !s.hand_types.is_empty() {
         // Dealer3's `hand_types` rows: every declared type, its boards and their share.
@@ -272,6 +281,7 @@ mod tests {
             library: None,
             smart: &[],
             hand_types: &[],
+            dd: None,
         };
         let mut out = Vec::new();
         write_json_summary(&mut out, &summary);
@@ -294,6 +304,13 @@ mod tests {
             "{\"schema\":1,\"type\":\"summary\",\"generated\":1234,\"produced\":10,\"seed\":42,\"seconds\":0.013,\
              \"smart\":[{\"seat\":\"south\",\"accepted\":311089243,\"possible\":635013559600,\"dealt_from_table\":true}]}\n"
         );
+        // What double dummy cost.
+        let dd = crate::actions::DdCount { thresholds: 30, exact: 2, tables: 0, by_the_cards: 4 };
+        let mut out = Vec::new();
+        write_json_summary(&mut out, &RunSummary { dd: Some(dd), ..summary });
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .ends_with(",\"dd\":{\"thresholds\":30,\"exact\":2,\"tables\":0,\"by_the_cards\":4}}\n"));
         // Under bias predeal, the share of the deals meeting it.
         let smart = [crate::actions::SmartCount { share_under_bias: Some(0.0529), ..smart[0] }];
         let mut out = Vec::new();

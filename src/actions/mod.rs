@@ -28,7 +28,7 @@ pub mod state;
 pub mod stats;
 
 pub use boards::{board_dealer, board_vulnerability, Board, BoardPlan};
-pub use footer::{write_footer, LibraryCounts, ProgressMeter, RunSummary, SmartCount};
+pub use footer::{write_footer, DdCount, LibraryCounts, ProgressMeter, RunSummary, SmartCount};
 pub use jsonl::{print_json, write_json_summary};
 pub use lin::print_lin;
 pub use pbn_dd::{par_contracts_text, write_pbn_dd};

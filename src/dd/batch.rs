@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::double_dummy::DoubleDummy;
 use super::entry_points::DdsEntryPoints;
-use super::results::{DealResults, Need};
-use super::solver::{DdError, Solver, TableMemory, NO_ANSWER};
+use super::results::{DealResults, Questions};
+use super::solver::{DdError, SolveCounts, Solver, TableMemory, NO_ANSWER};
 use crate::cards::Deal;
 
 /// One deal of a batch: what to solve, and what is known of it (filled in by the batch).
@@ -18,18 +18,18 @@ use crate::cards::Deal;
 pub struct BatchItem {
     /// The deal.
     pub deal: Deal,
-    /// The results wanted.
-    pub need: Need,
-    /// Known results; on return they include `need`, unless `error` is set.
+    /// What the batch must answer.
+    pub questions: Questions,
+    /// What is known; on return it answers `questions`, unless `error` is set.
     pub results: DealResults,
     /// The failure of this deal's solve, if any.
     pub error: Option<DdError>,
 }
 
 impl BatchItem {
-    /// Whether the batch solved this item's need (no error, and not left out by a stop).
+    /// Whether the batch answered this item's questions (no error, and not left out by a stop).
     pub fn solved(&self) -> bool {
-        self.error.is_none() && self.results.missing(self.need).is_empty()
+        self.error.is_none() && self.results.unanswered(&self.questions).is_empty()
     }
 }
 
@@ -39,6 +39,8 @@ pub struct SolverPool {
     threads: usize,
     memory: TableMemory,
     dds: DoubleDummy,
+    /// The solves made through a DDS that solves many jobs at once.
+    jobs_solved: SolveCounts,
 }
 
 impl SolverPool {
@@ -46,7 +48,12 @@ impl SolverPool {
     /// context using at most `memory`; no context is allocated yet. A DDS that solves many jobs
     /// at once itself ([`DdsEntryPoints::parallel_jobs`]) solves the batches instead.
     pub fn new(threads: usize, memory: TableMemory, dds: DoubleDummy) -> SolverPool {
-        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory, dds }
+        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory, dds, jobs_solved: SolveCounts::default() }
+    }
+
+    /// The solves this pool has made, on every thread.
+    pub fn counts(&self) -> SolveCounts {
+        self.solvers.iter().fold(self.jobs_solved, |total, solver| total.plus(solver.counts()))
     }
 
     /// The DDS the pool solves with (for par, which needs no context).
@@ -75,7 +82,7 @@ impl SolverPool {
         }
         let threads = self.threads.min(items.len());
         if let Some(dds) = self.dds.entry_points().filter(|dds| threads > 1 && dds.parallel_jobs() > 1) {
-            solve_as_jobs(dds.as_ref(), items);
+            solve_as_jobs(dds.as_ref(), items, &mut self.jobs_solved);
             return;
         }
         while self.solvers.len() < threads {
@@ -87,7 +94,7 @@ impl SolverPool {
                 if !go_on() {
                     break;
                 }
-                item.error = item.results.solve(solver, &item.deal, item.need).err();
+                item.error = item.results.answer(solver, &item.deal, &item.questions).err();
             }
             return;
         }
@@ -104,7 +111,7 @@ impl SolverPool {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(item) = work.get(i) else { break };
                             let mut results = item.results.clone();
-                            let error = results.solve(solver, &item.deal, item.need).err();
+                            let error = results.answer(solver, &item.deal, &item.questions).err();
                             done.push((i, results, error));
                         }
                         done
@@ -121,22 +128,25 @@ impl SolverPool {
 }
 
 /// Solves a batch through a DDS that solves many jobs at once (the WebAssembly build's solver
-/// workers): every item's jobs in one call, each answer kept by its item.
-fn solve_as_jobs(dds: &dyn DdsEntryPoints, items: &mut [BatchItem]) {
+/// workers), counted in `counts`: every item's jobs in one call, each answer kept by its item.
+/// (Threshold questions about one result are all asked at once, though one answer might settle
+/// the next: one call is worth more than the solve it might save.)
+fn solve_as_jobs(dds: &dyn DdsEntryPoints, items: &mut [BatchItem], counts: &mut SolveCounts) {
     let mut owners = Vec::new();
     let mut jobs = Vec::new();
     for (index, item) in items.iter().enumerate() {
-        for (cell, job) in item.results.jobs(&item.deal, item.need) {
-            owners.push((index, cell));
+        for (asked, job) in item.results.jobs(&item.deal, &item.questions) {
+            counts.count(&job);
+            owners.push((index, asked));
             jobs.push(job);
         }
     }
     let mut answers = dds.solve_jobs(&jobs).into_iter();
-    for (index, cell) in owners {
+    for ((index, asked), job) in owners.into_iter().zip(&jobs) {
         let item = &mut items[index];
         let answer = answers.next().unwrap_or(Err(NO_ANSWER)).map_err(|code| DdError { code, deal: item.deal });
         if item.error.is_none() {
-            item.error = item.results.take(&item.deal, cell, answer).err();
+            item.error = item.results.take(&item.deal, asked, job, answer).err();
         }
     }
 }
@@ -144,6 +154,7 @@ fn solve_as_jobs(dds: &dyn DdsEntryPoints, items: &mut [BatchItem]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dd::results::Need;
     use crate::dd::test_deals::{deal, flat, KNOWN};
 
     /// The deals of known tables, each wanting its whole table.
@@ -152,7 +163,7 @@ mod tests {
             .iter()
             .map(|(text, _)| BatchItem {
                 deal: deal(text),
-                need: Need::TABLE,
+                questions: Questions::exact(Need::TABLE),
                 results: DealResults::default(),
                 error: None,
             })
@@ -204,11 +215,11 @@ mod tests {
             .map(|(i, (text, _))| BatchItem {
                 deal: deal(text),
                 // Whole tables and single results (from the second deal on: North in notrump).
-                need: if i == 0 {
+                questions: Questions::exact(if i == 0 {
                     Need::TABLE
                 } else {
                     Need::cell(crate::cards::Seat::North, crate::cards::Strain::Notrump)
-                },
+                }),
                 results: DealResults::default(),
                 error: None,
             })

@@ -1,24 +1,26 @@
 //! The per-deal double-dummy cache the evaluator asks ([`DdCache`]): the results of the deal being
-//! judged, solved on demand with its [`SolverPool`], and the probing mode that
-//! finds which deals need the solver before a batch solves them.
+//! judged, solved on demand with its [`SolverPool`] (exact results, or threshold questions when
+//! the script compares a result with a number), and the probing mode that finds what deals need
+//! of the solver before a batch solves them.
 //!
 //! The top layer of `dd`: it uses the other modules, and none of them uses it.
 
 use super::batch::SolverPool;
 use super::double_dummy::DoubleDummy;
 use super::par::{board_par, Par};
-use super::results::{DealResults, Need};
-use super::solver::{DdError, DdTable, TableMemory};
+use super::results::{DealResults, Need, Questions, Threshold};
+use super::solver::{DdError, DdTable, SolveCounts, TableMemory};
 use crate::cards::{Deal, Seat, Strain};
-use crate::script::ast::Vulnerability;
+use crate::script::ast::{BinOp, Vulnerability};
 
 /// The double-dummy results of the deal being judged, with the solvers that fill them on demand
 /// (DealerV2's per-deal cache, keyed here by the deal itself). In table mode (DealerV2's `-M 2`)
 /// every solve produces all 20 results; otherwise only the result asked for.
 ///
 /// While probing ([`begin_probe`](Self::begin_probe)), nothing is solved: a missing result reads
-/// as 0 and is noted, so that a caller can find which deals need the solver before solving them
-/// together in a batch.
+/// as 0 (an unanswered threshold question as "no"), and the first question that could not be
+/// answered is noted, so that a caller can find what deals need of the solver, in the order the
+/// script asks, before solving them together in a batch.
 pub struct DdCache {
     pool: SolverPool,
     table_mode: bool,
@@ -26,7 +28,10 @@ pub struct DdCache {
     deal: Option<Deal>,
     results: DealResults,
     probing: bool,
-    missed: bool,
+    /// The first question a probe could not answer.
+    missed: Questions,
+    /// Threshold questions the cards alone answered (outside probes).
+    answered_by_the_cards: u64,
     placeholder: Par,
 }
 
@@ -49,7 +54,8 @@ impl DdCache {
             deal: None,
             results: DealResults::default(),
             probing: false,
-            missed: false,
+            missed: Questions::default(),
+            answered_by_the_cards: 0,
             placeholder: Par { score_ns: 0, contract: String::new(), contracts: Vec::new() },
         }
     }
@@ -74,34 +80,105 @@ impl DdCache {
         self.results = results;
     }
 
+    /// The solves made so far, on every thread.
+    pub fn counts(&self) -> SolveCounts {
+        self.pool.counts()
+    }
+
+    /// How many threshold questions the cards alone answered, with no solve (probes aside).
+    pub fn answered_by_the_cards(&self) -> u64 {
+        self.answered_by_the_cards
+    }
+
     /// Starts probing: from now on nothing is solved.
     pub fn begin_probe(&mut self) {
         self.probing = true;
-        self.missed = false;
+        self.missed = Questions::default();
     }
 
-    /// Ends probing; returns whether a result was missing.
-    pub fn end_probe(&mut self) -> bool {
+    /// Ends probing; returns the first question the probe could not answer (empty when it
+    /// answered everything).
+    pub fn end_probe(&mut self) -> Questions {
         self.probing = false;
         std::mem::take(&mut self.missed)
     }
 
-    /// Makes sure `need` is known for `deal`; `false` when probing and it is not.
-    fn ensure(&mut self, deal: &Deal, need: Need) -> Result<bool, DdError> {
+    /// Makes `deal` the cached deal (forgetting another deal's results).
+    fn select(&mut self, deal: &Deal) {
         if self.deal != Some(*deal) {
             self.deal = Some(*deal);
             self.results = DealResults::default();
         }
-        let need = self.effective(need);
-        if self.results.missing(need).is_empty() {
+    }
+
+    /// Makes sure `questions` are answered for `deal` (in table mode by the whole table);
+    /// `false` when probing and they are not.
+    fn ensure_answered(&mut self, deal: &Deal, questions: Questions) -> Result<bool, DdError> {
+        self.select(deal);
+        let questions = if self.table_mode { Questions::exact(Need::TABLE) } else { questions };
+        if self.results.unanswered(&questions).is_empty() {
             return Ok(true);
         }
         if self.probing {
-            self.missed = true;
+            if self.missed.is_empty() {
+                self.missed = questions;
+            }
             return Ok(false);
         }
-        self.results.solve(self.pool.solver(), deal, need)?;
+        self.results.answer(self.pool.solver(), deal, &questions)?;
         Ok(true)
+    }
+
+    /// Makes sure `need` is known for `deal`; `false` when probing and it is not.
+    fn ensure(&mut self, deal: &Deal, need: Need) -> Result<bool, DdError> {
+        self.ensure_answered(deal, Questions::exact(need))
+    }
+
+    /// Whether `declarer` takes at least `tricks` in `strain` on `deal` (any number), asking
+    /// the solver only what is not known yet; "no" while probing when it is not known.
+    pub fn at_least(&mut self, deal: &Deal, declarer: Seat, strain: Strain, tricks: i32) -> Result<bool, DdError> {
+        self.select(deal);
+        if let Some(answer) = self.results.decides(declarer, strain, tricks) {
+            return Ok(answer);
+        }
+        if !self.table_mode {
+            self.results.bound_by_the_cards(deal, declarer, strain);
+            if let Some(answer) = self.results.decides(declarer, strain, tricks) {
+                self.answered_by_the_cards += u64::from(!self.probing);
+                return Ok(answer);
+            }
+        }
+        let threshold = Threshold { declarer, strain, tricks: tricks as u8 };
+        if !self.ensure_answered(deal, Questions { exact: Need::NONE, thresholds: vec![threshold] })? {
+            return Ok(false);
+        }
+        Ok(self.results.decides(declarer, strain, tricks).expect("answered"))
+    }
+
+    /// Whether declarer's tricks compare with `value` by `op` (`==`, `!=`, `<`, `<=`, `>`,
+    /// `>=`): one or two threshold questions, each asked only when what is known does not
+    /// decide it.
+    pub fn compare(
+        &mut self,
+        deal: &Deal,
+        declarer: Seat,
+        strain: Strain,
+        op: BinOp,
+        value: i32,
+    ) -> Result<bool, DdError> {
+        let next = value.saturating_add(1);
+        Ok(match op {
+            BinOp::Ge => self.at_least(deal, declarer, strain, value)?,
+            BinOp::Gt => self.at_least(deal, declarer, strain, next)?,
+            BinOp::Le => !self.at_least(deal, declarer, strain, next)?,
+            BinOp::Lt => !self.at_least(deal, declarer, strain, value)?,
+            BinOp::Eq | BinOp::Ne => {
+                let equal =
+                    self.at_least(deal, declarer, strain, value)? && !self.at_least(deal, declarer, strain, next)?;
+                equal == (op == BinOp::Eq)
+            }
+            _ => unreachable!("compare is called with comparison operators"),
+        })
     }
 
     /// Solves what of `need` is not known yet for `deal` (nothing while probing).
@@ -152,5 +229,89 @@ impl DdCache {
     /// (see [`board_par`]).
     pub fn board_par(&self, table: &DdTable, vulnerability: Vulnerability, dealer: Seat) -> Result<Par, DdError> {
         board_par(self.pool.dds(), table, vulnerability, dealer)
+    }
+}
+
+#[cfg(all(test, feature = "dds"))]
+mod tests {
+    use super::*;
+    use crate::dd::{defenders_sure_tricks, Solver};
+    use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
+
+    const OPERATORS: [BinOp; 6] = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+
+    /// `count` random deals of seed `seed`, each with a declarer and strain of its own.
+    fn random_questions(seed: i64, count: usize) -> Vec<(Deal, Seat, Strain)> {
+        let mut dealer = Dealer::new(&DealingSetup { generator: GeneratorKind::ChaCha, seed, ..Default::default() })
+            .expect("a dealer");
+        (0..count)
+            .map(|i| (dealer.deal().expect("a deal"), Seat::from_index(i % 4), Strain::from_index(i / 4 % 5)))
+            .collect()
+    }
+
+    /// On each deal: the exact result (solved alone), then every operator against numbers around
+    /// it and at the edges (-1, 0, 13, 14), asked of one cache in turn, so that each answer
+    /// narrows what the next question starts from. Every answer must be the exact result's
+    /// comparison, and the cards' bound must hold.
+    fn check(questions: &[(Deal, Seat, Strain)]) -> SolveCounts {
+        let mut exact = Solver::default();
+        let mut cache = DdCache::default();
+        for (i, &(deal, declarer, strain)) in questions.iter().enumerate() {
+            let tricks = exact.tricks(&deal, declarer, strain).unwrap() as i32;
+            assert!(tricks <= 13 - defenders_sure_tricks(&deal, declarer, strain) as i32, "{deal:?}");
+            let values = [tricks + (i % 3) as i32 - 1, tricks, -1, 0, 13, 14, tricks + 1, tricks - 1];
+            for (j, &value) in values.iter().enumerate() {
+                let op = OPERATORS[(i + j) % OPERATORS.len()];
+                for op in [op, OPERATORS[(i + j + 3) % OPERATORS.len()]] {
+                    let want = crate::program::nodes::apply(op, tricks, value) != 0;
+                    let got = cache.compare(&deal, declarer, strain, op, value).unwrap();
+                    assert_eq!(got, want, "{deal:?} {declarer:?} {strain:?}: {tricks} {op:?} {value}");
+                }
+            }
+            assert_eq!(cache.tricks(&deal, declarer, strain).unwrap() as i32, tricks);
+        }
+        cache.counts()
+    }
+
+    #[test]
+    fn threshold_answers_equal_the_exact_result_compared() {
+        // 600 deals on two threads, 16 questions each.
+        let counts: Vec<SolveCounts> = std::thread::scope(|scope| {
+            let workers: Vec<_> =
+                (0..2).map(|part| scope.spawn(move || check(&random_questions(70 + part, 300)))).collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        let total = counts.into_iter().fold(SolveCounts::default(), SolveCounts::plus);
+        assert_eq!(total.tables, 0);
+        assert!(total.thresholds > 600, "{total:?}");
+        // The exact results are known from the thresholds' answers: none is solved exactly
+        // unless two answers leave it between three numbers or more.
+        assert!(total.exact < 300, "{total:?}");
+    }
+
+    #[test]
+    fn the_first_question_is_cheaper_than_an_exact_solve_and_noted_while_probing() {
+        let (deal, declarer, strain) = random_questions(5, 1)[0];
+        let mut cache = DdCache::default();
+        cache.begin_probe();
+        assert!(!cache.compare(&deal, declarer, strain, BinOp::Ge, 7).unwrap());
+        assert!(!cache.compare(&deal, declarer, strain, BinOp::Ge, 9).unwrap());
+        let missed = cache.end_probe();
+        assert_eq!(missed.thresholds, vec![Threshold { declarer, strain, tricks: 7 }], "only the first miss");
+        assert_eq!(cache.counts(), SolveCounts::default(), "a probe solves nothing");
+        cache.compare(&deal, declarer, strain, BinOp::Ge, 7).unwrap();
+        assert_eq!(cache.counts(), SolveCounts { thresholds: 1, ..Default::default() });
+    }
+
+    #[test]
+    fn the_cards_answer_a_grand_slam_against_a_leader_with_an_ace() {
+        let deal =
+            crate::dd::test_deals::deal("n AKQJ.AKQ.AKQ.KQJ e 5432.5432.432.A2 s T98.JT9.JT9.T987 w 76.876.8765.6543");
+        let mut cache = DdCache::default();
+        // East leads the club ace against North's 7NT.
+        assert!(!cache.compare(&deal, Seat::North, Strain::Notrump, BinOp::Ge, 13).unwrap());
+        assert!(cache.compare(&deal, Seat::North, Strain::Notrump, BinOp::Le, 12).unwrap());
+        assert_eq!(cache.counts(), SolveCounts::default());
+        assert_eq!(cache.answered_by_the_cards(), 1);
     }
 }

@@ -56,8 +56,8 @@ pub enum DdsJob {
         /// The deal.
         cards: DdsCards,
     },
-    /// The defenders' best score with `first` on lead in `trump` (as
-    /// [`DdsEntryPoints::solve_board`]).
+    /// With `first` on lead in `trump`, the defenders' best score, or whether they reach a
+    /// target (as [`DdsEntryPoints::solve_board`]).
     Board {
         /// DDS's strain.
         trump: i32,
@@ -65,6 +65,8 @@ pub enum DdsJob {
         first: i32,
         /// The deal.
         cards: DdsCards,
+        /// -1 for the best score; 1 to 13 for the question "do the defenders take this many?".
+        target: i32,
     },
 }
 
@@ -73,7 +75,8 @@ pub enum DdsJob {
 pub enum DdsAnswer {
     /// A [`DdsJob::Table`]'s results.
     Table(DdsTable),
-    /// A [`DdsJob::Board`]'s score.
+    /// A [`DdsJob::Board`]'s score: the defenders' best, or for a target question the target
+    /// when they reach it (less when they do not).
     Score(i32),
 }
 
@@ -91,9 +94,18 @@ pub trait DdsEntryPoints: Send + Sync {
     /// The 20 results of a complete deal (DDS's `dds_calc_dd_table`).
     fn calc_dd_table(&self, context: ContextId, cards: &DdsCards) -> Result<DdsTable, i32>;
 
-    /// The defenders' best score when `first` leads to the first trick in strain `trump` (DDS's
-    /// `dds_solve_board` with target -1, one solution, mode 1).
-    fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32>;
+    /// When `first` leads to the first trick in strain `trump` (DDS's `dds_solve_board` with
+    /// one solution, mode 1): with `target` -1 the defenders' best score; with a target from 1
+    /// to 13 (a much cheaper search) the target itself when the defenders can take that many
+    /// tricks, and less (DDS answers -1, or 0 for target 1) when they cannot.
+    fn solve_board(
+        &self,
+        context: ContextId,
+        trump: i32,
+        first: i32,
+        cards: &DdsCards,
+        target: i32,
+    ) -> Result<i32, i32>;
 
     /// Par from a table with North–South first to bid, for both sides (DDS's `SidesParBin`).
     fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32>;

@@ -116,12 +116,12 @@ impl DdsEntryPoints for LinkedDds {
         })
     }
 
-    fn solve_board(&self, id: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
+    fn solve_board(&self, id: ContextId, trump: i32, first: i32, cards: &DdsCards, target: i32) -> Result<i32, i32> {
         self.with_context(id, |context| {
             let input = dds::Deal { trump, first, remainCards: *cards, ..Default::default() };
             let mut result = dds::FutureTricks::default();
             // SAFETY: as in calc_dd_table.
-            let code = unsafe { dds::dds_solve_board(context, &input, -1, 1, 1, &mut result) };
+            let code = unsafe { dds::dds_solve_board(context, &input, target, 1, 1, &mut result) };
             if code != dds::RETURN_NO_FAULT {
                 return Err(code);
             }

@@ -20,8 +20,9 @@
 //!
 //! The modules, each building only on those before it: `entry_points` ([`DdsEntryPoints`] and
 //! DDS's layouts), `linked_dds` (the native build's DDS), `double_dummy` ([`DoubleDummy`]),
-//! `solver` (DDS conversions, [`Solver`], [`DdTable`], [`DdError`], [`TableMemory`]), `par`
-//! ([`Par`], [`par()`]), `results` ([`Need`], [`DealResults`]), `batch` ([`BatchItem`],
+//! `solver` (DDS conversions, [`Solver`], [`DdTable`], [`DdError`], [`TableMemory`]),
+//! `sure_tricks` ([`defenders_sure_tricks`], a bound read from the cards), `par`
+//! ([`Par`], [`par()`]), `results` ([`Need`], [`Threshold`], [`Questions`], [`DealResults`]), `batch` ([`BatchItem`],
 //! [`SolverPool`]) and `cache` ([`DdCache`]); `zrd` reads and writes DealerV2's double-dummy
 //! library files.
 
@@ -34,6 +35,7 @@ mod linked_dds;
 mod par;
 mod results;
 mod solver;
+mod sure_tricks;
 pub mod zrd;
 
 #[cfg(test)]
@@ -46,5 +48,6 @@ pub use entry_points::{
     ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable,
 };
 pub use par::{board_par, par, par_for_side, Par, ParContract, ParDeclarer};
-pub use results::{DealResults, Need};
-pub use solver::{error_text, DdError, DdTable, Solver, TableMemory, SCORE_OUT_OF_RANGE};
+pub use results::{Answers, DealResults, Need, Questions, Threshold};
+pub use solver::{error_text, DdError, DdTable, SolveCounts, Solver, TableMemory, SCORE_OUT_OF_RANGE};
+pub use sure_tricks::defenders_sure_tricks;

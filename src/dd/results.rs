@@ -1,6 +1,8 @@
 //! What is known of one deal's double-dummy results: which results a solve must produce
-//! ([`Need`]) and the results known so far with their par scores ([`DealResults`]), solved with a
-//! caller's [`Solver`] (a whole table when that is cheaper).
+//! ([`Need`]), the threshold questions asked of them ([`Threshold`], together [`Questions`]),
+//! and what is known so far ([`DealResults`]): exact results with their par scores, and for the
+//! others the interval that the answers to threshold questions narrowed. Solved with a caller's
+//! [`Solver`] (a whole table when that is cheaper).
 //!
 //! Builds on the solver and par modules; it must not use the batch or cache modules, nor own
 //! solver contexts.
@@ -8,7 +10,8 @@
 use super::double_dummy::DoubleDummy;
 use super::entry_points::{DdsAnswer, DdsJob};
 use super::par::{par, Par};
-use super::solver::{table_job, table_of, tricks_job, tricks_of, DdError, DdTable, Solver};
+use super::solver::{at_least_job, at_least_of, table_job, table_of, tricks_job, tricks_of, DdError, DdTable, Solver};
+use super::sure_tricks::defenders_sure_tricks;
 use crate::cards::{Deal, Seat, Strain};
 use crate::script::ast::Vulnerability;
 
@@ -54,6 +57,50 @@ impl Need {
     }
 }
 
+/// A threshold question: does `declarer` take at least `tricks` in `strain`? (Asked of DDS as a
+/// target search, much cheaper than solving the result exactly.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Threshold {
+    /// The declarer.
+    pub declarer: Seat,
+    /// The strain.
+    pub strain: Strain,
+    /// The tricks asked about, 1 to 13 (0 and 14 are answered without asking).
+    pub tricks: u8,
+}
+
+/// What a deal's solves must answer: exact results ([`Need`]) and threshold questions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Questions {
+    /// Results wanted exactly.
+    pub exact: Need,
+    /// Threshold questions.
+    pub thresholds: Vec<Threshold>,
+}
+
+impl Questions {
+    /// Exact results only.
+    pub fn exact(need: Need) -> Questions {
+        Questions { exact: need, thresholds: Vec::new() }
+    }
+
+    /// Whether nothing is asked.
+    pub fn is_empty(&self) -> bool {
+        self.exact.is_empty() && self.thresholds.is_empty()
+    }
+}
+
+/// What a solve job answers about a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answers {
+    /// The whole table.
+    Table,
+    /// One result exactly.
+    Tricks(Seat, Strain),
+    /// A threshold question.
+    Threshold(Threshold),
+}
+
 /// From this many single results on, solving the whole table is cheaper than solving each.
 /// Measured with this DDS (one thread, random deals): a whole table takes as long as its 20
 /// results solved one by one in the same context (224 vs 233 ms a deal), 16 results 168 ms, 3
@@ -61,30 +108,44 @@ impl Need {
 const CELLS_WORTH_A_TABLE: u32 = 20;
 
 /// What is known of one deal's double-dummy results (DealerV2's per-deal cache): tricks per
-/// (declarer, strain), and the par result per vulnerability once asked for.
-#[derive(Clone, Debug, Default)]
+/// (declarer, strain), and the par result per vulnerability once asked for. A result not known
+/// exactly is known to lie between a least and a most number of tricks (0 and 13 at first),
+/// which the answers to threshold questions narrow; it is known once they meet.
+#[derive(Clone, Debug)]
 pub struct DealResults {
-    /// Known results, as in [`Need`]'s cell numbering.
+    /// Results known exactly, as in [`Need`]'s cell numbering.
     known: Need,
+    /// Per (declarer, strain): the exact result when known, otherwise the fewest tricks declarer
+    /// is known to take.
     tricks: [[u8; 5]; 4],
+    /// Per (declarer, strain): the most tricks declarer can take, as far as known.
+    most: [[u8; 5]; 4],
     /// Par per vulnerability (none, NS, EW, both), computed from the table on demand.
     par: [Option<Par>; 4],
+}
+
+impl Default for DealResults {
+    /// Nothing known: every result between 0 and 13.
+    fn default() -> Self {
+        DealResults { known: Need::NONE, tricks: [[0; 5]; 4], most: [[13; 5]; 4], par: Default::default() }
+    }
 }
 
 impl DealResults {
     /// Results from a complete table (e.g. read from a library file).
     pub fn from_table(table: &DdTable) -> DealResults {
-        DealResults { known: Need::TABLE, tricks: table.0, par: Default::default() }
+        DealResults { known: Need::TABLE, tricks: table.0, most: table.0, par: Default::default() }
     }
 
     /// Results known as [`known_results`](Self::known_results) gives them: the cells known
     /// (bit `5 · declarer + strain`) and the 20 tricks in that order (those not known are 0).
     pub fn from_known(known: u32, tricks: [u8; 20]) -> DealResults {
-        DealResults {
-            known: Need(known & Need::TABLE.0),
-            tricks: std::array::from_fn(|d| std::array::from_fn(|s| tricks[5 * d + s])),
-            par: Default::default(),
+        let known = Need(known & Need::TABLE.0);
+        let mut results = DealResults::default();
+        for (declarer, strain) in known.cells() {
+            results.narrow(declarer, strain, tricks[5 * declarer.index() + strain.index()], true);
         }
+        results
     }
 
     /// The results known: the cells (bit `5 · declarer + strain`) and the 20 tricks in that
@@ -107,52 +168,141 @@ impl DealResults {
         self.known.is_table().then_some(DdTable(self.tricks))
     }
 
+    /// The fewest and the most tricks `declarer` is known to take in `strain` (equal when the
+    /// result is known).
+    pub fn bounds(&self, declarer: Seat, strain: Strain) -> (u8, u8) {
+        let (d, s) = (declarer.index(), strain.index());
+        (self.tricks[d][s], self.most[d][s])
+    }
+
+    /// Whether `declarer` takes at least `tricks` in `strain`, when what is known decides it
+    /// (any number: at least 0 always, at least 14 never).
+    pub fn decides(&self, declarer: Seat, strain: Strain, tricks: i32) -> Option<bool> {
+        let (least, most) = self.bounds(declarer, strain);
+        if tricks <= least as i32 {
+            Some(true)
+        } else if tricks > most as i32 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Learns what the cards alone tell of `declarer`'s tricks in `strain`: no more than the
+    /// tricks the defenders cannot fail to take leave ([`defenders_sure_tricks`]).
+    pub fn bound_by_the_cards(&mut self, deal: &Deal, declarer: Seat, strain: Strain) {
+        let sure = defenders_sure_tricks(deal, declarer, strain);
+        if sure > 0 && self.known.0 & Need::cell(declarer, strain).0 == 0 {
+            self.narrow(declarer, strain, 14 - sure, false);
+        }
+    }
+
+    /// Learns that declarer takes at least `tricks` (`true`) or fewer (`false`).
+    fn narrow(&mut self, declarer: Seat, strain: Strain, tricks: u8, at_least: bool) {
+        let (d, s) = (declarer.index(), strain.index());
+        if at_least {
+            self.tricks[d][s] = self.tricks[d][s].max(tricks);
+        } else {
+            self.most[d][s] = self.most[d][s].min(tricks - 1);
+        }
+        if self.tricks[d][s] == self.most[d][s] {
+            self.known = self.known.union(Need::cell(declarer, strain));
+        }
+    }
+
     /// What of `need` is not known yet.
     pub fn missing(&self, need: Need) -> Need {
         Need(need.0 & !self.known.0)
     }
 
+    /// What of `questions` is not answered yet.
+    pub fn unanswered(&self, questions: &Questions) -> Questions {
+        Questions {
+            exact: self.missing(questions.exact),
+            thresholds: questions
+                .thresholds
+                .iter()
+                .filter(|t| self.decides(t.declarer, t.strain, t.tricks as i32).is_none())
+                .copied()
+                .collect(),
+        }
+    }
+
     /// Solves what of `need` is missing: the whole table when that is cheaper than the single
     /// results.
     pub fn solve(&mut self, solver: &mut Solver, deal: &Deal, need: Need) -> Result<(), DdError> {
-        for (cell, job) in self.jobs(deal, need) {
-            let answer = solver.answer(deal, &job);
-            self.take(deal, cell, answer)?;
-        }
-        Ok(())
+        self.answer(solver, deal, &Questions::exact(need))
     }
 
-    /// The solves [`solve`](Self::solve) makes for `need`, as jobs (for a DDS that solves many at
-    /// once), each with the result it answers: one cell, or `None` for the whole table.
-    pub fn jobs(&self, deal: &Deal, need: Need) -> Vec<(Option<(Seat, Strain)>, DdsJob)> {
-        let missing = self.missing(need);
-        if missing.is_empty() {
-            Vec::new()
-        } else if missing.len() >= CELLS_WORTH_A_TABLE {
-            vec![(None, table_job(deal))]
-        } else {
-            missing
-                .cells()
-                .map(|(declarer, strain)| (Some((declarer, strain)), tricks_job(deal, declarer, strain)))
-                .collect()
+    /// Answers what of `questions` is not answered yet, the threshold questions in turn (an
+    /// answer may settle the next).
+    pub fn answer(&mut self, solver: &mut Solver, deal: &Deal, questions: &Questions) -> Result<(), DdError> {
+        loop {
+            let jobs = self.jobs(deal, questions);
+            let Some((asked, job)) = jobs.into_iter().next() else { return Ok(()) };
+            let answer = solver.answer(deal, &job);
+            self.take(deal, asked, &job, answer)?;
         }
+    }
+
+    /// The solves that answer what of `questions` is not answered yet, as jobs (for a DDS that
+    /// solves many at once), each with what it answers: the exact results (one job for the
+    /// whole table when that is cheaper; a single threshold question for a result known to be
+    /// one of two numbers), then the threshold questions.
+    pub fn jobs(&self, deal: &Deal, questions: &Questions) -> Vec<(Answers, DdsJob)> {
+        let missing = self.missing(questions.exact);
+        let mut jobs = Vec::new();
+        if missing.len() >= CELLS_WORTH_A_TABLE {
+            jobs.push((Answers::Table, table_job(deal)));
+        } else {
+            for (declarer, strain) in missing.cells() {
+                jobs.push(match self.bounds(declarer, strain) {
+                    (least, most) if most == least + 1 => {
+                        let threshold = Threshold { declarer, strain, tricks: most };
+                        (Answers::Threshold(threshold), at_least_job(deal, declarer, strain, most))
+                    }
+                    _ => (Answers::Tricks(declarer, strain), tricks_job(deal, declarer, strain)),
+                });
+            }
+        }
+        // A result solved exactly answers every threshold question about it.
+        let exact = if missing.len() >= CELLS_WORTH_A_TABLE { Need::TABLE } else { missing };
+        for (i, &t) in questions.thresholds.iter().enumerate() {
+            let cell = Need::cell(t.declarer, t.strain);
+            if exact.0 & cell.0 != 0
+                || questions.thresholds[..i].contains(&t)
+                || self.decides(t.declarer, t.strain, t.tricks as i32).is_some()
+            {
+                continue;
+            }
+            jobs.push((Answers::Threshold(t), at_least_job(deal, t.declarer, t.strain, t.tricks)));
+        }
+        jobs
     }
 
     /// Keeps the answer to one of [`jobs`](Self::jobs)'s jobs.
     pub fn take(
         &mut self,
         deal: &Deal,
-        cell: Option<(Seat, Strain)>,
+        asked: Answers,
+        job: &DdsJob,
         answer: Result<DdsAnswer, DdError>,
     ) -> Result<(), DdError> {
-        match cell {
-            None => {
+        match asked {
+            Answers::Table => {
                 self.tricks = table_of(deal, answer)?.0;
+                self.most = self.tricks;
                 self.known = Need::TABLE;
             }
-            Some((declarer, strain)) => {
-                self.tricks[declarer.index()][strain.index()] = tricks_of(deal, answer)?;
+            Answers::Tricks(declarer, strain) => {
+                let tricks = tricks_of(deal, answer)?;
+                self.tricks[declarer.index()][strain.index()] = tricks;
+                self.most[declarer.index()][strain.index()] = tricks;
                 self.known = self.known.union(Need::cell(declarer, strain));
+            }
+            Answers::Threshold(t) => {
+                let at_least = at_least_of(deal, job, answer)?;
+                self.narrow(t.declarer, t.strain, t.tricks, at_least);
             }
         }
         Ok(())

@@ -1,5 +1,7 @@
 //! One DDS solver context ([`Solver`]) and what it answers with: the 20-result [`DdTable`], single
-//! results, [`DdError`]; the context's [`TableMemory`]; and the conversions from the dealer
+//! results, threshold questions ("does declarer take at least N tricks?", DDS's much cheaper
+//! target search), [`DdError`]; the solves it made ([`SolveCounts`]); the context's
+//! [`TableMemory`]; and the conversions from the dealer
 //! language's orders to DDS's own (suits S, H, D, C; vulnerability none, both, NS, EW), which
 //! live here and nowhere else.
 //!
@@ -174,12 +176,44 @@ impl Default for TableMemory {
     }
 }
 
+/// How many solves of each kind were made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveCounts {
+    /// Whole tables of 20 results.
+    pub tables: u64,
+    /// Single results solved exactly (the most tricks declarer takes).
+    pub exact: u64,
+    /// Threshold questions ("does declarer take at least N tricks?"), DDS's target search.
+    pub thresholds: u64,
+}
+
+impl SolveCounts {
+    /// Both counts added up.
+    pub fn plus(self, other: SolveCounts) -> SolveCounts {
+        SolveCounts {
+            tables: self.tables + other.tables,
+            exact: self.exact + other.exact,
+            thresholds: self.thresholds + other.thresholds,
+        }
+    }
+
+    /// Counts one job.
+    pub(super) fn count(&mut self, job: &DdsJob) {
+        match job {
+            DdsJob::Table { .. } => self.tables += 1,
+            DdsJob::Board { target: -1, .. } => self.exact += 1,
+            DdsJob::Board { .. } => self.thresholds += 1,
+        }
+    }
+}
+
 /// One DDS solver context (transposition table and search state), used by one thread at a time;
 /// allocated at the first solve.
 pub struct Solver {
     dds: Option<Arc<dyn DdsEntryPoints>>,
     context: Option<ContextId>,
     memory: TableMemory,
+    counts: SolveCounts,
 }
 
 impl Solver {
@@ -188,7 +222,12 @@ impl Solver {
     /// smaller "pattern" table, whole tables take about 20 % longer on random deals.) Without a
     /// DDS every solve answers [`DD_NOT_AVAILABLE`].
     pub fn new(memory: TableMemory, dds: &DoubleDummy) -> Solver {
-        Solver { dds: dds.entry_points().cloned(), context: None, memory }
+        Solver { dds: dds.entry_points().cloned(), context: None, memory, counts: SolveCounts::default() }
+    }
+
+    /// The solves this solver has made (those that failed included).
+    pub fn counts(&self) -> SolveCounts {
+        self.counts
     }
 
     /// The entry points and this solver's context (allocated now if need be).
@@ -208,11 +247,12 @@ impl Solver {
 
     /// What `dds` answers to a job, solved with this solver's context.
     pub fn answer(&mut self, deal: &Deal, job: &DdsJob) -> Result<DdsAnswer, DdError> {
+        self.counts.count(job);
         let (dds, context) = self.context(deal)?;
         let answer = match job {
             DdsJob::Table { cards } => dds.calc_dd_table(context, cards).map(DdsAnswer::Table),
-            DdsJob::Board { trump, first, cards } => {
-                dds.solve_board(context, *trump, *first, cards).map(DdsAnswer::Score)
+            DdsJob::Board { trump, first, cards, target } => {
+                dds.solve_board(context, *trump, *first, cards, *target).map(DdsAnswer::Score)
             }
         };
         answer.map_err(|code| DdError { code, deal: *deal })
@@ -230,6 +270,39 @@ impl Solver {
         let answer = self.answer(deal, &tricks_job(deal, declarer, strain));
         tricks_of(deal, answer)
     }
+
+    /// Whether `declarer` takes at least `tricks` (1 to 13) in `strain`: DDS's target search,
+    /// which stops as soon as the answer is known (the opening lead is declarer's left-hand
+    /// opponent's).
+    pub fn at_least(&mut self, deal: &Deal, declarer: Seat, strain: Strain, tricks: u8) -> Result<bool, DdError> {
+        let job = at_least_job(deal, declarer, strain, tricks);
+        let answer = self.answer(deal, &job);
+        at_least_of(deal, &job, answer)
+    }
+}
+
+/// The job that asks whether `declarer` takes at least `tricks` (1 to 13) in `strain`: whether
+/// the defenders, on lead, can take `14 - tricks` (DDS's target).
+pub(super) fn at_least_job(deal: &Deal, declarer: Seat, strain: Strain, tricks: u8) -> DdsJob {
+    debug_assert!((1..=13).contains(&tricks));
+    DdsJob::Board {
+        trump: dds_strain(strain),
+        first: declarer.left().index() as i32,
+        cards: dds_cards(deal),
+        target: 14 - tricks as i32,
+    }
+}
+
+/// Whether declarer takes the tricks an [`at_least_job`] asks about, from its answer: the
+/// defenders fall short of the target (DDS answers the target when they reach it, -1 or 0 when
+/// they do not).
+pub(super) fn at_least_of(deal: &Deal, job: &DdsJob, answer: Result<DdsAnswer, DdError>) -> Result<bool, DdError> {
+    let DdsJob::Board { target, .. } = *job else { unreachable!("threshold questions are board jobs") };
+    match answer? {
+        DdsAnswer::Score(score) if score == target => Ok(false),
+        DdsAnswer::Score(-1 | 0) => Ok(true),
+        _ => Err(DdError { code: SCORE_OUT_OF_RANGE, deal: *deal }),
+    }
 }
 
 /// The job that solves a deal's whole table.
@@ -240,7 +313,12 @@ pub(super) fn table_job(deal: &Deal) -> DdsJob {
 /// The job that solves the tricks `declarer` takes in `strain` (declarer's left-hand opponent
 /// leads).
 pub(super) fn tricks_job(deal: &Deal, declarer: Seat, strain: Strain) -> DdsJob {
-    DdsJob::Board { trump: dds_strain(strain), first: declarer.left().index() as i32, cards: dds_cards(deal) }
+    DdsJob::Board {
+        trump: dds_strain(strain),
+        first: declarer.left().index() as i32,
+        cards: dds_cards(deal),
+        target: -1,
+    }
 }
 
 /// Our table from a table job's answer.
@@ -391,6 +469,6 @@ mod tests {
         assert!(dds.calc_dd_table(context, &cards).is_ok());
         dds.context_free(context);
         dds.context_free(context);
-        assert_eq!(dds.solve_board(context, 4, 1, &cards).unwrap_err(), UNKNOWN_CONTEXT);
+        assert_eq!(dds.solve_board(context, 4, 1, &cards, -1).unwrap_err(), UNKNOWN_CONTEXT);
     }
 }

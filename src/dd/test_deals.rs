@@ -96,9 +96,16 @@ mod counting_dds {
             self.count_solve();
             self.linked.calc_dd_table(context, cards)
         }
-        fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
+        fn solve_board(
+            &self,
+            context: ContextId,
+            trump: i32,
+            first: i32,
+            cards: &DdsCards,
+            target: i32,
+        ) -> Result<i32, i32> {
             self.count_solve();
-            self.linked.solve_board(context, trump, first, cards)
+            self.linked.solve_board(context, trump, first, cards, target)
         }
         fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
             self.linked.sides_par(table, vulnerability)
@@ -119,8 +126,8 @@ mod counting_dds {
                 .iter()
                 .map(|job| match job {
                     DdsJob::Table { cards } => self.linked.calc_dd_table(context, cards).map(DdsAnswer::Table),
-                    DdsJob::Board { trump, first, cards } => {
-                        self.linked.solve_board(context, *trump, *first, cards).map(DdsAnswer::Score)
+                    DdsJob::Board { trump, first, cards, target } => {
+                        self.linked.solve_board(context, *trump, *first, cards, *target).map(DdsAnswer::Score)
                     }
                 })
                 .collect();

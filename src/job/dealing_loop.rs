@@ -70,6 +70,8 @@ pub(crate) struct Job {
     pub(crate) ceiling: Option<Ceiling>,
     /// The seat factors smart dealing counted, for the end-of-run report.
     pub(crate) smart_counts: Vec<SmartCount>,
+    /// Whether the end-of-run report counts double dummy's solves (the job can ask it).
+    pub(crate) counts_dd: bool,
     /// Deals given to the job (a practice run's, or the parts' of a merged job), taken in
     /// place of dealing.
     pub(crate) given: Option<GivenDeals>,
@@ -587,6 +589,15 @@ fn deal_loop(
         }),
         smart: &job.smart_counts,
         hand_types: job.given.as_ref().map_or(&[], |given| &given.hand_type_counts),
+        dd: job.counts_dd.then(|| {
+            let solves = job.dd.counts();
+            actions::DdCount {
+                thresholds: solves.thresholds,
+                exact: solves.exact,
+                tables: solves.tables,
+                by_the_cards: job.dd.answered_by_the_cards(),
+            }
+        }),
     };
     let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
     let end = outputs.out.len();

@@ -241,6 +241,7 @@ impl JobSetup<'_> {
             generate_capped,
             ceiling: None,
             smart_counts: smart.counted,
+            counts_dd: !(dd_use.condition.is_empty() && dd_use.actions.is_empty()),
             given: None,
             action_need: dd_use.actions,
             seconds_before: 0.0,

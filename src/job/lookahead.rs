@@ -14,7 +14,7 @@
 
 use crate::cards::Deal;
 use crate::clock::Instant;
-use crate::dd::{BatchItem, DdCache, DealResults, Need};
+use crate::dd::{BatchItem, DdCache, DealResults, Need, Questions};
 use crate::dealing::Dealer;
 use crate::external::usereval::ExternalMetrics;
 use crate::interrupter::Interrupter;
@@ -89,23 +89,22 @@ impl Lookahead {
                 generated: generated + 1 + self.queue.len() as i64,
                 external: &mut *external,
             };
-            let verdict = probe(&mut ev);
+            let (verdict, missed) = probe(&mut ev);
             let dealer_after = (matches!(verdict, Verdict::Pending | Verdict::Unknown) && dealer.sorts_on_produce())
                 .then(|| Box::new(dealer.clone()));
-            let need = match verdict {
+            let questions = match verdict {
                 Verdict::Accepted => {
                     dealer.produced();
                     accepted += 1;
-                    self.action_need
+                    Questions::exact(dd.effective(self.action_need))
                 }
-                // The actions' results only once the condition holds (below): most deals
-                // waiting for the solver are rejected.
-                Verdict::Pending => self.condition_need,
-                _ => Need::NONE,
+                // What the condition asked first of the solver; the actions' results only once
+                // the condition holds (below): most deals waiting for the solver are rejected.
+                Verdict::Pending => missed,
+                _ => Questions::default(),
             };
-            let need = dd.effective(need);
-            if !need.is_empty() {
-                let item = BatchItem { deal, need, results: DealResults::default(), error: None };
+            if !questions.is_empty() {
+                let item = BatchItem { deal, questions, results: DealResults::default(), error: None };
                 items.push((self.queue.len(), item));
             }
             self.queue.push_back(Ahead { deal: Some(deal), verdict, dealer_after, results: None });
@@ -115,36 +114,43 @@ impl Lookahead {
             }
         }
         self.batch = (self.batch * 2).min(self.largest_batch);
-        let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = items.into_iter().unzip();
-        dd.pool().solve_batch(&mut batch, &go_on);
-        // A second batch: the actions' results of the deals the condition accepts once its
-        // results are known. (The loop judges these deals again, in order; this only chooses
-        // what to solve ahead.)
+        // Rounds: after each batch, the deals still waiting are judged again with what is now
+        // known, and what their condition asks next (or, once it holds, the actions' results)
+        // goes into the next batch, until every deal is judged. So the solver answers just the
+        // questions the script asks, in the order it asks them. (The loop judges these deals
+        // again, in order; this only chooses what to solve ahead.)
         let action_need = dd.effective(self.action_need);
-        let mut second: Vec<(usize, BatchItem)> = Vec::new();
-        for (&position, item) in positions.iter().zip(&batch) {
-            let ahead = &self.queue[position];
-            if ahead.verdict != Verdict::Pending || !item.solved() || item.results.missing(action_need).is_empty() {
-                continue;
+        let mut round = items;
+        while !round.is_empty() {
+            let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = round.into_iter().unzip();
+            dd.pool().solve_batch(&mut batch, &go_on);
+            let mut next = Vec::new();
+            for (&position, item) in positions.iter().zip(&batch) {
+                if self.queue[position].verdict != Verdict::Pending || !item.solved() {
+                    continue;
+                }
+                dd.insert(&item.deal, item.results.clone());
+                let mut ev = Evaluation {
+                    program,
+                    deal: &item.deal,
+                    dealer: &mut *dealer,
+                    produced,
+                    dd: &mut *dd,
+                    generated: generated + 1 + position as i64,
+                    external: &mut *external,
+                };
+                let questions = match probe(&mut ev) {
+                    (Verdict::Pending, missed) => missed,
+                    (Verdict::Accepted, _) => Questions::exact(action_need),
+                    _ => continue,
+                };
+                if !item.results.unanswered(&questions).is_empty() {
+                    next.push((position, BatchItem { questions, ..item.clone() }));
+                }
             }
-            dd.insert(&item.deal, item.results.clone());
-            let mut ev = Evaluation {
-                program,
-                deal: &item.deal,
-                dealer: &mut *dealer,
-                produced,
-                dd: &mut *dd,
-                generated: generated + 1 + position as i64,
-                external: &mut *external,
-            };
-            if probe(&mut ev) == Verdict::Accepted {
-                second.push((position, BatchItem { need: action_need, ..item.clone() }));
-            }
+            keep_results(&mut self.queue, positions, batch);
+            round = next;
         }
-        keep_results(&mut self.queue, positions, batch);
-        let (positions, mut batch): (Vec<usize>, Vec<BatchItem>) = second.into_iter().unzip();
-        dd.pool().solve_batch(&mut batch, &go_on);
-        keep_results(&mut self.queue, positions, batch);
     }
 }
 
@@ -160,17 +166,20 @@ fn keep_results(queue: &mut std::collections::VecDeque<Ahead>, positions: Vec<us
 }
 
 /// Judges a deal dealt ahead with the condition without solving anything: `Pending` when the
-/// condition needs double-dummy results not yet known.
-fn probe(ev: &mut Evaluation) -> Verdict {
-    let Some(c) = ev.program.condition else { return Verdict::Accepted };
+/// condition needs double-dummy results not yet known, with the first question it could not
+/// have answered.
+fn probe(ev: &mut Evaluation) -> (Verdict, Questions) {
+    let Some(c) = ev.program.condition else { return (Verdict::Accepted, Questions::default()) };
     ev.dd.begin_probe();
     let outcome = ev.truth(c);
-    match (ev.dd.end_probe(), outcome) {
-        (true, _) => Verdict::Pending,
-        (false, Ok(true)) => Verdict::Accepted,
-        (false, Ok(false)) => Verdict::Rejected,
-        (false, Err(_)) => Verdict::Unknown,
-    }
+    let missed = ev.dd.end_probe();
+    let verdict = match outcome {
+        _ if !missed.is_empty() => Verdict::Pending,
+        Ok(true) => Verdict::Accepted,
+        Ok(false) => Verdict::Rejected,
+        Err(_) => Verdict::Unknown,
+    };
+    (verdict, missed)
 }
 
 /// How a deal dealt ahead fared with the condition, judged without solving anything.

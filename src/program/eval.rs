@@ -1,7 +1,8 @@
 //! Evaluating compiled expressions on one deal: C `int` semantics (wrapping arithmetic, truncating
 //! division), short-circuit `&&`, `||` and `?:`, left operand first, and `rnd()` drawing from the
 //! dealing stream so that runs match the peers draw for draw. Double-dummy results come from the
-//! job's [`DdCache`], which solves on demand and keeps the results of the deal being judged.
+//! job's [`DdCache`], which solves on demand and keeps the results of the deal being judged; a
+//! result compared with a number is asked as the cheaper threshold question.
 
 use crate::cards::Deal;
 use crate::dd::DdCache;
@@ -45,7 +46,15 @@ impl Evaluation<'_> {
         let node = &program.nodes[id as usize];
         Ok(match node {
             Node::Not(a) => (self.value(*a)? == 0) as i32,
-            Node::CompareConst(op, a, k) => apply(*op, self.value(*a)?, *k),
+            Node::CompareConst(op, a, k) => match program.nodes[*a as usize] {
+                // A double-dummy result compared with a number: asked as threshold questions.
+                Node::Dds(seat, strain, pos) => {
+                    self.dd
+                        .compare(self.deal, seat, strain, *op, *k)
+                        .map_err(|e| Error::from(e).at(pos.line, pos.col))? as i32
+                }
+                _ => apply(*op, self.value(*a)?, *k),
+            },
             Node::Binary(BinOp::Or, a, b, _) => (self.value(*a)? != 0 || self.value(*b)? != 0) as i32,
             Node::Binary(BinOp::And, a, b, _) => (self.value(*a)? != 0 && self.value(*b)? != 0) as i32,
             Node::Binary(op, a, b, pos) => {

@@ -22,14 +22,17 @@ const ERRNO = { success: 0, badf: 8, spipe: 70 };
 
 /**
  * The shared memory of the solver workers (Int32Array words): a control block, then per job
- * JOB_WORDS words: kind (0 table, 1 board), trump, first, 16 card words, then the answer's 21
- * words (DDS's return code, the 20 table words or the score).
+ * JOB_WORDS words: kind (0 table, 1 board), trump, first, target (-1, or 1 to 13 for a threshold
+ * question), 16 card words, then the answer's 21 words (DDS's return code, the 20 table words or
+ * the score).
  * Control: [0] a counter bumped to wake the workers for a batch; [1] the batch's job count;
  * [2] the batch's number (high bits) and next job to claim (low 16 bits; 0xffff while the batch
  * is written), which no worker still busy with an older batch can claim from; [3] jobs done.
  */
 const CONTROL_WORDS = 8;
-const JOB_WORDS = 3 + 16 + 21;
+/** Words describing a job before its cards: kind, trump, first, target. */
+const KIND_WORDS = 4;
+const JOB_WORDS = KIND_WORDS + 16 + 21;
 const JOBS_AT_ONCE = 2048;
 const CONTROL = { wake: 0, count: 1, claim: 2, done: 3 };
 
@@ -148,14 +151,17 @@ export class DdsModule {
     return code;
   }
 
-  /** dds_solve_board with target -1, one solution, mode 1: the defenders' score out. */
-  solveBoard(context, trump, first, cards, score) {
+  /**
+   * dds_solve_board with one solution, mode 1: the defenders' score out (with target -1 their
+   * best; with a target of 1 to 13, the target when they reach it, less when they do not).
+   */
+  solveBoard(context, trump, first, cards, target, score) {
     if (!this.contexts.has(context)) return UNKNOWN_CONTEXT;
     const { deal, futureTricks } = this.scratch;
     // trump, first, currentTrickSuit[3], currentTrickRank[3]: no trick under way.
     this.i32(deal, 8).set([trump, first, 0, 0, 0, 0, 0, 0]);
     this.u32(deal + 32, 16).set(cards);
-    const code = this.x.dds_solve_board(context, deal, -1, 1, 1, futureTricks);
+    const code = this.x.dds_solve_board(context, deal, target, 1, 1, futureTricks);
     // FutureTricks: nodes, cards, suit[13], rank[13], equals[13], score[13].
     score[0] = this.i32(futureTricks + 8 + 3 * 13 * 4, 1)[0];
     return code;
@@ -190,16 +196,16 @@ export class DdsModule {
    */
   solveJob(words) {
     if (!this.jobContext) this.jobContext = this.contexts.values().next().value || this.contextNew(...this.memory);
-    const answer = words.subarray(19);
+    const answer = words.subarray(KIND_WORDS + 16);
     if (!this.jobContext) {
       answer[0] = NO_CONTEXT;
       return;
     }
-    const cards = new Uint32Array(words.buffer, words.byteOffset + 3 * 4, 16);
+    const cards = new Uint32Array(words.buffer, words.byteOffset + KIND_WORDS * 4, 16);
     if (words[0] === 0) {
       answer[0] = this.calcDdTable(this.jobContext, cards, answer.subarray(1));
     } else {
-      answer[0] = this.solveBoard(this.jobContext, words[1], words[2], cards, answer.subarray(1, 2));
+      answer[0] = this.solveBoard(this.jobContext, words[1], words[2], cards, words[3], answer.subarray(1, 2));
     }
   }
 
@@ -219,12 +225,12 @@ export class DdsModule {
   }
 
   /**
-   * Solves jobs (3 words each in `kinds`, 16 in `cards`) into `results` (21 words each), spread
+   * Solves jobs (KIND_WORDS words each in `kinds`, 16 in `cards`) into `results` (21 words each), spread
    * over this instance and its solver workers. The core calls it only when parallelJobs() says
    * there are workers (with none, it solves through the context calls above).
    */
   solveJobs(kinds, cards, results) {
-    const count = kinds.length / 3;
+    const count = kinds.length / KIND_WORDS;
     const { control, jobs } = this.shared;
     for (let first = 0; first < count; first += JOBS_AT_ONCE) {
       const n = Math.min(JOBS_AT_ONCE, count - first);
@@ -234,8 +240,8 @@ export class DdsModule {
       Atomics.store(control, CONTROL.claim, (batch << 16) | 0xffff);
       for (let j = 0; j < n; j++) {
         const at = j * JOB_WORDS;
-        jobs.set(kinds.subarray(3 * (first + j), 3 * (first + j) + 3), at);
-        jobs.set(new Int32Array(cards.buffer, cards.byteOffset + 64 * (first + j), 16), at + 3);
+        jobs.set(kinds.subarray(KIND_WORDS * (first + j), KIND_WORDS * (first + j + 1)), at);
+        jobs.set(new Int32Array(cards.buffer, cards.byteOffset + 64 * (first + j), 16), at + KIND_WORDS);
       }
       Atomics.store(control, CONTROL.count, n);
       Atomics.store(control, CONTROL.done, 0);
@@ -246,7 +252,7 @@ export class DdsModule {
       for (let done = Atomics.load(control, CONTROL.done); done < n; done = Atomics.load(control, CONTROL.done)) {
         Atomics.wait(control, CONTROL.done, done);
       }
-      for (let j = 0; j < n; j++) results.set(jobs.subarray(j * JOB_WORDS + 19, (j + 1) * JOB_WORDS), 21 * (first + j));
+      for (let j = 0; j < n; j++) results.set(jobs.subarray(j * JOB_WORDS + KIND_WORDS + 16, (j + 1) * JOB_WORDS), 21 * (first + j));
     }
   }
 

@@ -32,9 +32,18 @@ extern "C" {
     #[wasm_bindgen(method, js_name = calcDdTable)]
     fn calc_dd_table(this: &DdsModule, context: u32, cards: &[u32], table: &mut [i32]) -> i32;
 
-    /// `dds_solve_board` (target -1, one solution, mode 1): the defenders' best score out.
+    /// `dds_solve_board` (one solution, mode 1): the defenders' score out (with target -1 their
+    /// best; with a target of 1 to 13 the target when they reach it, less when they do not).
     #[wasm_bindgen(method, js_name = solveBoard)]
-    fn solve_board(this: &DdsModule, context: u32, trump: i32, first: i32, cards: &[u32], score: &mut [i32]) -> i32;
+    fn solve_board(
+        this: &DdsModule,
+        context: u32,
+        trump: i32,
+        first: i32,
+        cards: &[u32],
+        target: i32,
+        score: &mut [i32],
+    ) -> i32;
 
     /// `SidesParBin`: 20 table words in, two `parResultsMaster` out.
     #[wasm_bindgen(method, js_name = sidesPar)]
@@ -52,8 +61,8 @@ extern "C" {
     #[wasm_bindgen(method, js_name = parallelJobs)]
     fn parallel_jobs(this: &DdsModule) -> u32;
 
-    /// Solves jobs across the solver workers: per job 3 words in `jobs` (0 table / 1 board,
-    /// trump, first) and 16 in `cards`; out per job 21 words in `results` (DDS's return code,
+    /// Solves jobs across the solver workers: per job 4 words in `jobs` (0 table / 1 board,
+    /// trump, first, target) and 16 in `cards`; out per job 21 words in `results` (DDS's return code,
     /// then the 20 table words or the score).
     #[wasm_bindgen(method, js_name = solveJobs)]
     fn solve_jobs(this: &DdsModule, jobs: &[i32], cards: &[u32], results: &mut [i32]);
@@ -135,9 +144,9 @@ impl DdsEntryPoints for ModuleDds {
         checked(code, table_of_words(&words))
     }
 
-    fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<i32, i32> {
+    fn solve_board(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards, target: i32) -> Result<i32, i32> {
         let mut score = [0i32; 1];
-        let code = self.0.solve_board(context.0 as u32, trump, first, &card_words(cards), &mut score);
+        let code = self.0.solve_board(context.0 as u32, trump, first, &card_words(cards), target, &mut score);
         checked(code, score[0])
     }
 
@@ -162,12 +171,12 @@ impl DdsEntryPoints for ModuleDds {
     }
 
     fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
-        let mut kinds = Vec::with_capacity(3 * jobs.len());
+        let mut kinds = Vec::with_capacity(4 * jobs.len());
         let mut cards = Vec::with_capacity(16 * jobs.len());
         for job in jobs {
             let (kind, c) = match job {
-                DdsJob::Table { cards: c } => ([0, 0, 0], c),
-                DdsJob::Board { trump, first, cards: c } => ([1, *trump, *first], c),
+                DdsJob::Table { cards: c } => ([0, 0, 0, 0], c),
+                DdsJob::Board { trump, first, cards: c, target } => ([1, *trump, *first, *target], c),
             };
             kinds.extend(kind);
             cards.extend(card_words(c));

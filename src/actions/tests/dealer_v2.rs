@@ -513,6 +513,7 @@ fn v2_footer() {
         library: None,
         smart: &[],
         hand_types: &[],
+        dd: None,
     };
     write_footer(&mut out, Dialect::V2, &s);
     assert_same(

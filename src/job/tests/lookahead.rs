@@ -11,8 +11,9 @@ use super::*;
 use crate::dd::test_deals::CountingDds;
 use crate::dd::DoubleDummy;
 
-/// A condition every deal meets, known only once a double-dummy result is solved.
-const ALWAYS_SOLVED: &str = "condition tricks(north, notrumps) >= 0\naction printoneline\n";
+/// A condition every deal meets, known only once a double-dummy result is solved (exactly: in
+/// arithmetic; `tricks(north, notrumps) >= 0` alone is answered without a solve).
+const ALWAYS_SOLVED: &str = "condition tricks(north, notrumps) + 0 >= 0\naction printoneline\n";
 
 /// A session on two threads whose DDS is `dds`, with the options given, its output captured.
 fn counted(dds: &Arc<CountingDds>, options: &[(&str, &str)], script: &str) -> (Session, Arc<Mutex<Vec<u8>>>) {

@@ -23,6 +23,8 @@ mod outputs_and_threads;
 mod runs;
 mod safety;
 mod scripts;
+#[cfg(feature = "dds")]
+mod thresholds;
 
 /// A session whose output stream is captured; returns the session and the capture.
 fn captured(options: &[(&str, &str)], script: &str) -> (Session, Arc<Mutex<Vec<u8>>>) {

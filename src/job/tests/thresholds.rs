@@ -1,0 +1,75 @@
+//! Double-dummy results compared with numbers: a script whose condition compares `dds()` (or
+//! classic `tricks()`) with a constant, asked of the solver as threshold questions, produces the
+//! deals the same script produces when each result is solved exactly and then compared (the
+//! result inside arithmetic, `+ 0`, is solved exactly), for every operator, in both dialects,
+//! on one thread and on two (dealing ahead, the questions solved in rounds of batches).
+
+use super::*;
+
+/// `(operator, number)`: each comparison operator, with numbers near where 3NT makes.
+const COMPARISONS: [(&str, i32); 6] = [(">=", 9), (">", 8), ("<=", 8), ("<", 9), ("==", 9), ("!=", 9)];
+
+/// The deals a script prints.
+fn deals(dialect: &str, threads: &str, script: &str) -> String {
+    let (mut s, out) = captured(
+        &[("dialect", dialect), ("rng", "drand48"), ("seed", "11"), ("threads", threads), ("statistics", "false")],
+        script,
+    );
+    s.run().unwrap();
+    text(&out)
+}
+
+#[test]
+fn thresholds_produce_the_deals_of_exact_results_compared() {
+    for (dialect, function) in [("v2", "dds"), ("classic", "tricks")] {
+        for (op, k) in COMPARISONS {
+            let script = |result: &str| {
+                format!(
+                    "generate 24\ncondition hcp(north) + hcp(south) >= 22 && {result} {op} {k}\naction printoneline\n"
+                )
+            };
+            let threshold = script(&format!("{function}(south, notrump)"));
+            let exact = script(&format!("{function}(south, notrump) + 0"));
+            let want = deals(dialect, "1", &exact);
+            assert!(!want.is_empty() || op == "==", "{dialect} {op} {k}: no deal produced");
+            assert_eq!(deals(dialect, "1", &threshold), want, "{dialect} {op} {k}, one thread");
+            assert_eq!(deals(dialect, "2", &threshold), want, "{dialect} {op} {k}, two threads");
+        }
+    }
+}
+
+#[test]
+fn several_questions_on_one_result_and_results_needed_exactly_after_them() {
+    // A range asked as two thresholds, a result printed after being compared, and numbers
+    // outside 0..13 (answered without a solve).
+    let script = |a: &str, b: &str| {
+        format!(
+            "generate 30\ncondition hcp(north) + hcp(south) >= 20 && {a} >= 8 && {b} <= 9 && {a} > -1 && {b} < 14\n\
+             action printoneline, average dds(south, notrump)\n"
+        )
+    };
+    let want = deals("v2", "1", &script("dds(south, hearts) + 0", "dds(south, hearts) + 0"));
+    for threads in ["1", "2"] {
+        assert_eq!(deals("v2", threads, &script("dds(south, hearts)", "dds(south, hearts)")), want, "{threads}");
+    }
+}
+
+#[test]
+fn the_report_counts_the_solves_by_kind() {
+    // ChaCha: the footer's line; drand48: none (the peers' bytes), but the JSON summary's `dd`.
+    let script = "generate 12\ncondition hcp(north) + hcp(south) >= 20 && dds(south, notrump) >= 9\n\
+                  action printoneline, average dds(south, notrump) + 0\n";
+    let (mut s, out) = captured(&[("seed", "3"), ("threads", "1")], script);
+    s.run().unwrap();
+    let footer = text(&out);
+    let line = footer.lines().find(|l| l.starts_with("Double dummy: ")).expect(&footer);
+    assert!(line.contains(" threshold questions, ") && line.contains(" tables solved; "), "{line}");
+    assert!(!line.starts_with("Double dummy: 0 threshold"), "{line}");
+    let (mut s, out) = captured(&[("seed", "3"), ("threads", "1"), ("rng", "drand48")], script);
+    s.run().unwrap();
+    assert!(!text(&out).contains("Double dummy: "));
+    let (mut s, out) = captured(&[("seed", "3"), ("threads", "2"), ("json_summary", "true")], script);
+    s.run().unwrap();
+    let summary = text(&out);
+    assert!(summary.contains(",\"dd\":{\"thresholds\":") && summary.contains(",\"tables\":0,"), "{summary}");
+}
