@@ -429,6 +429,7 @@ bench: all dds29-tools
 	$(CARGO) build --release --locked --example dds_direct
 	tests/bench.sh
 	tests/bench_dd.sh
+	tests/bench_dd_conditions.py
 	tests/bench_usereval.sh
 	tests/bench_output.sh
 	tests/bench_scripts.py

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::double_dummy::DoubleDummy;
 use super::entry_points::DdsEntryPoints;
 use super::results::{DealResults, Questions};
-use super::solver::{DdError, SolveCounts, Solver, TableMemory, NO_ANSWER};
+use super::solver::{DdError, Solver, TableMemory, NO_ANSWER};
 use crate::cards::Deal;
 
 /// One deal of a batch: what to solve, and what is known of it (filled in by the batch).
@@ -39,8 +39,6 @@ pub struct SolverPool {
     threads: usize,
     memory: TableMemory,
     dds: DoubleDummy,
-    /// The solves made through a DDS that solves many jobs at once.
-    jobs_solved: SolveCounts,
 }
 
 impl SolverPool {
@@ -48,12 +46,7 @@ impl SolverPool {
     /// context using at most `memory`; no context is allocated yet. A DDS that solves many jobs
     /// at once itself ([`DdsEntryPoints::parallel_jobs`]) solves the batches instead.
     pub fn new(threads: usize, memory: TableMemory, dds: DoubleDummy) -> SolverPool {
-        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory, dds, jobs_solved: SolveCounts::default() }
-    }
-
-    /// The solves this pool has made, on every thread.
-    pub fn counts(&self) -> SolveCounts {
-        self.solvers.iter().fold(self.jobs_solved, |total, solver| total.plus(solver.counts()))
+        SolverPool { solvers: Vec::new(), threads: threads.max(1), memory, dds }
     }
 
     /// The DDS the pool solves with (for par, which needs no context).
@@ -82,7 +75,7 @@ impl SolverPool {
         }
         let threads = self.threads.min(items.len());
         if let Some(dds) = self.dds.entry_points().filter(|dds| threads > 1 && dds.parallel_jobs() > 1) {
-            solve_as_jobs(dds.as_ref(), items, &mut self.jobs_solved);
+            solve_as_jobs(dds.as_ref(), items);
             return;
         }
         while self.solvers.len() < threads {
@@ -128,15 +121,14 @@ impl SolverPool {
 }
 
 /// Solves a batch through a DDS that solves many jobs at once (the WebAssembly build's solver
-/// workers), counted in `counts`: every item's jobs in one call, each answer kept by its item.
+/// workers): every item's jobs in one call, each answer kept by its item.
 /// (Threshold questions about one result are all asked at once, though one answer might settle
 /// the next: one call is worth more than the solve it might save.)
-fn solve_as_jobs(dds: &dyn DdsEntryPoints, items: &mut [BatchItem], counts: &mut SolveCounts) {
+fn solve_as_jobs(dds: &dyn DdsEntryPoints, items: &mut [BatchItem]) {
     let mut owners = Vec::new();
     let mut jobs = Vec::new();
     for (index, item) in items.iter().enumerate() {
         for (asked, job) in item.results.jobs(&item.deal, &item.questions) {
-            counts.count(&job);
             owners.push((index, asked));
             jobs.push(job);
         }

@@ -32,6 +32,8 @@ pub struct DdCache {
     missed: Questions,
     /// Threshold questions the cards alone answered (outside probes).
     answered_by_the_cards: u64,
+    /// The solves of the deals this cache has left (the current deal's are in its results).
+    left_deals_solves: SolveCounts,
     placeholder: Par,
 }
 
@@ -56,6 +58,7 @@ impl DdCache {
             probing: false,
             missed: Questions::default(),
             answered_by_the_cards: 0,
+            left_deals_solves: SolveCounts::default(),
             placeholder: Par { score_ns: 0, contract: String::new(), contracts: Vec::new() },
         }
     }
@@ -74,15 +77,31 @@ impl DdCache {
         }
     }
 
-    /// Makes `deal` the cached deal with results already known (from a batch or a library file).
+    /// Makes `deal` the cached deal with results already known (from a batch or a library file),
+    /// whose solves count as this run's.
     pub fn insert(&mut self, deal: &Deal, results: DealResults) {
+        self.leave_deal();
         self.deal = Some(*deal);
         self.results = results;
     }
 
-    /// The solves made so far, on every thread.
+    /// The same for a deal judged ahead of its turn, whose solves are counted when it is
+    /// judged in turn (with [`insert`](Self::insert)).
+    pub fn insert_ahead(&mut self, deal: &Deal, results: DealResults) {
+        self.insert(deal, results.uncounted());
+    }
+
+    /// The solves the results of the deals judged so far took (on any thread): solves made
+    /// ahead for deals never judged are not counted, so the count is the same for any number of
+    /// threads.
     pub fn counts(&self) -> SolveCounts {
-        self.pool.counts()
+        self.left_deals_solves.plus(self.results.solves())
+    }
+
+    /// Leaves the current deal: its solves are counted.
+    fn leave_deal(&mut self) {
+        self.left_deals_solves = self.left_deals_solves.plus(self.results.solves());
+        self.results = DealResults::default();
     }
 
     /// How many threshold questions the cards alone answered, with no solve (probes aside).
@@ -106,8 +125,8 @@ impl DdCache {
     /// Makes `deal` the cached deal (forgetting another deal's results).
     fn select(&mut self, deal: &Deal) {
         if self.deal != Some(*deal) {
+            self.leave_deal();
             self.deal = Some(*deal);
-            self.results = DealResults::default();
         }
     }
 

@@ -10,7 +10,9 @@
 use super::double_dummy::DoubleDummy;
 use super::entry_points::{DdsAnswer, DdsJob};
 use super::par::{par, Par};
-use super::solver::{at_least_job, at_least_of, table_job, table_of, tricks_job, tricks_of, DdError, DdTable, Solver};
+use super::solver::{
+    at_least_job, at_least_of, table_job, table_of, tricks_job, tricks_of, DdError, DdTable, SolveCounts, Solver,
+};
 use super::sure_tricks::defenders_sure_tricks;
 use crate::cards::{Deal, Seat, Strain};
 use crate::script::ast::Vulnerability;
@@ -122,19 +124,39 @@ pub struct DealResults {
     most: [[u8; 5]; 4],
     /// Par per vulnerability (none, NS, EW, both), computed from the table on demand.
     par: [Option<Par>; 4],
+    /// The solves these results took.
+    solves: SolveCounts,
 }
 
 impl Default for DealResults {
     /// Nothing known: every result between 0 and 13.
     fn default() -> Self {
-        DealResults { known: Need::NONE, tricks: [[0; 5]; 4], most: [[13; 5]; 4], par: Default::default() }
+        DealResults {
+            known: Need::NONE,
+            tricks: [[0; 5]; 4],
+            most: [[13; 5]; 4],
+            par: Default::default(),
+            solves: SolveCounts::default(),
+        }
     }
 }
 
 impl DealResults {
     /// Results from a complete table (e.g. read from a library file).
     pub fn from_table(table: &DdTable) -> DealResults {
-        DealResults { known: Need::TABLE, tricks: table.0, most: table.0, par: Default::default() }
+        DealResults { known: Need::TABLE, tricks: table.0, most: table.0, ..Default::default() }
+    }
+
+    /// The solves these results took (a whole table read from a file took none).
+    pub fn solves(&self) -> SolveCounts {
+        self.solves
+    }
+
+    /// The same results, their solves no longer counted here (they are counted where the
+    /// results came from).
+    pub fn uncounted(mut self) -> DealResults {
+        self.solves = SolveCounts::default();
+        self
     }
 
     /// Results known as [`known_results`](Self::known_results) gives them: the cells known
@@ -288,6 +310,7 @@ impl DealResults {
         job: &DdsJob,
         answer: Result<DdsAnswer, DdError>,
     ) -> Result<(), DdError> {
+        self.solves.count(job);
         match asked {
             Answers::Table => {
                 self.tricks = table_of(deal, answer)?.0;

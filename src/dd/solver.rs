@@ -176,7 +176,7 @@ impl Default for TableMemory {
     }
 }
 
-/// How many solves of each kind were made.
+/// How many solves of each kind were made (those that failed included).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolveCounts {
     /// Whole tables of 20 results.
@@ -213,7 +213,6 @@ pub struct Solver {
     dds: Option<Arc<dyn DdsEntryPoints>>,
     context: Option<ContextId>,
     memory: TableMemory,
-    counts: SolveCounts,
 }
 
 impl Solver {
@@ -222,12 +221,7 @@ impl Solver {
     /// smaller "pattern" table, whole tables take about 20 % longer on random deals.) Without a
     /// DDS every solve answers [`DD_NOT_AVAILABLE`].
     pub fn new(memory: TableMemory, dds: &DoubleDummy) -> Solver {
-        Solver { dds: dds.entry_points().cloned(), context: None, memory, counts: SolveCounts::default() }
-    }
-
-    /// The solves this solver has made (those that failed included).
-    pub fn counts(&self) -> SolveCounts {
-        self.counts
+        Solver { dds: dds.entry_points().cloned(), context: None, memory }
     }
 
     /// The entry points and this solver's context (allocated now if need be).
@@ -247,7 +241,6 @@ impl Solver {
 
     /// What `dds` answers to a job, solved with this solver's context.
     pub fn answer(&mut self, deal: &Deal, job: &DdsJob) -> Result<DdsAnswer, DdError> {
-        self.counts.count(job);
         let (dds, context) = self.context(deal)?;
         let answer = match job {
             DdsJob::Table { cards } => dds.calc_dd_table(context, cards).map(DdsAnswer::Table),

@@ -129,7 +129,7 @@ impl Lookahead {
                 if self.queue[position].verdict != Verdict::Pending || !item.solved() {
                     continue;
                 }
-                dd.insert(&item.deal, item.results.clone());
+                dd.insert_ahead(&item.deal, item.results.clone());
                 let mut ev = Evaluation {
                     program,
                     deal: &item.deal,

@@ -416,10 +416,11 @@ impl Program {
                     [expr_pos(b), expr_pos(a), *op_pos].into_iter().find(|p| *p != Pos::default()).unwrap_or_default();
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
-                match (op, &self.nodes[b as usize]) {
-                    (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Node::Const(k)) => {
-                        Node::CompareConst(*op, a, *k)
-                    }
+                let comparison = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                match (&self.nodes[a as usize], &self.nodes[b as usize]) {
+                    (_, Node::Const(k)) if comparison => Node::CompareConst(*op, a, *k),
+                    // `9 <= x` is `x >= 9` (a constant has nothing to evaluate first).
+                    (Node::Const(k), _) if comparison => Node::CompareConst(mirrored(*op), b, *k),
                     _ => Node::Binary(*op, a, b, pos),
                 }
             }
@@ -680,5 +681,16 @@ fn json_value_name(item: &JsonItem, index: usize) -> String {
         (Some(name), _) => name.clone(),
         (None, Expr::Variable(name, _)) => name.clone(),
         (None, _) => format!("v{}", index + 1),
+    }
+}
+
+/// The comparison that holds of `y op' x` exactly when `x op y` holds.
+fn mirrored(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
     }
 }

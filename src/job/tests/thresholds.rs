@@ -65,6 +65,11 @@ fn the_report_counts_the_solves_by_kind() {
     let line = footer.lines().find(|l| l.starts_with("Double dummy: ")).expect(&footer);
     assert!(line.contains(" threshold questions, ") && line.contains(" tables solved; "), "{line}");
     assert!(!line.starts_with("Double dummy: 0 threshold"), "{line}");
+    // Solves made ahead for deals never judged are not counted: the same on two threads.
+    let (mut s, out) = captured(&[("seed", "3"), ("threads", "2")], script);
+    s.run().unwrap();
+    let two = text(&out);
+    assert_eq!(two.lines().find(|l| l.starts_with("Double dummy: ")), Some(line), "{two}");
     let (mut s, out) = captured(&[("seed", "3"), ("threads", "1"), ("rng", "drand48")], script);
     s.run().unwrap();
     assert!(!text(&out).contains("Double dummy: "));
@@ -72,4 +77,18 @@ fn the_report_counts_the_solves_by_kind() {
     s.run().unwrap();
     let summary = text(&out);
     assert!(summary.contains(",\"dd\":{\"thresholds\":") && summary.contains(",\"tables\":0,"), "{summary}");
+}
+
+#[test]
+fn a_number_on_the_left_is_the_same_question() {
+    for (op, mirrored) in [("<=", ">="), ("<", ">"), (">=", "<="), (">", "<"), ("==", "=="), ("!=", "!=")] {
+        let script = |comparison: &str| {
+            format!("generate 16\ncondition hcp(north) + hcp(south) >= 22 && {comparison}\naction printoneline\n")
+        };
+        let left = deals("v2", "1", &script(&format!("9 {op} dds(south, notrump)")));
+        let right = deals("v2", "1", &script(&format!("dds(south, notrump) {mirrored} 9")));
+        assert_eq!(left, right, "9 {op} dds()");
+        let exact = deals("v2", "1", &script(&format!("9 {op} dds(south, notrump) + 0")));
+        assert_eq!(left, exact, "9 {op} dds() + 0");
+    }
 }
