@@ -6,7 +6,9 @@ Every script of tests/bench/dd (games, slams, partscores, a save, defence; `dds(
 `tricks()`; each a cheap clause or two, then double-dummy comparisons) runs under:
 
 - DealerV2 4.3.3, when `--dealerv2` / $DEALERV2 names its binary (built from its public source
-  in a scratch folder; never part of this repository): `-s SEED -R 1`;
+  in a scratch folder; never part of this repository): `-s SEED -R 1`. DealerV2's `tricks()`
+  runs GIB (`/usr/games/gibcli`), not DDS: a script that uses it runs there as its twin with
+  `dds()` instead, which asks DDS the same results (marked `t`);
 - libdealer's CLI with `--rng=drand48 -s SEED -R 1`: DealerV2's deals, whose output must be
   DealerV2's byte for byte (the `Time needed` line aside; a difference is marked `DIFFERS`);
 - libdealer's CLI with its own ChaCha generator and smart dealing (the default), `-R 1`.
@@ -25,6 +27,7 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -71,9 +74,15 @@ def main() -> int:
     head = f"{'script':24} {'DealerV2':>9} {'drand48':>9} {'x V2':>6} {'ChaCha':>9} {'x V2':>6} {'solves/deal (thr+exact+table)':>31}"
     print(head)
     ratios: Dict[str, List[float]] = {"drand48": [], "chacha": []}
+    twins = tempfile.TemporaryDirectory()
     for script in scripts:
         seed = ["-s", args.seed, "-R", "1"]
-        v2 = measure([dealerv2, *seed, str(script)], args.rounds) if dealerv2 else None
+        text = script.read_text()
+        peer_script, mark = script, ""
+        if "tricks(" in text:
+            peer_script, mark = Path(twins.name) / script.name, "t"
+            peer_script.write_text(text.replace("tricks(", "dds("))
+        v2 = measure([dealerv2, *seed, str(peer_script)], args.rounds) if dealerv2 else None
         ours48 = measure([str(CLI), "--rng=drand48", *seed, str(script)], 1 if v2 is None else args.rounds)
         counted = measure([str(CLI), "--rng=drand48", *seed, "--json-summary", str(script)], 1)
         chacha = measure([str(CLI), *seed, "--json-summary", str(script)], args.rounds)
@@ -81,7 +90,7 @@ def main() -> int:
             print(f"{script.stem:24} FAILED")
             continue
         per = lambda m: 1000 * m["cpu"] / m["produced"]  # noqa: E731
-        row = f"{script.stem:24} {per(v2) if v2 else float('nan'):9.2f} {per(ours48):9.2f}"
+        row = f"{script.stem + mark:24} {per(v2) if v2 else float('nan'):9.2f} {per(ours48):9.2f}"
         if v2:
             r = per(v2) / per(ours48)
             ratios["drand48"].append(r)
