@@ -170,7 +170,7 @@ printf 'generate 100000000\ncondition hcp(north) > 37\n' >never.dl
 run --untrusted -s 1 never.dl
 expect "--untrusted: the generate ceiling (10,000,000)" 1 "the run stopped early at the generate ceiling (max_generate)"
 grep -qx 'Generated 10000000 hands' out || ko "--untrusted: 10,000,000 deals generated" "$(head -c 100 out)"
-printf 'generate 100000000\ncondition dds(north, notrump) > 13\n' >slow.dl
+printf 'generate 100000000\ncondition dds(north, notrump) + 0 > 13\n' >slow.dl
 start=$(date +%s)
 run --untrusted -R 1 -s 1 slow.dl
 expect "--untrusted: the time ceiling (10 s)" 1 "the run stopped early at the time ceiling (max_seconds)"

@@ -61,6 +61,10 @@ cd "$work" || exit 1
 # the other artifacts, the sdist's build among them), checked at the end.
 source=artifacts/libdealer-$version-src.tar.gz
 source_build=
+# The two builds from source below (the source release's and the sdist's) prove that they build
+# where a user builds them; the release profile's link-time optimisation, proved by the
+# everyday build of the same sources, is left out of them (minutes of CPU off make test).
+export CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 if [ -f "$source" ]; then
   mkdir -p source cargo-home && tar -xzf "$source" -C source
   # setsid: a process group of its own, stopped whole if the test ends first.

@@ -83,13 +83,6 @@ pub struct DdCount {
     pub by_the_cards: u64,
 }
 
-impl DdCount {
-    /// Whether the run asked nothing of double dummy.
-    pub fn is_empty(&self) -> bool {
-        *self == DdCount::default()
-    }
-}
-
 /// What the end-of-run footer reports.
 #[derive(Clone, Copy, Debug)]
 pub struct RunSummary<'a> {
@@ -111,7 +104,7 @@ pub struct RunSummary<'a> {
     /// A practice run's boards of each hand type the script declares (the JSON summary's
     /// `hand_types`; empty otherwise).
     pub hand_types: &'a [(std::sync::Arc<str>, i64)],
-    /// What double dummy cost (the JSON summary's `dd`, and with ChaCha a footer line); `None`
+    /// What double dummy cost (the JSON summary's `dd`; the text footer stays the peers'); `None`
     /// when it was not counted.
     pub dd: Option<DdCount>,
 }
@@ -170,16 +163,6 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
                 None => String::new(),
             },
             if count.dealt_from_table { ", dealt from their exact table" } else { "" }
-        );
-    }
-    if let Some(dd) = s.dd.filter(|dd| !dd.is_empty()) {
-        let _ = writeln!(
-            out,
-            "Double dummy: {} threshold questions, {} exact results, {} tables solved; {} questions answered by the cards",
-            grouped(dd.thresholds),
-            grouped(dd.exact),
-            grouped(dd.tables),
-            grouped(dd.by_the_cards)
         );
     }
 }

@@ -159,7 +159,7 @@ pub fn print_json(
 /// The end-of-run summary object: deals generated and produced, the seed, elapsed seconds, the
 /// seat factors smart dealing counted (when it counted any), and what double dummy cost (`dd`:
 /// threshold questions, exact results and tables solved, questions the cards answered; when
-/// the run could ask double dummy).
+/// the run could ask double dummy, merged runs aside).
 pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
     let _ = write!(
         out,

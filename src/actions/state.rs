@@ -437,9 +437,7 @@ impl<'p> ActionState<'p> {
                 actions::write_json_summary(out, &summary);
             }
         } else if self.statistics {
-            // The double-dummy line only where the peers' bytes are not the promise (ChaCha).
-            let dd = summary.dd.filter(|_| self.settings.names_libdealer);
-            actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), dd, ..summary });
+            actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });
         }
     }
 }

@@ -254,7 +254,7 @@ impl DdCache {
 #[cfg(all(test, feature = "dds"))]
 mod tests {
     use super::*;
-    use crate::dd::{defenders_sure_tricks, Solver};
+    use crate::dd::{declarers_sure_tricks, defenders_sure_tricks, Solver};
     use crate::dealing::{Dealer, DealingSetup, GeneratorKind};
 
     const OPERATORS: [BinOp; 6] = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
@@ -278,6 +278,7 @@ mod tests {
         for (i, &(deal, declarer, strain)) in questions.iter().enumerate() {
             let tricks = exact.tricks(&deal, declarer, strain).unwrap() as i32;
             assert!(tricks <= 13 - defenders_sure_tricks(&deal, declarer, strain) as i32, "{deal:?}");
+            assert!(tricks >= declarers_sure_tricks(&deal, declarer, strain) as i32, "{deal:?}");
             let values = [tricks + (i % 3) as i32 - 1, tricks, -1, 0, 13, 14, tricks + 1, tricks - 1];
             for (j, &value) in values.iter().enumerate() {
                 let op = OPERATORS[(i + j) % OPERATORS.len()];

@@ -21,7 +21,7 @@
 //! The modules, each building only on those before it: `entry_points` ([`DdsEntryPoints`] and
 //! DDS's layouts), `linked_dds` (the native build's DDS), `double_dummy` ([`DoubleDummy`]),
 //! `solver` (DDS conversions, [`Solver`], [`DdTable`], [`DdError`], [`TableMemory`]),
-//! `sure_tricks` ([`defenders_sure_tricks`], a bound read from the cards), `par`
+//! `sure_tricks` ([`defenders_sure_tricks`], [`declarers_sure_tricks`]: bounds read from the cards), `par`
 //! ([`Par`], [`par()`]), `results` ([`Need`], [`Threshold`], [`Questions`], [`DealResults`]), `batch` ([`BatchItem`],
 //! [`SolverPool`]) and `cache` ([`DdCache`]); `zrd` reads and writes DealerV2's double-dummy
 //! library files.
@@ -50,4 +50,4 @@ pub use entry_points::{
 pub use par::{board_par, par, par_for_side, Par, ParContract, ParDeclarer};
 pub use results::{Answers, DealResults, Need, Questions, Threshold};
 pub use solver::{error_text, DdError, DdTable, SolveCounts, Solver, TableMemory, SCORE_OUT_OF_RANGE};
-pub use sure_tricks::defenders_sure_tricks;
+pub use sure_tricks::{declarers_sure_tricks, defenders_sure_tricks};

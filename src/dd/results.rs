@@ -13,7 +13,7 @@ use super::par::{par, Par};
 use super::solver::{
     at_least_job, at_least_of, table_job, table_of, tricks_job, tricks_of, DdError, DdTable, SolveCounts, Solver,
 };
-use super::sure_tricks::defenders_sure_tricks;
+use super::sure_tricks::{declarers_sure_tricks, defenders_sure_tricks};
 use crate::cards::{Deal, Seat, Strain};
 use crate::script::ast::Vulnerability;
 
@@ -165,9 +165,16 @@ impl DealResults {
         let known = Need(known & Need::TABLE.0);
         let mut results = DealResults::default();
         for (declarer, strain) in known.cells() {
-            results.narrow(declarer, strain, tricks[5 * declarer.index() + strain.index()], true);
+            results.set_exact(declarer, strain, tricks[5 * declarer.index() + strain.index()]);
         }
         results
+    }
+
+    /// Learns `declarer`'s exact tricks in `strain`.
+    fn set_exact(&mut self, declarer: Seat, strain: Strain, tricks: u8) {
+        self.tricks[declarer.index()][strain.index()] = tricks;
+        self.most[declarer.index()][strain.index()] = tricks;
+        self.known = self.known.union(Need::cell(declarer, strain));
     }
 
     /// The results known: the cells (bit `5 · declarer + strain`) and the 20 tricks in that
@@ -210,12 +217,20 @@ impl DealResults {
         }
     }
 
-    /// Learns what the cards alone tell of `declarer`'s tricks in `strain`: no more than the
-    /// tricks the defenders cannot fail to take leave ([`defenders_sure_tricks`]).
+    /// Learns what the cards alone tell of `declarer`'s tricks in `strain`: at least the tricks
+    /// declarer cannot fail to take ([`declarers_sure_tricks`]), at most what the defenders'
+    /// sure tricks leave ([`defenders_sure_tricks`]).
     pub fn bound_by_the_cards(&mut self, deal: &Deal, declarer: Seat, strain: Strain) {
-        let sure = defenders_sure_tricks(deal, declarer, strain);
-        if sure > 0 && self.known.0 & Need::cell(declarer, strain).0 == 0 {
-            self.narrow(declarer, strain, 14 - sure, false);
+        if self.known.0 & Need::cell(declarer, strain).0 != 0 {
+            return;
+        }
+        let declarers = declarers_sure_tricks(deal, declarer, strain);
+        if declarers > 0 {
+            self.narrow(declarer, strain, declarers, true);
+        }
+        let defenders = defenders_sure_tricks(deal, declarer, strain);
+        if defenders > 0 {
+            self.narrow(declarer, strain, 14 - defenders, false);
         }
     }
 
@@ -227,6 +242,7 @@ impl DealResults {
         } else {
             self.most[d][s] = self.most[d][s].min(tricks - 1);
         }
+        debug_assert!(self.tricks[d][s] <= self.most[d][s], "contradictory answers");
         if self.tricks[d][s] == self.most[d][s] {
             self.known = self.known.union(Need::cell(declarer, strain));
         }
@@ -317,12 +333,7 @@ impl DealResults {
                 self.most = self.tricks;
                 self.known = Need::TABLE;
             }
-            Answers::Tricks(declarer, strain) => {
-                let tricks = tricks_of(deal, answer)?;
-                self.tricks[declarer.index()][strain.index()] = tricks;
-                self.most[declarer.index()][strain.index()] = tricks;
-                self.known = self.known.union(Need::cell(declarer, strain));
-            }
+            Answers::Tricks(declarer, strain) => self.set_exact(declarer, strain, tricks_of(deal, answer)?),
             Answers::Threshold(t) => {
                 let at_least = at_least_of(deal, job, answer)?;
                 self.narrow(t.declarer, t.strain, t.tricks, at_least);
@@ -351,6 +362,27 @@ impl DealResults {
 mod tests {
     use super::*;
     use crate::dd::test_deals::{deal, KNOWN};
+
+    #[test]
+    fn known_results_read_back_exactly() {
+        let tricks: [u8; 20] = std::array::from_fn(|cell| (cell % 14) as u8);
+        let results = DealResults::from_known(0b1000_0000_0000_0000_0111, tricks);
+        assert_eq!(results.tricks(Seat::North, Strain::Suit(crate::cards::Suit::Clubs)), Some(0));
+        assert_eq!(results.tricks(Seat::North, Strain::Suit(crate::cards::Suit::Hearts)), Some(2));
+        assert_eq!(results.tricks(Seat::West, Strain::Notrump), Some(5));
+        assert_eq!(results.tricks(Seat::East, Strain::Notrump), None);
+        assert_eq!(
+            results.known_results(),
+            (0b1000_0000_0000_0000_0111, {
+                let mut want = [0; 20];
+                for cell in [0, 1, 2, 19] {
+                    want[cell] = tricks[cell];
+                }
+                want
+            })
+        );
+        assert_eq!(DealResults::from_known(Need::TABLE.0, tricks).table().map(|t| t.0[3][4]), Some(5));
+    }
 
     #[test]
     fn partial_needs_solve_only_their_cells() {

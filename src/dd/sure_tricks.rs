@@ -1,38 +1,79 @@
-//! Tricks the defenders take whatever declarer does, read from the four hands without a solve
-//! ([`defenders_sure_tricks`]): an upper bound on declarer's double-dummy tricks that can answer
-//! a threshold question ("does 7NT make?") before DDS is asked.
+//! Tricks a side takes whatever the other side does, read from the four hands without a solve
+//! ([`defenders_sure_tricks`], [`declarers_sure_tricks`]): bounds on declarer's double-dummy
+//! tricks that can answer a threshold question ("does 7NT make?") before DDS is asked.
 //!
 //! Uses only the cards; no other module of `dd`.
 
-use crate::cards::{Deal, Seat, Strain, Suit};
+use crate::cards::{Deal, Hand, Seat, Strain, Suit};
 
 /// How many of a suit's top cards (from the ace down, without a gap) `bits` holds.
 fn top_run(bits: u16) -> u32 {
     (bits << 3).leading_ones()
 }
 
+/// How many of the cards of `hand` in `suit` belong to the side's unbroken run of top cards
+/// (the side's two hands together, from the ace down): each of them beats every card of that
+/// suit the other side holds.
+fn top_cards_of_side(hand: Hand, partner: Hand, suit: Suit) -> u32 {
+    let side = hand.suit_bits(suit) | partner.suit_bits(suit);
+    let run = top_run(side);
+    let tops = if run == 0 { 0 } else { (0x1fffu16 << (13 - run)) & 0x1fff };
+    (hand.suit_bits(suit) & tops).count_ones()
+}
+
+/// The most of a side's top trumps held in one of its hands. Each is a trick for the side
+/// however play goes: every card is played at some trick, and a trump of the side's top run
+/// loses only to a higher one, which partner holds (a trump is never a discard: played to
+/// another suit it ruffs).
+fn sure_trump_tricks(deal: &Deal, seat: Seat, trumps: Suit) -> u32 {
+    let (hand, partner) = (deal.hand(seat), deal.hand(seat.partner()));
+    top_cards_of_side(hand, partner, trumps).max(top_cards_of_side(partner, hand, trumps))
+}
+
 /// Tricks the defenders take on `deal` against `declarer` in `strain` however declarer and
-/// dummy play: the opening leader (declarer's left-hand opponent) cashes the top cards they
-/// hold, without a gap from the ace, in every suit, trumps first.
+/// dummy play: the more of two counts.
 ///
-/// Each of those cards wins its trick: in notrump nothing beats it; in a suit contract the
-/// leader's top trumps are the highest, and a side suit's top cards are counted only while both
-/// declarer and dummy still hold cards of that suit, so neither can ruff (a player who has to
-/// discard while the trumps are cashed holds no trump). The leader keeps the lead throughout.
+/// - The opening leader (declarer's left-hand opponent) cashes, keeping the lead, the top cards
+///   they hold without a gap from the ace, in every suit, trumps first. In notrump each wins,
+///   and so do all the leader's cards of a suit when that run is at least as long as every
+///   other hand's holding of it (the others are then out of the suit). In a suit contract the
+///   leader's top trumps are the highest, and a side suit's top cards count only while both
+///   declarer and dummy still hold cards of it, so neither can ruff (a player who has to discard
+///   while trumps are cashed holds none).
+/// - In a suit contract, the defenders' top trumps held in one hand (see `sure_trump_tricks`).
 pub fn defenders_sure_tricks(deal: &Deal, declarer: Seat, strain: Strain) -> u8 {
-    let leader = deal.hand(declarer.left());
-    let (declarer_hand, dummy) = (deal.hand(declarer), deal.hand(declarer.partner()));
-    let tricks: u32 = Suit::ALL
+    let leader_seat = declarer.left();
+    let leader = deal.hand(leader_seat);
+    let (declarer_hand, dummy, third) =
+        (deal.hand(declarer), deal.hand(declarer.partner()), deal.hand(leader_seat.partner()));
+    let cashed: u32 = Suit::ALL
         .iter()
         .map(|&suit| {
             let run = top_run(leader.suit_bits(suit));
             match strain {
                 Strain::Suit(trumps) if trumps != suit => run.min(declarer_hand.len(suit)).min(dummy.len(suit)),
+                Strain::Notrump if run >= declarer_hand.len(suit).max(dummy.len(suit)).max(third.len(suit)) => {
+                    leader.len(suit)
+                }
                 _ => run,
             }
         })
         .sum();
-    tricks.min(13) as u8
+    let trumps = match strain {
+        Strain::Suit(trumps) => sure_trump_tricks(deal, leader_seat, trumps),
+        Strain::Notrump => 0,
+    };
+    cashed.max(trumps).min(13) as u8
+}
+
+/// Tricks declarer takes on `deal` in `strain` however the defenders play: in a suit contract,
+/// the top trumps of declarer's side held in one of its hands (see `sure_trump_tricks`); none
+/// in notrump, where a top card can be squeezed out as a discard.
+pub fn declarers_sure_tricks(deal: &Deal, declarer: Seat, strain: Strain) -> u8 {
+    match strain {
+        Strain::Suit(trumps) => sure_trump_tricks(deal, declarer, trumps) as u8,
+        Strain::Notrump => 0,
+    }
 }
 
 #[cfg(test)]
@@ -53,6 +94,19 @@ mod tests {
         // In diamonds, West's ace of clubs stands (North and South hold clubs), as does the
         // trump ace.
         assert_eq!(defenders_sure_tricks(&d, Seat::South, Strain::Suit(Suit::Diamonds)), 2);
+    }
+
+    #[test]
+    fn a_long_run_takes_every_card_of_the_suit_and_top_trumps_count_for_either_side() {
+        // West leads against South: A K Q J 2 of clubs, no other hand with more than four.
+        let d = deal("n AK32.AK2.AK2.T98 e QJT.QJT.QJT.7654 s 987.9876.98763.3 w 654.543.54.AKQJ2");
+        assert_eq!(defenders_sure_tricks(&d, Seat::South, Strain::Notrump), 5);
+        // In spades the defenders' Q J T of trumps, in East's hand, sit under North's A K: no
+        // top trump of theirs. North's A K are declarer's side's sure trump tricks.
+        assert_eq!(declarers_sure_tricks(&d, Seat::South, Strain::Suit(Suit::Spades)), 2);
+        assert_eq!(declarers_sure_tricks(&d, Seat::South, Strain::Notrump), 0);
+        // East declares hearts (South leads): North's A K of hearts are two defensive tricks.
+        assert_eq!(defenders_sure_tricks(&d, Seat::East, Strain::Suit(Suit::Hearts)), 2);
     }
 
     #[test]

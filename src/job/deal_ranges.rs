@@ -214,6 +214,8 @@ impl Session {
         });
         job.given = Some(GivenDeals::new(Box::new(given), Vec::new(), Some(generate)));
         job.seconds_before = seconds_before;
+        // The parts' solves are not carried in their files: no count rather than a wrong one.
+        job.counts_dd = false;
         self.run_started_job(job, started)
     }
 }

@@ -118,7 +118,7 @@ int hostile_add_all(struct corpus *corpus, const char *top) {
     if (e) { e->expect_ceiling = DEALER_CEILING_OUTPUT; e->keep_produce = 1; }
     e = add_text(corpus, "generate-ceiling", "generate 100000000\ncondition hcp(north) > 37\n", DEALER_CEILING_REACHED, NULL);
     if (e) { e->expect_ceiling = DEALER_CEILING_GENERATE; e->keep_produce = 1; }
-    e = add_text(corpus, "time-ceiling", "generate 100000000\ncondition dds(north, notrump) > 13\n", DEALER_CEILING_REACHED,
+    e = add_text(corpus, "time-ceiling", "generate 100000000\ncondition dds(north, notrump) + 0 > 13\n", DEALER_CEILING_REACHED,
                  NULL);
     if (e) { e->expect_ceiling = DEALER_CEILING_TIME; e->keep_produce = 1; e->max_seconds = 0.5; e->time_bound = 1; e->v2_only = 1; }
 
