@@ -39,26 +39,41 @@ fn sure_trump_tricks(deal: &Deal, seat: Seat, trumps: Suit) -> u32 {
 ///   other hand's holding of it (the others are then out of the suit). In a suit contract the
 ///   leader's top trumps are the highest, and a side suit's top cards count only while both
 ///   declarer and dummy still hold cards of it, so neither can ruff (a player who has to discard
-///   while trumps are cashed holds none).
+///   while trumps are cashed holds none), and only while the leader's partner still holds a
+///   card other than a trump to play.
 /// - In a suit contract, the defenders' top trumps held in one hand (see `sure_trump_tricks`).
 pub fn defenders_sure_tricks(deal: &Deal, declarer: Seat, strain: Strain) -> u8 {
     let leader_seat = declarer.left();
     let leader = deal.hand(leader_seat);
     let (declarer_hand, dummy, third) =
         (deal.hand(declarer), deal.hand(declarer.partner()), deal.hand(leader_seat.partner()));
-    let cashed: u32 = Suit::ALL
-        .iter()
-        .map(|&suit| {
-            let run = top_run(leader.suit_bits(suit));
-            match strain {
-                Strain::Suit(trumps) if trumps != suit => run.min(declarer_hand.len(suit)).min(dummy.len(suit)),
-                Strain::Notrump if run >= declarer_hand.len(suit).max(dummy.len(suit)).max(third.len(suit)) => {
+    let cashed: u32 = match strain {
+        Strain::Notrump => Suit::ALL
+            .iter()
+            .map(|&suit| {
+                let run = top_run(leader.suit_bits(suit));
+                let others = declarer_hand.len(suit).max(dummy.len(suit)).max(third.len(suit));
+                if run >= others {
                     leader.len(suit)
+                } else {
+                    run
                 }
-                _ => run,
-            }
-        })
-        .sum();
+            })
+            .sum(),
+        Strain::Suit(trumps) => {
+            let trump_run = top_run(leader.suit_bits(trumps));
+            let side: u32 = Suit::ALL
+                .iter()
+                .filter(|&&suit| suit != trumps)
+                .map(|&suit| top_run(leader.suit_bits(suit)).min(declarer_hand.len(suit)).min(dummy.len(suit)))
+                .sum();
+            // The leader's partner must never be left with trumps alone, or a winner of the
+            // leader's would be ruffed by them and the lead lost: each cashed trick takes at
+            // most one of their other cards.
+            let partners_others = 13 - third.len(trumps);
+            trump_run + side.min(partners_others.saturating_sub(trump_run))
+        }
+    };
     let trumps = match strain {
         Strain::Suit(trumps) => sure_trump_tricks(deal, leader_seat, trumps),
         Strain::Notrump => 0,
