@@ -90,20 +90,14 @@ def main() -> int:
             print(f"{script.stem:24} FAILED")
             continue
         per = lambda m: 1000 * m["cpu"] / m["produced"]  # noqa: E731
-        row = f"{script.stem + mark:24} {per(v2) if v2 else float('nan'):9.2f} {per(ours48):9.2f}"
-        if v2:
-            r = per(v2) / per(ours48)
-            ratios["drand48"].append(r)
-            row += f" {r:6.2f}"
-        else:
-            row += f" {'-':>6}"
-        row += f" {per(chacha):9.2f}"
-        if v2:
-            r = per(v2) / per(chacha)
-            ratios["chacha"].append(r)
-            row += f" {r:6.2f}"
-        else:
-            row += f" {'-':>6}"
+        row = f"{script.stem + mark:24} {per(v2) if v2 else float('nan'):9.2f}"
+        for mode, ours in [("drand48", ours48), ("chacha", chacha)]:
+            row += f" {per(ours):9.2f}"
+            if v2:
+                ratios[mode].append(per(v2) / per(ours))
+                row += f" {ratios[mode][-1]:6.2f}"
+            else:
+                row += f" {'-':>6}"
         dd = counted["summary"].get("dd", {}) if counted["summary"] else {}
         produced = counted["produced"]
         solves = [dd.get("thresholds", 0) / produced, dd.get("exact", 0) / produced, dd.get("tables", 0) / produced]

@@ -289,8 +289,9 @@ impl DealResults {
     /// one of two numbers), then the threshold questions.
     pub fn jobs(&self, deal: &Deal, questions: &Questions) -> Vec<(Answers, DdsJob)> {
         let missing = self.missing(questions.exact);
+        let whole_table = missing.len() >= CELLS_WORTH_A_TABLE;
         let mut jobs = Vec::new();
-        if missing.len() >= CELLS_WORTH_A_TABLE {
+        if whole_table {
             jobs.push((Answers::Table, table_job(deal)));
         } else {
             for (declarer, strain) in missing.cells() {
@@ -304,7 +305,7 @@ impl DealResults {
             }
         }
         // A result solved exactly answers every threshold question about it.
-        let exact = if missing.len() >= CELLS_WORTH_A_TABLE { Need::TABLE } else { missing };
+        let exact = if whole_table { Need::TABLE } else { missing };
         for (i, &t) in questions.thresholds.iter().enumerate() {
             let cell = Need::cell(t.declarer, t.strain);
             if exact.0 & cell.0 != 0
