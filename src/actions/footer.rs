@@ -104,13 +104,18 @@ pub struct RunSummary<'a> {
     /// A practice run's boards of each hand type the script declares (the JSON summary's
     /// `hand_types`; empty otherwise).
     pub hand_types: &'a [(std::sync::Arc<str>, i64)],
-    /// What double dummy cost (the JSON summary's `dd`; the text footer stays the peers'); `None`
-    /// when it was not counted.
+    /// What double dummy cost (the JSON summary's `dd`; in the text footer only with
+    /// `dd_line`); `None` when it was not counted.
     pub dd: Option<DdCount>,
+    /// Whether the text footer ends with a line of the double-dummy counts (`-D2` or more;
+    /// the peers' footer otherwise). Nothing is written when `dd` is `None`.
+    pub dd_line: bool,
 }
 
 /// Writes the end-of-run statistics. DealerV2 adds the title and spells `Produced  ` with two
-/// spaces; classic uses one. DealerV2's `-D2` call counters are not written here.
+/// spaces; classic uses one. DealerV2's own `-D2` call counters are not written here; with
+/// `dd_line` (`-D2`) a last line says what double dummy cost:
+/// `Double dummy: T threshold questions, E exact results, N tables solved; C answered by the cards`.
 pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
     match dialect {
         Dialect::Classic => {
@@ -163,6 +168,13 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
                 None => String::new(),
             },
             if count.dealt_from_table { ", dealt from their exact table" } else { "" }
+        );
+    }
+    if let Some(dd) = s.dd.filter(|_| s.dd_line) {
+        let _ = writeln!(
+            out,
+            "Double dummy: {} threshold questions, {} exact results, {} tables solved; {} answered by the cards",
+            dd.thresholds, dd.exact, dd.tables, dd.by_the_cards
         );
     }
 }

@@ -282,6 +282,7 @@ mod tests {
             smart: &[],
             hand_types: &[],
             dd: None,
+            dd_line: false,
         };
         let mut out = Vec::new();
         write_json_summary(&mut out, &summary);

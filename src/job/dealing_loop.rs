@@ -72,6 +72,9 @@ pub(crate) struct Job {
     pub(crate) smart_counts: Vec<SmartCount>,
     /// Whether the end-of-run report counts double dummy's solves (the job can ask it).
     pub(crate) counts_dd: bool,
+    /// Whether the text statistics end with the double-dummy counts too (`-D2` or more, the
+    /// level at which DealerV2 adds its call counters).
+    pub(crate) dd_counts_line: bool,
     /// Deals given to the job (a practice run's, or the parts' of a merged job), taken in
     /// place of dealing.
     pub(crate) given: Option<GivenDeals>,
@@ -589,6 +592,7 @@ fn deal_loop(
         }),
         smart: &job.smart_counts,
         hand_types: job.given.as_ref().map_or(&[], |given| &given.hand_type_counts),
+        dd_line: job.dd_counts_line,
         dd: job.counts_dd.then(|| {
             let solves = job.dd.counts();
             actions::DdCount {

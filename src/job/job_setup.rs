@@ -242,6 +242,7 @@ impl JobSetup<'_> {
             ceiling: None,
             smart_counts: smart.counted,
             counts_dd: !(dd_use.condition.is_empty() && dd_use.actions.is_empty()),
+            dd_counts_line: o.extra.get("debug").and_then(|d| parse_debug(d)).is_some_and(|(n, _)| n >= 2),
             given: None,
             action_need: dd_use.actions,
             seconds_before: 0.0,

@@ -14,6 +14,7 @@ fn classic_footer(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64) {
         smart: &[],
         hand_types: &[],
         dd: None,
+        dd_line: false,
     };
     write_footer(out, Dialect::Classic, &s);
 }
@@ -265,6 +266,7 @@ fn classic_footer_negative_seed() {
         smart: &[],
         hand_types: &[],
         dd: None,
+        dd_line: false,
     };
     write_footer(&mut out, Dialect::Classic, &s);
     assert_same(&out, "Generated 1 hands\nProduced 1 hands\nInitial random seed 1\nTime needed    7.608 sec\n");

@@ -514,12 +514,25 @@ fn v2_footer() {
         smart: &[],
         hand_types: &[],
         dd: None,
+        dd_line: false,
     };
     write_footer(&mut out, Dialect::V2, &s);
     assert_same(
         &out,
         "\nT\nGenerated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n",
     );
+    // -D2: the double-dummy counts end the footer; without -D2 they are the JSON summary's only.
+    let dd = DdCount { thresholds: 115, exact: 2, tables: 0, by_the_cards: 3 };
+    let mut out = Vec::new();
+    write_footer(&mut out, Dialect::V2, &RunSummary { title: None, dd: Some(dd), dd_line: true, ..s });
+    assert_same(
+        &out,
+        "Generated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n\
+         Double dummy: 115 threshold questions, 2 exact results, 0 tables solved; 3 answered by the cards\n",
+    );
+    let mut out = Vec::new();
+    write_footer(&mut out, Dialect::V2, &RunSummary { title: None, dd: Some(dd), ..s });
+    assert!(!String::from_utf8(out).unwrap().contains("Double dummy"));
     let mut out = Vec::new();
     let lib = LibraryCounts { records_read: 7, wrap_arounds: 0 };
     write_footer(&mut out, Dialect::V2, &RunSummary { title: None, library: Some(lib), ..s });

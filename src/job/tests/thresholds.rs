@@ -76,6 +76,29 @@ fn the_json_summary_counts_the_solves_by_kind_the_same_for_any_thread_count() {
     let (mut s, out) = captured(&[("seed", "3"), ("threads", "1")], script);
     s.run().unwrap();
     assert!(!text(&out).contains("Double dummy"));
+    // With -D2 it ends with the same counts, on any thread count.
+    for threads in ["1", "2"] {
+        let (mut s, out) = captured(&[("seed", "3"), ("threads", threads), ("debug", "2")], script);
+        s.run().unwrap();
+        let text = text(&out);
+        let last = text.lines().last().unwrap();
+        let number = |key: &str| one.split(&format!("\"{key}\":")).nth(1).unwrap().split(',').next().unwrap().to_string();
+        let want = format!(
+            "Double dummy: {} threshold questions, {} exact results, 0 tables solved; {} answered by the cards",
+            number("thresholds"),
+            number("exact"),
+            number("by_the_cards")
+        );
+        assert_eq!(last, want, "{text}");
+        assert!(text.contains("\nTime needed "), "{text}");
+    }
+    // -D1, or a script that asks no double dummy: no such line.
+    let (mut s, out) = captured(&[("seed", "3"), ("debug", "1")], script);
+    s.run().unwrap();
+    assert!(!text(&out).contains("Double dummy"));
+    let (mut s, out) = captured(&[("seed", "3"), ("debug", "2")], "generate 5\naction printoneline\n");
+    s.run().unwrap();
+    assert!(!text(&out).contains("Double dummy"));
 }
 
 #[test]
