@@ -19,6 +19,7 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::external::usereval::ExternalMetrics;
 use crate::interrupter::Interrupter;
+use crate::job::clause_order::ClauseOrder;
 use crate::job::lookahead::{Ahead, JobInHand, Lookahead, Verdict};
 use crate::job::options::{Options, OutputFormat};
 use crate::job::parallel::{Event, ParallelDealing};
@@ -72,6 +73,9 @@ pub(crate) struct Job {
     pub(crate) smart_counts: Vec<SmartCount>,
     /// Whether the end-of-run report counts double dummy's solves (the job can ask it).
     pub(crate) counts_dd: bool,
+    /// The order the condition's clauses are judged in when it is not the written one (see
+    /// [`ClauseOrder`]).
+    pub(crate) clause_order: Option<ClauseOrder>,
     /// Whether the text statistics end with the double-dummy counts too (`-D2` or more, the
     /// level at which DealerV2 adds its call counters).
     pub(crate) dd_counts_line: bool,
@@ -227,6 +231,7 @@ impl Job {
                     max_produce: self.max_produce,
                     interrupter: &self.interrupter,
                     hard_deadline: self.hard_deadline,
+                    clause_order: self.clause_order.as_ref(),
                 };
                 lookahead.next(program, job)
             };
@@ -341,7 +346,19 @@ impl Job {
 
     /// Judges `deal`, the deal just generated, with the condition `c` through the evaluator.
     pub(crate) fn judge(&mut self, program: &Program, c: NodeId, deal: &Deal) -> Result<bool> {
-        self.evaluation(program, deal).truth(c)
+        let mut ev = Evaluation {
+            program,
+            deal,
+            dealer: &mut self.dealer,
+            produced: self.produced,
+            dd: &mut self.dd,
+            generated: self.generated,
+            external: &mut self.external,
+        };
+        match &self.clause_order {
+            Some(order) => order.truth(&mut ev),
+            None => ev.truth(c),
+        }
     }
 
     /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.

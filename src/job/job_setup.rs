@@ -19,6 +19,7 @@ use crate::external::dealer_server::{DealerServer, ServerConfig};
 use crate::external::opc::{Opc, OpcConfig};
 use crate::external::usereval::{ExternalMetrics, Metric, UserEval};
 use crate::interrupter::Interrupter;
+use crate::job::clause_order::ClauseOrder;
 use crate::job::dealing_loop::Job;
 use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
 use crate::job::options::{parse_debug, predeal_cards, Options, GENERATE_NOTHING};
@@ -191,6 +192,9 @@ impl JobSetup<'_> {
             condition_need: dd_use.condition,
             action_need: dd_use.actions,
         });
+        // The clauses that ask no solver judged before those that do.
+        let clause_order =
+            program.condition.filter(|_| !dd_use.condition.is_empty()).and_then(|c| ClauseOrder::arrange(program, c));
         let fast_condition =
             program.condition.and_then(|condition| StagedCondition::new(program, condition, dealer.dealing_order()));
         // Only the seats the condition reads first are dealt before it is judged.
@@ -241,6 +245,7 @@ impl JobSetup<'_> {
             generate_capped,
             ceiling: None,
             smart_counts: smart.counted,
+            clause_order,
             counts_dd: !(dd_use.condition.is_empty() && dd_use.actions.is_empty()),
             dd_counts_line: o.extra.get("debug").and_then(|d| parse_debug(d)).is_some_and(|(n, _)| n >= 2),
             given: None,

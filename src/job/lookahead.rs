@@ -18,6 +18,7 @@ use crate::dd::{BatchItem, DdCache, DealResults, Need, Questions};
 use crate::dealing::Dealer;
 use crate::external::usereval::ExternalMetrics;
 use crate::interrupter::Interrupter;
+use crate::job::clause_order::ClauseOrder;
 use crate::program::eval::Evaluation;
 use crate::program::Program;
 
@@ -43,6 +44,8 @@ pub(crate) struct JobInHand<'a> {
     pub(crate) interrupter: &'a Interrupter,
     /// The wall-time ceiling: solving stops when it passes (and the loop reports it).
     pub(crate) hard_deadline: Option<Instant>,
+    /// The order the condition's clauses are judged in, when it is not the written one.
+    pub(crate) clause_order: Option<&'a ClauseOrder>,
 }
 
 impl Lookahead {
@@ -69,6 +72,7 @@ impl Lookahead {
             max_produce,
             interrupter,
             hard_deadline,
+            clause_order,
         } = job;
         let go_on = || !interrupter.is_pending() && hard_deadline.is_none_or(|d| Instant::now() < d);
         let mut items: Vec<(usize, BatchItem)> = Vec::new();
@@ -89,7 +93,7 @@ impl Lookahead {
                 generated: generated + 1 + self.queue.len() as i64,
                 external: &mut *external,
             };
-            let (verdict, missed) = probe(&mut ev);
+            let (verdict, missed) = probe(&mut ev, clause_order);
             let dealer_after = (matches!(verdict, Verdict::Pending | Verdict::Unknown) && dealer.sorts_on_produce())
                 .then(|| Box::new(dealer.clone()));
             let questions = match verdict {
@@ -139,7 +143,7 @@ impl Lookahead {
                     generated: generated + 1 + position as i64,
                     external: &mut *external,
                 };
-                let questions = match probe(&mut ev) {
+                let questions = match probe(&mut ev, clause_order) {
                     (Verdict::Pending, missed) => missed,
                     (Verdict::Accepted, _) => Questions::exact(action_need),
                     _ => continue,
@@ -165,13 +169,16 @@ fn keep_results(queue: &mut std::collections::VecDeque<Ahead>, positions: Vec<us
     }
 }
 
-/// Judges a deal dealt ahead with the condition without solving anything: `Pending` when the
-/// condition needs double-dummy results not yet known, with the first question it could not
-/// have answered.
-fn probe(ev: &mut Evaluation) -> (Verdict, Questions) {
+/// Judges a deal dealt ahead with the condition (its clauses in `clause_order` when given)
+/// without solving anything: `Pending` when the condition needs double-dummy results not yet
+/// known, with the first question it could not have answered.
+fn probe(ev: &mut Evaluation, clause_order: Option<&ClauseOrder>) -> (Verdict, Questions) {
     let Some(c) = ev.program.condition else { return (Verdict::Accepted, Questions::default()) };
     ev.dd.begin_probe();
-    let outcome = ev.truth(c);
+    let outcome = match clause_order {
+        Some(order) => order.truth(ev),
+        None => ev.truth(c),
+    };
     let missed = ev.dd.end_probe();
     let verdict = match outcome {
         _ if !missed.is_empty() => Verdict::Pending,

@@ -6,13 +6,15 @@
 //! One concept per file: [`session`] (the [`Session`] API), `job_setup` (what a job is built
 //! from when it starts: limits, predeal, dealer, double dummy, threads, external metrics),
 //! `seed` (the seed a job deals with), [`options`] (option keys and values), `dealing_loop` (the
-//! job's state and the run loop), `lookahead` (dealing ahead for double dummy), [`parallel`]
+//! job's state and the run loop), `lookahead` (dealing ahead for double dummy), `clause_order`
+//! (the order a double-dummy condition's clauses are judged in), [`parallel`]
 //! (dealing on worker threads), [`sinks`] (where output goes), [`report`] (the end-of-run
 //! report), [`smart`] (which seat is dealt first, and from its exact count), [`deal_ranges`] (one
 //! range of a job's deal numbers dealt, and recorded deals run through the actions: the job's
 //! side of [`crate::scale_out`]); [`interrupter`] (stopping a run from outside) is the crate's
 //! shared vocabulary, re-exported here.
 
+pub(crate) mod clause_order;
 pub mod deal_ranges;
 pub(crate) mod dealing_loop;
 pub(crate) mod job_setup;

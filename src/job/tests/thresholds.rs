@@ -82,7 +82,8 @@ fn the_json_summary_counts_the_solves_by_kind_the_same_for_any_thread_count() {
         s.run().unwrap();
         let text = text(&out);
         let last = text.lines().last().unwrap();
-        let number = |key: &str| one.split(&format!("\"{key}\":")).nth(1).unwrap().split(',').next().unwrap().to_string();
+        let number =
+            |key: &str| one.split(&format!("\"{key}\":")).nth(1).unwrap().split(',').next().unwrap().to_string();
         let want = format!(
             "Double dummy: {} threshold questions, {} exact results, 0 tables solved; {} answered by the cards",
             number("thresholds"),
@@ -112,5 +113,32 @@ fn a_number_on_the_left_is_the_same_question() {
         assert_eq!(left, right, "9 {op} dds()");
         let exact = deals("v2", "1", &script(&format!("9 {op} dds(south, notrump) + 0")));
         assert_eq!(left, exact, "9 {op} dds() + 0");
+    }
+}
+
+#[test]
+fn a_double_dummy_clause_written_first_solves_only_the_deals_the_other_clauses_accept() {
+    let counts = |script: &str, threads: &str| {
+        let (mut s, out) =
+            captured(&[("rng", "drand48"), ("seed", "7"), ("threads", threads), ("json_summary", "true")], script);
+        s.run().unwrap();
+        let text = text(&out);
+        let (deals, summary) = text.split_at(text.find("{\"schema\"").expect(&text));
+        let at = summary.find("\"thresholds\":").expect(summary);
+        let thresholds: u64 = summary[at + 13..].split(',').next().unwrap().parse().unwrap();
+        (deals.to_string(), thresholds)
+    };
+    let body = "generate 20000\nproduce 8\naction printoneline\ncondition ";
+    let dd_first = format!("{body}dds(south, notrump) >= 9 && hcp(north) + hcp(south) >= 24\n");
+    let points_first = format!("{body}hcp(north) + hcp(south) >= 24 && dds(south, notrump) >= 9\n");
+    // The same clauses with one that may fail (a division by a hand's points): judged as written.
+    let as_written =
+        format!("{body}dds(south, notrump) >= 9 && hcp(north) + hcp(south) >= 24 && 1 / (hcp(west) + 1) >= 0\n");
+    for threads in ["1", "2"] {
+        let (deals, solved) = counts(&dd_first, threads);
+        assert_eq!(counts(&points_first, threads), (deals.clone(), solved), "threads {threads}");
+        let (written_deals, written_solved) = counts(&as_written, threads);
+        assert_eq!(written_deals, deals);
+        assert!(written_solved > 2 * solved, "{written_solved} against {solved}");
     }
 }
