@@ -346,19 +346,14 @@ impl Job {
 
     /// Judges `deal`, the deal just generated, with the condition `c` through the evaluator.
     pub(crate) fn judge(&mut self, program: &Program, c: NodeId, deal: &Deal) -> Result<bool> {
-        let mut ev = Evaluation {
-            program,
-            deal,
-            dealer: &mut self.dealer,
-            produced: self.produced,
-            dd: &mut self.dd,
-            generated: self.generated,
-            external: &mut self.external,
+        // The order is lent out while the evaluation borrows the job (a move, no copy).
+        let order = self.clause_order.take();
+        let verdict = match &order {
+            Some(order) => order.truth(&mut self.evaluation(program, deal)),
+            None => self.evaluation(program, deal).truth(c),
         };
-        match &self.clause_order {
-            Some(order) => order.truth(&mut ev),
-            None => ev.truth(c),
-        }
+        self.clause_order = order;
+        verdict
     }
 
     /// [`next_accepted`](Self::next_accepted) when worker threads deal and judge.
