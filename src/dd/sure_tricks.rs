@@ -47,7 +47,7 @@ pub fn defenders_sure_tricks(deal: &Deal, declarer: Seat, strain: Strain) -> u8 
     let leader = deal.hand(leader_seat);
     let (declarer_hand, dummy, third) =
         (deal.hand(declarer), deal.hand(declarer.partner()), deal.hand(leader_seat.partner()));
-    let cashed: u32 = match strain {
+    let tricks: u32 = match strain {
         Strain::Notrump => Suit::ALL
             .iter()
             .map(|&suit| {
@@ -71,14 +71,11 @@ pub fn defenders_sure_tricks(deal: &Deal, declarer: Seat, strain: Strain) -> u8 
             // leader's would be ruffed by them and the lead lost: each cashed trick takes at
             // most one of their other cards.
             let partners_others = 13 - third.len(trumps);
-            trump_run + side.min(partners_others.saturating_sub(trump_run))
+            let cashed = trump_run + side.min(partners_others.saturating_sub(trump_run));
+            cashed.max(sure_trump_tricks(deal, leader_seat, trumps))
         }
     };
-    let trumps = match strain {
-        Strain::Suit(trumps) => sure_trump_tricks(deal, leader_seat, trumps),
-        Strain::Notrump => 0,
-    };
-    cashed.max(trumps).min(13) as u8
+    tricks.min(13) as u8
 }
 
 /// Tricks declarer takes on `deal` in `strain` however the defenders play: in a suit contract,

@@ -17,7 +17,7 @@
 
 use crate::error::Result;
 use crate::program::eval::Evaluation;
-use crate::program::nodes::{children, Node};
+use crate::program::nodes::{children, divides_safely, Node};
 use crate::program::{NodeId, Program};
 use crate::script::ast::BinOp;
 
@@ -81,7 +81,7 @@ fn node_traits(program: &Program) -> Option<Vec<NodeTraits>> {
             may_fail_or_draw: match node {
                 Node::Rnd(_) | Node::Opc(..) | Node::UserEval { .. } => true,
                 Node::Binary(BinOp::Div | BinOp::Mod, _, divisor, _) => {
-                    !matches!(program.nodes.get(*divisor as usize), Some(Node::Const(k)) if *k != 0 && *k != -1)
+                    !program.nodes.get(*divisor as usize).is_some_and(divides_safely)
                 }
                 _ => false,
             },

@@ -25,7 +25,7 @@ use crate::program::chain_order::{by_expected_work, node_cost, sample_deals};
 use crate::program::compiled_program::Program;
 use crate::program::dag_node::{compare_as_range, DagNode, HandMeasure, Slot, Stat};
 use crate::program::hand_stats;
-use crate::program::nodes::{apply, Node, NodeId};
+use crate::program::nodes::{apply, divides_safely, Node, NodeId};
 use crate::program::scoring;
 use crate::program::shape::{all_patterns, pattern_index};
 use crate::script::ast::BinOp;
@@ -234,7 +234,7 @@ impl<'a> DagBuilder<'a> {
                         DagNode::All(parts)
                     }
                 }
-                (BinOp::Div | BinOp::Mod, Node::Const(k)) if *k != 0 && *k != -1 => {
+                (BinOp::Div | BinOp::Mod, divisor @ Node::Const(k)) if divides_safely(divisor) => {
                     DagNode::DivideConst(*op, self.node(*a)?, *k)
                 }
                 (BinOp::Div | BinOp::Mod, _) => return None,

@@ -93,6 +93,12 @@ pub(crate) fn children(node: &Node) -> Vec<NodeId> {
     }
 }
 
+/// Whether dividing by (or taking the remainder of) the value of `divisor` can never fail: a
+/// constant other than 0 (division by zero) and -1 (`INT_MIN / -1` overflows).
+pub(crate) fn divides_safely(divisor: &Node) -> bool {
+    matches!(divisor, Node::Const(k) if *k != 0 && *k != -1)
+}
+
 /// The message for an expression too deep for the stack of the thread compiling or
 /// evaluating it (see [`crate::stack`]).
 pub const TOO_DEEP: &str = "expression nested too deeply for this thread's stack";

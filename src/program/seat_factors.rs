@@ -32,7 +32,7 @@ use crate::program::compiled_program::Program;
 use crate::program::dag::DealDag;
 use crate::program::dag_builder::DagBuilder;
 use crate::program::hand_stats;
-use crate::program::nodes::{children, Node, NodeId};
+use crate::program::nodes::{children, divides_safely, Node, NodeId};
 use crate::program::pair_union::PairUnion;
 use crate::script::ast::BinOp;
 
@@ -292,7 +292,7 @@ impl Projection<'_> {
             | Node::HasCard(seat, _) => seat == self.seat,
             Node::Rnd(_) | Node::Dds(..) | Node::Par(..) | Node::Opc(..) | Node::UserEval { .. } => false,
             Node::Binary(BinOp::Div | BinOp::Mod, a, b, _) => {
-                matches!(self.nodes[b as usize], Node::Const(k) if k != 0 && k != -1) && self.pure(a)?
+                divides_safely(&self.nodes[b as usize]) && self.pure(a)?
             }
             _ => {
                 let mut all = true;
