@@ -10,12 +10,34 @@
 /// freed, or in use by another call).
 pub const UNKNOWN_CONTEXT: i32 = -1004;
 
+/// Our return code for a search of every opening lead asked of an implementation that does not
+/// offer one ([`DdsEntryPoints::solve_leads`]'s default).
+pub const LEADS_NOT_AVAILABLE: i32 = -1005;
+
 /// A deal in DDS's layout: `[hand N, E, S, W][DDS suit S, H, D, C]`, rank r (0 = deuce) as bit
 /// `r + 2`.
 pub type DdsCards = [[u32; 4]; 4];
 
 /// A table of 20 results in DDS's layout: `[DDS strain S, H, D, C, NT][hand N, E, S, W]`.
 pub type DdsTable = [[i32; 4]; 5];
+
+/// What every card the opening leader may lead gives the defenders (DDS's `futureTricks` of a
+/// search for all cards with their scores): `cards` entries, each a card the leader may lead
+/// (DDS suit S, H, D, C = 0..3; rank 2..14), the lower cards equal to it in this deal (`equals`:
+/// bit r for rank r), and the most tricks the defenders take after that lead.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DdsLeadScores {
+    /// How many entries are filled in.
+    pub cards: i32,
+    /// Each entry's DDS suit.
+    pub suit: [i32; 13],
+    /// Each entry's rank, 2 to 14.
+    pub rank: [i32; 13],
+    /// Each entry's equal lower cards of the same suit, bit r for rank r.
+    pub equals: [i32; 13],
+    /// The defenders' tricks after each entry's lead.
+    pub score: [i32; 13],
+}
 
 /// One contract of DDS's par results (its `contractType`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,6 +90,16 @@ pub enum DdsJob {
         /// -1 for the best score; 1 to 13 for the question "do the defenders take this many?".
         target: i32,
     },
+    /// With `first` on lead in `trump`, the defenders' tricks after each card `first` may lead,
+    /// in one search (as [`DdsEntryPoints::solve_leads`]).
+    Leads {
+        /// DDS's strain.
+        trump: i32,
+        /// The opening leader.
+        first: i32,
+        /// The deal.
+        cards: DdsCards,
+    },
 }
 
 /// What a job answered.
@@ -78,6 +110,8 @@ pub enum DdsAnswer {
     /// A [`DdsJob::Board`]'s score: the defenders' best, or for a target question the target
     /// when they reach it (less when they do not).
     Score(i32),
+    /// A [`DdsJob::Leads`]'s scores.
+    Leads(DdsLeadScores),
 }
 
 /// DDS's calls the solver makes. Each returns DDS's result or its (negative) return code. A
@@ -106,6 +140,15 @@ pub trait DdsEntryPoints: Send + Sync {
         cards: &DdsCards,
         target: i32,
     ) -> Result<i32, i32>;
+
+    /// When `first` leads to the first trick in strain `trump`: the defenders' tricks after each
+    /// card they may lead, in one search that shares its transposition table between the cards
+    /// (DDS's `dds_solve_board` with target -1, all solutions with their scores, mode 1). The
+    /// default answers [`LEADS_NOT_AVAILABLE`].
+    fn solve_leads(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<DdsLeadScores, i32> {
+        let _ = (context, trump, first, cards);
+        Err(LEADS_NOT_AVAILABLE)
+    }
 
     /// Par from a table with North–South first to bid, for both sides (DDS's `SidesParBin`).
     fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32>;

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use dds_bridge_sys as dds;
 
 use super::entry_points::{
-    ContextId, DdsCards, DdsEntryPoints, DdsParContract, DdsParResult, DdsTable, UNKNOWN_CONTEXT,
+    ContextId, DdsCards, DdsEntryPoints, DdsLeadScores, DdsParContract, DdsParResult, DdsTable, UNKNOWN_CONTEXT,
 };
 
 /// The DDS of the `dds-bridge-sys` crate, compiled into this library. Its contexts are known by
@@ -129,6 +129,25 @@ impl DdsEntryPoints for LinkedDds {
         })
     }
 
+    fn solve_leads(&self, id: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<DdsLeadScores, i32> {
+        self.with_context(id, |context| {
+            let input = dds::Deal { trump, first, remainCards: *cards, ..Default::default() };
+            let mut result = dds::FutureTricks::default();
+            // SAFETY: as in calc_dd_table.
+            let code = unsafe { dds::dds_solve_board(context, &input, -1, 3, 1, &mut result) };
+            if code != dds::RETURN_NO_FAULT {
+                return Err(code);
+            }
+            Ok(DdsLeadScores {
+                cards: result.cards,
+                suit: result.suit,
+                rank: result.rank,
+                equals: result.equals,
+                score: result.score,
+            })
+        })
+    }
+
     fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
         let input = dds::DdTableResults { res_table: *table };
         let mut sides = [dds::ParResultsMaster::default(); 2];
@@ -166,4 +185,83 @@ pub(super) fn error_message(code: i32) -> Option<String> {
     let bytes: Vec<u8> = line.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
     let text = String::from_utf8_lossy(&bytes).into_owned();
     (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{Card, Seat, Strain, Suit};
+    use crate::dd::test_deals::{deal, KNOWN};
+    use crate::dd::{DoubleDummy, Solver, TableMemory};
+
+    /// The defenders' tricks after `card` is led by `leader` in `strain`, solved from the
+    /// position after the lead (DDS's single search with the lead in the current trick): the
+    /// declarer's side is then to play, and the defenders take the rest.
+    fn after_the_lead(
+        context: *mut dds::DdsSolverContext,
+        d: &crate::cards::Deal,
+        leader: Seat,
+        strain: Strain,
+        card: Card,
+    ) -> u8 {
+        let dds_suit = |suit: Suit| 3 - suit.index() as i32;
+        let mut input = dds::Deal {
+            trump: match strain {
+                Strain::Suit(s) => dds_suit(s),
+                Strain::Notrump => 4,
+            },
+            first: leader.index() as i32,
+            ..Default::default()
+        };
+        for seat in Seat::ALL {
+            for suit in Suit::ALL {
+                let mut bits = d.hand(seat).suit_bits(suit) as u32;
+                if seat == leader && suit == card.suit() {
+                    bits &= !(1 << card.rank());
+                }
+                input.remainCards[seat.index()][dds_suit(suit) as usize] = bits << 2;
+            }
+        }
+        input.currentTrickSuit[0] = dds_suit(card.suit());
+        input.currentTrickRank[0] = i32::from(card.rank()) + 2;
+        let mut result = dds::FutureTricks::default();
+        // SAFETY: the context is live and used by this thread alone; input and output are valid.
+        let code = unsafe { dds::dds_solve_board(context, &input, -1, 1, 1, &mut result) };
+        assert_eq!(code, dds::RETURN_NO_FAULT);
+        13 - result.score[0] as u8
+    }
+
+    #[test]
+    fn every_lead_scores_what_a_solve_after_that_lead_gives() {
+        let config = dds::DdsSolverConfig {
+            tt_kind: dds::DDS_TT_KIND_LARGE as i32,
+            tt_mem_default_mb: 16,
+            tt_mem_maximum_mb: 64,
+        };
+        // SAFETY: a valid config; the context is freed below.
+        let context = unsafe { dds::dds_solver_context_new(&config) };
+        assert!(!context.is_null());
+        let mut solver = Solver::new(TableMemory::DEFAULT, &DoubleDummy::of_this_build());
+        for ((text, _), (leader, strain)) in KNOWN.iter().zip([
+            (Seat::West, Strain::Notrump),
+            (Seat::North, Strain::Suit(Suit::Spades)),
+            (Seat::East, Strain::Suit(Suit::Clubs)),
+            (Seat::South, Strain::Suit(Suit::Hearts)),
+        ]) {
+            let d = deal(text);
+            let leads = solver.leads(&d, leader, strain).unwrap();
+            for card in d.hand(leader).cards_descending() {
+                let want = after_the_lead(context, &d, leader, strain, card);
+                assert_eq!(leads.after(card), Some(want), "{text}: {leader:?} leads {card:?} in {strain:?}");
+            }
+            let other = d.hand(leader.partner()).cards_descending().next().unwrap();
+            assert_eq!(leads.after(other), None);
+            // The best lead is the single result's.
+            let best = d.hand(leader).cards_descending().filter_map(|c| leads.after(c)).max().unwrap();
+            let declarer = Seat::ALL.into_iter().find(|s| s.left() == leader).unwrap();
+            assert_eq!(13 - best, solver.tricks(&d, declarer, strain).unwrap());
+        }
+        // SAFETY: made above, freed once.
+        unsafe { dds::dds_solver_context_free(context) };
+    }
 }

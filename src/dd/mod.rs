@@ -45,9 +45,12 @@ pub use batch::{BatchItem, SolverPool};
 pub use cache::DdCache;
 pub use double_dummy::DoubleDummy;
 pub use entry_points::{
-    ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable,
+    ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsLeadScores, DdsParContract, DdsParResult, DdsTable,
+    LEADS_NOT_AVAILABLE,
 };
 pub use par::{board_par, par, par_for_side, Par, ParContract, ParDeclarer};
 pub use results::{Answers, DealResults, Need, Questions, Threshold};
-pub use solver::{error_text, DdError, DdTable, SolveCounts, Solver, TableMemory, SCORE_OUT_OF_RANGE};
+pub use solver::{
+    error_text, DdError, DdTable, LeadTricks, SolveCounts, Solver, TableMemory, NO_ANSWER, SCORE_OUT_OF_RANGE,
+};
 pub use sure_tricks::{declarers_sure_tricks, defenders_sure_tricks};

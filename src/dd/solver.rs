@@ -1,6 +1,7 @@
 //! One DDS solver context ([`Solver`]) and what it answers with: the 20-result [`DdTable`], single
 //! results, threshold questions ("does declarer take at least N tricks?", DDS's much cheaper
-//! target search), [`DdError`]; the solves it made ([`SolveCounts`]); the context's
+//! target search), the defenders' tricks after each opening lead ([`LeadTricks`], one search
+//! for all of them), [`DdError`]; the solves it made ([`SolveCounts`]); the context's
 //! [`TableMemory`]; and the conversions from the dealer
 //! language's orders to DDS's own (suits S, H, D, C; vulnerability none, both, NS, EW), which
 //! live here and nowhere else.
@@ -13,8 +14,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::double_dummy::DoubleDummy;
-use super::entry_points::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, UNKNOWN_CONTEXT};
-use crate::cards::{Deal, Seat, Strain, Suit};
+use super::entry_points::{
+    ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsLeadScores, LEADS_NOT_AVAILABLE, UNKNOWN_CONTEXT,
+};
+use crate::cards::{Card, Deal, Seat, Strain, Suit};
 use crate::script::ast::Vulnerability;
 
 /// All 20 double-dummy results of a deal: tricks for each declarer (N, E, S, W) in each strain
@@ -57,7 +60,7 @@ impl std::error::Error for DdError {}
 impl From<DdError> for crate::error::Error {
     /// A solver failure stops the run; a build without DDS reports that it is not available.
     fn from(e: DdError) -> Self {
-        if e.code == DD_NOT_AVAILABLE {
+        if e.code == DD_NOT_AVAILABLE || e.code == LEADS_NOT_AVAILABLE {
             return crate::error::Error::new(crate::error::ErrorKind::NotAvailable, error_text(e.code));
         }
         crate::error::Error::new(crate::error::ErrorKind::Run, e.to_string())
@@ -73,6 +76,7 @@ pub fn error_text(code: i32) -> String {
         NO_CONTEXT => "DDS could not allocate a solver context".to_string(),
         NO_ANSWER => "the solver workers gave no answer".to_string(),
         UNKNOWN_CONTEXT => "the solver context is unknown, freed or in use".to_string(),
+        LEADS_NOT_AVAILABLE => "solving every opening lead at once (leads) is not available with this DDS".to_string(),
         _ => linked_error_message(code).unwrap_or_else(|| "DDS return code".to_string()),
     }
 }
@@ -185,6 +189,8 @@ pub struct SolveCounts {
     pub exact: u64,
     /// Threshold questions ("does declarer take at least N tricks?"), DDS's target search.
     pub thresholds: u64,
+    /// Searches of every opening lead at once (DDS's all-cards search).
+    pub leads: u64,
 }
 
 impl SolveCounts {
@@ -194,6 +200,7 @@ impl SolveCounts {
             tables: self.tables + other.tables,
             exact: self.exact + other.exact,
             thresholds: self.thresholds + other.thresholds,
+            leads: self.leads + other.leads,
         }
     }
 
@@ -203,6 +210,7 @@ impl SolveCounts {
             DdsJob::Table { .. } => self.tables += 1,
             DdsJob::Board { target: -1, .. } => self.exact += 1,
             DdsJob::Board { .. } => self.thresholds += 1,
+            DdsJob::Leads { .. } => self.leads += 1,
         }
     }
 }
@@ -247,6 +255,9 @@ impl Solver {
             DdsJob::Board { trump, first, cards, target } => {
                 dds.solve_board(context, *trump, *first, cards, *target).map(DdsAnswer::Score)
             }
+            DdsJob::Leads { trump, first, cards } => {
+                dds.solve_leads(context, *trump, *first, cards).map(DdsAnswer::Leads)
+            }
         };
         answer.map_err(|code| DdError { code, deal: *deal })
     }
@@ -272,6 +283,72 @@ impl Solver {
         let answer = self.answer(deal, &job);
         at_least_of(deal, &job, answer)
     }
+
+    /// The defenders' tricks after each card `leader` may lead to the first trick in `strain`
+    /// (against the contract of `leader`'s right-hand opponent): one search for all the cards.
+    pub fn leads(&mut self, deal: &Deal, leader: Seat, strain: Strain) -> Result<LeadTricks, DdError> {
+        let job = leads_job(deal, leader, strain);
+        let answer = self.answer(deal, &job);
+        leads_of(deal, leader, answer)
+    }
+}
+
+/// The defenders' tricks after each card the opening leader may lead: for every card of the
+/// leader's hand, the most tricks the leader's side takes when it is led (equal cards, such as
+/// touching honours, have equal counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeadTricks {
+    /// By card ordinal (C2 = 0 … SA = 51); [`LeadTricks::NOT_HELD`] for cards the leader lacks.
+    tricks: [u8; 52],
+}
+
+impl LeadTricks {
+    /// The count of a card the leader does not hold.
+    const NOT_HELD: u8 = u8::MAX;
+
+    /// The defenders' tricks after `card` is led; `None` when the leader does not hold it.
+    pub fn after(&self, card: Card) -> Option<u8> {
+        let tricks = self.tricks[card.ordinal()];
+        (tricks != Self::NOT_HELD).then_some(tricks)
+    }
+}
+
+/// The job that searches every lead of `leader` in `strain`.
+pub(super) fn leads_job(deal: &Deal, leader: Seat, strain: Strain) -> DdsJob {
+    DdsJob::Leads { trump: dds_strain(strain), first: leader.index() as i32, cards: dds_cards(deal) }
+}
+
+/// The tricks after each lead from a leads job's answer: every entry's card and its equal cards
+/// get its score; every card of the leader's hand must get one, from 0 to 13.
+pub(super) fn leads_of(deal: &Deal, leader: Seat, answer: Result<DdsAnswer, DdError>) -> Result<LeadTricks, DdError> {
+    let out_of_range = DdError { code: SCORE_OUT_OF_RANGE, deal: *deal };
+    let DdsAnswer::Leads(scores) = answer? else {
+        return Err(out_of_range);
+    };
+    let tricks = lead_tricks_of(&scores, deal.hand(leader)).ok_or(out_of_range)?;
+    Ok(LeadTricks { tricks })
+}
+
+/// Each card of `hand`'s tricks from DDS's entries, or `None` when an entry is no card of the
+/// hand, a score is out of range, or a card of the hand is left without a score.
+fn lead_tricks_of(scores: &DdsLeadScores, hand: crate::cards::Hand) -> Option<[u8; 52]> {
+    let mut tricks = [LeadTricks::NOT_HELD; 52];
+    let entries = usize::try_from(scores.cards).ok().filter(|&n| n <= 13)?;
+    for i in 0..entries {
+        let score = u8::try_from(scores.score[i]).ok().filter(|&s| s <= 13)?;
+        let suit = Suit::from_index(usize::try_from(3 - scores.suit[i]).ok().filter(|&s| s < 4)?);
+        let ranks = (scores.equals[i] as u32 >> 2 & 0x1FFF)
+            | 1 << scores.rank[i].checked_sub(2).filter(|r| (0..13).contains(r))?;
+        for rank in (0..13u8).filter(|r| ranks & 1 << r != 0) {
+            let card = Card::new(suit, rank);
+            if !hand.contains(card) {
+                return None;
+            }
+            tricks[card.ordinal()] = score;
+        }
+    }
+    let all_scored = hand.cards_descending().all(|card| tricks[card.ordinal()] != LeadTricks::NOT_HELD);
+    all_scored.then_some(tricks)
 }
 
 /// The job that asks whether `declarer` takes at least `tricks` (1 to 13) in `strain`: whether

@@ -107,6 +107,16 @@ mod counting_dds {
             self.count_solve();
             self.linked.solve_board(context, trump, first, cards, target)
         }
+        fn solve_leads(
+            &self,
+            context: ContextId,
+            trump: i32,
+            first: i32,
+            cards: &DdsCards,
+        ) -> Result<crate::dd::DdsLeadScores, i32> {
+            self.count_solve();
+            self.linked.solve_leads(context, trump, first, cards)
+        }
         fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
             self.linked.sides_par(table, vulnerability)
         }
@@ -128,6 +138,9 @@ mod counting_dds {
                     DdsJob::Table { cards } => self.linked.calc_dd_table(context, cards).map(DdsAnswer::Table),
                     DdsJob::Board { trump, first, cards, target } => {
                         self.linked.solve_board(context, *trump, *first, cards, *target).map(DdsAnswer::Score)
+                    }
+                    DdsJob::Leads { trump, first, cards } => {
+                        self.linked.solve_leads(context, *trump, *first, cards).map(DdsAnswer::Leads)
                     }
                 })
                 .collect();

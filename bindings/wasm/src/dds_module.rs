@@ -3,7 +3,10 @@
 //! whose host `DdsModule` (`pkg/dds-module.js`) copies each call's arguments into the module's
 //! memory and its results back.
 
-use dealer::dd::{ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable};
+use dealer::dd::{
+    ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable, LEADS_NOT_AVAILABLE,
+    NO_ANSWER,
+};
 use wasm_bindgen::prelude::*;
 
 /// DDS's return code for success (`RETURN_NO_FAULT`).
@@ -171,27 +174,34 @@ impl DdsEntryPoints for ModuleDds {
     }
 
     fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
+        // The module's workers solve tables and single results; a search of every lead is
+        // answered "not available" without reaching them.
         let mut kinds = Vec::with_capacity(4 * jobs.len());
         let mut cards = Vec::with_capacity(16 * jobs.len());
         for job in jobs {
             let (kind, c) = match job {
                 DdsJob::Table { cards: c } => ([0, 0, 0, 0], c),
                 DdsJob::Board { trump, first, cards: c, target } => ([1, *trump, *first, *target], c),
+                DdsJob::Leads { .. } => continue,
             };
             kinds.extend(kind);
             cards.extend(card_words(c));
         }
-        let mut results = vec![0i32; ANSWER_WORDS * jobs.len()];
+        let mut results = vec![0i32; ANSWER_WORDS * (kinds.len() / 4)];
         self.0.solve_jobs(&kinds, &cards, &mut results);
+        let mut solved = results.chunks_exact(ANSWER_WORDS);
         jobs.iter()
-            .zip(results.chunks_exact(ANSWER_WORDS))
-            .map(|(job, words)| {
-                let answer = match job {
-                    DdsJob::Table { .. } => DdsAnswer::Table(table_of_words(&words[1..])),
-                    DdsJob::Board { .. } => DdsAnswer::Score(words[1]),
-                };
-                checked(words[0], answer)
+            .map(|job| {
+                if let DdsJob::Leads { .. } = job {
+                    return Err(LEADS_NOT_AVAILABLE);
+                }
+                let Some(words) = solved.next() else { return Err(NO_ANSWER) };
+                match job {
+                    DdsJob::Table { .. } => checked(words[0], DdsAnswer::Table(table_of_words(&words[1..]))),
+                    _ => checked(words[0], DdsAnswer::Score(words[1])),
+                }
             })
             .collect()
     }
+
 }
