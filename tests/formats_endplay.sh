@@ -14,6 +14,9 @@
 # dds()/par() values for the same deals and our JSON Lines' "dd"/"par"; once with the board
 # cycle, once rotated. Without --pbn-dd the PBN must be byte for byte what it was without it.
 #
+# Then an opening-lead table (`leads`) against endplay's solve after each lead
+# (tests/formats/leads_check.py).
+#
 # endplay is installed with pip into a virtual environment under target/ (kept between runs;
 # FORMATS_VENV names another place).
 # When python3's venv or endplay cannot be installed (no network, no wheel) the test is NOT RUN:
@@ -147,4 +150,23 @@ printf '%s\nproduce 50\naction printpbn\n' "$condition" >dd_boards.dl
 printf 'dealer south\ncondition hcp(south) >= 12\nproduce 50\naction printpbn\n' >dd_practice.dl
 dd_compare "--pbn-dd/--json-dd, board cycle, 50 boards, against endplay and dds()/par()" dd_boards.dl dd_values.dl -s 11
 dd_compare "--pbn-dd/--json-dd, --rotate --start-board=3, 50 boards, against endplay" dd_practice.dl - -s 12 --rotate --start-board=3
+
+# An opening-lead study (leads): West's fixed hand against 6NT, 200 deals; endplay plays each of
+# West's cards and solves the position after it, and the mean tricks and beaten share per lead
+# must equal the JSON summary's table (leads_check.py). The summary must count 200 searches of
+# every lead (one per deal), not one solve per card.
+printf 'predeal west SKJ74, HQ3, D9862, CJ75\ncondition hcp(north) + hcp(south) >= 30\nproduce 200\naction printoneline, leads(west, notrump, 12)\n' >leads.dl
+if "$cli" -s 13 --json-summary leads.dl >leads.out; then
+  run_checker "leads(west, notrump, 12): 200 deals, every lead against endplay's solve after it" \
+    "$venv/bin/python" "$top/tests/formats/leads_check.py" leads.out west notrump 12
+  if grep -q '"dd":{"thresholds":0,"exact":0,"tables":0,"by_the_cards":0,"leads":200}' leads.out; then
+    echo "PASS leads: one search of every lead per deal (200 for 200 deals)"
+  else
+    echo "FAIL leads: the summary's solve counts are $(grep -o '"dd":{[^}]*}' leads.out)"
+    failed=1
+  fi
+else
+  echo "FAIL leads: the CLI failed"
+  failed=1
+fi
 exit $failed

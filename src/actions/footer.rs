@@ -81,6 +81,8 @@ pub struct DdCount {
     pub tables: u64,
     /// Threshold questions the cards alone answered.
     pub by_the_cards: u64,
+    /// Searches of every opening lead at once (`leads`).
+    pub leads: u64,
 }
 
 /// What the end-of-run footer reports.
@@ -110,6 +112,9 @@ pub struct RunSummary<'a> {
     /// Whether the text footer ends with a line of the double-dummy counts (`-D2` or more;
     /// the peers' footer otherwise). Nothing is written when `dd` is `None`.
     pub dd_line: bool,
+    /// The `leads` actions' tables (the JSON summary's `leads`; the text shows them with the
+    /// other statistics).
+    pub leads: &'a [crate::actions::LeadReport],
 }
 
 /// Writes the end-of-run statistics. DealerV2 adds the title and spells `Produced  ` with two
@@ -173,8 +178,15 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
     if let Some(dd) = s.dd.filter(|_| s.dd_line) {
         let _ = writeln!(
             out,
-            "Double dummy: {} threshold questions, {} exact results, {} tables solved; {} answered by the cards",
-            dd.thresholds, dd.exact, dd.tables, dd.by_the_cards
+            "Double dummy: {} threshold questions, {} exact results, {} tables solved{}; {} answered by the cards",
+            dd.thresholds,
+            dd.exact,
+            dd.tables,
+            match dd.leads {
+                0 => String::new(),
+                n => format!(", {n} searches of every lead"),
+            },
+            dd.by_the_cards
         );
     }
 }

@@ -187,9 +187,19 @@ pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
     if let Some(dd) = s.dd {
         let _ = write!(
             out,
-            ",\"dd\":{{\"thresholds\":{},\"exact\":{},\"tables\":{},\"by_the_cards\":{}}}",
-            dd.thresholds, dd.exact, dd.tables, dd.by_the_cards
+            ",\"dd\":{{\"thresholds\":{},\"exact\":{},\"tables\":{},\"by_the_cards\":{},\"leads\":{}}}",
+            dd.thresholds, dd.exact, dd.tables, dd.by_the_cards, dd.leads
         );
+    }
+    if !s.leads.is_empty() {
+        out.extend_from_slice(b",\"leads\":[");
+        for (i, report) in s.leads.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            report.write_json(out);
+        }
+        out.push(b']');
     }
     if !s.hand_types.is_empty() {
         // Dealer3's `hand_types` rows: every declared type, its boards and their share.
@@ -283,6 +293,7 @@ mod tests {
             hand_types: &[],
             dd: None,
             dd_line: false,
+            leads: &[],
         };
         let mut out = Vec::new();
         write_json_summary(&mut out, &summary);
@@ -306,12 +317,12 @@ mod tests {
              \"smart\":[{\"seat\":\"south\",\"accepted\":311089243,\"possible\":635013559600,\"dealt_from_table\":true}]}\n"
         );
         // What double dummy cost.
-        let dd = crate::actions::DdCount { thresholds: 30, exact: 2, tables: 0, by_the_cards: 4 };
+        let dd = crate::actions::DdCount { thresholds: 30, exact: 2, tables: 0, by_the_cards: 4, leads: 0 };
         let mut out = Vec::new();
         write_json_summary(&mut out, &RunSummary { dd: Some(dd), ..summary });
         assert!(String::from_utf8(out)
             .unwrap()
-            .ends_with(",\"dd\":{\"thresholds\":30,\"exact\":2,\"tables\":0,\"by_the_cards\":4}}\n"));
+            .ends_with(",\"dd\":{\"thresholds\":30,\"exact\":2,\"tables\":0,\"by_the_cards\":4,\"leads\":0}}\n"));
         // Under bias predeal, the share of the deals meeting it.
         let smart = [crate::actions::SmartCount { share_under_bias: Some(0.0529), ..smart[0] }];
         let mut out = Vec::new();

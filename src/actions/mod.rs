@@ -4,8 +4,8 @@
 //! statistics accumulators (`average`, `frequency`, `bktfreq`), the end-of-run footer and the
 //! `-m` progress meter, and the per-run state of a run's actions ([`state`]); and libdealer's
 //! own board records: duplicate board numbering and rotation ([`boards`]), BBO's LIN
-//! (`printlin`, [`lin`]) and JSON Lines (`printjson`, [`jsonl`]), and PBN 2.1's double-dummy
-//! tags ([`pbn_dd`]).
+//! (`printlin`, [`lin`]) and JSON Lines (`printjson`, [`jsonl`]), PBN 2.1's double-dummy
+//! tags ([`pbn_dd`]), and opening-lead tables (`leads`, [`leads`]).
 //!
 //! This module only formats and accumulates values that the session has already evaluated; it
 //! knows nothing of dealing or expression evaluation, except [`state`], which evaluates each
@@ -20,6 +20,7 @@ pub mod cformat;
 pub(crate) mod context;
 pub mod footer;
 pub mod jsonl;
+pub mod leads;
 pub mod lin;
 pub mod pbn_dd;
 pub mod printers;
@@ -30,6 +31,7 @@ pub mod stats;
 pub use boards::{board_dealer, board_vulnerability, Board, BoardPlan};
 pub use footer::{write_footer, DdCount, LibraryCounts, ProgressMeter, RunSummary, SmartCount};
 pub use jsonl::{print_json, write_json_summary};
+pub use leads::{Estimate, LeadReport, LeadRow, LeadTable};
 pub use lin::print_lin;
 pub use pbn_dd::{par_contracts_text, write_pbn_dd};
 pub use printers::{

@@ -11,15 +11,16 @@
 use crate::actions::context::{ActionOutputs, ActionSettings, DealValues};
 use crate::actions::{
     self, Average, BoardPlan, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D,
-    Frequency2D, PbnInfo, PrintState, ReportCell, RunSummary,
+    Frequency2D, LeadReport, LeadTable, PbnInfo, PrintState, ReportCell, RunSummary,
 };
-use crate::cards::{Deal, Seat};
-use crate::dd::{DdError, DdTable, Par};
+use crate::cards::{Deal, Hand, Seat};
+use crate::dd::{DdError, DdTable, LeadTricks, Par};
 use crate::dialect::Dialect;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::program::eval::Evaluation;
 use crate::program::tallied_values::TalliedValues;
 use crate::program::{CompiledAction, EsPart, Program, ReportPart};
+use crate::script::ast::Vulnerability;
 
 /// Per-action accumulators for the end-of-run statistics.
 #[derive(Clone)]
@@ -31,11 +32,14 @@ pub(crate) enum Tally {
     Buckets(BucketFrequency1D),
     Buckets2(BucketFrequency2D),
     EvalContract(EvalContractTally),
+    Leads(LeadTable),
 }
 
 impl Tally {
-    /// The accumulator an action needs (bounds were checked when the program was compiled).
-    pub(crate) fn for_action(action: &CompiledAction) -> Tally {
+    /// The accumulator an action needs (bounds were checked when the program was compiled);
+    /// `script_vulnerability` is the script's `vulnerable`, which a `leads` action without a
+    /// vulnerability of its own follows.
+    pub(crate) fn for_action(action: &CompiledAction, script_vulnerability: Option<Vulnerability>) -> Tally {
         match action {
             CompiledAction::Average { .. } => Tally::Average(Average::new()),
             CompiledAction::Frequency { lo, hi, .. } => Tally::Frequency(Frequency1D::new(*lo, *hi)),
@@ -51,6 +55,16 @@ impl Tally {
             CompiledAction::EvalContract { side, contract, vulnerable } => {
                 Tally::EvalContract(EvalContractTally::new(*side, *contract, *vulnerable))
             }
+            CompiledAction::Leads(study) => {
+                let declarer = study.declarer();
+                let vulnerable = study.vulnerable.unwrap_or(match script_vulnerability {
+                    None | Some(Vulnerability::None) => false,
+                    Some(Vulnerability::All) => true,
+                    Some(Vulnerability::NS) => matches!(declarer, Seat::North | Seat::South),
+                    Some(Vulnerability::EW) => matches!(declarer, Seat::East | Seat::West),
+                });
+                Tally::Leads(LeadTable::new(*study, vulnerable))
+            }
             _ => Tally::None,
         }
     }
@@ -59,7 +73,7 @@ impl Tally {
     #[inline(always)]
     pub(crate) fn add(&mut self, value: i32, second: i32) {
         match self {
-            Tally::None => {}
+            Tally::None | Tally::Leads(_) => {}
             Tally::Average(a) => a.add(value),
             Tally::Frequency(f) => f.add(value),
             Tally::Frequency2(f) => f.add(value, second),
@@ -112,6 +126,7 @@ impl Tally {
             Tally::Buckets(f) => f.write(out, label),
             Tally::Buckets2(f) => f.write(out, label),
             Tally::EvalContract(e) => actions::write_evalcontract(out, &e.summary()),
+            Tally::Leads(table) => table.report().write_text(out),
         }
     }
 }
@@ -154,6 +169,9 @@ pub(crate) struct ActionState<'p> {
     pub(crate) pending: Vec<(usize, i32, i32)>,
     /// Whether tallied values wait in `pending` (under an output ceiling).
     pub(crate) defer_tallies: bool,
+    /// The `leads` results of the deal in hand waiting for its commit, as `pending`: (action,
+    /// the leader's hand, the defence's tricks after each lead).
+    pub(crate) pending_leads: Vec<(usize, Hand, LeadTricks)>,
     /// Under an output ceiling: the length of each `print(compass…)` action's pages so far.
     pub(crate) pages: Vec<actions::HandPagesLength>,
     /// How produced deals become boards for `printlin`, `printjson` and (with `rotate`)
@@ -207,12 +225,13 @@ impl<'p> ActionState<'p> {
             title,
             // Under `format` lin or jsonl the text statistics would break the records.
             statistics: settings.statistics && !settings.records_format,
-            tallies: program.actions.iter().map(Tally::for_action).collect(),
+            tallies: program.actions.iter().map(|a| Tally::for_action(a, program.settings.vulnerable)).collect(),
             kept: program.actions.iter().any(|a| matches!(a, CompiledAction::PrintPages(_))).then(Vec::new),
             es_items: Vec::new(),
             tallied: TalliedValues::new(program),
             pending: Vec::new(),
             defer_tallies: settings.output_ceiling,
+            pending_leads: Vec::new(),
             pages,
             boards: BoardPlan {
                 script_dealer: program.settings.dealer,
@@ -240,6 +259,7 @@ impl<'p> ActionState<'p> {
         // A mixed board set's board follows its own scenario's plan.
         let boards = job.board_label().and_then(|label| label.plan).unwrap_or(self.boards);
         self.pending.clear();
+        self.pending_leads.clear();
         self.tallied.next_deal();
         for (index, action) in program.actions.iter().enumerate() {
             // The general evaluator (`job.evaluation()`) is set up only by the actions that need it.
@@ -355,6 +375,15 @@ impl<'p> ActionState<'p> {
                     tally(&mut self.tallies, &mut self.pending, self.defer_tallies, (index, i32::from(tricks), 0));
                 }
                 CompiledAction::Export(target) => actions::export(outputs.export_buffer(), deal, *target),
+                CompiledAction::Leads(study) => {
+                    let tricks = job.dd().leads(deal, study.leader, study.strain)?;
+                    let hand = deal.hand(study.leader);
+                    if self.defer_tallies {
+                        self.pending_leads.push((index, hand, tricks));
+                    } else {
+                        add_leads(&mut self.tallies[index], hand, &tricks)?;
+                    }
+                }
             }
         }
         Ok(())
@@ -383,6 +412,9 @@ impl<'p> ActionState<'p> {
             self.tallies[index].add(value, second);
         }
         self.pending.clear();
+        for (index, hand, tricks) in std::mem::take(&mut self.pending_leads) {
+            add_leads(&mut self.tallies[index], hand, &tricks)?;
+        }
         if let Some(no_tricks) = outputs.zrd_records() {
             let tricks = if no_tricks { DdTable::default() } else { job.dd().table(deal)? };
             outputs.write_record(true, &crate::dd::zrd::encode_record(deal, &tricks.0))?;
@@ -434,7 +466,15 @@ impl<'p> ActionState<'p> {
         if self.settings.json_summary {
             // In place of the text statistics; asked for, it is written under `format` too.
             if self.statistics || self.settings.records_format {
-                actions::write_json_summary(out, &summary);
+                let leads: Vec<LeadReport> = self
+                    .tallies
+                    .iter()
+                    .filter_map(|t| match t {
+                        Tally::Leads(table) => Some(table.report()),
+                        _ => None,
+                    })
+                    .collect();
+                actions::write_json_summary(out, &RunSummary { leads: &leads, ..summary });
             }
         } else if self.statistics {
             actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });
@@ -509,6 +549,16 @@ fn tally(tallies: &mut [Tally], pending: &mut Vec<(usize, i32, i32)>, defer: boo
     } else {
         tallies[value.0].add(value.1, value.2);
     }
+}
+
+/// Adds a deal's opening leads to a `leads` action's table; an error, where the action stands,
+/// when the leader's hand is not the one of the deals before.
+fn add_leads(tally: &mut Tally, hand: Hand, tricks: &LeadTricks) -> Result<()> {
+    let Tally::Leads(table) = tally else { return Ok(()) };
+    table.add(hand, tricks).map_err(|why| {
+        let pos = table.study().pos;
+        Error::new(ErrorKind::Run, why).at(pos.line, pos.col)
+    })
 }
 
 /// The double-dummy table and par of a board as its record shows it: the produced deal's table

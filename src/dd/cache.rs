@@ -9,7 +9,7 @@ use super::batch::SolverPool;
 use super::double_dummy::DoubleDummy;
 use super::par::{board_par, Par};
 use super::results::{DealResults, Need, Questions, Threshold};
-use super::solver::{DdError, DdTable, SolveCounts, TableMemory};
+use super::solver::{DdError, DdTable, LeadTricks, SolveCounts, TableMemory};
 use crate::cards::{Deal, Seat, Strain};
 use crate::script::ast::{BinOp, Vulnerability};
 
@@ -217,6 +217,13 @@ impl DdCache {
         } else {
             None
         }
+    }
+
+    /// The defenders' tricks after each card `leader` may lead to the first trick in `strain`
+    /// on `deal`, in one search (not kept: each call solves; counted as this run's).
+    pub fn leads(&mut self, deal: &Deal, leader: Seat, strain: Strain) -> Result<LeadTricks, DdError> {
+        self.left_deals_solves.leads += 1;
+        self.pool.solver().leads(deal, leader, strain)
     }
 
     /// Tricks taken by `declarer` in `strain` on `deal`.

@@ -306,6 +306,16 @@ impl LeadTricks {
     /// The count of a card the leader does not hold.
     const NOT_HELD: u8 = u8::MAX;
 
+    /// Counts for the cards of `hand` from `count` (for tests of what is made of them).
+    #[cfg(test)]
+    pub(crate) fn from_counts(hand: crate::cards::Hand, count: impl Fn(Card) -> u8) -> LeadTricks {
+        let mut tricks = [Self::NOT_HELD; 52];
+        for card in hand.cards_descending() {
+            tricks[card.ordinal()] = count(card);
+        }
+        LeadTricks { tricks }
+    }
+
     /// The defenders' tricks after `card` is led; `None` when the leader does not hold it.
     pub fn after(&self, card: Card) -> Option<u8> {
         let tricks = self.tricks[card.ordinal()];

@@ -612,8 +612,10 @@ fn deal_loop(
                 exact: solves.exact,
                 tables: solves.tables,
                 by_the_cards: job.dd.answered_by_the_cards(),
+                leads: solves.leads,
             }
         }),
+        leads: &[],
     };
     let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
     let end = outputs.out.len();

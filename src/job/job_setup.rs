@@ -99,6 +99,7 @@ impl JobSetup<'_> {
         let seed_value = seed_for_next_job(o, Some(program));
 
         let (predeal, spots) = predeal_in_force(o, program)?;
+        check_lead_studies(program, o, &predeal, &spots)?;
         let mut setup = DealingSetup {
             generator: o.generator,
             seed: seed_value,
@@ -246,7 +247,8 @@ impl JobSetup<'_> {
             ceiling: None,
             smart_counts: smart.counted,
             clause_order,
-            counts_dd: !(dd_use.condition.is_empty() && dd_use.actions.is_empty()),
+            counts_dd: !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
+                || program.actions.iter().any(|a| matches!(a, CompiledAction::Leads(_))),
             dd_counts_line: o.extra.get("debug").and_then(|d| parse_debug(d)).is_some_and(|(n, _)| n >= 2),
             given: None,
             action_need: dd_use.actions,
@@ -353,6 +355,31 @@ pub(crate) fn predeal_in_force(options: &Options, program: &Program) -> Result<C
             (s.predeal.clone(), s.spots.iter().map(|(x, _)| *x).collect())
         }
     })
+}
+
+/// Refuses a `leads` action whose leader's thirteen cards the predeal in force does not fix
+/// (spot cards, `x`, leave some to chance), or that reads its deals from a library file (which
+/// ignores predeal): the error stands where the action does.
+fn check_lead_studies(program: &Program, o: &Options, predeal: &[(Seat, Card)], spots: &[SpotCards]) -> Result<()> {
+    for action in &program.actions {
+        let CompiledAction::Leads(study) = action else { continue };
+        let leader = study.leader;
+        let fixed = predeal.iter().filter(|(seat, _)| *seat == leader).count();
+        let why = if o.library_file.is_some() {
+            "leads is not available with a library file, whose deals ignore predeal".to_string()
+        } else if fixed < 13 || spots.iter().any(|spot| spot.seat == leader) {
+            format!(
+                "leads({}, ...) needs {}'s thirteen cards fixed by predeal (the leader's hand of a lead study); \
+                 the predeal fixes {fixed}",
+                leader.name().to_lowercase(),
+                leader.name()
+            )
+        } else {
+            continue;
+        };
+        return Err(Error::script(why, study.pos.line, study.pos.col));
+    }
+    Ok(())
 }
 
 /// The `-N/-E/-S/-W` holdings (cards and spot holdings), which replace every card predeal

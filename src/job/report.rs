@@ -61,7 +61,8 @@ impl Statistics {
         if !values.all_actions_tallied() {
             return None;
         }
-        let empty: Arc<[Tally]> = program.actions.iter().map(Tally::for_action).collect();
+        let empty: Arc<[Tally]> =
+            program.actions.iter().map(|a| Tally::for_action(a, program.settings.vulnerable)).collect();
         Some(Statistics { values, tallies: empty.to_vec(), empty })
     }
 }

@@ -151,7 +151,7 @@ pub fn check_bbo(source: &[u8]) -> Vec<CheckDiagnostic> {
                 soft.push(out.len());
                 push(&mut out, span.start, Severity::Error, format!("`{text}` is DealerV2 only"));
             }
-            Ok(Token::PrintLin | Token::PrintJson) => {
+            Ok(Token::PrintLin | Token::PrintJson | Token::Leads) => {
                 let text = String::from_utf8_lossy(slice);
                 push(
                     &mut out,

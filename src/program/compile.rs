@@ -20,7 +20,7 @@ use crate::cards::{Seat, Side, Suit};
 use crate::dealing::{SpotCards, SPOT_RANKS};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::program::compiled_action::{action_roots, CompiledAction, EsPart, ReportPart};
+use crate::program::compiled_action::{action_roots, CompiledAction, EsPart, LeadStudy, ReportPart};
 use crate::program::compiled_program::Program;
 use crate::program::hand_stats::{CountTables, HCP_TABLE};
 use crate::program::nodes::{children, Node, NodeId, TOO_DEEP};
@@ -581,6 +581,22 @@ impl Program {
             Action::EvalContract { spec: Some((side, contract, vulnerable)), .. } => {
                 CompiledAction::EvalContract { side: *side, contract: *contract, vulnerable: *vulnerable }
             }
+            Action::Leads { leader, strain, needed, vulnerable, pos } => {
+                let needed = u8::try_from(*needed).ok().filter(|n| (7..=13).contains(n)).ok_or_else(|| {
+                    Error::script(
+                        format!("leads: declarer needs 7 to 13 tricks (a contract of one to seven), not {needed}"),
+                        pos.line,
+                        pos.col,
+                    )
+                })?;
+                CompiledAction::Leads(LeadStudy {
+                    leader: *leader,
+                    strain: *strain,
+                    needed,
+                    vulnerable: *vulnerable,
+                    pos: *pos,
+                })
+            }
             Action::EvalContract { spec: None, pos } => {
                 // Classic dealer parses a bare `evalcontract` but aborts when it runs.
                 self.defer(
@@ -641,7 +657,7 @@ fn suit_fixed(seat: Seat, suit: Suit, at: Pos) -> String {
 }
 
 /// Whether an action counts as printing for the default `produce`: the per-deal printers, as
-/// both peers list them (statistics, `export` and `evalcontract` do not count).
+/// both peers list them (statistics, `export`, `evalcontract` and `leads` do not count).
 fn is_printing_action(action: &Action) -> bool {
     !matches!(
         action,
@@ -652,6 +668,7 @@ fn is_printing_action(action: &Action) -> bool {
             | Action::BucketFrequency2 { .. }
             | Action::Export(_)
             | Action::EvalContract { .. }
+            | Action::Leads { .. }
     )
 }
 

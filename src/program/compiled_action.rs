@@ -1,7 +1,8 @@
 //! The action list after compilation: [`CompiledAction`] with its `printes` and report terms,
 //! the expressions each action reads, and the declarer `evalcontract` plays from.
 
-use crate::cards::{Seat, Side};
+use crate::cards::{Seat, Side, Strain};
+use crate::pos::Pos;
 use crate::program::nodes::NodeId;
 use crate::script::ast::{Contract, ExportTarget, Vulnerability};
 
@@ -118,6 +119,32 @@ pub enum CompiledAction {
         /// Whether the declaring side is vulnerable.
         vulnerable: bool,
     },
+    /// `leads(seat, strain, tricks[, vul])`: every opening lead of `leader` scored on each
+    /// produced deal, summarised at the end of the run.
+    Leads(LeadStudy),
+}
+
+/// What a `leads` action studies: `leader`'s opening leads against the contract of `needed`
+/// tricks in `strain` by `leader`'s right-hand opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeadStudy {
+    /// The opening leader.
+    pub leader: Seat,
+    /// The contract's strain.
+    pub strain: Strain,
+    /// The tricks declarer needs, 7 to 13.
+    pub needed: u8,
+    /// Whether declarer is vulnerable, when the action says (else the script's `vulnerable`).
+    pub vulnerable: Option<bool>,
+    /// Where the action stands in the script.
+    pub pos: Pos,
+}
+
+impl LeadStudy {
+    /// Declarer: the leader's right-hand opponent.
+    pub fn declarer(&self) -> Seat {
+        self.leader.partner().left()
+    }
 }
 
 impl CompiledAction {

@@ -43,7 +43,7 @@ pub mod table_limits;
 pub mod tallied_values;
 
 pub use compile::MAX_EXPANDED_NODES;
-pub use compiled_action::{evalcontract_declarer, CompiledAction, EsPart, ReportPart};
+pub use compiled_action::{evalcontract_declarer, CompiledAction, EsPart, LeadStudy, ReportPart};
 pub use compiled_program::{DdUse, ExternalCall, Program};
 pub use nodes::{Node, NodeId, TOO_DEEP};
 pub use settings::ScriptSettings;

@@ -467,6 +467,20 @@ pub enum Action {
     CsvRpt(Vec<ReportItem>),
     /// `export(side|seat)` (to the `-X` file, or stdout).
     Export(ExportTarget),
+    /// `leads(seat, strain, tricks[, nv|vul])` (libdealer): the opening-lead table of `seat`
+    /// against the contract of `tricks` tricks in `strain` by its right-hand opponent.
+    Leads {
+        /// The opening leader.
+        leader: Seat,
+        /// The contract's strain.
+        strain: Strain,
+        /// The tricks declarer needs (as written; checked when compiled).
+        needed: i32,
+        /// Whether declarer is vulnerable, when given.
+        vulnerable: Option<bool>,
+        /// Where it stands in the script.
+        pos: Pos,
+    },
     /// `evalcontract(side, CONTRACT, nv|vul)` (DealerV2) or bare `evalcontract` (classic).
     EvalContract {
         /// Side, contract and vulnerability (DealerV2); `None` for classic's bare keyword.

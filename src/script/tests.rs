@@ -752,3 +752,27 @@ fn unknown_seats() {
         "line 3, column 7: unknown seat 'nrth' (north, east, south, west)\n      hcp(nrth\n          ^"
     );
 }
+
+#[test]
+fn leads_in_both_dialects() {
+    for script in [
+        v2("action printoneline, leads(west, notrump, 9), leads(north, hearts, 10, vul)\n"),
+        classic("action leads(south, clubs, 11, nv)\n"),
+    ] {
+        let Statement::Action(actions, _) = &script.statements[0] else { panic!("{script:?}") };
+        for action in actions {
+            if let Action::Leads { leader, strain, needed, vulnerable, pos } = action {
+                let want = match leader {
+                    Seat::West => (Strain::Notrump, 9, None),
+                    Seat::North => (Strain::Suit(Suit::Hearts), 10, Some(true)),
+                    Seat::South => (Strain::Suit(Suit::Clubs), 11, Some(false)),
+                    Seat::East => panic!("{action:?}"),
+                };
+                assert_eq!((*strain, *needed, *vulnerable), want);
+                assert_eq!(pos.line, 1);
+            }
+        }
+        let count = actions.iter().filter(|a| matches!(a, Action::Leads { .. })).count();
+        assert_eq!(count, if script.statements.len() == 1 && actions.len() == 3 { 2 } else { 1 });
+    }
+}

@@ -277,6 +277,9 @@ pub enum Token {
     /// `printjson` (libdealer: JSON Lines).
     #[token("printjson")]
     PrintJson,
+    /// `leads` (libdealer: an opening-lead table).
+    #[token("leads")]
+    Leads,
     /// `average`.
     #[token("average")]
     Average,
@@ -556,7 +559,7 @@ const KEYWORD_WORDS: &str = concat!(
     // Statements.
     "predeal pointcount altcount condition action generate produce dealer vulnerable seed title startboard opener ",
     // Actions and report items.
-    "print printall printpbn printew printns printside printcompact printoneline printes printlin printjson ",
+    "print printall printpbn printew printns printside printcompact printoneline printes printlin printjson leads ",
     "average frequency bktfreq csvrpt printrpt evalcontract export deal trix parcontract ",
     // Values.
     "nv vul ns ew none all both NS EW north east south west notrump notrumps ",

@@ -15,6 +15,7 @@ fn classic_footer(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64) {
         hand_types: &[],
         dd: None,
         dd_line: false,
+        leads: &[],
     };
     write_footer(out, Dialect::Classic, &s);
 }
@@ -267,6 +268,7 @@ fn classic_footer_negative_seed() {
         hand_types: &[],
         dd: None,
         dd_line: false,
+        leads: &[],
     };
     write_footer(&mut out, Dialect::Classic, &s);
     assert_same(&out, "Generated 1 hands\nProduced 1 hands\nInitial random seed 1\nTime needed    7.608 sec\n");

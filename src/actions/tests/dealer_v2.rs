@@ -515,6 +515,7 @@ fn v2_footer() {
         hand_types: &[],
         dd: None,
         dd_line: false,
+        leads: &[],
     };
     write_footer(&mut out, Dialect::V2, &s);
     assert_same(
@@ -522,7 +523,7 @@ fn v2_footer() {
         "\nT\nGenerated 1234 hands\nProduced  10 hands\nInitial random seed 42\nTime needed    0.012 sec\n",
     );
     // -D2: the double-dummy counts end the footer; without -D2 they are the JSON summary's only.
-    let dd = DdCount { thresholds: 115, exact: 2, tables: 0, by_the_cards: 3 };
+    let dd = DdCount { thresholds: 115, exact: 2, tables: 0, by_the_cards: 3, leads: 0 };
     let mut out = Vec::new();
     write_footer(&mut out, Dialect::V2, &RunSummary { title: None, dd: Some(dd), dd_line: true, ..s });
     assert_same(
