@@ -356,16 +356,21 @@ impl LeadReport {
                 number(100.0 * lead.beaten.error, 1)
             );
         }
-        self.write_payoff(out, "IMPs per deal, row lead against column lead (mean, s.e.)", &self.imps, 2);
-        self.write_payoff(out, "Matchpoints, row lead against column lead (% of the top, s.e.)", &self.matchpoints, 1);
+        self.write_payoff(out, "IMPs per deal, row lead against column lead (mean, s.e.)", &self.imps, 2, true);
+        self.write_payoff(out, "Matchpoints, row lead against column lead (% of the top, s.e.)", &self.matchpoints, 1, false);
     }
 
-    /// One payoff table: a column per lead, `mean ±error` in each cell, `.` on the diagonal.
-    fn write_payoff(&self, out: &mut Vec<u8>, title: &str, table: &[Vec<Estimate>], decimals: usize) {
-        let cell = |e: &Estimate| format!("{}±{}", number(e.mean, decimals), number(e.error, decimals));
+    /// One payoff table after an empty line: a column per lead, `mean±error` in each cell (the
+    /// mean with its sign when `signed`), `.` on the diagonal.
+    fn write_payoff(&self, out: &mut Vec<u8>, title: &str, table: &[Vec<Estimate>], decimals: usize, signed: bool) {
+        let mean = |value: f64| match signed && value.is_finite() {
+            true => format!("{value:+.decimals$}"),
+            false => number(value, decimals),
+        };
+        let cell = |e: &Estimate| format!("{}±{}", mean(e.mean), number(e.error, decimals));
         let widest_cell = table.iter().flatten().map(|e| cell(e).chars().count());
         let width = widest_cell.chain(self.leads.iter().map(|l| l.cards.len())).max().unwrap_or(1) + 2;
-        let _ = writeln!(out, "{title}");
+        let _ = writeln!(out, "\n{title}");
         let _ = write!(out, "{:<6}", "");
         for lead in &self.leads {
             let _ = write!(out, "{:>width$}", lead.cards);
