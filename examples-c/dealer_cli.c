@@ -58,6 +58,7 @@ struct cli_options {
     const char *opc_program;
     const char *dds_table_mb;
     const char *pbn_date;
+    const char *precision;
     const char *format;
     const char *start_board;
     const char *check;
@@ -82,6 +83,7 @@ struct cli_options {
     int rotate;
     int no_board_title;
     int json_summary;
+    int intervals;
     int pbn_dd;
     int json_dd;
     const char *bad_word; /* the first "--word" refused (NULL: none), reported by main */
@@ -89,8 +91,8 @@ struct cli_options {
 };
 
 static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                                NULL, NULL, NULL, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0,
-                                                0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
+                                                NULL, NULL, NULL, NULL, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0,
+                                                0, 0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -131,6 +133,10 @@ static const struct long_option long_options[] = {
      "--no-board-title             LIN records without the ah|Board N| title", 0},
     {NULL, "json-summary", NULL, &cli.json_summary, 1,
      "--json-summary               end the run with a JSON summary object, not the text statistics", 0},
+    {"Statistics", "intervals", NULL, &cli.intervals, 1,
+     "--intervals                  the statistics with their 95 % intervals (averages, frequency shares)", 0},
+    {NULL, "precision", &cli.precision, NULL, 0,
+     "--precision=W                deal until every statistic's 95 % interval is at most W wide", 0},
     {NULL, "pbn-date", &cli.pbn_date, NULL, 0,
      "--pbn-date=YYYY.MM.DD        the [Date] of PBN records and printpbn (default: today)", 0},
     {"Double dummy and external programs", "pbn-dd", NULL, &cli.pbn_dd, 1,
@@ -645,6 +651,8 @@ int main(int argc, char **argv) {
     if (cli.rotate) set(session, "rotate", "true");
     if (cli.no_board_title) set(session, "board_title", "false");
     if (cli.json_summary) set(session, "json_summary", "true");
+    if (cli.intervals) set(session, "intervals", "true");
+    if (cli.precision) set(session, "precision", cli.precision);
     /* Double dummy in board records (README "Double dummy in PBN and JSON Lines records"). */
     if (cli.pbn_dd) set(session, "pbn_dd", "true");
     if (cli.json_dd) set(session, "json_dd", "true");

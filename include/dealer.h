@@ -381,8 +381,14 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 // - `board_title`: `true` (the default) or `false` (`--no-board-title`): LIN records carry the
 //   title `ah|Board N|`.
 // - `json_summary`: `true` or `false` (the default; `--json-summary`): the run ends with a JSON
-//   summary object (deals generated and produced, seed, seconds) instead of the text statistics;
+//   summary object (deals generated and produced, seed, seconds, every statistic with its 95 %
+//   interval, `leads` tables, double-dummy solves) instead of the text statistics;
 //   under `format` `lin` or `jsonl` it is the only end-of-run output.
+// - `intervals`: `true` or `false` (the default; `--intervals`): the text statistics show
+//   their 95 % intervals (an `average`'s, each counted cell's share with Wilson's interval).
+// - `precision`: a positive number `W`, or empty for none (the default; `--precision=W`): deal
+//   until every statistic's 95 % interval is at most `W` wide (`generate` and `produce` still
+//   stop the run first); the same deals for any `threads`; not with `--part`/`--deals` yet.
 // - `pbn_dd`: `true` or `false` (the default; `--pbn-dd`): every `printpbn` record carries PBN
 //   2.1's double-dummy tags: `OptimumResultTable` (20 rows: declarers N, E, S, W, denominations
 //   NT, S, H, D, C, tricks), `OptimumScore` (`"NS <score>"`) and `ParContract`, for the record's

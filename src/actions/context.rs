@@ -47,6 +47,8 @@ pub(crate) struct ActionSettings<'o> {
     pub(crate) json_dd: bool,
     /// Whether the run ends with a JSON summary object instead of the text statistics.
     pub(crate) json_summary: bool,
+    /// Whether the text statistics show their 95 % intervals (`intervals`).
+    pub(crate) intervals: bool,
     /// The seed as the peers print it (PBN `[Event]`/`[Site]` notes).
     pub(crate) seed_printed: u64,
 }

@@ -85,6 +85,15 @@ pub struct DdCount {
     pub leads: u64,
 }
 
+/// What the precision rule wanted of a run and what it reached.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrecisionReached {
+    /// The widest 95 % interval wanted.
+    pub wanted: f64,
+    /// The widest 95 % interval of the run's statistics at its end.
+    pub widest: f64,
+}
+
 /// What the end-of-run footer reports.
 #[derive(Clone, Copy, Debug)]
 pub struct RunSummary<'a> {
@@ -115,6 +124,11 @@ pub struct RunSummary<'a> {
     /// The `leads` actions' tables (the JSON summary's `leads`; the text shows them with the
     /// other statistics).
     pub leads: &'a [crate::actions::LeadReport],
+    /// What the precision rule (`precision`) wanted and reached; `None` without it.
+    pub precision: Option<PrecisionReached>,
+    /// The statistics with their 95 % intervals as a JSON array (the JSON summary's
+    /// `statistics`; empty: none).
+    pub statistics: &'a str,
 }
 
 /// Writes the end-of-run statistics. DealerV2 adds the title and spells `Produced  ` with two
@@ -173,6 +187,16 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
                 None => String::new(),
             },
             if count.dealt_from_table { ", dealt from their exact table" } else { "" }
+        );
+    }
+    if let Some(p) = s.precision {
+        let widest = if p.widest.is_finite() { format!("{:.4}", p.widest) } else { "not known".to_string() };
+        let _ = writeln!(
+            out,
+            "Precision: widest 95 % interval {widest} after {} deals ({} {})",
+            s.produced,
+            if p.widest <= p.wanted { "reached" } else { "not reached:" },
+            if p.widest <= p.wanted { format!("{} or less", p.wanted) } else { format!("{} wanted", p.wanted) }
         );
     }
     if let Some(dd) = s.dd.filter(|_| s.dd_line) {

@@ -191,6 +191,19 @@ pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
             dd.thresholds, dd.exact, dd.tables, dd.by_the_cards, dd.leads
         );
     }
+    if let Some(p) = s.precision {
+        let _ = write!(
+            out,
+            ",\"precision\":{{\"wanted\":{},\"widest\":{},\"reached\":{}}}",
+            p.wanted,
+            crate::actions::precision::json_number(p.widest),
+            p.widest <= p.wanted
+        );
+    }
+    if !s.statistics.is_empty() {
+        out.extend_from_slice(b",\"statistics\":");
+        out.extend_from_slice(s.statistics.as_bytes());
+    }
     if !s.leads.is_empty() {
         out.extend_from_slice(b",\"leads\":[");
         for (i, report) in s.leads.iter().enumerate() {
@@ -294,6 +307,8 @@ mod tests {
             dd: None,
             dd_line: false,
             leads: &[],
+            statistics: "",
+            precision: None,
         };
         let mut out = Vec::new();
         write_json_summary(&mut out, &summary);

@@ -8,11 +8,12 @@
 //! ([`LeadReport::write_text`]) or JSON ([`LeadReport::write_json`]). Cards that are always
 //! equal (touching cards of one suit in the leader's fixed hand, such as `D98`) form one lead.
 //!
-//! Reads the program stage (the study, scoring), the double-dummy results of a deal and the
-//! shared vocabulary.
+//! Reads the program stage (the study, scoring), the double-dummy results of a deal, the
+//! statistics' precision and the shared vocabulary.
 
 use std::io::Write;
 
+use crate::actions::precision::{json_number, wilson, Estimate};
 use crate::cards::{Card, Hand, Seat, Strain, Suit};
 use crate::dd::LeadTricks;
 use crate::dialect::Dialect;
@@ -132,6 +133,26 @@ impl LeadTable {
         self.half_points_squared = vec![0; n * n];
     }
 
+    /// The widest 95 % interval the table gives for `--precision`: each lead's beaten share
+    /// (Wilson's interval), its mean tricks and the IMPs between every two leads; infinite
+    /// before two deals.
+    pub fn widest_interval(&self) -> f64 {
+        if self.deals < 2 {
+            return f64::INFINITY;
+        }
+        let n = self.deals;
+        let mut widest: f64 = 0.0;
+        for i in 0..self.leads.len() {
+            let (low, high) = wilson(n, self.beaten[i]);
+            widest = widest.max(high - low);
+            widest = widest.max(Estimate::of_sums(n, self.tricks[i] as f64, self.tricks_squared[i] as f64).width());
+        }
+        for (sum, squares) in self.imps.iter().zip(&self.imps_squared) {
+            widest = widest.max(Estimate::of_sums(n, *sum as f64, *squares as f64).width());
+        }
+        widest
+    }
+
     /// What the table says after the deals added so far.
     pub fn report(&self) -> LeadReport {
         let n = self.deals;
@@ -224,41 +245,6 @@ fn best_lead(leads: &[LeadRow]) -> Option<usize> {
     best
 }
 
-/// A mean over the deals and its standard error (NaN when there are too few deals to tell).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Estimate {
-    /// The mean.
-    pub mean: f64,
-    /// Its standard error.
-    pub error: f64,
-}
-
-impl Estimate {
-    /// The mean of `n` values from their sum and the sum of their squares, with the standard
-    /// error from their sample variance.
-    pub fn of_sums(n: u64, sum: f64, squares: f64) -> Estimate {
-        if n == 0 {
-            return Estimate { mean: f64::NAN, error: f64::NAN };
-        }
-        let count = n as f64;
-        let mean = sum / count;
-        let error = match n {
-            1 => f64::NAN,
-            _ => ((squares - sum * mean).max(0.0) / (count - 1.0) / count).sqrt(),
-        };
-        Estimate { mean, error }
-    }
-
-    /// The share of `n` deals that `hits` are, with its binomial standard error.
-    pub fn of_share(n: u64, hits: u64) -> Estimate {
-        if n == 0 {
-            return Estimate { mean: f64::NAN, error: f64::NAN };
-        }
-        let share = hits as f64 / n as f64;
-        Estimate { mean: share, error: (share * (1.0 - share) / n as f64).sqrt() }
-    }
-}
-
 /// One lead's line of a [`LeadReport`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct LeadRow {
@@ -310,15 +296,6 @@ fn number(value: f64, decimals: usize) -> String {
     }
 }
 
-/// A number as JSON: `null` when it is not known.
-fn json_number(value: f64) -> String {
-    if value.is_finite() {
-        format!("{value}")
-    } else {
-        "null".to_string()
-    }
-}
-
 impl LeadReport {
     /// The report as text: the heading, a line per lead, the best lead and the two payoff
     /// tables.
@@ -357,7 +334,13 @@ impl LeadReport {
             );
         }
         self.write_payoff(out, "IMPs per deal, row lead against column lead (mean, s.e.)", &self.imps, 2, true);
-        self.write_payoff(out, "Matchpoints, row lead against column lead (% of the top, s.e.)", &self.matchpoints, 1, false);
+        self.write_payoff(
+            out,
+            "Matchpoints, row lead against column lead (% of the top, s.e.)",
+            &self.matchpoints,
+            1,
+            false,
+        );
     }
 
     /// One payoff table after an empty line: a column per lead, `mean±error` in each cell (the
@@ -532,7 +515,5 @@ mod tests {
             "{\"leader\":\"west\",\"declarer\":\"south\",\"contract\":\"3NT\",\"vulnerable\":false,\"deals\":0,\
              \"leads\":[],\"best\":null,\"imps\":[],\"matchpoints\":[]}"
         );
-        assert_eq!(Estimate::of_sums(1, 3.0, 9.0).mean, 3.0);
-        assert!(Estimate::of_sums(1, 3.0, 9.0).error.is_nan());
     }
 }

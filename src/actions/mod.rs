@@ -23,17 +23,19 @@ pub mod jsonl;
 pub mod leads;
 pub mod lin;
 pub mod pbn_dd;
+pub mod precision;
 pub mod printers;
 pub mod report;
 pub mod state;
 pub mod stats;
 
 pub use boards::{board_dealer, board_vulnerability, Board, BoardPlan};
-pub use footer::{write_footer, DdCount, LibraryCounts, ProgressMeter, RunSummary, SmartCount};
+pub use footer::{write_footer, DdCount, LibraryCounts, PrecisionReached, ProgressMeter, RunSummary, SmartCount};
 pub use jsonl::{print_json, write_json_summary};
-pub use leads::{Estimate, LeadReport, LeadRow, LeadTable};
+pub use leads::{LeadReport, LeadRow, LeadTable};
 pub use lin::print_lin;
 pub use pbn_dd::{par_contracts_text, write_pbn_dd};
+pub use precision::{wilson, CellLabel, Estimate, Z95};
 pub use printers::{
     print_compact, print_es, print_hand_pages, print_oneline, print_pbn, EsItem, HandPagesLength, PbnInfo, PrintState,
 };

@@ -9,6 +9,7 @@
 //! values), the double-dummy results and the shared vocabulary; never the job.
 
 use crate::actions::context::{ActionOutputs, ActionSettings, DealValues};
+use crate::actions::precision::{json_number, wilson, CellLabel};
 use crate::actions::{
     self, Average, BoardPlan, BucketFrequency1D, BucketFrequency2D, EsItem, EvalContractTally, Frequency1D,
     Frequency2D, LeadReport, LeadTable, PbnInfo, PrintState, ReportCell, RunSummary,
@@ -21,6 +22,7 @@ use crate::program::eval::Evaluation;
 use crate::program::tallied_values::TalliedValues;
 use crate::program::{CompiledAction, EsPart, Program, ReportPart};
 use crate::script::ast::Vulnerability;
+use std::io::Write;
 
 /// Per-action accumulators for the end-of-run statistics.
 #[derive(Clone)]
@@ -127,6 +129,155 @@ impl Tally {
             Tally::Buckets2(f) => f.write(out, label),
             Tally::EvalContract(e) => actions::write_evalcontract(out, &e.summary()),
             Tally::Leads(table) => table.report().write_text(out),
+        }
+    }
+}
+
+/// One statistic's cells as the JSON summary and the text intervals show them: the share of the
+/// deals each count is, with its 95 % interval (Wilson's).
+enum Cells {
+    /// A one-value table's cells.
+    One(Vec<(CellLabel, i64)>),
+    /// A two-value table's cells, (row, column).
+    Two(Vec<((CellLabel, CellLabel), i64)>),
+}
+
+impl Cells {
+    /// The counts alone.
+    fn counts(&self) -> Vec<i64> {
+        match self {
+            Cells::One(cells) => cells.iter().map(|c| c.1).collect(),
+            Cells::Two(cells) => cells.iter().map(|c| c.1).collect(),
+        }
+    }
+}
+
+impl Tally {
+    /// The statistic's name in the JSON summary, and its cells when it is a table.
+    fn kind(&self) -> Option<(&'static str, Option<Cells>)> {
+        Some(match self {
+            Tally::Average(_) => ("average", None),
+            Tally::Frequency(f) => ("frequency", Some(Cells::One(f.cells()))),
+            Tally::Frequency2(f) => ("frequency", Some(Cells::Two(f.cells()))),
+            Tally::Buckets(f) => ("bktfreq", Some(Cells::One(f.cells()))),
+            Tally::Buckets2(f) => ("bktfreq", Some(Cells::Two(f.cells()))),
+            Tally::None | Tally::EvalContract(_) | Tally::Leads(_) => return None,
+        })
+    }
+
+    /// The widest 95 % interval of the statistic, in its own unit (a share for a table's cells,
+    /// the value's unit for an average, see [`LeadTable::widest_interval`]); `None` for an
+    /// action that is no statistic `--precision` looks at.
+    pub(crate) fn widest_interval(&self) -> Option<f64> {
+        if let Tally::Average(a) = self {
+            return Some(a.estimate().width());
+        }
+        if let Tally::Leads(table) = self {
+            return Some(table.widest_interval());
+        }
+        let (_, cells) = self.kind()?;
+        let counts = cells?.counts();
+        let n: i64 = counts.iter().sum();
+        let widest = counts.iter().map(|&c| {
+            let (low, high) = wilson(n as u64, c as u64);
+            high - low
+        });
+        Some(widest.fold(0.0, f64::max))
+    }
+
+    /// The statistic as one JSON object (`type`, `label`, `count`; an average's `mean`, `se`,
+    /// `low`, `high`; a table's `cells`, each with where it stands, its `count`, `share`, `low`
+    /// and `high`); nothing for the other actions.
+    fn write_json(&self, out: &mut Vec<u8>, label: Option<&str>) -> bool {
+        let Some((kind, cells)) = self.kind() else { return false };
+        let _ = write!(out, "{{\"type\":\"{kind}\",\"label\":");
+        match label {
+            Some(label) => actions::jsonl::write_json_string(out, label),
+            None => out.extend_from_slice(b"null"),
+        }
+        match (self, cells) {
+            (Tally::Average(a), _) => {
+                let e = a.estimate();
+                let (low, high) = e.interval();
+                let _ = write!(
+                    out,
+                    ",\"count\":{},\"mean\":{},\"se\":{},\"low\":{},\"high\":{}}}",
+                    a.count(),
+                    json_number(e.mean),
+                    json_number(e.error),
+                    json_number(low),
+                    json_number(high)
+                );
+            }
+            (_, Some(cells)) => {
+                let n: i64 = cells.counts().iter().sum();
+                let _ = write!(out, ",\"count\":{n},\"cells\":[");
+                let share = |out: &mut Vec<u8>, count: i64| {
+                    let (low, high) = wilson(n as u64, count as u64);
+                    let share = if n > 0 { count as f64 / n as f64 } else { f64::NAN };
+                    let _ = write!(
+                        out,
+                        ",\"count\":{count},\"share\":{},\"low\":{},\"high\":{}}}",
+                        json_number(share),
+                        json_number(low),
+                        json_number(high)
+                    );
+                };
+                match cells {
+                    Cells::One(cells) => {
+                        for (i, (at, count)) in cells.into_iter().enumerate() {
+                            out.extend_from_slice(if i > 0 { b",{\"value\":" } else { b"{\"value\":" });
+                            at.write_json(out);
+                            share(out, count);
+                        }
+                    }
+                    Cells::Two(cells) => {
+                        for (i, ((row, column), count)) in cells.into_iter().enumerate() {
+                            out.extend_from_slice(if i > 0 { b",{\"row\":" } else { b"{\"row\":" });
+                            row.write_json(out);
+                            out.extend_from_slice(b",\"column\":");
+                            column.write_json(out);
+                            share(out, count);
+                        }
+                    }
+                }
+                out.extend_from_slice(b"]}");
+            }
+            _ => out.extend_from_slice(b"}"),
+        }
+        true
+    }
+
+    /// The statistic's 95 % intervals as text, after its table (the `intervals` option): an
+    /// average's interval and standard error; each counted cell's share with Wilson's interval.
+    fn write_intervals(&self, out: &mut Vec<u8>) {
+        let percent = |v: f64| format!("{:.2}", 100.0 * v);
+        if let Tally::Average(a) = self {
+            let e = a.estimate();
+            let (low, high) = e.interval();
+            let known = |v: f64| if v.is_finite() { format!("{v:.4}") } else { "-".to_string() };
+            let _ =
+                writeln!(out, "95 % interval {} to {} (standard error {})", known(low), known(high), known(e.error));
+            return;
+        }
+        let Some((_, Some(cells))) = self.kind() else { return };
+        let n: i64 = cells.counts().iter().sum();
+        let name = |at: CellLabel| match at {
+            CellLabel::Low => "Low".to_string(),
+            CellLabel::Value(v) => v.to_string(),
+            CellLabel::High => "High".to_string(),
+        };
+        let mut lines: Vec<(String, i64)> = match cells {
+            Cells::One(cells) => cells.into_iter().map(|(at, c)| (name(at), c)).collect(),
+            Cells::Two(cells) => {
+                cells.into_iter().map(|((r, c), count)| (format!("{} {}", name(r), name(c)), count)).collect()
+            }
+        };
+        lines.retain(|(_, count)| *count > 0);
+        let _ = writeln!(out, "95 % intervals of the shares (Wilson), in % of {n} deals:");
+        for (at, count) in lines {
+            let (low, high) = wilson(n as u64, count as u64);
+            let _ = writeln!(out, "{at}\t{}\t{} to {}", percent(count as f64 / n as f64), percent(low), percent(high));
         }
     }
 }
@@ -431,6 +582,12 @@ impl<'p> ActionState<'p> {
         Ok(())
     }
 
+    /// The widest 95 % interval of the run's statistics (`average`, `frequency`, `bktfreq`,
+    /// `leads`), each in its own unit; `None` when the script has none.
+    pub(crate) fn widest_interval(&self) -> Option<f64> {
+        self.tallies.iter().filter_map(Tally::widest_interval).reduce(f64::max)
+    }
+
     /// Adds statistics the dealing threads added up (one accumulator for every action, in order).
     pub(crate) fn merge(&mut self, tallies: &[Tally]) {
         for (tally, part) in self.tallies.iter_mut().zip(tallies) {
@@ -457,7 +614,12 @@ impl<'p> ActionState<'p> {
                     self.title.as_deref(),
                     self.board_offset + 1,
                 ),
-                _ => tally.write(out, dialect, label(action)),
+                _ => {
+                    tally.write(out, dialect, label(action));
+                    if self.settings.intervals {
+                        tally.write_intervals(out);
+                    }
+                }
             }
         }
         if full(out) {
@@ -474,7 +636,18 @@ impl<'p> ActionState<'p> {
                         _ => None,
                     })
                     .collect();
-                actions::write_json_summary(out, &RunSummary { leads: &leads, ..summary });
+                let mut statistics = Vec::new();
+                for (action, tally) in self.program.actions.iter().zip(&self.tallies) {
+                    statistics.push(if statistics.is_empty() { b'[' } else { b',' });
+                    if !tally.write_json(&mut statistics, label(action)) {
+                        statistics.pop();
+                    }
+                }
+                if !statistics.is_empty() {
+                    statistics.push(b']');
+                }
+                let statistics = String::from_utf8_lossy(&statistics);
+                actions::write_json_summary(out, &RunSummary { leads: &leads, statistics: &statistics, ..summary });
             }
         } else if self.statistics {
             actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });

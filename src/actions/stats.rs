@@ -10,6 +10,7 @@
 use std::io::Write;
 
 use super::cformat::{format_g, write_fixed};
+use super::precision::{CellLabel, Estimate};
 use crate::dialect::Dialect;
 use crate::program::table_limits::bucket_count;
 pub use crate::program::table_limits::{
@@ -63,6 +64,11 @@ impl Average {
     /// Number of values added.
     pub fn count(&self) -> i64 {
         self.count
+    }
+
+    /// The mean with its standard error (from DealerV2's sums).
+    pub fn estimate(&self) -> Estimate {
+        Estimate::of_sums(self.count.max(0) as u64, self.sum as f64, self.square_sum as f64)
     }
 
     /// The running state as integers: the sums and the count.
@@ -162,6 +168,12 @@ impl Frequency1D {
         }
     }
 
+    /// Every count with where it stands: below the bounds, each value, above them.
+    pub fn cells(&self) -> Vec<(CellLabel, i64)> {
+        let values = self.counts.iter().enumerate().map(|(i, &c)| (CellLabel::Value(self.lo + i as i64), c));
+        std::iter::once((CellLabel::Low, self.below)).chain(values).chain([(CellLabel::High, self.above)]).collect()
+    }
+
     /// The running state as integers: below the bounds, above them, then each value's count.
     pub fn counts(&self) -> Vec<i64> {
         [self.below, self.above].into_iter().chain(self.counts.iter().copied()).collect()
@@ -252,6 +264,17 @@ impl Grid {
         }
     }
 
+    /// Every cell's count with its (row, column) labels.
+    fn cells<L: Copy>(&self, row: impl Fn(usize) -> L, column: impl Fn(usize) -> L) -> Vec<((L, L), i64)> {
+        let mut cells = Vec::with_capacity(self.cells.len());
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                cells.push(((row(r), column(c)), self.cells[r * self.cols + c]));
+            }
+        }
+        cells
+    }
+
     fn row(&self, r: usize) -> &[i64] {
         &self.cells[r * self.cols..(r + 1) * self.cols]
     }
@@ -289,6 +312,16 @@ impl Frequency2D {
         let cols = (cols.0 as i64, cols.1 as i64);
         let grid = Grid::new(rows.1 - rows.0 + 3, cols.1 - cols.0 + 3);
         Frequency2D { rows, cols, grid }
+    }
+
+    /// Every count with where it stands: (row, column), Low and High included.
+    pub fn cells(&self) -> Vec<((CellLabel, CellLabel), i64)> {
+        let label = |index: usize, bounds: (i64, i64), last: usize| match index {
+            0 => CellLabel::Low,
+            i if i == last => CellLabel::High,
+            i => CellLabel::Value(bounds.0 + i as i64 - 1),
+        };
+        self.grid.cells(|r| label(r, self.rows, self.grid.rows - 1), |c| label(c, self.cols, self.grid.cols - 1))
     }
 
     /// Adds one produced deal's pair of values.
@@ -372,6 +405,15 @@ impl Buckets {
     fn label(&self, i: i64) -> i64 {
         self.lo + (i - 1) * self.size
     }
+
+    /// Where bucket `i` stands: Low, its first value, High.
+    fn cell_label(&self, i: i64) -> CellLabel {
+        match i {
+            0 => CellLabel::Low,
+            i if i == self.num - 1 => CellLabel::High,
+            i => CellLabel::Value(self.label(i)),
+        }
+    }
 }
 
 /// 1-D `bktfreq ["label"] (expr, lo, hi, size)` (DealerV2 only).
@@ -386,6 +428,11 @@ impl BucketFrequency1D {
     pub fn new(lo: i32, hi: i32, size: i32) -> Result<Self, TableError> {
         let buckets = Buckets::new(lo, hi, size)?;
         Ok(BucketFrequency1D { buckets, counts: vec![0; buckets.num as usize] })
+    }
+
+    /// Every bucket's count with where it stands (Low and High included).
+    pub fn cells(&self) -> Vec<(CellLabel, i64)> {
+        self.counts.iter().enumerate().map(|(i, &c)| (self.buckets.cell_label(i as i64), c)).collect()
     }
 
     /// Adds one produced deal's value.
@@ -454,6 +501,11 @@ pub struct BucketFrequency2D {
 }
 
 impl BucketFrequency2D {
+    /// Every count with where it stands: (row bucket, column bucket).
+    pub fn cells(&self) -> Vec<((CellLabel, CellLabel), i64)> {
+        self.grid.cells(|r| self.rows.cell_label(r as i64), |c| self.cols.cell_label(c as i64))
+    }
+
     /// An empty table; each dimension is `(lo, hi, size)`.
     pub fn new(rows: (i32, i32, i32), cols: (i32, i32, i32)) -> Result<Self, TableError> {
         let rows = Buckets::new(rows.0, rows.1, rows.2)?;

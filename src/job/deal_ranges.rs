@@ -171,6 +171,11 @@ impl Session {
         if options.library_file.is_some() {
             return Err(not_in_parts("library mode reads its file in sequence"));
         }
+        if options.precision.is_some() {
+            return Err(not_in_parts(
+                "precision (dealing until the statistics are known well enough) is not available in parts yet",
+            ));
+        }
         let program = self.loaded_program().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
         if program.uses_external_metrics() {
             return Err(not_in_parts("external metrics (usereval, opc) are not available in parts"));

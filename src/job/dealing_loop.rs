@@ -434,6 +434,7 @@ fn action_settings<'o>(options: &'o Options, job: &Job) -> ActionSettings<'o> {
         board_title: options.board_title,
         json_dd: options.json_dd,
         json_summary: options.json_summary,
+        intervals: options.intervals,
         seed_printed: job.seed_printed,
     }
 }
@@ -511,6 +512,12 @@ fn deal_loop(
 ) -> Result<RunReport> {
     let settings = action_settings(options, job);
     let mut state = ActionState::new(program, settings, job.library.as_ref().map(|l| l.title()));
+    if options.precision.is_some() && state.widest_interval().is_none() {
+        return Err(Error::new(
+            ErrorKind::Option,
+            "option precision: the script has no statistic to be sure of (average, frequency, bktfreq, leads)",
+        ));
+    }
     if let (true, Some(title)) = (outputs.zrd.is_some(), &state.title) {
         for record in crate::dd::zrd::title_records(title) {
             outputs.write_record(true, &record)?;
@@ -568,6 +575,11 @@ fn deal_loop(
                     }
                 }
                 state.commit(&deal, job, outputs)?;
+                if let Some(wanted) = options.precision {
+                    if precision_reached(&state, job.produced, wanted) {
+                        break;
+                    }
+                }
             }
             Produced::Summary(statistics) => state.merge(&statistics.tallies),
         }
@@ -592,7 +604,11 @@ fn deal_loop(
     }
 
     let generated = job.generated_as_printed(program.dialect);
+    let precision = options
+        .precision
+        .map(|wanted| actions::PrecisionReached { wanted, widest: state.widest_interval().unwrap_or(f64::INFINITY) });
     let summary = RunSummary {
+        precision,
         title: None,
         generated,
         produced: job.produced,
@@ -616,6 +632,7 @@ fn deal_loop(
             }
         }),
         leads: &[],
+        statistics: "",
     };
     let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
     let end = outputs.out.len();
@@ -639,6 +656,18 @@ fn deal_loop(
 }
 
 /// DealerV2's notice when a feature switches its DDS mode 1 to table mode.
+/// The fewest produced deals the precision rule stops after: fewer cannot tell a spread.
+pub(crate) const PRECISION_LEAST_DEALS: i64 = 100;
+
+/// Whether the precision rule stops the run after its `produced`-th deal: at least
+/// [`PRECISION_LEAST_DEALS`] and every statistic's 95 % interval at most `wanted` wide. Looked at
+/// after every deal up to 1,024, then every `produced / 1024` deals (deal-number order, so the
+/// run stops at the same deal for any thread count), so that large tables cost little per deal.
+fn precision_reached(state: &ActionState, produced: i64, wanted: f64) -> bool {
+    let step = (produced / 1024).max(1);
+    produced >= PRECISION_LEAST_DEALS && produced % step == 0 && state.widest_interval().is_some_and(|w| w <= wanted)
+}
+
 pub(crate) fn table_mode_notice(feature: &str) -> String {
     let (place, name) = match feature {
         "par" => ("ParScore", "Parscore"),

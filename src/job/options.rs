@@ -106,6 +106,11 @@ pub struct Options {
     /// Whether the run ends with a JSON summary object instead of the text statistics
     /// (`json_summary`).
     pub json_summary: bool,
+    /// Whether the text statistics show their 95 % intervals (`intervals`).
+    pub intervals: bool,
+    /// Deal until every statistic's 95 % interval is at most this wide (`precision`), or until
+    /// `generate`/`produce` stops the run first.
+    pub precision: Option<f64>,
     /// Whether every `printpbn` record carries the PBN 2.1 double-dummy tags `OptimumResultTable`,
     /// `OptimumScore` and `ParContract` (`pbn_dd`).
     pub pbn_dd: bool,
@@ -324,6 +329,8 @@ impl Default for Options {
             format: OutputFormat::Script,
             board_title: true,
             json_summary: false,
+            intervals: false,
+            precision: None,
             pbn_dd: false,
             json_dd: false,
             levelling: LevelOptions::default(),
@@ -574,6 +581,8 @@ impl Options {
             }
             "board_title" => o.board_title = parse_bool(key, value)?,
             "json_summary" => o.json_summary = parse_bool(key, value)?,
+            "intervals" => o.intervals = parse_bool(key, value)?,
+            "precision" => o.precision = parse_precision(value)?,
             "pbn_dd" => o.pbn_dd = parse_bool(key, value)?,
             "json_dd" => o.json_dd = parse_bool(key, value)?,
             "write_leveled" => o.levelling.write_leveled = (!value.is_empty()).then(|| value.to_string()),
@@ -734,6 +743,8 @@ pub const OPTION_KEYS: &[&str] = &[
     "format",
     "board_title",
     "json_summary",
+    "intervals",
+    "precision",
     "pbn_dd",
     "json_dd",
     "write_leveled",
@@ -877,6 +888,20 @@ fn parse_bool(key: &str, value: &str) -> Result<bool> {
     }
 }
 
+/// The `precision` option: a positive finite width, or empty for none.
+fn parse_precision(value: &str) -> Result<Option<f64>> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    match value.parse::<f64>() {
+        Ok(width) if width.is_finite() && width > 0.0 => Ok(Some(width)),
+        _ => Err(Error::new(
+            ErrorKind::Option,
+            format!("option precision: expected the widest 95 % interval wanted, a positive number, got '{value}'"),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -968,6 +993,8 @@ mod tests {
         ("format", &["", "LIN", "json", "PBN", "lin "]),
         ("board_title", &["", "2", "abc"]),
         ("json_summary", &["", "2", "abc"]),
+        ("intervals", &["", "2", "abc"]),
+        ("precision", &["0", "-1", "abc", "nan", "inf", "1e400"]),
         ("pbn_dd", &["", "2", "abc", "ON"]),
         ("json_dd", &["", "2", "abc"]),
         ("level", &["", "2", "abc"]),

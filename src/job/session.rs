@@ -764,9 +764,13 @@ impl Session {
     pub fn run(&mut self) -> Result<RunReport> {
         let started = Instant::now();
         let program = self.program()?;
-        // Deal records are written whole, deal by deal; otherwise the actions say what they read.
+        // Records are written whole, deal by deal; the precision rule looks at the statistics
+        // after every deal, in deal order (not added up by chunk); otherwise the actions say
+        // what they read.
         let job = if self.options.zrd_output.is_some() || self.options.dl52_output.is_some() {
             self.start_job(SeatSet::ALL, None)
+        } else if self.options.precision.is_some() {
+            self.start_job(program.action_seats(), None)
         } else {
             self.start_job(program.action_seats(), Statistics::for_run(program))
         };

@@ -16,6 +16,8 @@ fn classic_footer(out: &mut Vec<u8>, generated: i64, produced: i64, seed: u64) {
         dd: None,
         dd_line: false,
         leads: &[],
+        statistics: "",
+        precision: None,
     };
     write_footer(out, Dialect::Classic, &s);
 }
@@ -269,6 +271,8 @@ fn classic_footer_negative_seed() {
         dd: None,
         dd_line: false,
         leads: &[],
+        statistics: "",
+        precision: None,
     };
     write_footer(&mut out, Dialect::Classic, &s);
     assert_same(&out, "Generated 1 hands\nProduced 1 hands\nInitial random seed 1\nTime needed    7.608 sec\n");

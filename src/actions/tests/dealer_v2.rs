@@ -516,6 +516,8 @@ fn v2_footer() {
         dd: None,
         dd_line: false,
         leads: &[],
+        statistics: "",
+        precision: None,
     };
     write_footer(&mut out, Dialect::V2, &s);
     assert_same(

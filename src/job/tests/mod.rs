@@ -21,6 +21,7 @@ mod expressions;
 mod leads;
 mod lookahead;
 mod outputs_and_threads;
+mod precision;
 mod runs;
 mod safety;
 mod scripts;
