@@ -242,4 +242,15 @@ check "--pbn-date sets printpbn's [Date]" 0 '~[Date "2026.01.02"]' -
 run --pbn-date=2026.1.2 -s 1 pbn.dl
 check "--pbn-date refuses a date not YYYY.MM.DD" 255 - "~option pbn_date: expected a PBN date YYYY.MM.DD (digits, ? where unknown), got '2026.1.2'"
 
+# --intervals and --precision: the statistics' 95 % intervals, and dealing until they are narrow.
+printf 'generate 100000\naction average hcp(north), frequency (hcp(north) >= 12 ? 1 : 0, 0, 1)\n' >stats.dl
+run --intervals -s 1 stats.dl
+has "--intervals: an average's 95 % interval, the shares of a frequency table with Wilson's intervals" \
+  'Sample Size=100000 ' '95 % interval 9.' '95 % intervals of the shares (Wilson), in % of 100000 deals:'
+run --precision=0.1 -s 1 stats.dl
+has "--precision=0.1: the run stops when the widest interval is 0.1 or less" \
+  'Precision: widest 95 % interval 0.1000 after 26375 deals (reached 0.1 or less)' 'Sample Size=26375 '
+run --precision=0 -s 1 stats.dl
+check "--precision refuses a width that is not positive" 255 - "~option precision: expected the widest 95 % interval wanted, a positive number, got '0'"
+
 finish "$status"
