@@ -722,6 +722,48 @@ static void test_board_dd(void) {
 
 /* ---- dealer_set_seed and dealer_set_generator. ---- */
 
+/* dealer_last_summary: the last run's JSON summary object whatever json_summary says — the
+ * statistics with their intervals, what --precision reached, and a lead table solved by one
+ * search of every lead per deal. */
+static void test_last_summary(void) {
+    CHECK(strcmp(dealer_last_summary(NULL), "") == 0);
+    dealer_session *s = session_with("chacha", "3", "generate 100000\naction average hcp(north)\n");
+    static struct buffer out;
+    dealer_run_report report = {.size = sizeof(dealer_run_report)};
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(strcmp(dealer_last_summary(s), "") == 0);
+    CHECK(dealer_set_option(s, "precision", "0.1") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced < 100000);
+    const char *summary = dealer_last_summary(s);
+    const char *head = "{\"schema\":1,\"type\":\"summary\",";
+    CHECK(strncmp(summary, head, strlen(head)) == 0);
+    CHECK(strstr(summary, "\"precision\":{\"wanted\":0.1,") != NULL && strstr(summary, "\"reached\":true}") != NULL);
+    CHECK(strstr(summary, "\"statistics\":[{\"type\":\"average\",\"label\":null,\"count\":") != NULL);
+    CHECK(strstr(out.data, "{\"schema\"") == NULL); /* printed only with json_summary */
+    /* A failed run leaves none (a lead study without the leader's hand stops before dealing). */
+    CHECK(dealer_set_option(s, "precision", "") == DEALER_OK);
+    const char *failing = "action leads(west, notrump, 9)\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)failing, strlen(failing)) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) < 0 && strcmp(dealer_last_summary(s), "") == 0);
+    /* A lead study (one deal under valgrind). */
+    char script[200];
+    snprintf(script, sizeof script,
+             "predeal west SKJ74, HQ3, D9862, CJ75\ncondition hcp(north) + hcp(south) >= 32\nproduce %d\n"
+             "action leads(west, notrump, 12)\n",
+             (int)dd_deals(3));
+    CHECK(dealer_load_script(s, (const uint8_t *)script, strlen(script)) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    summary = dealer_last_summary(s);
+    CHECK(strstr(summary, "\"leads\":[{\"leader\":\"west\",\"declarer\":\"south\",\"contract\":\"6NT\",") != NULL);
+    CHECK(strstr(summary, "{\"cards\":\"D98\",\"tricks\":") != NULL);
+    char want[40];
+    snprintf(want, sizeof want, "\"leads\":%d}", (int)dd_deals(3));
+    CHECK(strstr(summary, want) != NULL);
+    CHECK(strstr(out.data, "Opening leads by West against 6NT by South") != NULL);
+    dealer_free_session(s);
+}
+
 static void test_seed_and_generator(void) {
     CHECK(dealer_set_seed(NULL, 1) == DEALER_ERROR_NULL);
     CHECK(dealer_set_generator(NULL, DEALER_GENERATOR_GLIBC) == DEALER_ERROR_NULL);
@@ -1919,6 +1961,7 @@ int main(void) {
     test_run_report_and_misuse();
     test_board_records();
     test_board_dd();
+    test_last_summary();
     test_check_bbo();
     CHECK(rmdir(scratch_dir) == 0);
     printf("%d passed, %d failed\n", passed, failed);

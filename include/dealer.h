@@ -599,6 +599,15 @@ int32_t dealer_set_output_fd(dealer_session *session, int32_t stream, int32_t fd
 // which), or `DEALER_INTERRUPTED` when `dealer_interrupt` stopped it.
 int32_t dealer_run(dealer_session *session, dealer_run_report *report);
 
+// The JSON summary object of the session's last `dealer_run`, one line, whatever the
+// `json_summary` option says (what that option prints): `generated`, `produced`, `seed`,
+// `seconds`; every statistic with its standard error and 95 % interval (`statistics`); the
+// opening-lead tables of `leads` actions (`leads`); what the `precision` option reached
+// (`precision`); the double-dummy solves by kind (`dd`). An empty string before the first run
+// and after a run that failed. The pointer stays valid until the next `dealer_run` on the same
+// session or its `dealer_free_session`; never free it.
+const char *dealer_last_summary(const dealer_session *session);
+
 // Deals until a deal satisfies the condition and stores it in `*deal`: returns `DEALER_OK`,
 // or `DEALER_DONE` when the generate limit (or an explicitly set produce limit) is reached.
 // No actions run. The deal becomes the current deal for `dealer_eval`.

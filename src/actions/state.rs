@@ -595,6 +595,33 @@ impl<'p> ActionState<'p> {
         }
     }
 
+    /// The JSON summary object of the run, one line: `summary` with the statistics' intervals
+    /// and the `leads` tables.
+    pub(crate) fn summary_json(&self, summary: RunSummary) -> Vec<u8> {
+        let leads: Vec<LeadReport> = self
+            .tallies
+            .iter()
+            .filter_map(|t| match t {
+                Tally::Leads(table) => Some(table.report()),
+                _ => None,
+            })
+            .collect();
+        let mut statistics = Vec::new();
+        for (action, tally) in self.program.actions.iter().zip(&self.tallies) {
+            statistics.push(if statistics.is_empty() { b'[' } else { b',' });
+            if !tally.write_json(&mut statistics, label(action)) {
+                statistics.pop();
+            }
+        }
+        if !statistics.is_empty() {
+            statistics.push(b']');
+        }
+        let statistics = String::from_utf8_lossy(&statistics);
+        let mut out = Vec::new();
+        actions::write_json_summary(&mut out, &RunSummary { leads: &leads, statistics: &statistics, ..summary });
+        out
+    }
+
     /// Writes the end-of-run actions, in list order, and the statistics footer; stops after the
     /// action that writes more than `room` bytes, if given.
     pub(crate) fn finish(&self, out: &mut Vec<u8>, summary: RunSummary, room: Option<u64>) {
@@ -628,26 +655,7 @@ impl<'p> ActionState<'p> {
         if self.settings.json_summary {
             // In place of the text statistics; asked for, it is written under `format` too.
             if self.statistics || self.settings.records_format {
-                let leads: Vec<LeadReport> = self
-                    .tallies
-                    .iter()
-                    .filter_map(|t| match t {
-                        Tally::Leads(table) => Some(table.report()),
-                        _ => None,
-                    })
-                    .collect();
-                let mut statistics = Vec::new();
-                for (action, tally) in self.program.actions.iter().zip(&self.tallies) {
-                    statistics.push(if statistics.is_empty() { b'[' } else { b',' });
-                    if !tally.write_json(&mut statistics, label(action)) {
-                        statistics.pop();
-                    }
-                }
-                if !statistics.is_empty() {
-                    statistics.push(b']');
-                }
-                let statistics = String::from_utf8_lossy(&statistics);
-                actions::write_json_summary(out, &RunSummary { leads: &leads, statistics: &statistics, ..summary });
+                out.extend_from_slice(&self.summary_json(summary));
             }
         } else if self.statistics {
             actions::write_footer(out, dialect, &RunSummary { title: self.title.as_deref(), ..summary });

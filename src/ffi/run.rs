@@ -1,10 +1,12 @@
 //! Running the loaded script's job: `dealer_run` (the whole job, with the
-//! `dealer_run_report` it fills), `dealer_next_deal` (one produced deal at a time, no
+//! `dealer_run_report` it fills, and the JSON summary `dealer_last_summary` reads), `dealer_next_deal` (one produced deal at a time, no
 //! actions) and `dealer_next_deals` (many at a time, with the values of compiled expressions).
 //!
 //! `dealer_run_report` is versioned by its `size` field: `dealer_run` still accepts the struct
 //! as it was before `ceiling` (`RUN_REPORT_V1_SIZE`) and writes no field beyond the size the
 //! caller gave. What a deal looks like to C is `deals`'s.
+
+use std::ffi::{c_char, CString};
 
 use crate::error::{Error, ErrorKind};
 use crate::job::Ceiling;
@@ -60,10 +62,14 @@ pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_r
         if !report.is_null() && size != RUN_REPORT_V1_SIZE && size < std::mem::size_of::<dealer_run_report>() {
             return Err(Error::new(ErrorKind::Usage, "report->size must be sizeof(dealer_run_report)").into());
         }
+        h.session.forget_last_summary();
         let r = match h.parts.is_empty() {
-            true => crate::scale_out::run(&mut h.session)?,
-            false => crate::scale_out::merge::merge(&mut h.session, &h.parts)?,
+            true => crate::scale_out::run(&mut h.session),
+            false => crate::scale_out::merge::merge(&mut h.session, &h.parts),
         };
+        // JSON holds no NUL byte (a control character in a string is escaped).
+        h.last_summary = CString::new(h.session.last_summary()).unwrap_or_default();
+        let r = r?;
         let ceiling = match r.ceiling {
             None => DEALER_CEILING_NONE,
             Some(Ceiling::Time) => DEALER_CEILING_TIME,
@@ -90,6 +96,22 @@ pub extern "C" fn dealer_run(session: *mut dealer_session, report: *mut dealer_r
             DEALER_OK
         })
     })
+}
+
+/// The JSON summary object of the session's last `dealer_run`, one line, whatever the
+/// `json_summary` option says (what that option prints): `generated`, `produced`, `seed`,
+/// `seconds`; every statistic with its standard error and 95 % interval (`statistics`); the
+/// opening-lead tables of `leads` actions (`leads`); what the `precision` option reached
+/// (`precision`); the double-dummy solves by kind (`dd`). An empty string before the first run
+/// and after a run that failed. The pointer stays valid until the next `dealer_run` on the same
+/// session or its `dealer_free_session`; never free it.
+#[no_mangle]
+pub extern "C" fn dealer_last_summary(session: *const dealer_session) -> *const c_char {
+    if session.is_null() {
+        return c"".as_ptr();
+    }
+    // SAFETY: a non-NULL handle came from dealer_create_session; only the field is read.
+    unsafe { (*session).last_summary.as_ptr() }
 }
 
 /// Deals until a deal satisfies the condition and stores it in `*deal`: returns `DEALER_OK`,

@@ -31,6 +31,8 @@ pub struct dealer_session {
     pub(super) in_call: bool,
     /// The part files `dealer_run` merges (`dealer_merge_add`), in the order given.
     pub(super) parts: Vec<String>,
+    /// The JSON summary object of the last `dealer_run` (see `dealer_last_summary`).
+    pub(super) last_summary: CString,
 }
 
 impl Guarded for dealer_session {
@@ -74,6 +76,7 @@ pub extern "C" fn dealer_create_session(out: *mut *mut dealer_session) -> i32 {
             last_error_summary: CString::default(),
             in_call: false,
             parts: Vec::new(),
+            last_summary: CString::default(),
         }))
     });
     match result {

@@ -72,6 +72,8 @@ pub(crate) struct Job {
     /// The seat factors smart dealing counted, for the end-of-run report.
     pub(crate) smart_counts: Vec<SmartCount>,
     /// Whether the end-of-run report counts double dummy's solves (the job can ask it).
+    /// The run's JSON summary object (what `json_summary` prints), set when the run ends.
+    pub(crate) summary_json: Vec<u8>,
     pub(crate) counts_dd: bool,
     /// The order the condition's clauses are judged in when it is not the written one (see
     /// [`ClauseOrder`]).
@@ -636,6 +638,7 @@ fn deal_loop(
     };
     let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
     let end = outputs.out.len();
+    job.summary_json = state.summary_json(summary);
     state.finish(&mut outputs.out, summary, room);
     if let Some(room) = room {
         if (outputs.out.len() - end) as u64 > room {

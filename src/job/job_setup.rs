@@ -249,6 +249,7 @@ impl JobSetup<'_> {
             clause_order,
             counts_dd: !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
                 || program.actions.iter().any(|a| matches!(a, CompiledAction::Leads(_))),
+            summary_json: Vec::new(),
             dd_counts_line: o.extra.get("debug").and_then(|d| parse_debug(d)).is_some_and(|(n, _)| n >= 2),
             given: None,
             action_need: dd_use.actions,

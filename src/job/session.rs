@@ -66,6 +66,8 @@ pub struct Session {
     interrupter: Interrupter,
     /// The seed of the last job, until an option or the script is set (see [`Session::seed`]).
     last_seed: Option<i64>,
+    /// The JSON summary object of the last run (see [`Session::last_summary`]).
+    last_summary: String,
     /// The loaded script's text, for the excerpt of errors found after loading.
     script_text: Vec<u8>,
     /// While the `format` option replaces the loaded script's actions: the script's own actions
@@ -150,6 +152,7 @@ impl Session {
             double_dummy: DoubleDummy::of_this_build(),
             interrupter: Interrupter::default(),
             last_seed: None,
+            last_summary: String::new(),
             script_text: Vec::new(),
             script_actions: None,
             mix: Vec::new(),
@@ -325,6 +328,19 @@ impl Session {
     /// seed is a block offset into the file.
     pub fn fixed_seed(&self) -> Option<i64> {
         seed::fixed_seed(&self.options, self.program.as_ref())
+    }
+
+    /// The JSON summary object of the last run that ended (one line, what the `json_summary`
+    /// option prints, whatever that option says): deals, seed, every statistic with its 95 %
+    /// interval, the `leads` tables, the precision reached, the double-dummy solves. Empty
+    /// before the first run ends, and after a run that failed.
+    pub fn last_summary(&self) -> &str {
+        &self.last_summary
+    }
+
+    /// Forgets the last run's summary: a run is starting (one that fails leaves none).
+    pub(crate) fn forget_last_summary(&mut self) {
+        self.last_summary.clear();
     }
 
     /// The seed of the last job (started by [`Session::run`] or the first
@@ -763,6 +779,7 @@ impl Session {
     /// ceiling (see [`Options::ceilings`]) stops it early and cleanly: [`RunReport::ceiling`].
     pub fn run(&mut self) -> Result<RunReport> {
         let started = Instant::now();
+        self.forget_last_summary();
         let program = self.program()?;
         // Records are written whole, deal by deal; the precision rule looks at the statistics
         // after every deal, in deal order (not added up by chunk); otherwise the actions say
@@ -787,6 +804,7 @@ impl Session {
         let program = self.program.take().expect("start_job checked it");
         let mut sinks = std::mem::take(&mut self.sinks);
         let result = run_job(&program, &self.options, &mut job, &mut sinks, started);
+        self.last_summary = String::from_utf8_lossy(&job.summary_json).trim_end().to_string();
         self.sinks = sinks;
         self.program = Some(program);
         result
