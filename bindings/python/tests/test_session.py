@@ -85,6 +85,30 @@ def test_run_prints_what_the_cli_prints(cli):
         assert result.generated >= 4
 
 
+def test_the_summary_holds_the_statistics_intervals_and_a_lead_table(cli):
+    script = "generate 5000\naction average hcp(north), frequency (hcp(north) >= 12 ? 1 : 0, 0, 1)\n"
+    result = Session(script, seed=3, precision=0.5).run()
+    assert result.summary["produced"] == result.produced < 5000
+    assert result.summary["precision"]["reached"] and result.summary["precision"]["widest"] <= 0.5
+    average, table = result.statistics
+    assert average["type"] == "average" and average["low"] < average["mean"] < average["high"]
+    assert [cell["value"] for cell in table["cells"]] == ["low", 0, 1, "high"]
+    assert sum(cell["count"] for cell in table["cells"]) == result.produced
+    # The same object the CLI prints with --json-summary.
+    printed = [line for line in cli(script, "-s", "3", "--precision=0.5", "--json-summary").splitlines()
+               if line.startswith('{"schema"')]
+    assert {k: v for k, v in json.loads(printed[0]).items() if k != "seconds"} == \
+        {k: v for k, v in result.summary.items() if k != "seconds"}
+    lead = ("predeal west SKJ74, HQ3, D9862, CJ75\ncondition hcp(north) + hcp(south) >= 32\n"
+            "produce 3\naction leads(west, notrump, 12)\n")
+    result = Session(lead, seed=5).run()
+    (table,) = result.leads
+    assert (table["leader"], table["contract"], table["deals"]) == ("west", "6NT", 3)
+    assert [row["cards"] for row in table["leads"]][:5] == ["SK", "SJ", "S7", "S4", "HQ"]
+    assert result.summary["dd"]["leads"] == 3
+    assert len(table["imps"]) == len(table["leads"]) == len(table["matchpoints"][0])
+
+
 def test_run_to_a_file_object_and_pbn_deals(cli, tmp_path):
     script = "produce 3\naction printpbn\n"
     path = tmp_path / "out.pbn"

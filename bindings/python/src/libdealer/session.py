@@ -9,8 +9,9 @@ thread at a time."""
 from __future__ import annotations
 
 import codecs
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
 
 from ._native import ffi, lib
@@ -47,6 +48,10 @@ class RunResult:
         seed: the seed, as the end-of-run statistics print it.
         ceiling: ``"time"``, ``"generate"`` or ``"output"`` when that ceiling stopped the run.
         timed_out: the ``time_limit`` option stopped a run that had produced nothing.
+        summary: the run's JSON summary object as a dict (whatever the ``json_summary`` option
+            says): ``generated``, ``produced``, ``seed``, ``seconds``; ``statistics`` (each
+            ``average``, ``frequency`` and ``bktfreq`` with its standard error and 95 %
+            interval); ``leads`` (the tables of ``leads`` actions); ``precision``; ``dd``.
     """
 
     output: str = ""
@@ -58,6 +63,20 @@ class RunResult:
     seed: int = 0
     ceiling: Optional[str] = None
     timed_out: bool = False
+    summary: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def leads(self) -> List[Dict[str, Any]]:
+        """The ``leads`` actions' tables, one dict each (``leader``, ``contract``, ``deals``,
+        ``best``, ``imps``, ``matchpoints``), with ``leads`` a list of rows (``cards``,
+        ``tricks``, ``tricks_se``, ``beaten``, ``beaten_se``): a list ``pandas.DataFrame`` takes
+        as it is."""
+        return list(self.summary.get("leads", []))
+
+    @property
+    def statistics(self) -> List[Dict[str, Any]]:
+        """The statistics with their standard errors and 95 % intervals, in action order."""
+        return list(self.summary.get("statistics", []))
 
 
 class Interrupter:
@@ -171,6 +190,8 @@ class Session:
             (``--interleave``).
         level_target: the target mix, ``"even"`` or weights (``[40, 30, 15, 10, 5]``), one per
             hand type (``--level-target``); default the script's ``HandType_NAME_Share``.
+        precision: :meth:`run` deals until every statistic's 95 % interval is at most this
+            wide (``--precision``; ``produce`` and ``generate`` still stop it first).
         options: any other options of ``dealer_set_option`` (``{"dds_mode": 2}`` …).
     """
 
@@ -190,6 +211,7 @@ class Session:
         level: bool = False,
         interleave: bool = False,
         level_target: Union[str, Sequence[float], None] = None,
+        precision: Optional[float] = None,
         options: Optional[Mapping[str, OptionValue]] = None,
     ) -> None:
         out = ffi.new("dealer_session **")
@@ -216,6 +238,8 @@ class Session:
             self.set_option("seed", seed)
         if threads is not None:
             self.set_option("threads", threads)
+        if precision is not None:
+            self.set_option("precision", repr(float(precision)))
         if produce is not None:
             self.set_option("produce", produce)
         if generate is not None:
@@ -512,6 +536,7 @@ class Session:
             status = lib.dealer_run(session, report)
             # (Read now: the calls that put the streams back clear the last error.)
             error = error_of(session, status) if status < 0 else None
+            summary_text = ffi.string(lib.dealer_last_summary(session)).decode("utf-8", "replace")
         finally:
             for _, stream in _STREAMS:
                 lib.dealer_set_output(session, stream, ffi.NULL, ffi.NULL)
@@ -522,6 +547,7 @@ class Session:
             seed=int(report.seed),
             ceiling=_CEILINGS.get(int(report.ceiling)),
             timed_out=status == lib.DEALER_TIMED_OUT,
+            summary=json.loads(summary_text) if summary_text else {},
         )
         if error is not None:
             error.result = result  # type: ignore[attr-defined]
