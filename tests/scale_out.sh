@@ -10,7 +10,7 @@
 #    of statistics alone, whose parts record their running state instead of their deals; printoneline/printall/printpbn boards
 #    numbered across parts; LIN, JSON Lines and PBN records; rnd() in the actions; csvrpt to
 #    a file (-C); export to a file (-X) and evalcontract; print(compass) pages; smart dealing from a partnership's table; the classic
-#    dialect; double dummy in the actions (dds()) and in PBN records (--pbn-dd), solved by the
+#    dialect; --precision (the merge stops where one run stops); double dummy in the actions (dds()) and in PBN records (--pbn-dd), solved by the
 #    parts and not again by the merge. Practice sets: --level (weights, a target, threads,
 #    LIN/JSON Lines/PBN with DD, the generate limit ending types short: the same warnings),
 #    --interleave, the JSON summary's hand type counts, --mix (by weight and count, levelled,
@@ -103,6 +103,15 @@ if [ "$bytes" -lt 2000 ]; then
   ok "statistics alone: a part of 100,000 deals is $bytes bytes (no deal recorded)"
 else
   ko "statistics alone: a part is $bytes bytes"
+fi
+# --precision: the parts deal their ranges and keep their deals; the merge applies the rule in
+# deal order and stops where one run stops (inside the second of four parts here).
+printf 'action average hcp(north), frequency (hcp(north) >= 12 ? 1 : 0, 0, 1)\n' >precision.dlr
+same "--precision=0.1: the merge stops at the deal one run stops at" 4 precision.dlr -s 15 -g 100000 --precision=0.1
+if grep -q "^Precision: widest 95 % interval 0.1000 after 26... deals (reached 0.1 or less)$" merged.out; then
+  ok "--precision=0.1: the merged run says the width it reached"
+else
+  ko "--precision=0.1: the merged run's precision line" "$(grep -E '^(Precision|Produced)' merged.out)"
 fi
 cat >tally_classic.dlr <<'DLR'
 condition hcp(north) >= 12

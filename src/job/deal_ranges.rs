@@ -102,14 +102,18 @@ impl Session {
     /// Whether a part of the loaded script's job may record the running state of its
     /// statistics instead of its deals: every action is `average`, `frequency` or `bktfreq` of
     /// a value of the deal alone (the statistics dealing threads add up by chunk), no deal
-    /// record file is written, and the produce limit cannot fall inside the job (it is at least
-    /// the generate count: no deal's place among the accepted ones matters).
+    /// record file is written, the produce limit cannot fall inside the job (it is at least
+    /// the generate count: no deal's place among the accepted ones matters), and no precision
+    /// rule may stop it at a deal.
     pub fn statistics_suffice(&self) -> Result<bool> {
         let program = self.loaded_program().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
         let options = self.options();
         let records = options.zrd_output.is_some() || options.dl52_output.is_some();
         let (generate, produce) = self.run_limits()?;
-        Ok(!records && produce >= generate && Statistics::for_run(program).is_some())
+        // The precision rule looks at the statistics deal by deal, in the merge: parts keep
+        // their deals.
+        let precision = options.precision.is_some();
+        Ok(!records && produce >= generate && !precision && Statistics::for_run(program).is_some())
     }
 
     /// Deals deal numbers `first..first + count` of the loaded script's job as
@@ -170,11 +174,6 @@ impl Session {
         }
         if options.library_file.is_some() {
             return Err(not_in_parts("library mode reads its file in sequence"));
-        }
-        if options.precision.is_some() {
-            return Err(not_in_parts(
-                "precision (dealing until the statistics are known well enough) is not available in parts yet",
-            ));
         }
         let program = self.loaded_program().ok_or_else(|| Error::new(ErrorKind::Usage, "no script loaded"))?;
         if program.uses_external_metrics() {
