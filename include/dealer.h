@@ -388,7 +388,8 @@ void dealer_free_interrupter(dealer_interrupter *interrupter);
 //   their 95 % intervals (an `average`'s, each counted cell's share with Wilson's interval).
 // - `precision`: a positive number `W`, or empty for none (the default; `--precision=W`): deal
 //   until every statistic's 95 % interval is at most `W` wide (`generate` and `produce` still
-//   stop the run first); the same deals for any `threads`; not with `--part`/`--deals` yet.
+//   stop the run first); the same deals for any `threads`, and in parts merged (the merge
+//   applies the rule).
 // - `pbn_dd`: `true` or `false` (the default; `--pbn-dd`): every `printpbn` record carries PBN
 //   2.1's double-dummy tags: `OptimumResultTable` (20 rows: declarers N, E, S, W, denominations
 //   NT, S, H, D, C, tricks), `OptimumScore` (`"NS <score>"`) and `ParContract`, for the record's

@@ -167,6 +167,22 @@ export class DdsModule {
     return code;
   }
 
+  /**
+   * dds_solve_board with target -1, all cards with their scores (solutions 3), mode 1: every
+   * card the leader may lead with the defenders' tricks after it, in one search. `out` (53
+   * words): the number of entries, then 13 words each of suits, ranks, equal cards and scores.
+   */
+  solveLeads(context, trump, first, cards, out) {
+    if (!this.contexts.has(context)) return UNKNOWN_CONTEXT;
+    const { deal, futureTricks } = this.scratch;
+    this.i32(deal, 8).set([trump, first, 0, 0, 0, 0, 0, 0]);
+    this.u32(deal + 32, 16).set(cards);
+    const code = this.x.dds_solve_board(context, deal, -1, 3, 1, futureTricks);
+    // FutureTricks: nodes, cards, suit[13], rank[13], equals[13], score[13].
+    out.set(this.i32(futureTricks + 4, 1 + 4 * 13));
+    return code;
+  }
+
   /** SidesParBin: `table` (20 words) in, two parResultsMaster (104 words) out. */
   sidesPar(table, vulnerability, sides) {
     const { tableResults, parMaster } = this.scratch;

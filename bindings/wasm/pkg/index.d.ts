@@ -100,7 +100,78 @@ export interface GenerateResult {
   statistics: Statistics;
   /** For a script that declares hand types: how many produced deals each type had. */
   handTypes: { label: string; produced: number }[] | null;
+  /** The run's JSON summary object, as `--json-summary` prints it (null after an error). */
+  summary: RunSummary | null;
   error: Diagnostic | null;
+}
+
+/** A mean or share with its standard error. */
+export interface Estimate { mean: number | null; se: number | null }
+
+/** One lead of a `leads` table. */
+export interface LeadRow {
+  /** The cards, `D98` (cards that always give the same result). */
+  cards: string;
+  /** The defence's mean tricks after this lead, and its standard error. */
+  tricks: number | null;
+  tricks_se: number | null;
+  /** The share of deals this lead beats the contract, and its standard error. */
+  beaten: number | null;
+  beaten_se: number | null;
+}
+
+/** A `leads(seat, strain, tricks)` action's table. */
+export interface LeadTable {
+  leader: string;
+  declarer: string;
+  contract: string;
+  vulnerable: boolean;
+  deals: number;
+  leads: LeadRow[];
+  best: string | null;
+  /** IMPs per deal of the row lead against the column lead. */
+  imps: Estimate[][];
+  /** Matchpoints (%) of the row lead against the column lead. */
+  matchpoints: Estimate[][];
+}
+
+/** Where a counted cell of a table stands, and its share with Wilson's 95 % interval. */
+export interface StatisticCell {
+  value?: number | 'low' | 'high';
+  row?: number | 'low' | 'high';
+  column?: number | 'low' | 'high';
+  count: number;
+  share: number | null;
+  low: number;
+  high: number;
+}
+
+/** An `average`, `frequency` or `bktfreq` with its 95 % interval(s). */
+export interface Statistic {
+  type: 'average' | 'frequency' | 'bktfreq';
+  label: string | null;
+  count: number;
+  /** An average's mean, standard error and 95 % interval. */
+  mean?: number | null;
+  se?: number | null;
+  low?: number | null;
+  high?: number | null;
+  /** A table's cells. */
+  cells?: StatisticCell[];
+}
+
+/** The JSON summary object of a run. */
+export interface RunSummary {
+  schema: number;
+  type: 'summary';
+  generated: number;
+  produced: number;
+  seed: number;
+  seconds: number;
+  statistics?: Statistic[];
+  leads?: LeadTable[];
+  precision?: { wanted: number; widest: number | null; reached: boolean };
+  dd?: { thresholds: number; exact: number; tables: number; by_the_cards: number; leads: number };
 }
 
 /** One hand type of a script and its levelling. */

@@ -168,8 +168,9 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
  * 'diagnostics').
  * Returns {ok, output, diagnostics, deals: [{N, E, S, W}], statistics: {generated, produced,
  * seed, frequencies, frequencies2d}, handTypes: null | [{label, produced}] (the hand types the
- * run delivered, for a script that declares them), error: null | {line, column, severity,
- * source, message, explanation}}.
+ * run delivered, for a script that declares them), summary: null | the run's JSON summary
+ * object (as --json-summary prints it: statistics with 95 % intervals, leads tables, precision,
+ * double-dummy solves), error: null | {line, column, severity, source, message, explanation}}.
  */
 export function generate(script, options = {}, onText) {
   const list = optionList(options);
@@ -184,6 +185,7 @@ export function generate(script, options = {}, onText) {
     statistics: { generated: r.generated, produced: r.produced, seed: r.seed, frequencies: frequencies(r.output),
       frequencies2d: frequencyTables2d(r.output) },
     handTypes: r.hand_types,
+    summary: r.summary,
     error: r.error,
   };
 }

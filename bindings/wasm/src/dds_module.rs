@@ -4,8 +4,8 @@
 //! memory and its results back.
 
 use dealer::dd::{
-    ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsParContract, DdsParResult, DdsTable, LEADS_NOT_AVAILABLE,
-    NO_ANSWER,
+    ContextId, DdsAnswer, DdsCards, DdsEntryPoints, DdsJob, DdsLeadScores, DdsParContract, DdsParResult, DdsTable,
+    LEADS_NOT_AVAILABLE, NO_ANSWER,
 };
 use wasm_bindgen::prelude::*;
 
@@ -47,6 +47,11 @@ extern "C" {
         target: i32,
         score: &mut [i32],
     ) -> i32;
+
+    /// `dds_solve_board` with target -1, all cards with their scores, mode 1: 53 words out
+    /// (the number of entries, then 13 words each of suits, ranks, equal cards and scores).
+    #[wasm_bindgen(method, js_name = solveLeads)]
+    fn solve_leads(this: &DdsModule, context: u32, trump: i32, first: i32, cards: &[u32], out: &mut [i32]) -> i32;
 
     /// `SidesParBin`: 20 table words in, two `parResultsMaster` out.
     #[wasm_bindgen(method, js_name = sidesPar)]
@@ -153,6 +158,16 @@ impl DdsEntryPoints for ModuleDds {
         checked(code, score[0])
     }
 
+    fn solve_leads(&self, context: ContextId, trump: i32, first: i32, cards: &DdsCards) -> Result<DdsLeadScores, i32> {
+        let mut words = [0i32; 1 + 4 * 13];
+        let code = self.0.solve_leads(context.0 as u32, trump, first, &card_words(cards), &mut words);
+        let mut scores = DdsLeadScores { cards: words[0], ..Default::default() };
+        for (field, at) in [(&mut scores.suit, 1), (&mut scores.rank, 14), (&mut scores.equals, 27), (&mut scores.score, 40)] {
+            field.copy_from_slice(&words[at..at + 13]);
+        }
+        checked(code, scores)
+    }
+
     fn sides_par(&self, table: &DdsTable, vulnerability: i32) -> Result<[DdsParResult; 2], i32> {
         let mut words = [0i32; 2 * PAR_WORDS];
         let code = self.0.sides_par(&table_words(table), vulnerability, &mut words);
@@ -174,8 +189,8 @@ impl DdsEntryPoints for ModuleDds {
     }
 
     fn solve_jobs(&self, jobs: &[DdsJob]) -> Vec<Result<DdsAnswer, i32>> {
-        // The module's workers solve tables and single results; a search of every lead is
-        // answered "not available" without reaching them.
+        // The module's workers solve tables and single results; a search of every lead (which
+        // the core asks of a context, `solve_leads`, not in batches) is not sent to them.
         let mut kinds = Vec::with_capacity(4 * jobs.len());
         let mut cards = Vec::with_capacity(16 * jobs.len());
         for job in jobs {

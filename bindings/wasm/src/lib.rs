@@ -130,7 +130,8 @@ fn deal_json(deal: &dealer::cards::Deal) -> String {
 }
 
 /// Runs a script's whole job, as the native CLI does with the same options, and returns JSON:
-/// `{ok, output, diagnostics, generated, produced, seed, deals, error}`.
+/// `{ok, output, diagnostics, generated, produced, seed, deals, hand_types, summary, error}`
+/// (`summary`: the run's JSON summary object, as `json_summary` prints it; null when it failed).
 ///
 /// `options`: alternating option keys and values of the C API's `dealer_set_option` (`seed`,
 /// `generator`, `dialect`, `produce`, `generate`, `format`, ...). `on_text`, if not null, is
@@ -150,14 +151,17 @@ pub fn generate(
     let dds = dds.as_ref();
     let output = Arc::new(Mutex::new(Vec::new()));
     let diagnostics = Arc::new(Mutex::new(Vec::new()));
-    let run = || -> Result<dealer::RunReport, Error> {
+    let mut summary = String::new();
+    let mut run = || -> Result<dealer::RunReport, Error> {
         let mut session = session_with(&options, dds)?;
         for (stream, number, buffer) in [(Stream::Output, 0, &output), (Stream::Diagnostics, 1, &diagnostics)] {
             let mut forward = Forward { callback: on_text.clone(), stream: number, buffer: Arc::clone(buffer) };
             session.set_sink(stream, Some(Sink::Callback(Box::new(move |bytes: &[u8]| forward.write(bytes)))));
         }
         session.load_script(script.as_bytes())?;
-        dealer::practice::run(&mut session)
+        let report = dealer::practice::run(&mut session);
+        summary = session.last_summary().to_string();
+        report
     };
     let result = run();
     let mut dealt = Vec::new();
@@ -209,8 +213,10 @@ pub fn generate(
         }
         None => "null".to_string(),
     };
+    // The run's JSON summary object (statistics with their intervals, lead tables), as is.
+    let summary = if summary.is_empty() { "null".to_string() } else { summary };
     format!(
-        "{{\"ok\":{ok},\"output\":{},\"diagnostics\":{},{report},\"deals\":[{}],\"hand_types\":{hand_types},\"error\":{error}}}",
+        "{{\"ok\":{ok},\"output\":{},\"diagnostics\":{},{report},\"deals\":[{}],\"hand_types\":{hand_types},\"summary\":{summary},\"error\":{error}}}",
         json_string(&text(&output)),
         json_string(&text(&diagnostics)),
         dealt.join(",")

@@ -3,7 +3,7 @@
 // (target/release/dealer) and ../shared/parity.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -133,6 +133,26 @@ for (const c of DD_CASES) {
     assert.equal(mask(got.output), mask(want));
   });
 }
+
+test('leads: the opening-lead table and the statistics\' intervals equal the native CLI\'s', { skip: !existsSync(cli) && 'no target/release/dealer', timeout: 120000 }, async () => {
+  await loadDoubleDummy();
+  const lead = 'predeal west SKJ74, HQ3, D9862, CJ75\ncondition hcp(north) + hcp(south) >= 32\nproduce 6\n'
+    + 'action leads(west, notrump, 12), average hcp(north)\n';
+  const dir = mkdtempSync(join(tmpdir(), 'leads-'));
+  const path = join(dir, 'lead.dlr');
+  writeFileSync(path, lead);
+  const printed = execFileSync(cli, ['-s', '4', '--json-summary', path], { encoding: 'utf8' });
+  const want = JSON.parse(printed.split('\n').find((l) => l.startsWith('{"schema"')));
+  const got = generate(lead, { seed: 4, options: { json_summary: 'true' } });
+  assert.equal(got.error, null);
+  delete want.seconds;
+  delete got.summary.seconds;
+  assert.deepEqual(got.summary, want);
+  assert.equal(got.summary.leads[0].contract, '6NT');
+  assert.equal(got.summary.dd.leads, 6);
+  const text = (output) => mask(output.split('\n').filter((l) => !l.startsWith('{"schema"')).join('\n'));
+  assert.equal(text(got.output), text(printed));
+});
 
 test('double dummy on 3 solver workers (worker_threads, SharedArrayBuffer) prints what the native CLI prints', { skip: !available() && 'no ../shared or no target/release/dealer', timeout: 300000 }, () => {
   // A fresh Node process: this one's DDS is loaded with one worker.
