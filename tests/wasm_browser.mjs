@@ -6,12 +6,15 @@
 // PBN download carries the table and par, that Stop ends a long run, double dummy too, within
 // 1 s, that the examples run (the third with bar charts and a 2-D frequency's heat-map table),
 // that the page and that table fit a phone, that a page loaded once reloads and runs with the
-// server stopped, and that a worker that cannot load fails its job; saves screenshots in
+// server stopped, that a study link (script and seed in the fragment) reopens and runs, its
+// opening-lead table equal to the native CLI's and sortable, with the statistics' intervals, and
+// that a worker that cannot load fails its job; saves screenshots in
 // target/wasm-test/ (playground.png, playground-phone.png, playground-phone-heatmap.png,
 // playground-hand-types.png: the Hand types panel of a levelled run, whose levelled script must
 // download as the native CLI writes it); and makes the README's picture (see readmePicture).
 // Prints `N passed, M failed`.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -238,8 +241,8 @@ try {
   }
 
   await check('Hand types: natural against delivered shares, levelled in exact quotas, the levelled script downloads', async () => {
-    const count = await page.$$eval('#example option', (o) => o.length);
-    await page.selectOption('#example', String(count - 1));
+    const typed = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Hand types')));
+    await page.selectOption('#example', String(typed));
     expect(await page.isVisible('#tab-types') && await page.isVisible('#level-box'), 'no Hand types tab or level checkbox for a script with hand types');
     await page.check('#level');
     await page.fill('#produce', '20');
@@ -344,6 +347,48 @@ try {
     const lin = await fetchDownload('dl-lin');
     const linBoards = lin.split('\n').filter((l) => l.includes('md|'));
     expect(linBoards.length === deals.length, `${linBoards.length} LIN boards for ${deals.length} deals:\n${lin.slice(0, 300)}`);
+  });
+
+  await check('a study link reopens its script and seed; the lead table equals the native CLI\'s and sorts; intervals shown', async () => {
+    const { EXAMPLES } = await import('../bindings/wasm/www/examples.js');
+    const study = EXAMPLES.find((e) => e.title.startsWith('Opening lead'));
+    const params = new URLSearchParams({ script: study.script, seed: '5', generator: 'chacha', dialect: 'v2', produce: '', format: 'text' });
+    const linked = await browser.newPage();
+    await linked.goto(`${base}#${params}`);
+    await linked.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    const opened = await linked.evaluate(() => ({ script: document.getElementById('script').value, seed: document.getElementById('seed').value }));
+    expect(opened.script === study.script && opened.seed === '5', `the link opened ${JSON.stringify(opened).slice(0, 200)}`);
+    await linked.click('#run');
+    await linked.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 120000 });
+    expect(await linked.evaluate(() => document.body.dataset.state) === 'done', await linked.textContent('#status'));
+    // The same table as the native CLI's JSON summary (seconds aside).
+    const dir = mkdtempSync(join(tmpdir(), 'lead-'));
+    writeFileSync(join(dir, 'lead.dlr'), study.script);
+    const printed = execFileSync(join(top, 'target/release/dealer'), ['-s', '5', '--json-summary', join(dir, 'lead.dlr')], { encoding: 'utf8' });
+    const want = JSON.parse(printed.split('\n').find((l) => l.startsWith('{"schema"')));
+    const got = await linked.evaluate(() => window.playground.lastResult.summary);
+    delete want.seconds;
+    delete got.seconds;
+    expect(JSON.stringify(got) === JSON.stringify(want), 'the browser\'s summary differs from the native CLI\'s');
+    await linked.click('#tab-stats');
+    const rows = () => linked.$$eval('table.leads tbody tr', (r) => r.map((tr) => [tr.querySelector('th').textContent,
+      Number.parseFloat(tr.querySelector('td[data-key="beaten"]').textContent)]));
+    const before = await rows();
+    expect(before.length === want.leads[0].leads.length && before[0][0] === want.leads[0].leads[0].cards, `lead rows ${JSON.stringify(before)}`);
+    await linked.click('table.leads button[data-sort="beaten"]');
+    const sorted = await rows();
+    const shares = sorted.map((r) => r[1]);
+    expect(JSON.stringify(shares) === JSON.stringify([...shares].sort((a, b) => b - a)), `sorted by beaten: ${shares}`);
+    expect(await linked.$eval('table.leads th[aria-sort="descending"]', (th) => th.textContent.startsWith('beaten')), 'the sorted column is not marked');
+    const intervals = await linked.$$eval('table.intervals tbody tr', (r) => r.map((tr) => tr.textContent));
+    expect(intervals.some((t) => t.startsWith("South's points") && / to /.test(t)), `intervals ${intervals}`);
+    // The Link button: the address holds the script and the seed the run used.
+    await linked.click('#link');
+    const address = new URL(await linked.evaluate(() => location.href));
+    const back = new URLSearchParams(address.hash.slice(1));
+    expect(back.get('script') === study.script && back.get('seed') === '5', `the link ${address.hash.slice(0, 120)}`);
+    await linked.screenshot({ path: join(artefacts, 'playground-leads.png'), fullPage: true });
+    await linked.close();
   });
 
   await check('a page loaded once reloads and runs with the server stopped (service worker)', async () => {

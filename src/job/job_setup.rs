@@ -247,8 +247,7 @@ impl JobSetup<'_> {
             ceiling: None,
             smart_counts: smart.counted,
             clause_order,
-            counts_dd: !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
-                || program.actions.iter().any(|a| matches!(a, CompiledAction::Leads(_))),
+            counts_dd: dd_use.solves(),
             summary_json: Vec::new(),
             dd_counts_line: o.extra.get("debug").and_then(|d| parse_debug(d)).is_some_and(|(n, _)| n >= 2),
             given: None,

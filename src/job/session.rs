@@ -375,8 +375,7 @@ impl Session {
     /// its DDS module only for such a job.)
     pub fn needs_double_dummy(&self) -> bool {
         let Some(program) = &self.program else { return false };
-        let dd_use = job_dd_use(program, &self.options);
-        !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
+        job_dd_use(program, &self.options).solves()
     }
 
     /// The generate and produce limits a run of the loaded script has (see [`Session::run`]).

@@ -45,6 +45,15 @@ pub struct DdUse {
     /// The first feature that needs whole tables (DealerV2's mode 2), if any: `par`, `trix`,
     /// `parcontract`.
     pub table_feature: Option<&'static str>,
+    /// Whether an action searches every opening lead (`leads`).
+    pub leads: bool,
+}
+
+impl DdUse {
+    /// Whether a run solves double dummy at all.
+    pub fn solves(&self) -> bool {
+        !(self.condition.is_empty() && self.actions.is_empty()) || self.leads
+    }
 }
 
 /// A compiled script, ready to run.
@@ -122,7 +131,8 @@ impl Program {
             }
         }
         let actions = actions.union(self.dd_need_below(roots, &mut table_feature));
-        DdUse { condition, actions, table_feature }
+        let leads = self.actions.iter().any(|a| matches!(a, CompiledAction::Leads(_)));
+        DdUse { condition, actions, table_feature, leads }
     }
 
     /// The double-dummy results reachable from the given nodes; notes the first `par`.

@@ -110,6 +110,7 @@ test('double dummy: not available until DDS is loaded, which only a DD script ne
   assert.match(r.error.message, /not available.*loadDoubleDummy/);
   assert.equal(needsDoubleDummy(dd), true);
   assert.equal(needsDoubleDummy('produce 1\naction printoneline, average par(NS)\n'), true);
+  assert.equal(needsDoubleDummy('predeal west SKJ74, HQ3, D9862, CJ75\nproduce 1\naction leads(west, notrump, 9)\n'), true);
   assert.equal(needsDoubleDummy('produce 1\naction printpbn\n', { options: { pbn_dd: 'true' } }), true);
   assert.equal(needsDoubleDummy('produce 1\naction printpbn\n'), false);
   assert.equal(needsDoubleDummy('condition hcp(north) >= 15\n'), false);

@@ -1,7 +1,9 @@
 // The playground page: an editor checked as you type (on this thread: a check is a parse and a
 // compile, no dealing), runs in a Web Worker (Stop terminates it), hand diagrams, statistics
-// and frequency charts (bars for 1-D tables, heat-map tables for 2-D ones), downloads. State lives in the `playground` object (also on window for
-// the browser test).
+// and frequency charts (bars for 1-D tables, heat-map tables for 2-D ones), the statistics' 95 %
+// intervals and sortable opening-lead tables (from the run's JSON summary), downloads, and a link
+// holding the script, seed and settings in its fragment. State lives in the `playground` object
+// (also on window for the browser test).
 import { init, check, keywords, version, randomSeed, frequencies, frequencyTables2d } from '../pkg/index.js';
 // The Hand types panel: a script that declares Dealer3's `HandType_NAME` variables shows each
 // type's natural share (counted exactly where one seat is read, else measured) against the share
@@ -26,6 +28,8 @@ const playground = {
   firstResultMs: null,
   loadMs: null,
   lastHandTypes: null,
+  // Each lead table's sort: [column key, descending] or undefined (the summary's order).
+  leadSort: [],
   // The manual's reference-index.json (see manualIndex), once fetched; null without one.
   reference: null,
 };
@@ -287,7 +291,115 @@ function renderStats(result, timing) {
     html += '</div>';
   }
   for (const t of frequencyTables2d(result.output)) html += heatMapHtml(t);
+  const summary = result.summary || {};
+  html += intervalsHtml(summary.statistics || []);
+  (summary.leads || []).forEach((table, i) => { html += leadTableHtml(table, i); });
   $('stats').innerHTML = html;
+}
+
+// A number for a table cell, or — when it is not known (null).
+function shown(value, digits, scale = 1) {
+  return value === null || value === undefined ? '—' : (scale * value).toFixed(digits);
+}
+
+// How sure the statistics are: each average with its 95 % interval, each counted cell of a
+// table with its share and Wilson's 95 % interval (the JSON summary's `statistics`).
+function intervalsHtml(statistics) {
+  if (statistics.length === 0) return '';
+  let html = '<div class="table-wrap" role="region" tabindex="0" aria-label="95 % intervals (scrolls sideways)">'
+    + '<table class="intervals"><caption>How sure: 95 % intervals</caption><thead><tr>'
+    + '<th scope="col">statistic</th><th scope="col">value</th><th scope="col">estimate</th>'
+    + '<th scope="col">95 % interval</th></tr></thead><tbody>';
+  for (const s of statistics) {
+    const name = escapeHtml(s.label || s.type);
+    if (s.type === 'average') {
+      html += `<tr><th scope="row">${name}</th><td>mean</td><td>${shown(s.mean, 3)} ± ${shown(s.se, 3)}</td>`
+        + `<td>${shown(s.low, 3)} to ${shown(s.high, 3)}</td></tr>`;
+      continue;
+    }
+    for (const c of s.cells.filter((cell) => cell.count > 0)) {
+      const at = 'value' in c ? String(c.value) : `${c.row} × ${c.column}`;
+      html += `<tr><th scope="row">${name}</th><td>${escapeHtml(at)}</td><td>${shown(c.share, 1, 100)} %</td>`
+        + `<td>${shown(c.low, 1, 100)} to ${shown(c.high, 1, 100)} %</td></tr>`;
+    }
+  }
+  return html + '</tbody></table></div>';
+}
+
+// The columns of a lead table: the key of each row's value, its heading, how it is shown.
+const LEAD_COLUMNS = [
+  ['cards', 'lead', (r) => escapeHtml(r.cards)],
+  ['tricks', 'defence tricks', (r) => `${shown(r.tricks, 2)} ± ${shown(r.tricks_se, 2)}`],
+  ['beaten', 'beaten', (r) => `${shown(r.beaten, 1, 100)} ± ${shown(r.beaten_se, 1, 100)} %`],
+];
+
+// A `leads` action's table (the JSON summary's `leads`), sortable by each column: click a
+// heading (again: the other way round). `rows` keeps the summary's order unless sorted.
+function leadTableHtml(table, index, sort = null) {
+  const rows = table.leads.map((r, i) => ({ ...r, order: i }));
+  if (sort) {
+    const [key, down] = sort;
+    rows.sort((a, b) => {
+      const x = a[key] ?? -Infinity;
+      const y = b[key] ?? -Infinity;
+      const order = typeof x === 'string' ? a.order - b.order : x - y;
+      return down ? -order : order;
+    });
+  }
+  const seat = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+  const caption = `Opening leads by ${seat(table.leader)} against ${table.contract} by ${seat(table.declarer)}`
+    + ` (${table.vulnerable ? '' : 'not '}vulnerable), ${table.deals} deals; best lead ${table.best ?? '—'}`;
+  let html = `<div class="table-wrap" data-lead-table="${index}"><table class="leads"><caption>${escapeHtml(caption)}</caption><thead><tr>`;
+  for (const [key, heading] of LEAD_COLUMNS) {
+    const state = sort && sort[0] === key ? (sort[1] ? 'descending' : 'ascending') : 'none';
+    html += `<th scope="col" aria-sort="${state}"><button type="button" data-sort="${key}">${heading}</button></th>`;
+  }
+  html += '</tr></thead><tbody>';
+  for (const r of rows) {
+    const best = r.cards === table.best ? ' class="best"' : '';
+    html += `<tr${best}>${LEAD_COLUMNS.map(([key, , cell], i) => (i === 0 ? `<th scope="row">${cell(r)}</th>` : `<td data-key="${key}">${cell(r)}</td>`)).join('')}</tr>`;
+  }
+  return html + '</tbody></table></div>';
+}
+
+// Sorting a lead table: a click on a heading's button sorts by that column (a second click on the
+// same column turns the order round; numbers start from the largest).
+function sortLeadTable(event) {
+  const button = event.target.closest('button[data-sort]');
+  const wrap = button && button.closest('[data-lead-table]');
+  if (!wrap || !playground.lastResult || !playground.lastResult.summary) return;
+  const index = Number(wrap.dataset.leadTable);
+  const key = button.dataset.sort;
+  const before = playground.leadSort[index];
+  const down = before && before[0] === key ? !before[1] : key !== 'cards';
+  playground.leadSort[index] = [key, down];
+  const html = leadTableHtml(playground.lastResult.summary.leads[index], index, playground.leadSort[index]);
+  wrap.outerHTML = html;
+}
+
+// The link to this study: the script, seed and settings in the URL's fragment (never sent to a
+// server), which the page reads when it opens.
+function studyLink() {
+  const r = playground.lastResult;
+  const seed = $('seed').value.trim() || (r && r.statistics.seed) || '';
+  const params = new URLSearchParams({ script: editor.value, seed, generator: $('generator').value,
+    dialect: $('dialect').value, produce: $('produce').value.trim(), format: $('format').value });
+  return `${location.origin}${location.pathname}#${params}`;
+}
+
+// Fills the editor and settings from a link's fragment; false when it holds no script.
+function openLink() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.has('script')) return false;
+  editor.value = params.get('script');
+  for (const id of ['seed', 'generator', 'dialect', 'produce', 'format']) {
+    if (params.has(id)) $(id).value = params.get(id);
+  }
+  playground.inputName = undefined;
+  playground.lastHandTypes = null;
+  updateHandTypesUi();
+  scheduleCheck();
+  return true;
 }
 
 // A 2-D frequency table as an HTML table whose count cells are shaded by count (the Sum row and
@@ -361,6 +473,7 @@ async function run() {
       },
     });
     playground.lastResult = result;
+    playground.leadSort = [];
     const notes = result.diagnostics.replace(/Calculating\.\.\. ?\d+% complete\r/g, '').replace(/ {38}\r/g, '');
     $('output').textContent = result.output + (notes ? `\n${notes}` : '')
       + (result.error ? `\nError: ${result.error.line ? `line ${result.error.line}: ` : ''}${said(result.error)}\n` : '');
@@ -466,6 +579,18 @@ async function main() {
   $('bbo').addEventListener('change', scheduleCheck);
   $('run').addEventListener('click', run);
   $('stop').addEventListener('click', stop);
+  $('stats').addEventListener('click', sortLeadTable);
+  $('link').addEventListener('click', async () => {
+    const link = studyLink();
+    history.replaceState(null, '', link);
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus('Link copied: it holds the script, seed and settings (in the #fragment, never sent to a server).');
+    } catch {
+      setStatus('The address bar holds the link: the script, seed and settings in its #fragment.');
+    }
+  });
+  window.addEventListener('hashchange', () => { if (openLink()) runCheck(); });
   for (const f of ['text', 'pbn', 'lin', 'json']) $(`dl-${f}`).addEventListener('click', () => downloadAs(f));
   const shownTabs = () => tabs.filter((t) => !$(`tab-${t}`).hidden);
   tabs.forEach((t) => {
@@ -488,7 +613,7 @@ async function main() {
   playground.worker = new DealerWorker(new URL('dealer-worker.js', import.meta.url));
   playground.loadMs = performance.now();
   $('version').textContent = `libdealer ${version()}`;
-  loadExample(0);
+  if (!openLink()) loadExample(0);
   runCheck();
   setStatus(`Ready (loaded in ${Math.round(playground.loadMs)} ms). Ctrl+Enter runs, Escape stops.`);
   document.body.dataset.ready = 'true';

@@ -112,4 +112,19 @@ action printpbn,
   average "22_24" 100 * HandType_22_24
 `,
   },
+  {
+    title: 'Opening lead: West against 1NT-3NT, every card scored double dummy (leads)',
+    generator: 'chacha',
+    dialect: 'v2',
+    seed: 2,
+    script: `# West holds SKJ74 HQ3 D9862 CJ75 and hears 1NT (15-17) - 3NT.
+# leads(west, notrump, 9): every card West may lead, scored on each deal (one search for all),
+# with the defence's mean tricks, how often 3NT is beaten, and how sure each number is.
+predeal west SKJ74, HQ3, D9862, CJ75
+condition hcp(north) >= 15 && hcp(north) <= 17 && shape(north, any 4333 + any 4432 + any 5332)
+  && hcp(south) >= 10 && hcp(south) <= 15 && spades(south) < 4 && hearts(south) < 4
+produce 12
+action leads(west, notrump, 9), average "South's points" hcp(south)
+`,
+  },
 ];
