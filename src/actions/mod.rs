@@ -5,7 +5,8 @@
 //! `-m` progress meter, and the per-run state of a run's actions ([`state`]); and libdealer's
 //! own board records: duplicate board numbering and rotation ([`boards`]), BBO's LIN
 //! (`printlin`, [`lin`]) and JSON Lines (`printjson`, [`jsonl`]), PBN 2.1's double-dummy
-//! tags ([`pbn_dd`]), and opening-lead tables (`leads`, [`leads`]).
+//! tags ([`pbn_dd`]), and opening-lead tables (`leads`, [`leads`]); each statistic's accumulator
+//! and report (`tally`) with how sure it is ([`precision`]).
 //!
 //! This module only formats and accumulates values that the session has already evaluated; it
 //! knows nothing of dealing or expression evaluation, except [`state`], which evaluates each
@@ -28,6 +29,7 @@ pub mod printers;
 pub mod report;
 pub mod state;
 pub mod stats;
+pub(crate) mod tally;
 
 pub use boards::{board_dealer, board_vulnerability, Board, BoardPlan};
 pub use footer::{write_footer, DdCount, LibraryCounts, PrecisionReached, ProgressMeter, RunSummary, SmartCount};

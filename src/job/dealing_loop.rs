@@ -639,7 +639,7 @@ fn deal_loop(
     let room = outputs.max_bytes.map(|max| max.saturating_sub(outputs.total()));
     let end = outputs.out.len();
     job.summary_json = state.summary_json(summary);
-    state.finish(&mut outputs.out, summary, room);
+    state.finish(&mut outputs.out, summary, &job.summary_json, room);
     if let Some(room) = room {
         if (outputs.out.len() - end) as u64 > room {
             // The end-of-run report does not fit: it ends with its last whole line that does.

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::actions::state::Tally;
+use crate::actions::tally::Tally;
 use crate::cards::Deal;
 use crate::job::parallel::Summary;
 use crate::program::tallied_values::TalliedValues;
