@@ -104,7 +104,9 @@ def environment(scratch):
         sys.exit(f"make install failed:\n{made.stdout}{made.stderr}")
     venv = TOP / "target" / "python-venv"
     python = venv / "bin" / "python"
-    if subprocess.run([str(python), "-c", "import libdealer"], capture_output=True).returncode != 0:
+    has_binding = python.exists() and subprocess.run([str(python), "-c", "import libdealer"],
+                                                     capture_output=True).returncode == 0
+    if not has_binding:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                         str(TOP / "bindings" / "python")], check=True)

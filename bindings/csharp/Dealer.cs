@@ -310,6 +310,8 @@ namespace Libdealer
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr dealer_last_error_summary(SessionHandle session);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern IntPtr dealer_last_summary(SessionHandle session);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_last_error_location(SessionHandle session, out uint line, out uint col);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_last_error_exit_code(SessionHandle session);
@@ -734,6 +736,19 @@ namespace Libdealer
                 Seed = record.seed,
                 Ceiling = record.ceiling,
             };
+        }
+
+        /// <summary>The last Run's JSON summary object, one line (dealer_last_summary): deals, seed,
+        /// every statistic with its standard error and 95 % interval ("statistics"), the tables of
+        /// leads actions ("leads"), the precision reached, the double-dummy solves ("dd"). Empty
+        /// before a run and after one that failed.</summary>
+        public string LastSummary
+        {
+            get
+            {
+                CheckDisposed();
+                return Native.FromUtf8z(Native.dealer_last_summary(handle));
+            }
         }
 
         /// <summary>Deals until a deal satisfies the condition; null when the limits are reached

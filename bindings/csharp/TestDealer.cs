@@ -319,6 +319,19 @@ internal static class TestDealer
             Check("RunReport: generated 5 produced 5 seed 7",
                 report.Status == DealerStatus.DEALER_OK && report.Produced == 5 && report.Generated >= 5 && report.Seed == 7,
                 "status " + report.Status + " generated " + report.Generated + " produced " + report.Produced + " seed " + report.Seed);
+            using (var session = new DealerSession())
+            {
+                session.SetOutput(DealerStream.DEALER_STREAM_OUTPUT, (Action<string>)(s => { }));
+                session.Seed = 3;
+                session.LoadScript("generate 2000\naction average hcp(north)\n");
+                Check("LastSummary: empty before a run", session.LastSummary == "", session.LastSummary);
+                session.Run();
+                string summary = session.LastSummary;
+                Check("LastSummary: the run's JSON summary with the average's interval",
+                    summary.StartsWith("{\"schema\":1,\"type\":\"summary\",\"generated\":2000,")
+                    && summary.Contains("\"statistics\":[{\"type\":\"average\",\"label\":null,\"count\":2000,\"mean\":"),
+                    summary);
+            }
         });
 
         Test("output to TextWriter and Stream", () =>

@@ -197,6 +197,7 @@ function dealer_eval_compiled(session: PDealerSessionHandle; id: UInt32; out val
 function dealer_set_deal(session: PDealerSessionHandle; deal: PDealerDeal): Int32; cdecl; external DealerLib;
 function dealer_last_error(session: PDealerSessionHandle): PAnsiChar; cdecl; external DealerLib;
 function dealer_last_error_summary(session: PDealerSessionHandle): PAnsiChar; cdecl; external DealerLib;
+function dealer_last_summary(session: PDealerSessionHandle): PAnsiChar; cdecl; external DealerLib;
 function dealer_last_error_location(session: PDealerSessionHandle; line, col: PCardinal): Int32; cdecl; external DealerLib;
 function dealer_last_error_exit_code(session: PDealerSessionHandle): Int32; cdecl; external DealerLib;
 function dealer_deal_to_pbn(deal: PDealerDeal; buffer: PAnsiChar; size: NativeUInt): NativeUInt; cdecl; external DealerLib;
@@ -302,6 +303,10 @@ type
       DEALER_INTERRUPTED; raises on errors. }
     function Run(out Report: TDealerRunReport): Integer; overload;
     function Run: TDealerRunReport; overload;
+    { The last Run's JSON summary object, one line (dealer_last_summary): deals, seed, every
+      statistic with its standard error and 95 % interval, the tables of leads actions, the
+      precision reached, the double-dummy solves. Empty before a run and after one that failed. }
+    function LastSummary: UTF8String;
     { False at DEALER_DONE. }
     function NextDeal(out Deal: TDealerDeal): Boolean;
     { Up to Count deals satisfying the condition, as Count calls of NextDeal would
@@ -757,6 +762,12 @@ begin
     Result := FOutput[Stream]
   else
     Result := '';
+end;
+
+function TDealerSession.LastSummary: UTF8String;
+begin
+  NeedHandle;
+  Result := FromUtf8(dealer_last_summary(FHandle));
 end;
 
 function TDealerSession.Run(out Report: TDealerRunReport): Integer;

@@ -189,8 +189,10 @@ begin
     S.SetOption('seed', Seed);
     S.LoadScriptFile(ScriptFile);
     S.SetOutput(DEALER_STREAM_OUTPUT);
+    Check(S.LastSummary = '', 'no summary before a run');
     Status := S.Run(R);
     Check(Status = DEALER_OK, 'run status');
+    Check(Pos('{"schema":1,"type":"summary","generated":', S.LastSummary) = 1, 'LastSummary: the run''s JSON summary', S.LastSummary);
     Check((R.produced = 5) and (R.generated >= 5) and (IntToStr(R.seed) = Seed),
       'run report', Format('generated %d produced %d seed %d', [R.generated, R.produced, R.seed]));
     Text := S.OutputText[DEALER_STREAM_OUTPUT];
