@@ -13,8 +13,9 @@
 
 use std::io::Write;
 
+use crate::actions::pbn_dd::denomination_name;
 use crate::actions::precision::{json_number, wilson, Estimate};
-use crate::cards::{Card, Hand, Seat, Strain, Suit};
+use crate::cards::{Card, Hand, Seat, Suit};
 use crate::dd::LeadTricks;
 use crate::dialect::Dialect;
 use crate::program::scoring;
@@ -40,8 +41,8 @@ pub struct LeadTable {
     /// 0 fewer) summed and their squares summed.
     imps: Vec<i64>,
     imps_squared: Vec<i64>,
-    half_points: Vec<u64>,
-    half_points_squared: Vec<u64>,
+    half_points: Vec<i64>,
+    half_points_squared: Vec<i64>,
 }
 
 impl LeadTable {
@@ -92,9 +93,12 @@ impl LeadTable {
             *count = tricks.after(lead[0]).ok_or("leads: the solver gave no count for a card of the leader")?;
         }
         let counts = &counts[..self.leads.len()];
+        // The defence's score after each lead, once per deal (the pairs below compare them).
         let contract = self.contract();
-        let defence_score =
-            |tricks: u8| -scoring::score(Dialect::Classic, self.vulnerable, &contract, 13 - i32::from(tricks));
+        let mut scores = [0i32; 13];
+        for (score, &tricks) in scores.iter_mut().zip(counts) {
+            *score = -scoring::score(Dialect::Classic, self.vulnerable, &contract, 13 - i32::from(tricks));
+        }
         let beat_at = 14 - self.study.needed;
         let n = self.leads.len();
         for (row, &mine) in counts.iter().enumerate() {
@@ -102,7 +106,7 @@ impl LeadTable {
             self.tricks_squared[row] += u64::from(mine) * u64::from(mine);
             self.beaten[row] += u64::from(mine >= beat_at);
             for (column, &theirs) in counts.iter().enumerate() {
-                let imps = i64::from(scoring::imps(Dialect::Classic, defence_score(mine) - defence_score(theirs)));
+                let imps = i64::from(scoring::imps(Dialect::Classic, scores[row] - scores[column]));
                 let half = match mine.cmp(&theirs) {
                     std::cmp::Ordering::Greater => 2,
                     std::cmp::Ordering::Equal => 1,
@@ -180,8 +184,6 @@ impl LeadTable {
                 })
                 .collect()
         };
-        let half: Vec<i64> = self.half_points.iter().map(|&h| h as i64).collect();
-        let half_squared: Vec<i64> = self.half_points_squared.iter().map(|&h| h as i64).collect();
         LeadReport {
             leader: self.study.leader,
             declarer: self.study.declarer(),
@@ -190,7 +192,7 @@ impl LeadTable {
             deals: n,
             best: best_lead(&leads),
             imps: pair(&self.imps, &self.imps_squared, 1.0),
-            matchpoints: pair(&half, &half_squared, 50.0),
+            matchpoints: pair(&self.half_points, &self.half_points_squared, 50.0),
             leads,
         }
     }
@@ -279,12 +281,9 @@ pub struct LeadReport {
     pub matchpoints: Vec<Vec<Estimate>>,
 }
 
-/// A contract's name: `3NT`, `4S`.
+/// A contract's name: `3NT`, `4S` (the level and PBN's denomination).
 fn contract_name(contract: &Contract) -> String {
-    match contract.strain {
-        Strain::Notrump => format!("{}NT", contract.level),
-        Strain::Suit(suit) => format!("{}{}", contract.level, suit.letter()),
-    }
+    format!("{}{}", contract.level, denomination_name(contract.strain))
 }
 
 /// A number with `decimals` decimals, or `-` when it is not known.
@@ -425,6 +424,7 @@ impl LeadReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Strain;
     use crate::pos::Pos;
 
     /// West's hand SKJ74 HQ3 D9862 CJ75.
