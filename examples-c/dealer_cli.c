@@ -86,13 +86,17 @@ struct cli_options {
     int intervals;
     int pbn_dd;
     int json_dd;
+    const char *input;
+    const char *input_format;
+    const char *verify_dd;
+    const char *input_errors;
     const char *bad_word; /* the first "--word" refused (NULL: none), reported by main */
     enum long_option_error bad_word_error;
 };
 
 static const struct cli_options CLI_DEFAULTS = {"chacha", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                                 NULL, NULL, NULL, NULL, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, EXPLAIN_AUTO, REQUEST_NONE, 0,
-                                                0, 0, 0, 0, 0, 0, NULL, LONG_UNKNOWN};
+                                                0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, LONG_UNKNOWN};
 
 /* The long options' settings. */
 static struct cli_options cli;
@@ -133,6 +137,14 @@ static const struct long_option long_options[] = {
      "--no-board-title             LIN records without the ah|Board N| title", 0},
     {NULL, "json-summary", NULL, &cli.json_summary, 1,
      "--json-summary               end the run with a JSON summary object, not the text statistics", 0},
+    {"Reading deals (hand records, other programs' files)", "input", &cli.input, NULL, 0,
+     "--input=FILE                 the deals of FILE (- standard input) through the script, board data kept", 0},
+    {NULL, "input-format", &cli.input_format, NULL, 0,
+     "--input-format=auto|pbn|lin|oneline|dl52|jsonl|zrd  the input's format (auto: from its first bytes)", 0},
+    {NULL, "verify-dd", &cli.verify_dd, NULL, 0,
+     "--verify-dd=N                solve the first N double-dummy tables the records carry; stop if one differs", 0},
+    {NULL, "input-errors", &cli.input_errors, NULL, 0,
+     "--input-errors=stop|skip     a malformed record stops the run (stop), or is skipped and counted", 0},
     {"Statistics", "intervals", NULL, &cli.intervals, 1,
      "--intervals                  the statistics with their 95 % intervals (averages, frequency shares)", 0},
     {NULL, "precision", &cli.precision, NULL, 0,
@@ -656,6 +668,11 @@ int main(int argc, char **argv) {
     /* Double dummy in board records (README "Double dummy in PBN and JSON Lines records"). */
     if (cli.pbn_dd) set(session, "pbn_dd", "true");
     if (cli.json_dd) set(session, "json_dd", "true");
+    /* Reading deals from board records (README "Reading deals"). */
+    if (cli.input) set(session, "input", cli.input);
+    if (cli.input_format) set(session, "input_format", cli.input_format);
+    if (cli.verify_dd) set(session, "verify_dd", cli.verify_dd);
+    if (cli.input_errors) set(session, "input_errors", cli.input_errors);
     /* Levelling (README "Practice sets: levelling hand types"). */
     if (cli.write_leveled) set(session, "write_leveled", cli.write_leveled);
     if (cli.level) set(session, "level", "true");
@@ -868,6 +885,11 @@ int main(int argc, char **argv) {
         }
     } else {
         FILE *input = stdin;
+        if (!path && cli.input && strcmp(cli.input, "-") == 0) {
+            fprintf(stderr, "%s: --input=- reads the records from standard input: give the script as a file\n", argv[0]);
+            dealer_free_session(session);
+            return 2;
+        }
         if (path) {
             input = fopen(path, "rb");
             if (!input) {

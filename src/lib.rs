@@ -37,6 +37,7 @@ pub mod job;
 pub mod pos;
 pub mod practice;
 pub mod program;
+pub mod records;
 pub mod scale_out;
 pub mod script;
 pub mod stack;

@@ -8,6 +8,7 @@
 
 use crate::cards::{Deal, Hand, Seat};
 use crate::dd::DdTable;
+use crate::records::BoardData;
 use crate::script::ast::Vulnerability;
 
 /// The standard 16-board vulnerability cycle, indexed by `(board − 1) mod 16`.
@@ -67,6 +68,9 @@ pub struct BoardLabel {
     /// The scenario's own board plan (its `dealer` and `vulnerable` statements), in a board
     /// set mixed from several scenarios.
     pub plan: Option<BoardPlan>,
+    /// The board data of a record read from a file (`input`): its number, dealer,
+    /// vulnerability and tags replace those the board plan computes.
+    pub record: Option<std::sync::Arc<BoardData>>,
 }
 
 /// One produced deal as a board: its number, dealer, vulnerability and (possibly rotated) hands.
@@ -135,6 +139,20 @@ impl BoardPlan {
 }
 
 impl BoardPlan {
+    /// The board a produced deal becomes: [`board`](Self::board) numbered `number`, unless the
+    /// deal was read from a record whose board data say otherwise (its number, dealer and
+    /// vulnerability win; its hands are never turned).
+    pub fn recorded_board(&self, number: i64, deal: &Deal, record: Option<&BoardData>) -> Board {
+        let Some(record) = record else { return self.board(number, deal) };
+        let number = record.number.unwrap_or(number);
+        let planned = BoardPlan { rotate: false, ..*self }.board(number, deal);
+        Board {
+            dealer: record.dealer.unwrap_or(planned.dealer),
+            vulnerability: record.vulnerability.unwrap_or(planned.vulnerability),
+            ..planned
+        }
+    }
+
     /// How many seats clockwise board `number` turns its deal (0 without rotation).
     pub fn turn(&self, number: i64) -> usize {
         match (self.rotate, self.script_dealer) {

@@ -69,6 +69,26 @@ pub struct LibraryCounts {
     pub wrap_arounds: i64,
 }
 
+/// What a run reading its deals from a file (`input`) read: printed after the seed line
+/// (`Input FILE (pbn): N records read, …`) and as the JSON summary's `input`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputCounts<'a> {
+    /// The input's name (its path, `standard input` or `input data`).
+    pub name: &'a str,
+    /// Its format (`pbn`, `lin`…).
+    pub format: &'static str,
+    /// Records read, malformed and skipped ones included.
+    pub records_read: u64,
+    /// Malformed records skipped (`input_errors` `skip`).
+    pub malformed: u64,
+    /// Records skipped because their deal contradicts the predeal.
+    pub off_predeal: u64,
+    /// Double-dummy tables read from the records (not solved).
+    pub dd_read: u64,
+    /// Tables read and checked by solving (`verify_dd`).
+    pub dd_verified: u64,
+}
+
 /// What double dummy cost a run: the solves by kind, and the threshold questions the cards
 /// answered without a solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -112,6 +132,8 @@ pub struct RunSummary<'a> {
     pub library: Option<LibraryCounts>,
     /// The seat factors smart dealing counted (ChaCha only), one line each after `Time needed`.
     pub smart: &'a [SmartCount],
+    /// What a run reading its deals from a file read (`None`: the deals were dealt).
+    pub input: Option<InputCounts<'a>>,
     /// A practice run's boards of each hand type the script declares (the JSON summary's
     /// `hand_types`; empty otherwise).
     pub hand_types: &'a [(std::sync::Arc<str>, i64)],
@@ -162,6 +184,20 @@ pub fn write_footer(out: &mut Vec<u8>, dialect: Dialect, s: &RunSummary) {
                 }
             }
         }
+    }
+    if let Some(input) = s.input {
+        let mut line = format!("Input {} ({}): {} records read", input.name, input.format, input.records_read);
+        for (count, what) in [
+            (input.malformed, "malformed, skipped"),
+            (input.off_predeal, "contradicting the predeal, skipped"),
+            (input.dd_read, "double-dummy tables read"),
+            (input.dd_verified, "tables verified by solving"),
+        ] {
+            if count > 0 {
+                line.push_str(&format!(", {count} {what}"));
+            }
+        }
+        let _ = writeln!(out, "{line}");
     }
     out.extend_from_slice(b"Time needed ");
     super::cformat::write_fixed(out, s.seconds, 8, 3);

@@ -74,7 +74,8 @@ fn strain_key(strain: Strain) -> &'static str {
     }
 }
 
-/// `printjson(…)`: the object of one board and its named values, then a newline; with `dd` (the
+/// `printjson(…)`: the object of one board and its named values (and the tags of a record read
+/// from a file, `"tags"`), then a newline; with `dd` (the
 /// `json_dd` option) also the board's double-dummy table (`"dd"`: tricks by declarer and strain)
 /// and par for its vulnerability (`"par"`: North–South's score and the par contracts, written as
 /// PBN's `ParContract`).
@@ -101,6 +102,19 @@ pub fn print_json(
         out.extend_from_slice(b"\"hand_type\":");
         write_json_string(out, hand_type);
         out.push(b',');
+    }
+    if let Some(record) = label.and_then(|l| l.record.as_deref()).filter(|r| !r.tags.is_empty()) {
+        // The tags of a record read from a file (PBN's `[Event]`, players…), as read.
+        out.extend_from_slice(b"\"tags\":{");
+        for (i, (name, value)) in record.tags.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_json_string(out, name);
+            out.push(b':');
+            write_json_string(out, value);
+        }
+        out.extend_from_slice(b"},");
     }
     out.extend_from_slice(b"\"deal\":\"N:");
     for (i, seat) in Seat::ALL.into_iter().enumerate() {
@@ -183,6 +197,15 @@ pub fn write_json_summary(out: &mut Vec<u8>, s: &RunSummary) {
             let _ = write!(out, "\"dealt_from_table\":{}}}", count.dealt_from_table);
         }
         out.push(b']');
+    }
+    if let Some(input) = s.input {
+        out.extend_from_slice(b",\"input\":{\"name\":");
+        write_json_string(out, input.name);
+        let _ = write!(
+            out,
+            ",\"format\":\"{}\",\"records_read\":{},\"malformed_skipped\":{},\"off_predeal_skipped\":{},\"dd_read\":{},\"dd_verified\":{}}}",
+            input.format, input.records_read, input.malformed, input.off_predeal, input.dd_read, input.dd_verified
+        );
     }
     if let Some(dd) = s.dd {
         let _ = write!(
@@ -302,6 +325,7 @@ mod tests {
             seed_printed: 42,
             seconds: 0.0125,
             library: None,
+            input: None,
             smart: &[],
             hand_types: &[],
             dd: None,

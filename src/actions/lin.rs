@@ -15,6 +15,7 @@ use std::io::Write;
 
 use crate::actions::boards::Board;
 use crate::cards::{Hand, Seat, Suit};
+use crate::records::BoardData;
 use crate::script::ast::Vulnerability;
 
 /// LIN's seat order in `md|`: South, West, North, East.
@@ -50,9 +51,24 @@ pub fn write_lin_hand(out: &mut Vec<u8>, hand: Hand) {
 }
 
 /// `printlin`: one LIN record of `board` and a newline; `title` adds `ah|Board N|`, a scenario
-/// (a board of a mixed set) `st|NAME|`, BBO's small heading (`|` in the name becomes `!`).
-pub fn print_lin(out: &mut Vec<u8>, board: &Board, title: bool, scenario: Option<&str>) {
+/// (a board of a mixed set) `st|NAME|`, BBO's small heading (`|` in the name becomes `!`); a
+/// record read from a file that names players gives `pn|South,West,North,East|`.
+pub fn print_lin(out: &mut Vec<u8>, board: &Board, title: bool, scenario: Option<&str>, record: Option<&BoardData>) {
     let _ = write!(out, "qx|o{}|", board.number);
+    // A player PBN calls `-` (none) or `?` (unknown) is no name.
+    let players = LIN_SEAT_ORDER
+        .map(|seat| record.and_then(|r| r.tag(seat.name())).filter(|name| !matches!(*name, "-" | "?")).unwrap_or(""));
+    if players.iter().any(|p| !p.is_empty()) {
+        // The players a record read from a file names (PBN `[South]`…, LIN `pn|`).
+        out.extend_from_slice(b"pn|");
+        for (i, name) in players.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(name.replace(['|', ','], " ").as_bytes());
+        }
+        out.push(b'|');
+    }
     if let Some(name) = scenario {
         let _ = write!(out, "st|{}|", name.replace('|', "!"));
     }
@@ -86,7 +102,7 @@ mod tests {
     #[test]
     fn a_record_as_bbo_writes_it() {
         let mut out = Vec::new();
-        print_lin(&mut out, &BoardPlan::default().board(1, &deal()), true, None);
+        print_lin(&mut out, &BoardPlan::default().board(1, &deal()), true, None, None);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "qx|o1|md|3S876HT98DQT987CK5,S543H7654D62CQJ64,SAK2HQ3DKJ43CAT98,SQJT9HAKJ2DA5C732|rh||ah|Board 1|sv|o|pg||\n"
@@ -99,7 +115,7 @@ mod tests {
         let expected = [(1, b'3', b'o'), (2, b'4', b'n'), (3, b'1', b'e'), (4, b'2', b'b'), (5, b'3', b'n')];
         for (number, digit, vul) in expected {
             let mut out = Vec::new();
-            print_lin(&mut out, &BoardPlan::default().board(number, &deal), false, None);
+            print_lin(&mut out, &BoardPlan::default().board(number, &deal), false, None, None);
             let text = String::from_utf8(out).unwrap();
             assert_eq!(
                 text,

@@ -32,7 +32,9 @@ pub mod stats;
 pub(crate) mod tally;
 
 pub use boards::{board_dealer, board_vulnerability, Board, BoardPlan};
-pub use footer::{write_footer, DdCount, LibraryCounts, PrecisionReached, ProgressMeter, RunSummary, SmartCount};
+pub use footer::{
+    write_footer, DdCount, InputCounts, LibraryCounts, PrecisionReached, ProgressMeter, RunSummary, SmartCount,
+};
 pub use jsonl::{print_json, write_json_summary};
 pub use leads::{LeadReport, LeadRow, LeadTable};
 pub use lin::print_lin;

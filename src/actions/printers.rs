@@ -194,7 +194,9 @@ pub const PEER_GENERATOR: &str = "Dealer Version 2.4 by Hans, Henk, and JGM";
 /// The `[Generator]` tag value in ChaCha mode: libdealer and the crate version.
 pub const LIBDEALER_GENERATOR: &str = concat!("libdealer ", env!("CARGO_PKG_VERSION"));
 
-/// `printpbn`: one PBN record followed by a blank line.
+/// `printpbn`: one PBN record followed by a blank line. A deal read from a record (`input`)
+/// keeps the record's tags: its `[Event]`, `[Site]`, `[Date]`, players, `[Declarer]`,
+/// `[Contract]` and `[Result]` replace the generated ones, and its other tags follow them.
 ///
 /// Returns `true` when the peer toggles its end-of-run footer flag as a side effect: classic
 /// dealer flips `verbose` on every call, so the session must flip its "print the footer" state
@@ -202,7 +204,22 @@ pub const LIBDEALER_GENERATOR: &str = concat!("libdealer ", env!("CARGO_PKG_VERS
 pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     let file = info.input_name.unwrap_or("(null)");
     let scenario = info.label.and_then(|l| l.scenario.as_deref());
+    // A record read from a file keeps its tags: its values replace the generated ones.
+    let record = info.label.and_then(|l| l.record.as_deref());
+    let recorded = |name: &str| record.and_then(|r| r.tag(name));
+    let write_tag = |out: &mut Vec<u8>, name: &str, value: &str| {
+        let _ = writeln!(out, "[{name} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
+    };
     match info.dialect {
+        _ if recorded("Event").is_some() || recorded("Site").is_some() => {
+            write_tag(out, "Event", recorded("Event").unwrap_or(""));
+            write_tag(out, "Site", recorded("Site").unwrap_or(""));
+            for name in ["Description", "Generator"] {
+                if let Some(value) = recorded(name) {
+                    write_tag(out, name, value);
+                }
+            }
+        }
         _ if scenario.is_some() => {
             let _ = writeln!(out, "[Event \"{}\"]", scenario.unwrap_or_default());
             out.extend_from_slice(b"[Site \"-\"]\n");
@@ -223,12 +240,19 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     }
     let dealer = info.dealer.unwrap_or_else(|| board_dealer(info.board));
     let vulnerability = info.vulnerability.unwrap_or_else(|| board_vulnerability(info.board));
-    let _ = writeln!(out, "[Date \"{}\"]", info.date);
+    match recorded("Date") {
+        Some(date) => write_tag(out, "Date", date),
+        None => {
+            let _ = writeln!(out, "[Date \"{}\"]", info.date);
+        }
+    }
     let _ = writeln!(out, "[Board \"{}\"]", info.board);
     if let Some(hand_type) = info.label.and_then(|l| l.hand_type.as_deref()) {
         let _ = writeln!(out, "[HandType \"{hand_type}\"]");
     }
-    out.extend_from_slice(b"[West \"-\"]\n[North \"-\"]\n[East \"-\"]\n[South \"-\"]\n");
+    for seat in ["West", "North", "East", "South"] {
+        write_tag(out, seat, recorded(seat).unwrap_or("-"));
+    }
     let _ = writeln!(out, "[Dealer \"{}\"]", dealer.upper_letter());
     let _ = writeln!(out, "[Vulnerable \"{}\"]", vulnerability_name(vulnerability));
     out.extend_from_slice(b"[Deal \"N:");
@@ -238,9 +262,39 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
         }
         deal.hand(seat).write_pbn(out);
     }
-    out.extend_from_slice(b"\"]\n[Declarer \"?\"]\n[Contract \"?\"]\n[Result \"?\"]\n\n");
+    out.extend_from_slice(b"\"]\n");
+    for name in ["Declarer", "Contract", "Result"] {
+        write_tag(out, name, recorded(name).unwrap_or("?"));
+    }
+    if let Some(record) = record {
+        for (name, value) in &record.tags {
+            if !WRITTEN_TAGS.contains(&name.as_str()) {
+                write_tag(out, name, value);
+            }
+        }
+    }
+    out.push(b'\n');
     info.dialect == Dialect::Classic
 }
+
+/// The tags `printpbn` writes in its fixed order (a record's values replace the generated ones);
+/// a record's other tags follow them.
+const WRITTEN_TAGS: [&str; 14] = [
+    "Event",
+    "Site",
+    "Description",
+    "Generator",
+    "Date",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Declarer",
+    "Contract",
+    "Result",
+    "Board",
+    "HandType",
+];
 
 /// One item of `printes(…)`: an evaluated expression or raw text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

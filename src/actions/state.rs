@@ -131,7 +131,10 @@ impl<'p> ActionState<'p> {
     ) -> Result<()> {
         let program = self.program;
         let produced = job.produced();
-        let board = produced + self.board_offset;
+        // A deal read from a record keeps the record's board number, dealer and vulnerability.
+        let record = job.board_label().and_then(|label| label.record.clone());
+        let record = record.as_deref();
+        let board = record.and_then(|r| r.number).unwrap_or(produced + self.board_offset);
         // A mixed board set's board follows its own scenario's plan.
         let boards = job.board_label().and_then(|label| label.plan).unwrap_or(self.boards);
         self.pending.clear();
@@ -155,8 +158,8 @@ impl<'p> ActionState<'p> {
                 CompiledAction::PrintPbn => {
                     if !self.settings.quiet {
                         // Rotated, the board's own dealer and vulnerability replace the script's.
-                        let shown = boards.board(board, deal);
-                        let (dealer, vulnerability) = match shown.rotated {
+                        let shown = boards.recorded_board(board, deal, record);
+                        let (dealer, vulnerability) = match shown.rotated || record.is_some() {
                             true => (Some(shown.dealer), Some(shown.vulnerability)),
                             false => (boards.script_dealer, boards.script_vulnerability),
                         };
@@ -177,7 +180,7 @@ impl<'p> ActionState<'p> {
                         }
                         if self.settings.pbn_dd {
                             // The tags go before the record's closing blank line.
-                            let (table, par) = board_dd(job, deal, &shown, boards.turn(board))?;
+                            let (table, par) = board_dd(job, deal, &shown, shown_turn(&boards, &shown))?;
                             outputs.out().pop();
                             actions::write_pbn_dd(outputs.out(), &table, &par);
                             outputs.out().push(b'\n');
@@ -186,7 +189,8 @@ impl<'p> ActionState<'p> {
                 }
                 CompiledAction::PrintLin => {
                     let scenario = job.board_label().and_then(|label| label.scenario.as_deref());
-                    actions::print_lin(outputs.out(), &boards.board(board, deal), self.settings.board_title, scenario)
+                    let shown = boards.recorded_board(board, deal, record);
+                    actions::print_lin(outputs.out(), &shown, self.settings.board_title, scenario, record)
                 }
                 CompiledAction::PrintJson(values) => {
                     self.json_values.clear();
@@ -197,9 +201,9 @@ impl<'p> ActionState<'p> {
                             self.json_values.push((name, ev.value(*value)?));
                         }
                     }
-                    let shown = boards.board(board, deal);
+                    let shown = boards.recorded_board(board, deal, record);
                     let dd = match self.settings.json_dd {
-                        true => Some(board_dd(job, deal, &shown, boards.turn(board))?),
+                        true => Some(board_dd(job, deal, &shown, shown_turn(&boards, &shown))?),
                         false => None,
                     };
                     let dd = dd.as_ref().map(|(table, par)| (table, par));
@@ -468,9 +472,18 @@ fn add_leads(tally: &mut Tally, hand: Hand, tricks: &LeadTricks) -> Result<()> {
     })
 }
 
+/// How many seats a shown board's hands were turned (0 unless rotated).
+fn shown_turn(boards: &BoardPlan, shown: &actions::Board) -> usize {
+    if shown.rotated {
+        boards.turn(shown.number)
+    } else {
+        0
+    }
+}
+
 /// The double-dummy table and par of a board as its record shows it: the produced deal's table
-/// (solved ahead in a batch when the job deals ahead, else now), turned with the hands by `turn`
-/// seats, and par for the board's dealer and vulnerability.
+/// (solved ahead in a batch when the job deals ahead, read from its input record, else solved
+/// now), turned with the hands by `turn` seats, and par for the board's dealer and vulnerability.
 fn board_dd(job: &mut impl DealValues, deal: &Deal, board: &actions::Board, turn: usize) -> Result<(DdTable, Par)> {
     let table = actions::boards::rotate_table(&job.dd().table(deal)?, turn);
     let par =

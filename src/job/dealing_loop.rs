@@ -11,7 +11,7 @@ use crate::actions::boards::BoardLabel;
 use crate::actions::context::{ActionSettings, DealValues};
 use crate::actions::state::ActionState;
 use crate::actions::{self, ProgressMeter, RunSummary, SmartCount};
-use crate::cards::{Deal, SeatSet};
+use crate::cards::{Deal, Seat, SeatSet, Strain};
 use crate::dd::zrd::{LibraryReader, OutputSpec};
 use crate::dd::{DdCache, DdTable, DealResults, Need};
 use crate::dealing::{Dealer, GeneratorKind};
@@ -23,6 +23,7 @@ use crate::job::clause_order::ClauseOrder;
 use crate::job::lookahead::{Ahead, JobInHand, Lookahead, Verdict};
 use crate::job::options::{Options, OutputFormat};
 use crate::job::parallel::{Event, ParallelDealing};
+use crate::job::record_input::RecordInput;
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::sinks::{open_file, Outputs, Sink, FLUSH_AT};
 use crate::program::deal_expr::StagedCondition;
@@ -40,6 +41,8 @@ pub(crate) struct Job {
     pub(crate) lookahead: Option<Lookahead>,
     /// Library mode: the file deals come from instead of the dealer.
     pub(crate) library: Option<LibraryReader>,
+    /// Records read from a file in place of dealt deals (`input`).
+    pub(crate) input: Option<RecordInput>,
     /// Setup features library mode discards, for DealerV2's `ERR**` notices.
     pub(crate) library_discards: Vec<&'static str>,
     /// The feature that switched DealerV2's DDS mode 1 to table mode, for the notice.
@@ -202,6 +205,9 @@ impl Job {
                 None => Ok(None),
             };
         }
+        if self.input.is_some() {
+            return self.next_from_input(program, deadline);
+        }
         if self.library.is_none() && self.lookahead.is_none() {
             return self.next_dealt(program, deadline);
         }
@@ -296,6 +302,59 @@ impl Job {
                 self.dealer.produced();
                 self.dealer.extend(&mut deal, self.produced_seats);
                 return Ok(Some(deal));
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`next_accepted`](Self::next_accepted) reading records from a file: each record read
+    /// counts as generated; a deal the predeal contradicts is passed over; a record's
+    /// double-dummy table answers the solver's questions (the first `verify_dd` are checked by
+    /// solving); the condition judges the rest.
+    fn next_from_input(&mut self, program: &Program, deadline: Option<Instant>) -> Result<Option<Deal>> {
+        while self.generated < self.max_generate && self.produced < self.max_produce {
+            self.interrupter.check()?;
+            if self.generated % 4096 == 0 {
+                if self.past_hard_deadline() {
+                    return Ok(None);
+                }
+                if deadline.is_some_and(|d| self.produced == 0 && Instant::now() >= d) {
+                    self.timed_out = true;
+                    return Ok(None);
+                }
+            }
+            let input = self.input.as_mut().expect("called with an input");
+            let before = input.records_read();
+            let next = input.next();
+            // Malformed records skipped count as read too.
+            self.generated += (input.records_read() - before) as i64;
+            let Some((record, admitted)) = next? else { return Ok(None) };
+            if !admitted {
+                continue;
+            }
+            if let Some(table) = record.dd {
+                let input = self.input.as_mut().expect("called with an input");
+                if input.verify_left > 0 {
+                    input.verify_left -= 1;
+                    input.tally.dd_verified += 1;
+                    self.dd.insert(&record.deal, DealResults::default());
+                    let solved = self.dd.table(&record.deal)?;
+                    if let Some(message) = first_difference(&table, &solved) {
+                        let input = self.input.as_ref().expect("called with an input");
+                        return Err(input.record_error(record.line, format!("verify_dd: {message}")));
+                    }
+                } else {
+                    input.tally.dd_read += 1;
+                    self.dd.insert(&record.deal, DealResults::from_table(&table));
+                }
+            }
+            let accepted = match program.condition {
+                None => true,
+                Some(c) => self.judge(program, c, &record.deal)?,
+            };
+            if accepted {
+                self.produced += 1;
+                return Ok(Some(record.deal));
             }
         }
         Ok(None)
@@ -414,7 +473,10 @@ impl DealValues for Job {
     }
 
     fn board_label(&self) -> Option<&BoardLabel> {
-        self.given.as_ref().and_then(|given| given.label.as_ref())
+        match &self.input {
+            Some(input) => input.label.as_ref(),
+            None => self.given.as_ref().and_then(|given| given.label.as_ref()),
+        }
     }
 }
 
@@ -552,7 +614,7 @@ fn deal_loop(
     let deadline = (options.time_limit > 0)
         .then(|| started.checked_add(std::time::Duration::from_secs(options.time_limit)))
         .flatten();
-    while let Some(produced) = job.next_produced(program, deadline)? {
+    while let Some(produced) = next_produced_noted(job, program, deadline, outputs)? {
         job.interrupter.check()?;
         match produced {
             Produced::Deal(deal) => {
@@ -621,6 +683,15 @@ fn deal_loop(
             wrap_arounds: i64::from(l.wrap_arounds()),
         }),
         smart: &job.smart_counts,
+        input: job.input.as_ref().map(|input| actions::InputCounts {
+            name: input.name(),
+            format: input.format().name(),
+            records_read: input.records_read(),
+            malformed: input.tally.malformed,
+            off_predeal: input.tally.off_predeal,
+            dd_read: input.tally.dd_read,
+            dd_verified: input.tally.dd_verified,
+        }),
         hand_types: job.given.as_ref().map_or(&[], |given| &given.hand_type_counts),
         dd_line: job.dd_counts_line,
         dd: job.counts_dd.then(|| {
@@ -658,7 +729,23 @@ fn deal_loop(
     })
 }
 
-/// DealerV2's notice when a feature switches its DDS mode 1 to table mode.
+/// [`Job::next_produced`], then the notices of the input records it skipped written to the
+/// diagnostics stream.
+fn next_produced_noted(
+    job: &mut Job,
+    program: &Program,
+    deadline: Option<Instant>,
+    outputs: &mut Outputs,
+) -> Result<Option<Produced>> {
+    let produced = job.next_produced(program, deadline);
+    if let Some(input) = &mut job.input {
+        for notice in input.notices.drain(..) {
+            outputs.diagnostics(notice.as_bytes());
+        }
+    }
+    produced
+}
+
 /// The fewest produced deals the precision rule stops after: fewer cannot tell a spread.
 pub(crate) const PRECISION_LEAST_DEALS: i64 = 100;
 
@@ -671,6 +758,28 @@ fn precision_reached(state: &ActionState, produced: i64, wanted: f64) -> bool {
     produced >= PRECISION_LEAST_DEALS && produced % step == 0 && state.widest_interval().is_some_and(|w| w <= wanted)
 }
 
+/// Where a table read from a record differs from the one solved: the first result that
+/// differs, as `North in hearts: 9 in the input, 10 solved`.
+fn first_difference(read: &DdTable, solved: &DdTable) -> Option<String> {
+    for seat in Seat::ALL {
+        for strain in 0..5 {
+            let (r, s) = (read.0[seat.index()][strain], solved.0[seat.index()][strain]);
+            if r != s {
+                let strain = match Strain::from_index(strain) {
+                    Strain::Notrump => "notrump".to_string(),
+                    Strain::Suit(suit) => format!("{}s", suit.name().to_ascii_lowercase()),
+                };
+                return Some(format!(
+                    "the double-dummy table disagrees with the solver: {} in {strain}: {r} in the input, {s} solved",
+                    seat.name()
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// DealerV2's notice when a feature switches its DDS mode 1 to table mode.
 pub(crate) fn table_mode_notice(feature: &str) -> String {
     let (place, name) = match feature {
         "par" => ("ParScore", "Parscore"),

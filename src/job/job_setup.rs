@@ -22,13 +22,15 @@ use crate::interrupter::Interrupter;
 use crate::job::clause_order::ClauseOrder;
 use crate::job::dealing_loop::Job;
 use crate::job::lookahead::{Lookahead, CERTAIN_DEALS_PER_THREAD_IN_A_BATCH, DEALS_PER_THREAD_IN_A_BATCH};
-use crate::job::options::{parse_debug, predeal_cards, Options, GENERATE_NOTHING};
+use crate::job::options::{parse_debug, predeal_cards, Options, PartOptions, GENERATE_NOTHING};
 use crate::job::parallel::ParallelDealing;
+use crate::job::record_input::{PredealCheck, RecordInput};
 use crate::job::report::Statistics;
 use crate::job::seed::seed_for_next_job;
 use crate::job::smart::SmartChoice;
 use crate::program::deal_expr::StagedCondition;
 use crate::program::{CompiledAction, DdUse, ExternalCall, Program};
+use crate::records::{InputSource, RecordReader};
 
 /// A card predeal: the predealt cards and the spot holdings.
 pub(crate) type CardPredeal = (Vec<(Seat, Card)>, Vec<SpotCards>);
@@ -114,7 +116,11 @@ impl JobSetup<'_> {
             first_seat_biased: None,
         };
         // Smart dealing: the seat read first, dealt from its exact count when that pays.
-        let smart = if o.smart && o.library_file.is_none() {
+        let input = match &o.input {
+            Some(source) => Some(open_input(o, source, &setup.predeal, &setup.spots, s.bias)?),
+            None => None,
+        };
+        let smart = if o.smart && o.library_file.is_none() && input.is_none() {
             SmartChoice::new(program, &setup)
         } else {
             SmartChoice::default()
@@ -176,6 +182,7 @@ impl JobSetup<'_> {
         // dealing stream, so its results would change.
         let lookahead = (dd_threads > 1
             && library.is_none()
+            && input.is_none()
             && !(dd_use.condition.is_empty() && dd_use.actions.is_empty())
             && !program.uses_rnd()
             && !program.uses_external_metrics())
@@ -203,6 +210,7 @@ impl JobSetup<'_> {
         // Worker threads deal and judge when every deal's verdict depends on the deal alone.
         let parallel = (threads > 1
             && library.is_none()
+            && input.is_none()
             && lookahead.is_none()
             && dd_use.condition.is_empty()
             && dealer.deals_independently()
@@ -225,6 +233,7 @@ impl JobSetup<'_> {
             dealer,
             lookahead,
             library,
+            input,
             library_discards,
             dd: DdCache::new(
                 SolverPool::new(dd_threads, o.dds_table_memory, self.double_dummy.clone()),
@@ -335,10 +344,47 @@ pub(crate) fn limits(options: &Options, program: &Program) -> (i64, i64, bool) {
         // No run produces more than it generates.
         max_produce = max_produce.min(ceiling);
     }
+    if o.input.is_some() {
+        // Records read from a file: every record unless a limit is given.
+        if o.generate.filter(|&g| g != 0).or(s.generate).is_none() {
+            max_generate = ceilings.generate.unwrap_or(i64::MAX);
+        }
+        if o.produce.filter(|&p| p != 0).or(s.produce).is_none() {
+            max_produce = max_generate;
+        }
+    }
     if dialect == Dialect::V2 {
         max_produce = max_produce.min(max_generate);
     }
     (max_generate, max_produce, generate_capped)
+}
+
+/// Opens the input of records `source` for a job under the predeal in force (`predeal`,
+/// `spots`, the bias lengths `bias`); refuses the options that cannot go with it.
+fn open_input(
+    o: &Options,
+    source: &InputSource,
+    predeal: &[(Seat, Card)],
+    spots: &[SpotCards],
+    bias: [[i8; 4]; 4],
+) -> Result<RecordInput> {
+    let refused = if o.library_file.is_some() {
+        Some("a library file (-L): the deals come from one or the other")
+    } else if o.swap != 0 {
+        Some("swapping (-x): a record is one deal")
+    } else if o.rotate {
+        Some("rotate: a record's board keeps its own dealer")
+    } else if o.scale_out != PartOptions::default() {
+        Some("part, deals and part_file: an input is read whole, by one run")
+    } else {
+        None
+    };
+    if let Some(why) = refused {
+        return Err(Error::new(ErrorKind::Option, format!("option input is not available with {why}")));
+    }
+    let reader = RecordReader::open(source, o.input_format).map_err(|m| Error::new(ErrorKind::Io, m))?;
+    let check = PredealCheck::new(predeal, bias, spots);
+    Ok(RecordInput::new(reader, check, o.skip_malformed, o.verify_dd))
 }
 
 /// The cards and spot holdings predealt under `options`: the command line's, else those of

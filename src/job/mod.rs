@@ -21,6 +21,7 @@ pub(crate) mod job_setup;
 pub(crate) mod lookahead;
 pub mod options;
 pub mod parallel;
+pub(crate) mod record_input;
 pub mod report;
 pub(crate) mod seed;
 pub mod session;

@@ -10,6 +10,7 @@ use crate::dd::TableMemory;
 use crate::dealing::GeneratorKind;
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
+use crate::records::{InputFormat, InputSource};
 use crate::script::{ast::Vulnerability, ScriptVars};
 
 /// Session options, settable by key and value (see
@@ -116,6 +117,18 @@ pub struct Options {
     pub pbn_dd: bool,
     /// Whether every `printjson` object carries the double-dummy table and par (`json_dd`).
     pub json_dd: bool,
+    /// Deals read from board records instead of dealt (`input`: a file, `-` for standard
+    /// input; or bytes given with [`Session::set_input_data`](crate::job::Session::set_input_data)).
+    pub input: Option<InputSource>,
+    /// The format of `input` (`input_format`: `pbn`, `lin`, `oneline`, `dl52`, `jsonl`, `zrd`);
+    /// `None` (`auto`): found from its first bytes.
+    pub input_format: Option<InputFormat>,
+    /// How many of the double-dummy tables the records carry are checked by solving them
+    /// (`verify_dd`); the first that disagrees stops the run with an error.
+    pub verify_dd: u64,
+    /// Whether a malformed record is skipped and counted (`input_errors` `skip`) instead of
+    /// stopping the run with an error (`stop`, the default).
+    pub skip_malformed: bool,
     /// Levelling the script's hand types and ordering the produced deals by them (see
     /// [`crate::practice`]).
     pub levelling: LevelOptions,
@@ -333,6 +346,10 @@ impl Default for Options {
             precision: None,
             pbn_dd: false,
             json_dd: false,
+            input: None,
+            input_format: None,
+            verify_dd: 0,
+            skip_malformed: false,
             levelling: LevelOptions::default(),
             scale_out: PartOptions::default(),
             given: Vec::new(),
@@ -585,6 +602,32 @@ impl Options {
             "precision" => o.precision = parse_precision(value)?,
             "pbn_dd" => o.pbn_dd = parse_bool(key, value)?,
             "json_dd" => o.json_dd = parse_bool(key, value)?,
+            "input" => {
+                o.input = match value {
+                    "" => None,
+                    "-" => Some(InputSource::Stdin),
+                    path => Some(InputSource::Path(path.to_string())),
+                }
+            }
+            "input_format" => {
+                o.input_format = match value {
+                    "auto" => None,
+                    name => Some(
+                        InputFormat::named(name)
+                            .ok_or_else(|| bad("expected auto, pbn, lin, oneline, dl52, jsonl or zrd, got"))?,
+                    ),
+                }
+            }
+            "verify_dd" => {
+                o.verify_dd = value.parse::<u64>().map_err(|_| bad("expected a number of tables (0 or more), got"))?
+            }
+            "input_errors" => {
+                o.skip_malformed = match value {
+                    "stop" => false,
+                    "skip" => true,
+                    _ => return Err(bad("expected stop or skip, got")),
+                }
+            }
             "write_leveled" => o.levelling.write_leveled = (!value.is_empty()).then(|| value.to_string()),
             "level" => o.levelling.level = parse_bool(key, value)?,
             "level_target" => {
@@ -747,6 +790,10 @@ pub const OPTION_KEYS: &[&str] = &[
     "precision",
     "pbn_dd",
     "json_dd",
+    "input",
+    "input_format",
+    "verify_dd",
+    "input_errors",
     "write_leveled",
     "level",
     "level_target",
@@ -946,6 +993,7 @@ mod tests {
         ("var9", "script text, as var0"),
         ("write_leveled", "a file name, any text (empty: none)"),
         ("part_file", "a file name, any text (empty: none)"),
+        ("input", "a file name or - (standard input), any text (empty: none); read when the run starts"),
     ];
 
     /// Bad values for every other key of [`OPTION_KEYS`].
@@ -997,6 +1045,9 @@ mod tests {
         ("precision", &["0", "-1", "abc", "nan", "inf", "1e400"]),
         ("pbn_dd", &["", "2", "abc", "ON"]),
         ("json_dd", &["", "2", "abc"]),
+        ("input_format", &["", "PBN", "csv", "pbn "]),
+        ("verify_dd", &["", "-1", "abc", "1.5"]),
+        ("input_errors", &["", "Skip", "ignore"]),
         ("level", &["", "2", "abc"]),
         ("level_target", &["even,1", "1,,2", "1;2", "-1,2", "0,0", "nan", "1,inf"]),
         ("level_budget", &["0", "0.5", "-3", "abc", "nan", "inf"]),

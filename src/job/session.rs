@@ -191,6 +191,16 @@ impl Session {
         Ok(())
     }
 
+    /// Makes `data` (board records: PBN, LIN, one-line, DL52, JSON Lines or ZRD bytes) the
+    /// session's input, read by the next job in place of dealing (as the `input` option does
+    /// with a file); `None` removes the input. The bytes are kept until then.
+    pub fn set_input_data(&mut self, data: Option<&[u8]>) {
+        self.options.input = data.map(|bytes| crate::records::InputSource::Memory(bytes.into()));
+        self.job = None;
+        self.current = None;
+        self.last_seed = None;
+    }
+
     /// Sets the seed (as the `seed` option does), or with `None` lets each job choose one.
     pub fn set_seed(&mut self, seed: Option<i64>) {
         self.options.seed = seed;

@@ -151,6 +151,7 @@ pub fn mix(session: &mut Session, dealing: &mut dyn StreamDealing) -> Result<Run
             hand_type: dealt.hand_types[taken[part]].clone(),
             scenario: Some(name.clone()),
             plan: Some(*plan),
+            record: None,
         });
         taken[part] += 1;
     }

@@ -511,6 +511,7 @@ fn v2_footer() {
         seed_printed: 42,
         seconds: 0.0123,
         library: None,
+        input: None,
         smart: &[],
         hand_types: &[],
         dd: None,
