@@ -258,11 +258,12 @@ consumer-test: all
 # libdealer's long options (--explain, --no-explain and the terminal, --help, --version,
 # misspelled ones, -R's range, --check=bbo on a clean script), then
 # the board records (--format=lin|jsonl, printlin, printjson, --start-board, --rotate), then
-# --check=bbo (the real BBO scripts of ../shared/parity/pbs/scripts and each rejected construct).
+# reading deals (--input, --input-format, --verify-dd, --input-errors), then --check=bbo (the real BBO scripts of ../shared/parity/pbs/scripts and each rejected construct).
 cli-errors: all
 	tests/cli_errors.sh
 	tests/cli_options.sh
 	tests/cli_formats.sh
+	tests/cli_input.sh
 	tests/bbo_check.sh
 	tests/spot_predeal.sh
 

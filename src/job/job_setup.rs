@@ -256,7 +256,8 @@ impl JobSetup<'_> {
             ceiling: None,
             smart_counts: smart.counted,
             clause_order,
-            counts_dd: dd_use.solves(),
+            // Verifying the tables a file carries solves them: counted too.
+            counts_dd: dd_use.solves() || (o.input.is_some() && o.verify_dd > 0),
             summary_json: Vec::new(),
             dd_counts_line: o.extra.get("debug").and_then(|d| parse_debug(d)).is_some_and(|(n, _)| n >= 2),
             given: None,

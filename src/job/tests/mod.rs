@@ -18,6 +18,7 @@ use crate::job::{Ceiling, RunReport, Session, Sink, Stream};
 mod ceilings_and_formats;
 mod expressions;
 #[cfg(feature = "dds")]
+mod input;
 mod leads;
 mod lookahead;
 mod outputs_and_threads;
