@@ -22,37 +22,67 @@ const MAX_TAGS: usize = 256;
 /// The most section lines of an `OptimumResultTable` kept (20 are needed).
 const MAX_TABLE_ROWS: usize = 64;
 
-/// One tag of the game being read: name, value, and where the value starts.
+/// One tag of the game being read: its name and value (ranges of the game's text), and where
+/// the value starts.
 struct Tag {
-    name: String,
-    value: String,
+    name: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
     line: u64,
     column: u64,
     /// Whether section lines followed it (an auction, a play record, a table).
     sectioned: bool,
 }
 
-/// The game being read.
+/// The game being read (its buffers are kept from game to game: reading allocates little).
 #[derive(Default)]
 struct Game {
     start: u64,
+    /// Whether it has a `[Deal]` tag.
+    has_deal: bool,
+    /// The tags' names and values, one after the other.
+    text: String,
     tags: Vec<Tag>,
     /// The `OptimumResultTable` rows: (line, text).
     table_rows: Vec<(u64, String)>,
 }
 
 impl Game {
+    fn name(&self, tag: &Tag) -> &str {
+        &self.text[tag.name.clone()]
+    }
+
+    fn value(&self, tag: &Tag) -> &str {
+        &self.text[tag.value.clone()]
+    }
+
     fn tag(&self, name: &str) -> Option<&Tag> {
-        self.tags.iter().find(|t| t.name == name)
+        self.tags.iter().find(|t| self.name(t) == name)
+    }
+
+    fn value_of(&self, name: &str) -> Option<&str> {
+        self.tag(name).map(|t| self.value(t))
+    }
+
+    fn clear(&mut self) {
+        self.has_deal = false;
+        self.text.clear();
+        self.tags.clear();
+        self.table_rows.clear();
     }
 }
 
 /// Reads PBN games.
 pub struct PbnReader {
     lines: LineReader,
+    state: GameReader,
+}
+
+/// What the PBN reader keeps between lines.
+#[derive(Default)]
+struct GameReader {
     game: Game,
-    /// The previous game's tag values, for `#`.
-    previous: Vec<(String, String)>,
+    /// The previous game, for `#`.
+    previous: Game,
     /// Inside `{…}` commentary that runs over lines.
     in_commentary: bool,
     /// After an error: the rest of the broken game is passed over up to the next blank line.
@@ -64,69 +94,63 @@ pub struct PbnReader {
 impl PbnReader {
     /// PBN games from `lines`.
     pub fn new(lines: LineReader) -> PbnReader {
-        PbnReader {
-            lines,
-            game: Game::default(),
-            previous: Vec::new(),
-            in_commentary: false,
-            skipping: false,
-            held: None,
-        }
+        PbnReader { lines, state: GameReader::default() }
     }
 
     /// The next game with a deal, or `None` at the end.
     pub fn next_record(&mut self) -> Result<Option<DealRecord>, RecordError> {
+        let state = &mut self.state;
         loop {
-            let (number, line) = match self.held.take() {
-                Some(held) => held,
+            let held = state.held.take();
+            let (number, line) = match &held {
+                Some((number, line)) => (*number, line.as_slice()),
                 None => match self.lines.next_line() {
-                    Ok(Some((number, line))) => (number, line.to_vec()),
+                    Ok(Some(line)) => line,
                     Ok(None) => {
-                        self.skipping = false;
-                        match self.finish_game()? {
-                            Some(record) => return Ok(Some(record)),
-                            None => return Ok(None),
-                        }
+                        state.skipping = false;
+                        return state.finish_game();
                     }
                     Err(e) => {
                         if !e.fatal {
-                            self.skipping = true;
-                            self.game = Game::default();
+                            state.skipping = true;
+                            state.game.clear();
                         }
                         return Err(e);
                     }
                 },
             };
-            let blank = line.iter().all(u8::is_ascii_whitespace) && !self.in_commentary;
-            if self.skipping {
+            let blank = line.iter().all(u8::is_ascii_whitespace) && !state.in_commentary;
+            if state.skipping {
                 if blank {
-                    self.skipping = false;
+                    state.skipping = false;
                 }
                 continue;
             }
             if blank {
-                if let Some(record) = self.finish_game()? {
+                if let Some(record) = state.finish_game()? {
                     return Ok(Some(record));
                 }
                 continue;
             }
-            match self.read_line(number, &line) {
+            match state.read_line(number, line) {
                 Ok(LineOutcome::Read) => {}
                 Ok(LineOutcome::StartsNextGame) => {
-                    self.held = Some((number, line));
-                    if let Some(record) = self.finish_game()? {
+                    state.held = Some((number, line.to_vec()));
+                    if let Some(record) = state.finish_game()? {
                         return Ok(Some(record));
                     }
                 }
                 Err(e) => {
-                    self.game = Game::default();
-                    self.skipping = true;
+                    state.game.clear();
+                    state.skipping = true;
                     return Err(e);
                 }
             }
         }
     }
+}
 
+impl GameReader {
     /// Reads the tags, comments and section text of one line into the game.
     fn read_line(&mut self, number: u64, line: &[u8]) -> Result<LineOutcome, RecordError> {
         let mut at = 0;
@@ -170,7 +194,7 @@ impl PbnReader {
                     if at == name_start {
                         return Err(error(at, "a tag needs a name after '['"));
                     }
-                    let name = String::from_utf8_lossy(&line[name_start..at]).into_owned();
+                    let name = std::str::from_utf8(&line[name_start..at]).expect("ASCII");
                     while line.get(at).is_some_and(u8::is_ascii_whitespace) {
                         at += 1;
                     }
@@ -179,21 +203,20 @@ impl PbnReader {
                     }
                     at += 1;
                     let value_column = at as u64 + 1;
-                    let mut value = Vec::new();
+                    let value_start = at;
+                    let mut escaped = false;
                     loop {
                         match line.get(at) {
                             None => return Err(error(at, &format!("the value of the tag {name} has no closing '\"'"))),
                             Some(b'\\') if matches!(line.get(at + 1), Some(b'"' | b'\\')) => {
-                                value.push(line[at + 1]);
+                                escaped = true;
                                 at += 2;
                             }
                             Some(b'"') => break,
-                            Some(&b) => {
-                                value.push(b);
-                                at += 1;
-                            }
+                            Some(_) => at += 1,
                         }
                     }
+                    let raw = &line[value_start..at];
                     at += 1;
                     while line.get(at).is_some_and(u8::is_ascii_whitespace) {
                         at += 1;
@@ -202,16 +225,9 @@ impl PbnReader {
                         return Err(error(at, &format!("expected ']' after the value of the tag {name}")));
                     }
                     at += 1;
-                    let mut value = String::from_utf8_lossy(&value).into_owned();
-                    let has_deal = self.game.tag("Deal").is_some();
-                    if has_deal && self.game.tag(&name).is_some() && tag_start == 0 {
+                    if tag_start == 0 && self.game.has_deal && self.game.tag(name).is_some() {
                         // The same tag again: a new game that no blank line separated.
                         return Ok(LineOutcome::StartsNextGame);
-                    }
-                    if value == "#" {
-                        if let Some((_, v)) = self.previous.iter().find(|(n, _)| *n == name) {
-                            value = v.clone();
-                        }
                     }
                     if self.game.tags.len() >= MAX_TAGS {
                         return Err(error(tag_start, &format!("a game has more than {MAX_TAGS} tags")));
@@ -219,17 +235,51 @@ impl PbnReader {
                     if self.game.tags.is_empty() {
                         self.game.start = number;
                     }
-                    self.game.tags.push(Tag { name, value, line: number, column: value_column, sectioned: false });
+                    let text = &mut self.game.text;
+                    let name_range = text.len()..text.len() + name.len();
+                    text.push_str(name);
+                    let value_from = text.len();
+                    let previous = if raw == b"#" { self.previous.value_of(name) } else { None };
+                    match previous {
+                        // `#`: the previous game's value.
+                        Some(previous) => text.push_str(previous),
+                        None if escaped => {
+                            let mut k = 0;
+                            let mut unescaped = Vec::with_capacity(raw.len());
+                            while k < raw.len() {
+                                if raw[k] == b'\\' && matches!(raw.get(k + 1), Some(b'"' | b'\\')) {
+                                    k += 1;
+                                }
+                                unescaped.push(raw[k]);
+                                k += 1;
+                            }
+                            text.push_str(&String::from_utf8_lossy(&unescaped));
+                        }
+                        None => match std::str::from_utf8(raw) {
+                            Ok(value) => text.push_str(value),
+                            Err(_) => text.push_str(&String::from_utf8_lossy(raw)),
+                        },
+                    }
+                    let value_range = value_from..text.len();
+                    self.game.has_deal |= name == "Deal";
+                    self.game.tags.push(Tag {
+                        name: name_range,
+                        value: value_range,
+                        line: number,
+                        column: value_column,
+                        sectioned: false,
+                    });
                 }
                 _ => {
                     // Section text: it belongs to the tag before it.
-                    let Some(tag) = self.game.tags.last_mut() else {
+                    let game = &mut self.game;
+                    let Some(tag) = game.tags.last_mut() else {
                         return Err(error(at, "text before the first tag of a game (a tag is [Name \"value\"])"));
                     };
                     tag.sectioned = true;
-                    if tag.name == "OptimumResultTable" && self.game.table_rows.len() < MAX_TABLE_ROWS {
+                    if &game.text[tag.name.clone()] == "OptimumResultTable" && game.table_rows.len() < MAX_TABLE_ROWS {
                         let text = String::from_utf8_lossy(&line[at..]).into_owned();
-                        self.game.table_rows.push((number, text));
+                        game.table_rows.push((number, text));
                     }
                     return Ok(LineOutcome::Read);
                 }
@@ -237,68 +287,76 @@ impl PbnReader {
         }
     }
 
-    /// Ends the game read so far: its record when it has a deal.
+    /// Ends the game read so far: its record when it has a deal. The game becomes the previous
+    /// one (for `#`) when it has tags.
     fn finish_game(&mut self) -> Result<Option<DealRecord>, RecordError> {
-        let game = std::mem::take(&mut self.game);
-        if game.tags.is_empty() {
+        if self.game.tags.is_empty() {
             return Ok(None);
         }
-        self.previous = game.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect();
-        let Some(deal_tag) = game.tag("Deal") else { return Ok(None) };
-        let at = |tag: &Tag, offset: usize, message: String| {
-            RecordError::at_line(tag.line, Some(tag.column + offset as u64), message)
-        };
-        let deal = parse_pbn_deal(deal_tag.value.as_bytes())
-            .map_err(|(offset, message)| at(deal_tag, offset, format!("Deal: {message}")))?;
-        let mut board = BoardData::default();
-        if let Some(tag) = game.tag("Board") {
-            board.number = match tag.value.trim() {
-                "" | "?" | "-" => None,
-                text => {
-                    Some(text.parse::<i64>().ok().filter(|n| (0..=1_000_000_000).contains(n)).ok_or_else(|| {
-                        at(tag, 0, format!("Board \"{text}\" is not a board number (0 to 1000000000)"))
-                    })?)
-                }
-            };
-        }
-        if let Some(tag) = game.tag("Dealer") {
-            board.dealer = match tag.value.trim().as_bytes() {
-                b"" | b"?" | b"-" => None,
-                [letter] if seat_of(*letter).is_some() => seat_of(*letter),
-                _ => return Err(at(tag, 0, format!("unknown Dealer \"{}\" (N, E, S or W)", tag.value))),
-            };
-        }
-        if let Some(tag) = game.tag("Vulnerable") {
-            board.vulnerability = match tag.value.trim().to_ascii_lowercase().as_str() {
-                "?" | "" => None,
-                "none" | "love" | "-" => Some(Vulnerability::None),
-                "ns" => Some(Vulnerability::NS),
-                "ew" => Some(Vulnerability::EW),
-                "all" | "both" => Some(Vulnerability::All),
-                _ => return Err(at(tag, 0, format!("unknown Vulnerable \"{}\" (None, NS, EW or All)", tag.value))),
-            };
-        }
-        board.tags = game
-            .tags
-            .iter()
-            .filter(|t| !t.sectioned && !STRUCTURED_TAGS.contains(&t.name.as_str()))
-            .map(|t| (t.name.clone(), t.value.clone()))
-            .collect();
-        let table = match game.tag("OptimumResultTable") {
-            Some(tag) => Some(result_table(tag, &game.table_rows)?),
-            None => None,
-        };
-        let tricks = match game.tag("DoubleDummyTricks") {
-            Some(tag) => double_dummy_tricks(tag)?,
-            None => None,
-        };
-        if let (Some(table), Some(tricks), Some(tag)) = (table, tricks, game.tag("DoubleDummyTricks")) {
-            if table != tricks {
-                return Err(at(tag, 0, "DoubleDummyTricks and OptimumResultTable disagree".to_string()));
-            }
-        }
-        Ok(Some(DealRecord { deal, line: game.start, board, dd: table.or(tricks) }))
+        let record = record_of(&self.game);
+        std::mem::swap(&mut self.game, &mut self.previous);
+        self.game.clear();
+        record
     }
+}
+
+/// The record of a game, when it has a deal.
+fn record_of(game: &Game) -> Result<Option<DealRecord>, RecordError> {
+    let Some(deal_tag) = game.tag("Deal") else { return Ok(None) };
+    let at = |tag: &Tag, offset: usize, message: String| {
+        RecordError::at_line(tag.line, Some(tag.column + offset as u64), message)
+    };
+    let deal = parse_pbn_deal(game.value(deal_tag).as_bytes())
+        .map_err(|(offset, message)| at(deal_tag, offset, format!("Deal: {message}")))?;
+    let mut board = BoardData::default();
+    if let Some(tag) = game.tag("Board") {
+        board.number = match game.value(tag).trim() {
+            "" | "?" | "-" => None,
+            text => Some(
+                text.parse::<i64>()
+                    .ok()
+                    .filter(|n| (0..=1_000_000_000).contains(n))
+                    .ok_or_else(|| at(tag, 0, format!("Board \"{text}\" is not a board number (0 to 1000000000)")))?,
+            ),
+        };
+    }
+    if let Some(tag) = game.tag("Dealer") {
+        let value = game.value(tag);
+        board.dealer = match value.trim().as_bytes() {
+            b"" | b"?" | b"-" => None,
+            [letter] if seat_of(*letter).is_some() => seat_of(*letter),
+            _ => return Err(at(tag, 0, format!("unknown Dealer \"{value}\" (N, E, S or W)"))),
+        };
+    }
+    if let Some(tag) = game.tag("Vulnerable") {
+        let value = game.value(tag);
+        board.vulnerability = match value.trim().to_ascii_lowercase().as_str() {
+            "?" | "" => None,
+            "none" | "love" | "-" => Some(Vulnerability::None),
+            "ns" => Some(Vulnerability::NS),
+            "ew" => Some(Vulnerability::EW),
+            "all" | "both" => Some(Vulnerability::All),
+            _ => return Err(at(tag, 0, format!("unknown Vulnerable \"{value}\" (None, NS, EW or All)"))),
+        };
+    }
+    let kept = |t: &&Tag| !t.sectioned && !STRUCTURED_TAGS.contains(&game.name(t));
+    board.tags = Vec::with_capacity(game.tags.iter().filter(kept).count());
+    board.tags.extend(game.tags.iter().filter(kept).map(|t| (game.name(t).to_string(), game.value(t).to_string())));
+    let table = match game.tag("OptimumResultTable") {
+        Some(tag) => Some(result_table(game.value(tag), tag, &game.table_rows)?),
+        None => None,
+    };
+    let tricks_tag = game.tag("DoubleDummyTricks");
+    let tricks = match tricks_tag {
+        Some(tag) => double_dummy_tricks(game.value(tag), tag)?,
+        None => None,
+    };
+    if let (Some(table), Some(tricks), Some(tag)) = (table, tricks, tricks_tag) {
+        if table != tricks {
+            return Err(at(tag, 0, "DoubleDummyTricks and OptimumResultTable disagree".to_string()));
+        }
+    }
+    Ok(Some(DealRecord { deal, line: game.start, board, dd: table.or(tricks) }))
 }
 
 /// What reading a line did.
@@ -326,10 +384,10 @@ fn strain_named(text: &str) -> Option<Strain> {
 }
 
 /// The table of an `OptimumResultTable` tag and its rows: the 20 results, each once.
-fn result_table(tag: &Tag, rows: &[(u64, String)]) -> Result<DdTable, RecordError> {
+fn result_table(header: &str, tag: &Tag, rows: &[(u64, String)]) -> Result<DdTable, RecordError> {
     // The header names the columns: `Declarer;Denomination\2R;Result\2R` (`\…` formats them).
     let columns: Vec<String> =
-        tag.value.split(';').map(|c| c.split('\\').next().unwrap_or("").trim().to_ascii_lowercase()).collect();
+        header.split(';').map(|c| c.split('\\').next().unwrap_or("").trim().to_ascii_lowercase()).collect();
     let column = |name: &str| columns.iter().position(|c| c == name);
     let (Some(declarer_at), Some(strain_at), Some(result_at)) =
         (column("declarer"), column("denomination"), column("result"))
@@ -337,7 +395,7 @@ fn result_table(tag: &Tag, rows: &[(u64, String)]) -> Result<DdTable, RecordErro
         return Err(RecordError::at_line(
             tag.line,
             Some(tag.column),
-            format!("OptimumResultTable \"{}\" needs the columns Declarer, Denomination and Result", tag.value),
+            format!("OptimumResultTable \"{header}\" needs the columns Declarer, Denomination and Result"),
         ));
     };
     let mut table = DdTable::default();
@@ -389,8 +447,8 @@ fn strain_text(strain: Strain) -> &'static str {
 
 /// The table of a `DoubleDummyTricks` tag: 20 hexadecimal digits, declarers N, S, E, W, each
 /// in NT, S, H, D, C. A value holding `*`, `-` or `?` leaves results unknown: no table.
-fn double_dummy_tricks(tag: &Tag) -> Result<Option<DdTable>, RecordError> {
-    let text = tag.value.trim();
+fn double_dummy_tricks(value: &str, tag: &Tag) -> Result<Option<DdTable>, RecordError> {
+    let text = value.trim();
     if text.bytes().any(|b| matches!(b, b'*' | b'-' | b'?')) || text.is_empty() {
         return Ok(None);
     }
