@@ -7,8 +7,10 @@
 // 1 s, that the examples run (the third with bar charts and a 2-D frequency's heat-map table),
 // that the page and that table fit a phone, that a page loaded once reloads and runs with the
 // server stopped, that a study link (script and seed in the fragment) reopens and runs, its
-// opening-lead table equal to the native CLI's and sortable, with the statistics' intervals, and
-// that a worker that cannot load fails its job; saves screenshots in
+// opening-lead table equal to the native CLI's and sortable, with the statistics' intervals, that
+// input records pasted into the page, or a file dropped on it, run through the script print what
+// the native CLI prints reading the same file (the example with records reads its tables without
+// solving), and that a worker that cannot load fails its job; saves screenshots in
 // target/wasm-test/ (playground.png, playground-phone.png, playground-phone-heatmap.png,
 // playground-hand-types.png: the Hand types panel of a levelled run, whose levelled script must
 // download as the native CLI writes it); and makes the README's picture (see readmePicture).
@@ -18,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { CASES, DD_CASES, apiOptions, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
+import { CASES, DD_CASES, apiOptions, cli, dl52, mask, native, script, top } from '../bindings/wasm/tests/cases.mjs';
 import { serve } from './static_server.mjs';
 import { check, expect, fail, finish } from './checks.mjs';
 import { launchChromium } from './chromium.mjs';
@@ -347,6 +349,87 @@ try {
     const lin = await fetchDownload('dl-lin');
     const linBoards = lin.split('\n').filter((l) => l.includes('md|'));
     expect(linBoards.length === deals.length, `${linBoards.length} LIN boards for ${deals.length} deals:\n${lin.slice(0, 300)}`);
+  });
+
+  await check('input records: pasted PBN and a dropped DL52 file print what the native CLI prints reading them; the records stay out of the Link', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'input-'));
+    writeFileSync(join(dir, 'deal.dlr'), 'produce 8\ncondition hcp(north) >= 8\naction printall\n');
+    const records = execFileSync(cli, ['-s', '21', '--format=pbn', 'deal.dlr'], { cwd: dir, encoding: 'utf8' });
+    const deals = [...records.matchAll(/^\[Deal "([^"]*)"\]/gm)].map((m) => m[1]);
+    expect(deals.length === 8, `${deals.length} records`);
+    writeFileSync(join(dir, 'deals.pbn'), records);
+    writeFileSync(join(dir, 'deals.dl52'), dl52(deals));
+    const reading = 'condition hcp(north) + hcp(south) >= 20\naction printall\n';
+    writeFileSync(join(dir, 'read.dlr'), reading);
+    const cliRead = (file, args) => execFileSync(cli, [`--input=${file}`, '-s', '5', ...args, 'read.dlr'], { cwd: dir, encoding: 'utf8' });
+    const runPage = async (format) => {
+      await page.selectOption('#format', format);
+      await page.click('#run');
+      await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.state) && !window.playground.running, null, { timeout: 60000 });
+      return page.evaluate(() => ({ state: document.body.dataset.state, status: document.getElementById('status').textContent,
+        output: window.playground.lastResult.output, input: window.playground.lastResult.summary && window.playground.lastResult.summary.input,
+        note: document.getElementById('input-note').textContent }));
+    };
+    await page.selectOption('#example', '0');
+    await page.fill('#script', reading);
+    await page.fill('#seed', '5');
+    await page.selectOption('#generator', 'chacha');
+    await page.fill('#produce', '');
+    // The box is collapsed on a fresh page; an example with records (run above) opened it.
+    if (!(await page.isVisible('#input-text'))) await page.click('#input-box summary');
+    await page.fill('#input-text', records);
+    expect(/pasted records/.test(await page.textContent('#input-state')), await page.textContent('#input-state'));
+    // LIN: the same bytes; the text of the actions: the same but for the input's name.
+    const lin = await runPage('lin');
+    const linWant = cliRead('deals.pbn', ['--format=lin']);
+    expect(lin.state === 'done' && lin.output === linWant, `pasted PBN, LIN output differs:\n--- got\n${lin.output.slice(0, 400)}\n--- want\n${linWant.slice(0, 400)}`);
+    const boards = [...lin.output.matchAll(/\|ah\|Board (\d+)\|/g)].map((m) => m[1]);
+    expect(boards.length > 0 && boards.length < 8, `boards ${boards}`);
+    expect(/of 8 input records/.test(lin.status) && /8 records read \(pbn\)/.test(lin.note), `status ${lin.status}; note ${lin.note}`);
+    const text = await runPage('text');
+    const textWant = cliRead('deals.pbn', []).replace('Input deals.pbn (pbn)', 'Input input data (pbn)');
+    expect(mask(text.output) === mask(textWant), `pasted PBN, text output differs:\n--- got\n${text.output.slice(0, 400)}\n--- want\n${textWant.slice(0, 400)}`);
+    await page.click('#tab-stats');
+    const row = await page.$$eval('#stats tr', (r) => r.map((tr) => tr.textContent).find((t) => t.startsWith('Input records')));
+    expect(row && row.includes('8 records read (pbn)'), `statistics row ${row}`);
+    await page.click('#tab-output');
+    // A file dropped on the page: its bytes as they are (DL52: binary), the pasted records replaced.
+    const bytes = [...readFileSync(join(dir, 'deals.dl52'))];
+    await page.evaluate((data) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], 'deals.dl52', { type: 'application/octet-stream' }));
+      const target = document.getElementById('output');
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }
+    }, bytes);
+    await page.waitForFunction(() => document.body.dataset.input !== undefined, null, { timeout: 5000 });
+    const state = await page.evaluate(() => ({ text: document.getElementById('input-text').value, summary: document.getElementById('input-state').textContent }));
+    expect(state.text === '' && /deals\.dl52, 416 bytes/.test(state.summary), JSON.stringify(state));
+    const dropped = await runPage('lin');
+    const droppedWant = cliRead('deals.dl52', ['--format=lin']);
+    expect(dropped.output === droppedWant && dropped.input.format === 'dl52', `dropped DL52, LIN output differs:\n--- got\n${dropped.output.slice(0, 400)}\n--- want\n${droppedWant.slice(0, 400)}`);
+    expect(dropped.output.split('\n').filter(Boolean).length === boards.length, 'the dropped file did not give the pasted records\' deals');
+    // The Link holds the script and settings, not the records, and says so.
+    await page.click('#link');
+    const link = await page.evaluate(() => ({ hash: location.hash, status: document.getElementById('status').textContent }));
+    const held = [...new URLSearchParams(link.hash.slice(1)).keys()];
+    expect(new URLSearchParams(link.hash.slice(1)).get('script') === reading && !held.some((k) => /input/i.test(k)) && !link.hash.includes('Deal')
+      && /Not the input records/.test(link.status), JSON.stringify(link).slice(0, 300));
+    await page.evaluate(() => history.replaceState(null, '', location.pathname));
+    await page.click('#input-clear');
+    expect(/none: the deals are dealt/.test(await page.textContent('#input-state')), await page.textContent('#input-state'));
+    await page.selectOption('#format', 'text');
+    // The example with records: its boards' double-dummy tables answer tricks() and par, none solved.
+    const example = await page.$$eval('#example option', (o) => o.findIndex((x) => x.textContent.startsWith('Reading deals')));
+    await page.selectOption('#example', String(example));
+    expect(await page.isVisible('#input-text') && (await page.inputValue('#input-text')).startsWith('[Event'), 'the example did not fill the Input records box');
+    const read = await runPage('text');
+    const summary = await page.evaluate(() => window.playground.lastResult.summary);
+    expect(read.state === 'done' && summary.input.dd_read === 4 && summary.dd.tables === 0 && /North makes 3NT/.test(read.output),
+      `example: ${read.status} ${JSON.stringify(summary)}`);
+    await page.selectOption('#example', '0');
+    expect((await page.inputValue('#input-text')) === '', 'another example left the example\'s records in the box');
   });
 
   await check('a study link reopens its script and seed; the lead table equals the native CLI\'s and sorts; intervals shown', async () => {

@@ -17,6 +17,8 @@ export interface Diagnostic {
 }
 
 export type Generator = 'chacha' | 'drand48' | 'glibc';
+/** The formats of board records `generate` reads ('auto': found from the first bytes). */
+export type InputFormat = 'auto' | 'pbn' | 'lin' | 'oneline' | 'dl52' | 'jsonl' | 'zrd';
 export type Dialect = 'classic' | 'v2';
 
 export interface CheckOptions {
@@ -44,6 +46,22 @@ export interface GenerateOptions {
   inputName?: string;
   /** Write the core's progress meter to the diagnostics stream. */
   progress?: boolean;
+  /**
+   * Board records the run reads its deals from instead of dealing them (the CLI's `--input`):
+   * PBN, LIN, one-line or JSON Lines text as a string, or any format's bytes (DL52 and ZRD
+   * too). Each record goes through the script's condition and actions; its board number,
+   * dealer, vulnerability and tags are kept in PBN, LIN and JSON output, and the double-dummy
+   * tables it carries answer dds/par without solving. Without a limit every record is read.
+   */
+  input?: string | Uint8Array | ArrayBuffer | ArrayBufferView;
+  /** The format of `input` (default 'auto'). */
+  inputFormat?: InputFormat;
+  /** How many of the input's double-dummy tables are checked by solving them (default 0); the
+   * first that disagrees stops the run with an error. */
+  verifyDd?: number;
+  /** A malformed record stops the run with an error ('stop', the default) or is skipped and
+   * counted ('skip'). */
+  inputErrors?: 'stop' | 'skip';
   /** Other options of the C API's dealer_set_option, by key. */
   options?: Record<string, string | number>;
   /**
@@ -172,6 +190,24 @@ export interface RunSummary {
   leads?: LeadTable[];
   precision?: { wanted: number; widest: number | null; reached: boolean };
   dd?: { thresholds: number; exact: number; tables: number; by_the_cards: number; leads: number };
+  /** A run that read its deals from board records (`input`): what the input held. */
+  input?: InputSummary;
+}
+
+/** What a run's input of board records held (the summary's `input`). */
+export interface InputSummary {
+  /** The input's name in messages ('input data' for generate's `input`). */
+  name: string;
+  format: Exclude<InputFormat, 'auto'>;
+  /** Records read, malformed ones included. */
+  records_read: number;
+  malformed_skipped: number;
+  /** Records whose deal contradicts the script's predeal (passed over). */
+  off_predeal_skipped: number;
+  /** Double-dummy tables read from the records (used without solving). */
+  dd_read: number;
+  /** Tables checked by solving them (`verifyDd`). */
+  dd_verified: number;
 }
 
 /** One hand type of a script and its levelling. */
@@ -238,6 +274,8 @@ export function frequencies(output: string): Frequency[];
 /** The two-dimensional frequency tables in a run's printed output (both dialects' formats). */
 export function frequencyTables2d(output: string): Frequency2D[];
 export function optionList(options?: GenerateOptions): string[];
+/** The bytes of generate's `input` option (a string as UTF-8), or undefined when there is none. */
+export function inputBytes(input?: GenerateOptions['input'] | null): Uint8Array | undefined;
 export function generate(
   script: string,
   options?: GenerateOptions,

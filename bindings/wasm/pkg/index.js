@@ -133,8 +133,17 @@ export function pbnDate(date = new Date()) {
   return `${date.getFullYear()}.${two(date.getMonth() + 1)}.${two(date.getDate())}`;
 }
 
-/** The option keys and values handed to the core for `generate`'s options. */
-export function optionList({ seed, generator, dialect, produce, generate: gen, format, progress, inputName, level, interleave, options } = {}) {
+/** The formats of board records `generate` reads (its `inputFormat`; 'auto': found from the first bytes). */
+const INPUT_FORMATS = ['auto', 'pbn', 'lin', 'oneline', 'dl52', 'jsonl', 'zrd'];
+
+/**
+ * The option keys and values handed to the core for `generate`'s options (not the records of
+ * `input` themselves: generate hands those over as bytes, see inputBytes).
+ */
+export function optionList({
+  seed, generator, dialect, produce, generate: gen, format, progress, inputName, level, interleave, inputFormat,
+  verifyDd, inputErrors, options,
+} = {}) {
   const list = [];
   const add = (k, v) => { if (v !== undefined && v !== null && v !== '') list.push(k, String(v)); };
   add('generator', generator);
@@ -151,9 +160,33 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
   if (level) add('level', 'true');
   if (interleave) add('interleave', 'true');
   add('input_name', inputName);
+  if (inputFormat !== undefined && inputFormat !== null && inputFormat !== '') {
+    if (!INPUT_FORMATS.includes(inputFormat)) throw new Error(`inputFormat: expected ${INPUT_FORMATS.join(', ')}, got '${inputFormat}'`);
+    add('input_format', inputFormat);
+  }
+  add('verify_dd', verifyDd);
+  if (inputErrors !== undefined && inputErrors !== null && inputErrors !== '') {
+    if (inputErrors !== 'stop' && inputErrors !== 'skip') throw new Error(`inputErrors: expected stop or skip, got '${inputErrors}'`);
+    add('input_errors', inputErrors);
+  }
   add('pbn_date', pbnDate());
   for (const [k, v] of Object.entries(options || {})) add(k, v);
   return list;
+}
+
+/**
+ * The bytes of `generate`'s `input` option: a string as UTF-8, a Uint8Array (or another typed
+ * array, a DataView, an ArrayBuffer) as is; undefined when there is none (null, undefined).
+ */
+export function inputBytes(input) {
+  if (input === undefined || input === null) return undefined;
+  if (typeof input === 'string') return new TextEncoder().encode(input);
+  if (input instanceof Uint8Array) return input;
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
+    return new Uint8Array(input);
+  }
+  throw new Error(`input: expected a string or a Uint8Array of board records, got ${Object.prototype.toString.call(input)}`);
 }
 
 /**
@@ -163,20 +196,26 @@ export function optionList({ seed, generator, dialect, produce, generate: gen, f
  * options: {seed, generator: 'chacha'|'drand48'|'glibc', dialect: 'classic'|'v2', produce,
  * generate, format: 'text'|'lin'|'json'|'pbn', inputName: the script's file name for PBN's [Event], level: deal each
  * hand type directly in exact quotas (--level), interleave: print by hand type in rounds, deals: how many produced deals to return as objects
- * (default 100), progress: whether the core writes its progress meter, options: other
- * dealer_set_option keys}. onText(stream, text) is called as text is written ('output' or
- * 'diagnostics').
+ * (default 100), progress: whether the core writes its progress meter, input: board records
+ * (a string, or a Uint8Array for any format, DL52 and ZRD included) the run reads its deals
+ * from instead of dealing them (--input), inputFormat: 'auto' (default: found from the first
+ * bytes), 'pbn', 'lin', 'oneline', 'dl52', 'jsonl' or 'zrd', verifyDd: how many of the
+ * records' double-dummy tables to check by solving (--verify-dd), inputErrors: 'stop' (default)
+ * or 'skip' a malformed record, options: other dealer_set_option keys}. onText(stream, text)
+ * is called as text is written ('output' or 'diagnostics').
  * Returns {ok, output, diagnostics, deals: [{N, E, S, W}], statistics: {generated, produced,
  * seed, frequencies, frequencies2d}, handTypes: null | [{label, produced}] (the hand types the
  * run delivered, for a script that declares them), summary: null | the run's JSON summary
  * object (as --json-summary prints it: statistics with 95 % intervals, leads tables, precision,
- * double-dummy solves), error: null | {line, column, severity, source, message, explanation}}.
+ * double-dummy solves, what an input held), error: null | {line, column, severity, source,
+ * message, explanation}}.
  */
 export function generate(script, options = {}, onText) {
   const list = optionList(options);
   const cb = onText ? (stream, text) => onText(stream === 0 ? 'output' : 'diagnostics', text) : undefined;
   const deals = options.deals === undefined ? 100 : Math.max(0, options.deals | 0);
-  const r = JSON.parse(rawGenerate(String(script), list, cb, deals, dds ?? undefined));
+  const input = inputBytes(options.input);
+  const r = JSON.parse(rawGenerate(String(script), list, cb, deals, dds ?? undefined, input));
   return {
     ok: r.ok,
     output: r.output,

@@ -49,9 +49,18 @@ fn error_json(e: &Error) -> String {
 /// A session with the given options set, in order (`options`: alternating keys and values),
 /// solving double dummy with `dds` when given.
 fn session_with(options: &[String], dds: Option<&DdsModule>) -> Result<Session, Error> {
+    session_reading(options, dds, None)
+}
+
+/// [`session_with`], reading its deals from `input` (board records, see [`generate`]) when
+/// given.
+fn session_reading(options: &[String], dds: Option<&DdsModule>, input: Option<&[u8]>) -> Result<Session, Error> {
     let mut session = Session::new();
     if let Some(module) = dds {
         session.set_double_dummy(DoubleDummy::provided(Arc::new(ModuleDds(module.clone()))));
+    }
+    if input.is_some() {
+        session.set_input_data(input);
     }
     for pair in options.chunks(2) {
         if let [key, value] = pair {
@@ -139,7 +148,10 @@ fn deal_json(deal: &dealer::cards::Deal) -> String {
 /// progress meter). `deals`: how many of the produced deals to return as objects as well (dealt
 /// again by a second session with the same options, which deals the same deals; at most as
 /// many as the run produced). `dds`: the loaded DDS module, which double dummy needs (without
-/// it such a script stops with "not available").
+/// it such a script stops with "not available"). `input`: board records (PBN, LIN, one-line,
+/// DL52, JSON Lines or ZRD bytes) the run reads its deals from instead of dealing them (the
+/// core's `Session::set_input_data`; the options `input_format`, `verify_dd` and
+/// `input_errors` say how), for the second session too.
 #[wasm_bindgen]
 pub fn generate(
     script: &str,
@@ -147,13 +159,15 @@ pub fn generate(
     on_text: Option<js_sys::Function>,
     deals: u32,
     dds: Option<DdsModule>,
+    input: Option<Vec<u8>>,
 ) -> String {
     let dds = dds.as_ref();
+    let input = input.as_deref();
     let output = Arc::new(Mutex::new(Vec::new()));
     let diagnostics = Arc::new(Mutex::new(Vec::new()));
     let mut summary = String::new();
     let mut run = || -> Result<dealer::RunReport, Error> {
-        let mut session = session_with(&options, dds)?;
+        let mut session = session_reading(&options, dds, input)?;
         for (stream, number, buffer) in [(Stream::Output, 0, &output), (Stream::Diagnostics, 1, &diagnostics)] {
             let mut forward = Forward { callback: on_text.clone(), stream: number, buffer: Arc::clone(buffer) };
             session.set_sink(stream, Some(Sink::Callback(Box::new(move |bytes: &[u8]| forward.write(bytes)))));
@@ -171,12 +185,12 @@ pub fn generate(
     // A script with hand types is run once more as JSON Lines records by hand type (the same
     // deals, interleaved unless levelled): its boards count the types delivered, and a
     // practice run's deals are those boards, in order.
-    let typed = result.is_ok().then(|| typed_boards(script, &options, dds)).flatten();
+    let typed = result.is_ok().then(|| typed_boards(script, &options, dds, input)).flatten();
     let practice = options.chunks(2).any(|kv| matches!(kv, [k, v] if (k == "level" || k == "interleave") && v == "true"));
     if let (Some(boards), true) = (&typed, practice) {
         dealt = boards.iter().take(wanted).map(|(deal, _)| deal.clone()).collect();
     } else if wanted > 0 {
-        if let Ok(mut again) = session_with(&options, dds) {
+        if let Ok(mut again) = session_reading(&options, dds, input) {
             if again.load_script(script.as_bytes()).is_ok() {
                 while dealt.len() < wanted {
                     match again.next_deal() {
@@ -224,12 +238,18 @@ pub fn generate(
 }
 
 /// The boards of `script` run under `options` as JSON Lines records by hand type (interleaved
-/// unless levelled): each board's hands (as [`deal_json`]) and hand type label (`""`: none).
-/// `None` when the script declares no hand types or the run fails.
-fn typed_boards(script: &str, options: &[String], dds: Option<&DdsModule>) -> Option<Vec<(String, String)>> {
+/// unless levelled; the deals read from `input` when given): each board's hands (as
+/// [`deal_json`]) and hand type label (`""`: none). `None` when the script declares no hand
+/// types or the run fails.
+fn typed_boards(
+    script: &str,
+    options: &[String],
+    dds: Option<&DdsModule>,
+    input: Option<&[u8]>,
+) -> Option<Vec<(String, String)>> {
     let mut options: Vec<String> = options.to_vec();
     options.extend(["format", "jsonl", "progress", "false", "interleave", "true"].map(String::from));
-    let mut session = session_with(&options, dds).ok()?;
+    let mut session = session_reading(&options, dds, input).ok()?;
     session.load_script(script.as_bytes()).ok()?;
     if !dealer::practice::scenario::declares_hand_types(&session).ok()? {
         return None;

@@ -11,7 +11,7 @@ import {
   init, check, generate, handTypes, optionList, version, frequencies, frequencyTables2d, loadDoubleDummy, doubleDummyLoaded,
   needsDoubleDummy,
 } from '../pkg/index.js';
-import { CASES, DD_CASES, available, apiOptions, cli, mask, native, script, top } from './cases.mjs';
+import { CASES, DD_CASES, available, apiOptions, cli, dl52, mask, native, script, top } from './cases.mjs';
 
 await init(readFileSync(join(top, 'bindings/wasm/pkg/gen/dealer_wasm_bg.wasm')));
 
@@ -392,4 +392,157 @@ test('generate with level prints what the native CLI prints', { skip: !available
   execFileSync('cp', [join(top, 'examples/levelling/nt_ladder.dlr'), file]);
   const cli = execFileSync(join(top, 'target/release/dealer'), ['-s', '5', '-p', '40', '--level', 'nt_ladder.dlr'], { cwd: dir }).toString();
   assert.equal(mask(r.output), mask(cli));
+});
+
+// Reading deals (`input`): the boards of a PBN text as [{board, deal}] (`deal`: the [Deal] tag's
+// value, `N:` first).
+function pbnBoards(text) {
+  return text.split(/\r?\n\r?\n/).filter((game) => game.includes('[Deal ')).map((game) => ({
+    board: game.match(/^\[Board "([^"]*)"\]/m)[1],
+    deal: game.match(/^\[Deal "([^"]*)"\]/m)[1],
+  }));
+}
+
+// The high-card points of the first hand of a PBN deal (`N:hand hand hand hand`).
+function northHcp(deal) {
+  const points = { A: 4, K: 3, Q: 2, J: 1 };
+  return [...deal.slice(2).split(' ')[0]].reduce((n, c) => n + (points[c] || 0), 0);
+}
+
+// A deal of `generate`'s deal objects as PBN's [Deal] tag writes it.
+const pbnDeal = (d) => `N:${d.N} ${d.E} ${d.S} ${d.W}`;
+
+const ALL = 'action printall\n';
+
+test('input: PBN records read through a script keep their deals and board numbers', () => {
+  const source = generate('produce 8\naction printall\n', { seed: 7, format: 'pbn', deals: 0 });
+  const boards = pbnBoards(source.output);
+  assert.equal(boards.length, 8);
+  const wanted = boards.filter((b) => northHcp(b.deal) >= 10);
+  assert.ok(wanted.length > 0 && wanted.length < 8, `${wanted.length} of 8 boards pass`);
+  const script = 'condition hcp(north) >= 10\naction printall\n';
+  const r = generate(script, { format: 'pbn', input: source.output, deals: 100 });
+  assert.equal(r.error, null);
+  assert.deepEqual(pbnBoards(r.output), wanted);
+  assert.deepEqual(r.deals.map(pbnDeal), wanted.map((b) => b.deal));
+  assert.equal(r.statistics.generated, 8);
+  assert.equal(r.statistics.produced, wanted.length);
+  assert.deepEqual(r.summary.input, {
+    name: 'input data', format: 'pbn', records_read: 8, malformed_skipped: 0, off_predeal_skipped: 0, dd_read: 0, dd_verified: 0,
+  });
+  // The same records as bytes, and with their format named: the same run.
+  for (const more of [{ input: new TextEncoder().encode(source.output) }, { input: source.output, inputFormat: 'pbn' }]) {
+    const again = generate(script, { format: 'pbn', deals: 0, ...more });
+    assert.equal(again.error, null);
+    assert.equal(again.output, r.output);
+  }
+  // Other outputs keep the board numbers too: LIN's `ah|Board N|`, JSON's "board".
+  const lin = generate(script, { format: 'lin', input: source.output, deals: 0 });
+  assert.deepEqual([...lin.output.matchAll(/\|ah\|Board (\d+)\|/g)].map((m) => m[1]), wanted.map((b) => b.board));
+  const json = generate(script, { format: 'json', input: source.output, deals: 0 });
+  assert.deepEqual(json.output.trim().split('\n').map((l) => String(JSON.parse(l).board)), wanted.map((b) => b.board));
+  // A limit reads no further: produce 2 takes the first two that pass.
+  const two = generate(script, { format: 'pbn', input: source.output, produce: 2, deals: 0 });
+  assert.deepEqual(pbnBoards(two.output), wanted.slice(0, 2));
+  // A predeal the deals contradict: passed over and counted.
+  const north = wanted[0].deal.slice(2).split(' ')[0].split('.');
+  const predeal = `predeal north S${north[0] || '-'}, H${north[1] || '-'}, D${north[2] || '-'}, C${north[3] || '-'}\n`;
+  const held = generate(predeal + ALL, { format: 'pbn', input: source.output, deals: 0 });
+  assert.equal(held.error, null);
+  assert.deepEqual(pbnBoards(held.output), [wanted[0]]);
+  assert.equal(held.summary.input.off_predeal_skipped, 7);
+});
+
+test('input: the records print what the native CLI prints reading the same file', { skip: !existsSync(cli) && 'no target/release/dealer' }, () => {
+  const source = generate('produce 6\ncondition hcp(south) >= 8\naction printall\n', { seed: 11, format: 'pbn', deals: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'input-'));
+  writeFileSync(join(dir, 'deals.pbn'), source.output);
+  writeFileSync(join(dir, 'read.dlr'), 'condition shape(north, any 4333 + any 4432 + any 5332) || hcp(north) >= 12\naction printall\n');
+  for (const [format, flag] of [['pbn', '--format=pbn'], ['lin', '--format=lin'], ['json', '--format=jsonl']]) {
+    const want = execFileSync(cli, ['--input=deals.pbn', flag, 'read.dlr'], { cwd: dir, encoding: 'utf8' });
+    const got = generate(readFileSync(join(dir, 'read.dlr'), 'utf8'), { format, input: readFileSync(join(dir, 'deals.pbn')), deals: 0 });
+    assert.equal(got.error, null);
+    assert.ok(want.length > 0);
+    assert.equal(got.output, want, format);
+  }
+});
+
+test('input: DL52 bytes (a Uint8Array) are found by their first bytes', () => {
+  const source = generate('produce 5\naction printall\n', { seed: 3, format: 'pbn', deals: 0 });
+  const deals = pbnBoards(source.output).map((b) => b.deal);
+  // A record without board data prints as a dealt deal does (its [Event] names the seed).
+  const r = generate(ALL, { seed: 1, format: 'pbn', input: dl52(deals), deals: 5 });
+  assert.equal(r.error, null);
+  assert.equal(r.summary.input.format, 'dl52');
+  assert.deepEqual(r.deals.map(pbnDeal), deals);
+  assert.deepEqual(pbnBoards(r.output).map((b) => b.deal), deals);
+  // An ArrayBuffer is read as well; and the format may be named.
+  const named = generate(ALL, { seed: 1, format: 'pbn', input: dl52(deals).buffer, inputFormat: 'dl52', deals: 0 });
+  assert.equal(named.output, r.output);
+});
+
+test('input: a malformed record stops the run, or (inputErrors skip) is skipped and counted', () => {
+  const good = generate('produce 3\naction printall\n', { seed: 5, format: 'pbn', deals: 0 }).output;
+  const games = good.split('\n\n').filter((g) => g.trim());
+  const broken = [games[0], games[1].replace(/\[Deal "N:[^"]*"\]/, '[Deal "N:AKQ.xxx"]'), games[2]].join('\n\n') + '\n';
+  const stop = generate(ALL, { format: 'pbn', input: broken });
+  assert.equal(stop.ok, false);
+  assert.match(stop.error.message, /^input data:\d+:\d+: /);
+  const skip = generate(ALL, { format: 'pbn', input: broken, inputErrors: 'skip' });
+  assert.equal(skip.error, null);
+  assert.equal(pbnBoards(skip.output).length, 2);
+  assert.equal(skip.summary.input.malformed_skipped, 1);
+  assert.equal(skip.summary.input.records_read, 3);
+  assert.match(skip.diagnostics, /skipped a malformed record: input data:/);
+  // Bad option values are refused before anything runs.
+  assert.throws(() => generate(ALL, { input: good, inputFormat: 'docx' }), /inputFormat/);
+  assert.throws(() => generate(ALL, { input: good, inputErrors: 'ignore' }), /inputErrors/);
+  assert.throws(() => generate(ALL, { input: 42 }), /input: expected a string or a Uint8Array/);
+  const bad = generate(ALL, { input: good, verifyDd: -1 });
+  assert.equal(bad.ok, false);
+  assert.match(bad.error.message, /verify_dd/);
+  // Records in another format than the one named are malformed.
+  const lin = generate(ALL, { input: good, inputFormat: 'lin' });
+  assert.equal(lin.ok, false);
+});
+
+test('input with pbn_dd: the records\' tables answer without solving, the same bytes as solving', { timeout: 120000 }, async () => {
+  await loadDoubleDummy();
+  const script = 'produce 4\ncondition hcp(north) + hcp(south) >= 22\naction printall\n';
+  const solved = generate(script, { seed: 3, format: 'pbn', options: { pbn_dd: 'true' }, deals: 0 });
+  assert.equal(solved.error, null);
+  assert.equal(solved.summary.dd.tables, 4);
+  assert.equal((solved.output.match(/\[OptimumResultTable /g) || []).length, 4);
+  const withDd = { format: 'pbn', input: solved.output, options: { pbn_dd: 'true' }, deals: 0 };
+  // Read back: the records' tables and par are printed again, none solved.
+  const read = generate(ALL, withDd);
+  assert.equal(read.error, null);
+  assert.equal(read.summary.dd.tables, 0);
+  assert.equal(read.summary.input.dd_read, 4);
+  assert.equal(read.output, solved.output);
+  // The same records without their tables: solved again, the same bytes.
+  const bare = generate(ALL, { format: 'pbn', input: solved.output, deals: 0 }).output;
+  assert.equal(bare.includes('OptimumResultTable'), false);
+  const again = generate(ALL, { ...withDd, input: bare });
+  assert.equal(again.error, null);
+  assert.equal(again.summary.dd.tables, 4);
+  assert.equal(again.summary.input.dd_read, 0);
+  assert.equal(again.output, read.output);
+  // dds() in the script reads the tables too: the same averages with and without them.
+  const tricks = 'action average "nt" tricks(north, notrump), average "par" par(NS)\n';
+  const fromTables = generate(tricks, { input: solved.output, deals: 0 });
+  const fromSolver = generate(tricks, { input: bare, deals: 0 });
+  assert.equal(fromTables.summary.dd.tables, 0);
+  assert.equal(fromSolver.summary.dd.tables, 4);
+  assert.deepEqual(fromTables.summary.statistics, fromSolver.summary.statistics);
+  // verifyDd solves the first tables to check them; one that disagrees stops the run.
+  const verified = generate(ALL, { ...withDd, verifyDd: 2 });
+  assert.equal(verified.error, null);
+  assert.equal(verified.summary.input.dd_verified, 2);
+  assert.equal(verified.summary.input.dd_read, 2);
+  assert.equal(verified.summary.dd.tables, 2);
+  const tampered = solved.output.replace(/^N NT +(\d+)$/m, (_, n) => `N NT ${String((Number(n) + 1) % 14).padStart(2)}`);
+  const wrong = generate(ALL, { ...withDd, input: tampered, verifyDd: 4 });
+  assert.equal(wrong.ok, false);
+  assert.match(wrong.error.message, /^input data:\d+: verify_dd: the double-dummy table disagrees with the solver/);
 });

@@ -95,3 +95,19 @@ export function native(c) {
 export function script(c) {
   return readFileSync(join(shared, c.file), 'utf8');
 }
+
+/**
+ * DealerV2's 52-byte deals (DL52, `-l`) of PBN deals (`N:hand hand hand hand`, North first):
+ * North's, East's, South's and West's cards, each byte (suit << 4) | rank (suit 0 clubs .. 3
+ * spades, rank 0 deuce .. 12 ace). For the tests of reading deals (`input`).
+ */
+export function dl52(deals) {
+  const ranks = '23456789TJQKA';
+  const bytes = [];
+  for (const deal of deals) {
+    for (const hand of deal.slice(2).split(' ')) {
+      hand.split('.').forEach((cards, i) => { for (const c of cards) bytes.push(((3 - i) << 4) | ranks.indexOf(c)); });
+    }
+  }
+  return new Uint8Array(bytes);
+}

@@ -1,9 +1,10 @@
 // The playground page: an editor checked as you type (on this thread: a check is a parse and a
 // compile, no dealing), runs in a Web Worker (Stop terminates it), hand diagrams, statistics
 // and frequency charts (bars for 1-D tables, heat-map tables for 2-D ones), the statistics' 95 %
-// intervals and sortable opening-lead tables (from the run's JSON summary), downloads, and a link
-// holding the script, seed and settings in its fragment. State lives in the `playground` object
-// (also on window for the browser test).
+// intervals and sortable opening-lead tables (from the run's JSON summary), downloads, a link
+// holding the script, seed and settings in its fragment, and input records (pasted, or a file
+// dropped on the page) that a run reads its deals from instead of dealing them. State lives in
+// the `playground` object (also on window for the browser test).
 import { init, check, keywords, version, randomSeed, frequencies, frequencyTables2d } from '../pkg/index.js';
 // The Hand types panel: a script that declares Dealer3's `HandType_NAME` variables shows each
 // type's natural share (counted exactly where one seat is read, else measured) against the share
@@ -32,7 +33,80 @@ const playground = {
   leadSort: [],
   // The manual's reference-index.json (see manualIndex), once fetched; null without one.
   reference: null,
+  // A file given as the input records (dropped on the page or chosen): {name, bytes}, or null.
+  inputFile: null,
+  // The records an example put in the Input records box (another example takes them out again
+  // while they are unchanged), or null.
+  inputFromExample: null,
 };
+
+// Input records (the CLI's --input): a run reads its deals from board records instead of dealing
+// them, each through the script. They are pasted into the Input records box, or come from a file
+// dropped on the page (or chosen), kept as its bytes: DL52 and ZRD are binary, and a PBN file in
+// Latin-1 keeps its bytes as they are. The last one given is the input: typing in the box drops
+// a file given before, a file empties the box. The records stay out of the Link (studyLink): they
+// can be megabytes, more than an address is sure to carry, and whoever opens a shared study
+// should not be handed someone's boards unasked; the Link's status line says so.
+function currentInput() {
+  if (playground.inputFile) {
+    return { data: playground.inputFile.bytes, name: playground.inputFile.name, size: playground.inputFile.bytes.length };
+  }
+  const text = $('input-text').value;
+  if (text.trim() === '') return null;
+  return { data: text, name: 'pasted records', size: new TextEncoder().encode(text).length };
+}
+
+function sizeText(bytes) {
+  if (bytes < 1024) return `${bytes} bytes`;
+  return bytes < 1 << 20 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1 << 20)).toFixed(1)} MB`;
+}
+
+const INPUT_PLACEHOLDER = '[Board "1"]\n[Dealer "N"]\n[Deal "N:AKQ2.J54.T9.8765 …"]';
+
+// The box's summary line and placeholder say what the input is.
+function updateInputUi() {
+  const input = currentInput();
+  $('input-state').textContent = input ? `(${input.name}, ${sizeText(input.size)}: the deals are read from it)`
+    : '(none: the deals are dealt)';
+  $('input-text').placeholder = playground.inputFile
+    ? `The file ${playground.inputFile.name} is the input; type or paste here to read these records instead.`
+    : INPUT_PLACEHOLDER;
+}
+
+// Puts `text` in the Input records box (an example's records: `fromExample`).
+function setInputText(text, fromExample = false) {
+  playground.inputFile = null;
+  $('input-file').value = '';
+  $('input-text').value = text;
+  $('input-note').textContent = '';
+  playground.inputFromExample = fromExample ? text : null;
+  if (text) $('input-box').open = true;
+  updateInputUi();
+}
+
+// A file as the input records (its bytes as they are).
+async function takeInputFile(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  playground.inputFile = { name: file.name, bytes };
+  playground.inputFromExample = null;
+  $('input-text').value = '';
+  $('input-note').textContent = '';
+  $('input-box').open = true;
+  updateInputUi();
+  setStatus(`Input records: ${file.name} (${sizeText(bytes.length)}). Run reads its deals.`);
+  document.body.dataset.input = String(Date.now());
+}
+
+// What a run read from its input (the JSON summary's `input`).
+function inputCountsText(input) {
+  const parts = [`${input.records_read} record${input.records_read === 1 ? '' : 's'} read (${input.format})`];
+  for (const [count, what] of [[input.malformed_skipped, 'malformed, skipped'],
+    [input.off_predeal_skipped, 'contradicting the predeal, skipped'],
+    [input.dd_read, 'double-dummy tables read'], [input.dd_verified, 'tables verified by solving']]) {
+    if (count > 0) parts.push(`${count} ${what}`);
+  }
+  return parts.join(', ');
+}
 
 // Whether the script declares hand types (a variable named HandType…, any case).
 function declaresHandTypes(text) {
@@ -283,6 +357,7 @@ function renderStats(result, timing) {
     ['Time in the worker', timing ? `${(timing.ms / 1000).toFixed(3)} s` : '—'],
     ['Deals per second', timing && timing.ms > 0 ? Math.round(s.generated / (timing.ms / 1000)).toLocaleString('en') : '—'],
   ];
+  if (result.summary && result.summary.input) rows.splice(2, 0, ['Input records', escapeHtml(inputCountsText(result.summary.input))]);
   let html = `<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('')}</tbody></table>`;
   for (const f of frequencies(result.output)) {
     const max = Math.max(1, ...f.rows.map((r) => r[1]));
@@ -433,6 +508,7 @@ function escapeHtml(t) {
 
 function runOptions(overrides = {}) {
   const seedText = $('seed').value.trim();
+  const input = currentInput();
   return {
     seed: seedText === '' ? randomSeed() : seedText,
     generator: $('generator').value,
@@ -443,6 +519,7 @@ function runOptions(overrides = {}) {
     level: declaresHandTypes(editor.value) && $('level').checked,
     progress: true,
     deals: 200,
+    ...(input ? { input: input.data, inputFormat: $('input-format').value, inputErrors: $('input-skip').checked ? 'skip' : 'stop' } : {}),
     ...overrides,
   };
 }
@@ -474,11 +551,13 @@ async function run() {
     });
     playground.lastResult = result;
     playground.leadSort = [];
-    const notes = result.diagnostics.replace(/Calculating\.\.\. ?\d+% complete\r/g, '').replace(/ {38}\r/g, '');
+    const notes = result.diagnostics.replace(/Calculating\.\.\. *\d+% complete\r/g, '').replace(/ {38}\r/g, '');
     $('output').textContent = result.output + (notes ? `\n${notes}` : '')
       + (result.error ? `\nError: ${result.error.line ? `line ${result.error.line}: ` : ''}${said(result.error)}\n` : '');
     renderDeals(result.deals);
     renderStats(result, result.timing);
+    const read = result.summary && result.summary.input;
+    $('input-note').textContent = read ? `Last run: ${inputCountsText(read)}; ${result.statistics.produced} produced.` : '';
     if (result.ok) await refreshHandTypes({ ...options, seed: result.statistics.seed }, result);
     if (result.error && result.error.line) {
       playground.diagnostics = [result.error];
@@ -486,7 +565,8 @@ async function run() {
       renderProblems();
     }
     const secs = ((performance.now() - started) / 1000).toFixed(2);
-    setStatus(result.ok ? `Done: ${result.statistics.produced} of ${result.statistics.generated} deals in ${secs} s (seed ${result.statistics.seed}).`
+    setStatus(result.ok ? (read ? `Done: ${result.statistics.produced} of ${read.records_read} input records in ${secs} s.`
+      : `Done: ${result.statistics.produced} of ${result.statistics.generated} deals in ${secs} s (seed ${result.statistics.seed}).`)
       : `Stopped by an error: ${said(result.error)}`);
     document.body.dataset.state = result.ok ? 'done' : 'failed';
   } catch (e) {
@@ -550,6 +630,10 @@ function selectTab(name, focus) {
 function loadExample(i) {
   const ex = EXAMPLES[i];
   editor.value = ex.script;
+  // An example with records fills the Input records box; another one empties it while it
+  // holds an example's records unchanged (records the user gave stay).
+  if (ex.input !== undefined) setInputText(ex.input, true);
+  else if (playground.inputFromExample !== null && !playground.inputFile && $('input-text').value === playground.inputFromExample) setInputText('');
   $('generator').value = ex.generator;
   $('dialect').value = ex.dialect;
   $('seed').value = ex.seed;
@@ -583,11 +667,13 @@ async function main() {
   $('link').addEventListener('click', async () => {
     const link = studyLink();
     history.replaceState(null, '', link);
+    // The input records are not in the link (see currentInput).
+    const without = currentInput() ? ' Not the input records: whoever opens it pastes or drops them again.' : '';
     try {
       await navigator.clipboard.writeText(link);
-      setStatus('Link copied: it holds the script, seed and settings (in the #fragment, never sent to a server).');
+      setStatus(`Link copied: it holds the script, seed and settings (in the #fragment, never sent to a server).${without}`);
     } catch {
-      setStatus('The address bar holds the link: the script, seed and settings in its #fragment.');
+      setStatus(`The address bar holds the link: the script, seed and settings in its #fragment.${without}`);
     }
   });
   window.addEventListener('hashchange', () => { if (openLink()) runCheck(); });
@@ -603,6 +689,38 @@ async function main() {
     });
   });
   editor.addEventListener('input', updateHandTypesUi);
+  // Input records: typed or pasted text (it replaces a file given before), a chosen file, or a
+  // file dropped anywhere on the page (text dropped on a text box stays the browser's).
+  $('input-text').addEventListener('input', () => {
+    if ($('input-text').value !== '' && playground.inputFile) {
+      playground.inputFile = null;
+      $('input-file').value = '';
+    }
+    playground.inputFromExample = null;
+    updateInputUi();
+  });
+  const fileFailed = (file) => (e) => setStatus(`Cannot read ${file.name}: ${e.message}`);
+  $('input-file').addEventListener('change', () => {
+    const file = $('input-file').files[0];
+    if (file) takeInputFile(file).catch(fileFailed(file));
+  });
+  $('input-clear').addEventListener('click', () => setInputText(''));
+  const carriesFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+  document.addEventListener('dragover', (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    document.body.classList.add('dropping');
+  });
+  document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) document.body.classList.remove('dropping'); });
+  document.addEventListener('drop', (e) => {
+    document.body.classList.remove('dropping');
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    const file = e.dataTransfer.files[0];
+    if (file) takeInputFile(file).catch(fileFailed(file));
+  });
+  updateInputUi();
   $('dl-leveled').addEventListener('click', async () => {
     if (!playground.lastHandTypes) await refreshHandTypes(runOptions(), playground.lastResult);
     const l = playground.lastHandTypes;

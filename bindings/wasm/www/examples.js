@@ -1,4 +1,5 @@
-// Scripts bundled with the playground: [title, settings, script].
+// Scripts bundled with the playground: [title, settings, script], and for an example that reads
+// its deals instead of dealing them, `input`: the records it fills the Input records box with.
 export const EXAMPLES = [
   {
     title: 'Strong 2NT opener, responder with a major (DealerV2)',
@@ -125,6 +126,140 @@ condition hcp(north) >= 15 && hcp(north) <= 17 && shape(north, any 4333 + any 44
   && hcp(south) >= 10 && hcp(south) <= 15 && spades(south) < 4 && hearts(south) < 4
 produce 12
 action leads(west, notrump, 9), average "South's points" hcp(south)
+`,
+  },
+  {
+    title: 'Reading deals: PBN boards and their double-dummy tables through a script (Input records)',
+    generator: 'chacha',
+    dialect: 'v2',
+    seed: 1,
+    script: `# The deals come from the Input records box (PBN boards, as
+# dealer --pbn-dd writes them) instead of being dealt. Each board goes
+# through the condition and the actions and keeps its number, dealer
+# and vulnerability; its OptimumResultTable answers tricks() and par
+# without solving. Paste your own boards there, or drop a file here.
+condition hcp(north) + hcp(south) >= 21
+action
+    printall,
+    average "North makes 3NT" tricks(north, notrump) >= 9,
+    average "NS par score" par(NS)
+`,
+    input: String.raw`[Event "Club night"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:KQJ963.J.KT.J872 52.T965.Q73.AQT4 T74.AKQ3.82.9653 A8.8742.AJ9654.K"]
+[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]
+N NT  4
+N  S  8
+N  H  5
+N  D  4
+N  C  7
+E NT  5
+E  S  4
+E  H  7
+E  D  9
+E  C  6
+S NT  4
+S  S  8
+S  H  5
+S  D  4
+S  C  7
+W NT  5
+W  S  4
+W  H  7
+W  D  9
+W  C  6
+[OptimumScore "NS -100"]
+[ParContract "NS 3SX"]
+
+[Event "Club night"]
+[Board "2"]
+[Dealer "E"]
+[Vulnerable "NS"]
+[Deal "N:AJT54.54.T73.KJ4 987.KT3.Q952.T83 KQ2.62.J84.A7652 63.AQJ987.AK6.Q9"]
+[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]
+N NT  3
+N  S  8
+N  H  3
+N  D  3
+N  C  7
+E NT  3
+E  S  3
+E  H  9
+E  D  9
+E  C  3
+S NT  3
+S  S  8
+S  H  3
+S  D  3
+S  C  7
+W NT  3
+W  S  3
+W  H  9
+W  D  9
+W  C  3
+[OptimumScore "NS -140"]
+[ParContract "EW 3H"]
+
+[Event "Club night"]
+[Board "3"]
+[Dealer "S"]
+[Vulnerable "EW"]
+[Deal "N:K97.AQ8.KQ87.964 AJT62.KT4.J32.75 4.J73.AT964.KT82 Q853.9652.5.AQJ3"]
+[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]
+N NT  5
+N  S  2
+N  H  4
+N  D  8
+N  C  5
+E NT  7
+E  S 11
+E  H  8
+E  D  5
+E  C  7
+S NT  5
+S  S  2
+S  H  4
+S  D  8
+S  C  6
+W NT  7
+W  S 11
+W  H  8
+W  D  5
+W  C  7
+[OptimumScore "NS -650"]
+[ParContract "EW 5S"]
+
+[Event "Club night"]
+[Board "4"]
+[Dealer "W"]
+[Vulnerable "All"]
+[Deal "N:A6.AT8.J963.A732 T8.QJ96.Q754.QJ4 Q97.32.AT82.K985 KJ5432.K754.K.T6"]
+[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]
+N NT  8
+N  S  6
+N  H  5
+N  D  8
+N  C  9
+E NT  5
+E  S  7
+E  H  8
+E  D  5
+E  C  4
+S NT  8
+S  S  6
+S  H  5
+S  D  8
+S  C  9
+W NT  5
+W  S  7
+W  H  8
+W  D  5
+W  C  4
+[OptimumScore "NS 120"]
+[ParContract "NS 2NT"]
+
 `,
   },
 ];
