@@ -123,9 +123,7 @@ pub fn complete_deal(hands: [Option<Hand>; 4]) -> Result<Deal, String> {
     for hand in hands.iter().flatten() {
         let twice = held & hand.0;
         if twice != 0 {
-            let bit = twice.trailing_zeros() as usize;
-            let card = Card::new(Suit::from_index(bit / 16), (bit % 16) as u8);
-            return Err(format!("the card {}{} appears twice", card.suit().letter(), card.rank_letter()));
+            return Err(twice_message(twice));
         }
         held |= hand.0;
     }
@@ -152,6 +150,13 @@ pub fn complete_deal(hands: [Option<Hand>; 4]) -> Result<Deal, String> {
             Err(format!("{} hands are not given (a script needs the whole deal; one may be left out)", seats.len()))
         }
     }
+}
+
+/// The message for cards held twice (`twice`: their bits), naming the first.
+fn twice_message(twice: u64) -> String {
+    let bit = twice.trailing_zeros() as usize;
+    let card = Card::new(Suit::from_index(bit / 16), (bit % 16) as u8);
+    format!("the card {}{} appears twice", card.suit().letter(), card.rank_letter())
 }
 
 /// All 52 cards as hand bits (13 rank bits in each suit's 16-bit lane).
@@ -184,6 +189,13 @@ pub fn parse_pbn_deal(text: &[u8]) -> Result<Deal, HandError> {
             return Err((at, format!("a PBN deal has four hands: found {k}")));
         }
         let hand = parse_dotted_hand(&text[start..at]).map_err(|(offset, message)| (start + offset, message))?;
+        if let Some(hand) = hand {
+            // A card an earlier hand holds: the error points at this hand.
+            let earlier = hands.iter().flatten().fold(0u64, |all, h| all | h.0);
+            if earlier & hand.0 != 0 {
+                return Err((start, twice_message(earlier & hand.0)));
+            }
+        }
         hands[(first.index() + k) % 4] = hand;
     }
     skip_blanks(&mut at);
