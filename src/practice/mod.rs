@@ -28,7 +28,7 @@ pub mod stock_scenario;
 pub mod stream_dealing;
 pub mod write_leveled;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::job::{RunReport, Session};
 use crate::practice::stream_dealing::{DealtHere, StreamDealing};
 
@@ -57,6 +57,21 @@ impl PracticeRun {
     /// quota, `--interleave` orders the produced deals by hand type and `--json-summary` counts
     /// them (a script without hand types runs as it stands), otherwise the plain run.
     pub fn of(session: &Session) -> Result<PracticeRun> {
+        if session.options().input.is_some() {
+            // Records read from a file are a set already: no practice run reshapes them.
+            let levelling = &session.options().levelling;
+            let practice = if !session.mix_scenarios().is_empty() {
+                Some("scenarios to mix")
+            } else if levelling.write_leveled.is_some() || levelling.level || levelling.interleave {
+                Some("write_leveled, level and interleave")
+            } else {
+                None
+            };
+            if let Some(what) = practice {
+                return Err(Error::new(ErrorKind::Option, format!("option input is not available with {what}")));
+            }
+            return Ok(PracticeRun::Plain);
+        }
         if !session.mix_scenarios().is_empty() {
             return Ok(PracticeRun::Mix);
         }

@@ -224,6 +224,14 @@ fn options_that_cannot_go_with_an_input_are_refused() {
         let message = result.unwrap_err().to_string();
         assert!(message.contains("option input is not available with") && message.contains(why), "{key}: {message}");
     }
+    for (key, why) in [("level", "level"), ("interleave", "interleave")] {
+        let mut s = Session::new();
+        s.set_option(key, "true").unwrap();
+        s.set_input_data(Some(records));
+        s.load_script(b"produce 2\n").unwrap();
+        let message = crate::practice::run(&mut s).unwrap_err().to_string();
+        assert!(message.contains("option input is not available with") && message.contains(why), "{key}: {message}");
+    }
     let mut s = Session::new();
     s.set_option("input", "/nonexistent/records.pbn").unwrap();
     s.load_script(b"").unwrap();
