@@ -1,5 +1,6 @@
 //! Lines of a text input, one at a time, in bounded memory: a line longer than
-//! [`MAX_LINE_BYTES`] is an error (its rest is skipped), not an unbounded buffer.
+//! [`MAX_LINE_BYTES`] is an error (its rest is skipped), not an unbounded buffer. A byte order
+//! mark before the first line is dropped.
 
 use std::io::BufRead;
 
@@ -63,6 +64,10 @@ impl LineReader {
                 None,
                 format!("the line is longer than {MAX_LINE_BYTES} bytes (no record is that long)"),
             ));
+        }
+        if self.number == 1 && self.line.starts_with(b"\xEF\xBB\xBF") {
+            // A UTF-8 byte order mark (Windows editors write one) is no text.
+            self.line.drain(..3);
         }
         if self.line.last() == Some(&b'\n') {
             self.line.pop();

@@ -241,6 +241,9 @@ fn other_writers_forms_read() {
     assert_eq!(table.tricks(Seat::South, crate::cards::Strain::Notrump), 5);
     assert_eq!(table.tricks(Seat::East, crate::cards::Strain::Suit(crate::cards::Suit::Spades)), 11);
     assert_eq!(table.tricks(Seat::West, crate::cards::Strain::Suit(crate::cards::Suit::Clubs)), 5);
+    // A byte order mark and Windows line ends (as Windows editors save a file).
+    let text = format!("\u{feff}[Board \"4\"]\r\n[Deal \"{deal}\"]\r\n");
+    assert_eq!(read_all(text.as_bytes(), None)[0].as_ref().unwrap().board.number, Some(4));
     // `#` repeats the previous game's value; a game without a deal is no record.
     let text = format!(
         "[Event \"E\"]\n[Site \"S\"]\n\n[Event \"Pairs\"]\n[Deal \"{deal}\"]\n\n[Event \"#\"]\n[Deal \"{deal}\"]\n"
