@@ -72,9 +72,13 @@ impl PredealCheck {
 /// What a job reading records has read (see [`crate::actions::InputCounts`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct InputTally {
+    /// Malformed records skipped (`input_errors` `skip`).
     pub(crate) malformed: u64,
+    /// Records whose deal the predeal contradicts.
     pub(crate) off_predeal: u64,
+    /// Tables taken from the records as read.
     pub(crate) dd_read: u64,
+    /// Tables checked by solving (`verify_dd`).
     pub(crate) dd_verified: u64,
 }
 
@@ -82,11 +86,13 @@ pub(crate) struct InputTally {
 pub(crate) struct RecordInput {
     reader: RecordReader,
     predeal: PredealCheck,
+    /// `input_errors` `skip`.
     skip_malformed: bool,
     /// Tables still to check by solving (`verify_dd`).
     pub(crate) verify_left: u64,
     /// The board label of the record taken last (`None`: it carried no board data).
     pub(crate) label: Option<BoardLabel>,
+    /// What was read so far.
     pub(crate) tally: InputTally,
     /// Notices of skipped records, for the diagnostics stream.
     pub(crate) notices: Vec<String>,
