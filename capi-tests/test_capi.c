@@ -1914,6 +1914,185 @@ static void test_scale_out(void) {
     for (int k = 0; k < 3; k++) remove(paths[k]);
 }
 
+/* ---- Reading deals: dealer_set_input_data and the options input, input_format, verify_dd,
+ * input_errors. ---- */
+
+/* Records with one malformed hand on line 2 (column 75), as one-line text. */
+static const char ONELINE_WITH_A_BAD_RECORD[] =
+    "n AKQJ.AKQ.AKQ.AKQ e T987.JT9.JT9.JT9 s 6543.876.876.876 w 2.5432.5432.5432\n"
+    "n AKQJ.AKQ.AKQ.AKQ e T987.JT9.JT9.JT9 s 6543.876.876.876 w 2.5432.5432.543X\n"
+    "w AKQJ.AKQ.AKQ.AKQ n T987.JT9.JT9.JT9 e 6543.876.876.876 s 2.5432.5432.5432\n";
+
+static void test_input_data(void) {
+    const int deals = (int)dd_deals(3);
+    char script[64], produce[16], want[320];
+    snprintf(script, sizeof script, "produce %d\n", deals);
+    snprintf(produce, sizeof produce, "%d", deals);
+    static struct buffer pbn, expected, out, diagnostics;
+    dealer_run_report report = {.size = sizeof(dealer_run_report)};
+    /* The deals as PBN records from board 5 on, with their double-dummy tables... */
+    dealer_session *gen = session_with("chacha", "12", script);
+    CHECK(gen != NULL);
+    if (!gen) return;
+    CHECK(dealer_set_option(gen, "format", "pbn") == DEALER_OK);
+    CHECK(dealer_set_option(gen, "pbn_dd", "true") == DEALER_OK);
+    CHECK(dealer_set_option(gen, "start_board", "5") == DEALER_OK);
+    CHECK(run_captured(gen, &pbn, &report) == DEALER_OK && report.produced == deals);
+    dealer_free_session(gen);
+    int nt_sum = 0, tables = 0;
+    for (const char *t = pbn.data; (t = strstr(t, "[OptimumResultTable")) != NULL; t++) {
+        int nt = -1;
+        if (sscanf(strchr(t, '\n') + 1, "N NT %d", &nt) == 1) {
+            nt_sum += nt;
+            tables++;
+        }
+    }
+    CHECK(tables == deals);
+    /* ... and as printoneline prints them, dealt one by one. */
+    expected.len = 0;
+    expected.data[0] = 0;
+    dealer_session *one = session_with("chacha", "12", script);
+    CHECK(one != NULL);
+    for (int k = 0; one && k < deals; k++) {
+        dealer_deal d;
+        char line[128];
+        CHECK(dealer_next_deal(one, &d) == DEALER_OK);
+        size_t n = dealer_deal_to_oneline(&d, line, sizeof line - 1);
+        line[n] = '\n';
+        capture((const uint8_t *)line, n + 1, &expected);
+    }
+    dealer_free_session(one);
+
+    /* Read from memory through a script: the same deals, the records' tables read, not solved. */
+    dealer_session *s = session_with(NULL, NULL, "action printoneline, average dds(north, notrump)\n");
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(dealer_set_input_data(s, (const uint8_t *)pbn.data, pbn.len) == DEALER_OK && no_error(s));
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.generated == deals && report.produced == deals);
+    CHECK(out.len > expected.len && memcmp(out.data, expected.data, expected.len) == 0);
+    CHECK(strncmp(out.data + expected.len, "Mean=", 5) == 0);
+    const char *summary = dealer_last_summary(s);
+    snprintf(want, sizeof want,
+             "\"input\":{\"name\":\"input data\",\"format\":\"pbn\",\"records_read\":%d,\"malformed_skipped\":0,"
+             "\"off_predeal_skipped\":0,\"dd_read\":%d,\"dd_verified\":0}",
+             deals, deals);
+    CHECK(strstr(summary, want) != NULL);
+    CHECK(strstr(summary, "\"dd\":{\"thresholds\":0,\"exact\":0,\"tables\":0,") != NULL);
+    const char *mean = strstr(summary, "\"statistics\":[{\"type\":\"average\",");
+    mean = mean ? strstr(mean, "\"mean\":") : NULL;
+    double diff = mean ? strtod(mean + 7, NULL) - (double)nt_sum / deals : 1.0;
+    CHECK(mean != NULL && diff < 1e-9 && diff > -1e-9);
+    /* The records' board numbers, dealers and vulnerabilities are kept. */
+    CHECK(dealer_set_option(s, "format", "jsonl") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    const char *board5 = "{\"schema\":1,\"type\":\"deal\",\"board\":5,\"dealer\":\"N\",\"vulnerable\":\"NS\",";
+    CHECK(strncmp(out.data, board5, strlen(board5)) == 0);
+    CHECK(dealer_set_option(s, "format", "script") == DEALER_OK);
+    /* dealer_next_deal reads them too, then says DEALER_DONE. */
+    {
+        dealer_deal d;
+        char line[128];
+        int n = 0, same = 0;
+        int32_t status;
+        const char *at = expected.data;
+        while ((status = dealer_next_deal(s, &d)) == DEALER_OK && n < 10) {
+            size_t len = dealer_deal_to_oneline(&d, line, sizeof line);
+            if (strncmp(at, line, len) == 0 && at[len] == '\n') {
+                same++;
+                at += len + 1;
+            }
+            n++;
+        }
+        CHECK(status == DEALER_DONE && n == deals && same == deals);
+    }
+    /* verify_dd: the first table is solved again and agrees. */
+    CHECK(dealer_set_option(s, "verify_dd", "1") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && memcmp(out.data, expected.data, expected.len) == 0);
+    summary = dealer_last_summary(s);
+    snprintf(want, sizeof want, "\"dd_read\":%d,\"dd_verified\":1}", deals - 1);
+    CHECK(strstr(summary, want) != NULL && strstr(summary, "\"tables\":1,") != NULL);
+    /* A table that disagrees stops the run, naming the record (not under valgrind: a solve more). */
+    if (deals > 1) {
+        static struct buffer tampered;
+        memcpy(tampered.data, pbn.data, pbn.len + 1);
+        tampered.len = pbn.len;
+        char *row = strstr(tampered.data, "\nN NT ");
+        int nt = -1;
+        CHECK(row != NULL && sscanf(row, "\nN NT %d", &nt) == 1);
+        if (row) {
+            char digits[4];
+            snprintf(digits, sizeof digits, "%2d", (nt + 1) % 14);
+            memcpy(row + 6, digits, 2);
+        }
+        CHECK(dealer_set_input_data(s, (const uint8_t *)tampered.data, tampered.len) == DEALER_OK);
+        CHECK(run_captured(s, &out, &report) == DEALER_ERROR_RUN);
+        snprintf(want, sizeof want, "input data:1: verify_dd: the double-dummy table disagrees with the solver: "
+                 "North in notrump: %d in the input, %d solved", (nt + 1) % 14, nt);
+        CHECK(strstr(dealer_last_error(s), want) != NULL);
+        CHECK(strcmp(dealer_last_summary(s), "") == 0);
+    }
+    CHECK(dealer_set_option(s, "verify_dd", "0") == DEALER_OK);
+
+    /* The input option reads a file: the same run; a missing file is an I/O error. */
+    char path[MISSING_PATH], missing[MISSING_PATH];
+    FILE *f = fopen(missing_path(path, "deals.pbn"), "wb");
+    CHECK(f != NULL && fwrite(pbn.data, 1, pbn.len, f) == pbn.len);
+    if (f) fclose(f);
+    CHECK(dealer_set_option(s, "input", path) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == deals);
+    CHECK(out.len > expected.len && memcmp(out.data, expected.data, expected.len) == 0);
+    summary = dealer_last_summary(s);
+    snprintf(want, sizeof want, "deals.pbn\",\"format\":\"pbn\",\"records_read\":%d,", deals);
+    CHECK(strstr(summary, "\"input\":{\"name\":\"") != NULL && strstr(summary, want) != NULL);
+    CHECK(dealer_set_option(s, "input", missing_path(missing, "none.pbn")) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_ERROR_IO && strstr(dealer_last_error(s), "none.pbn") != NULL);
+    /* Bad values of the options are refused. */
+    CHECK(dealer_set_option(s, "input_format", "csv") == DEALER_ERROR_OPTION);
+    CHECK(strstr(dealer_last_error(s), "option input_format") != NULL);
+    CHECK(dealer_set_option(s, "input_errors", "ignore") == DEALER_ERROR_OPTION);
+    CHECK(dealer_set_option(s, "verify_dd", "-1") == DEALER_ERROR_OPTION);
+    dealer_free_session(s);
+    remove(path);
+
+    /* A malformed record stops the run, naming the input, line and column; the deals before it
+     * are written. With input_errors skip it is skipped, reported and counted. */
+    s = session_with("chacha", "12", "action printoneline\n");
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(dealer_set_input_data(s, (const uint8_t *)ONELINE_WITH_A_BAD_RECORD, strlen(ONELINE_WITH_A_BAD_RECORD)) == DEALER_OK);
+    CHECK(dealer_set_option(s, "input_format", "oneline") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_ERROR_IO);
+    CHECK(strstr(dealer_last_error(s), "input data:2:75: 'X' is not a card rank") != NULL);
+    CHECK(strcmp(out.data, "n AKQJ.AKQ.AKQ.AKQ e T987.JT9.JT9.JT9 s 6543.876.876.876 w 2.5432.5432.5432 \n") == 0);
+    CHECK(dealer_set_option(s, "input_errors", "skip") == DEALER_OK);
+    diagnostics.len = 0;
+    diagnostics.data[0] = 0;
+    CHECK(dealer_set_output(s, DEALER_STREAM_DIAGNOSTICS, capture, &diagnostics) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 2);
+    CHECK(strstr(out.data, "\nn T987.JT9.JT9.JT9 e 6543.876.876.876 s 2.5432.5432.5432 w AKQJ.AKQ.AKQ.AKQ \n") != NULL);
+    CHECK(strstr(diagnostics.data, "skipped a malformed record: input data:2:75: ") != NULL);
+    CHECK(strstr(dealer_last_summary(s), "\"format\":\"oneline\",\"records_read\":3,\"malformed_skipped\":1,") != NULL);
+    /* An empty input has no records. (The report's generated count is DealerV2's, 1 for none.) */
+    CHECK(dealer_set_input_data(s, (const uint8_t *)"", 0) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 0 && strstr(out.data, "AKQJ") == NULL);
+    CHECK(strstr(dealer_last_summary(s), "\"records_read\":0,") != NULL);
+
+    /* Removing the input (data NULL, length 0; or the input option empty) deals again. */
+    CHECK(dealer_set_option(s, "produce", produce) == DEALER_OK);
+    CHECK(dealer_set_input_data(s, NULL, 0) == DEALER_OK && no_error(s));
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == deals);
+    CHECK(strncmp(out.data, expected.data, expected.len) == 0 && strstr(dealer_last_summary(s), "\"input\"") == NULL);
+    CHECK(dealer_set_option(s, "input", missing) == DEALER_OK && dealer_set_option(s, "input", "") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && strncmp(out.data, expected.data, expected.len) == 0);
+
+    /* Bad arguments. */
+    CHECK(dealer_set_input_data(NULL, NULL, 0) == DEALER_ERROR_NULL);
+    CHECK(dealer_set_input_data(s, NULL, 5) == DEALER_ERROR_NULL && strstr(dealer_last_error(s), "data is NULL") != NULL);
+    CHECK(dealer_set_input_data(s, (const uint8_t *)"x", SIZE_MAX) == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_input_data(s, NULL, 0) == DEALER_OK);
+    dealer_free_session(s);
+}
+
 int main(void) {
 #ifdef _WIN32
     DWORD n = GetTempPathA(MAX_PATH, scratch_dir);
@@ -1962,6 +2141,7 @@ int main(void) {
     test_board_records();
     test_board_dd();
     test_last_summary();
+    test_input_data();
     test_check_bbo();
     CHECK(rmdir(scratch_dir) == 0);
     printf("%d passed, %d failed\n", passed, failed);

@@ -269,6 +269,9 @@ namespace Libdealer
         public static extern int dealer_load_script(SessionHandle session, byte[] text, UIntPtr len);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_load_script_file(SessionHandle session, byte[] path);
+        /// <summary>dealer_set_input_data: data null with len 0 removes the input.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_set_input_data(SessionHandle session, byte[] data, UIntPtr len);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_mix_add(SessionHandle session, byte[] name, byte[] text, UIntPtr len, double weight, long count);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
@@ -679,6 +682,51 @@ namespace Libdealer
             CheckDisposed();
             if (path == null) throw new ArgumentNullException("path");
             Check(Native.dealer_load_script_file(handle, Native.Utf8z(path)));
+        }
+
+        /// <summary>Reads the deals from board records in memory instead of dealing them
+        /// (dealer_set_input_data): PBN, LIN, one-line, DL52, JSON Lines or ZRD bytes, copied into
+        /// the session (the input_format option names the format; by default it is found from the
+        /// first bytes). Run, NextDeal and Deals take each record's deal through the script, its
+        /// board number, dealer, vulnerability and tags kept in printpbn, printlin and printjson
+        /// output, and the double-dummy table it carries answers dds() without solving; every
+        /// run reads the records from the start. A malformed record makes Run throw
+        /// DealerException (DEALER_ERROR_IO, the message naming "input data" and the line) unless
+        /// the input_errors option is "skip"; LastSummary counts the records in "input". An
+        /// empty array is an input without records; null removes the input (ClearInput).</summary>
+        public void SetInputData(byte[] data)
+        {
+            CheckDisposed();
+            if (data == null)
+            {
+                Check(Native.dealer_set_input_data(handle, null, UIntPtr.Zero));
+                return;
+            }
+            // A one-byte array for no bytes: the library takes a NULL pointer as "no input".
+            byte[] bytes = data.Length > 0 ? data : new byte[1];
+            Check(Native.dealer_set_input_data(handle, bytes, (UIntPtr)data.Length));
+        }
+
+        /// <summary>SetInputData with record text (PBN, LIN, one-line or JSON Lines), as UTF-8;
+        /// null removes the input. The text is records, never a path: see SetInputFile.</summary>
+        public void SetInputData(string records)
+        {
+            SetInputData(records == null ? null : Encoding.UTF8.GetBytes(records));
+        }
+
+        /// <summary>Reads the deals from a file of board records (the input option; "-" for
+        /// standard input), opened when a run starts; a missing file makes Run throw
+        /// DealerException (DEALER_ERROR_IO). Replaces SetInputData's records.</summary>
+        public void SetInputFile(string path)
+        {
+            if (path == null) throw new ArgumentNullException("path");
+            SetOption("input", path);
+        }
+
+        /// <summary>Removes the input of SetInputData or SetInputFile: the session deals again.</summary>
+        public void ClearInput()
+        {
+            SetInputData((byte[])null);
         }
 
         /// <summary>Adds a scenario to the board set Run() mixes (dealer_mix_add): its name (what

@@ -293,6 +293,89 @@ internal static class TestDealer
             Check("mixed set: 6 boards, 2 of them weak2", output.Contains("\"board\":6,") && !output.Contains("\"board\":7,") && weak == 2, output);
         });
 
+        Test("reading deals", () =>
+        {
+            // Three deals (seed 12) as PBN records with their double-dummy tables, and dealt one by one.
+            var pbn = new StringBuilder();
+            var expected = new StringBuilder();
+            using (var session = new DealerSession())
+            {
+                session.SetOutput(DealerStream.DEALER_STREAM_OUTPUT, (Action<string>)(s => pbn.Append(s)));
+                session.Seed = 12;
+                session.SetOption("format", "pbn");
+                session.SetOption("pbn_dd", "true");
+                session.LoadScript("produce 3\n");
+                session.Run();
+                session.LoadScript("produce 3\n");
+                foreach (Deal deal in session.Deals()) expected.Append(deal.ToOneLine()).Append('\n');
+            }
+            Check("reading deals: 3 PBN records with tables",
+                Regex.Matches(pbn.ToString(), @"\[OptimumResultTable ").Count == 3 && expected.ToString().Split('\n').Length == 4,
+                pbn.ToString());
+            string bad = "n AKQJ.AKQ.AKQ.AKQ e T987.JT9.JT9.JT9 s 6543.876.876.876 w 2.5432.5432.5432\n"
+                + "n AKQJ.AKQ.AKQ.AKQ e T987.JT9.JT9.JT9 s 6543.876.876.876 w 2.5432.5432.543X\n";
+            string path = Path.Combine(Path.GetTempPath(), "libdealer-test-" + System.Diagnostics.Process.GetCurrentProcess().Id + ".pbn");
+            try
+            {
+                File.WriteAllText(path, pbn.ToString());
+                var text = new StringBuilder();
+                using (var session = new DealerSession())
+                {
+                    session.SetOutput(DealerStream.DEALER_STREAM_OUTPUT, (Action<string>)(s => text.Append(s)));
+                    session.LoadScript("action printoneline, average dds(north, notrump)\n");
+                    session.SetInputData(pbn.ToString());
+                    RunReport report = session.Run();
+                    Check("SetInputData(string): the records' deals through the script",
+                        text.ToString().StartsWith(expected.ToString()) && report.Produced == 3 && report.Generated == 3,
+                        text.ToString());
+                    string summary = session.LastSummary;
+                    Check("SetInputData: the summary counts the records and no table is solved",
+                        summary.Contains("\"input\":{\"name\":\"input data\",\"format\":\"pbn\",\"records_read\":3,\"malformed_skipped\":0,"
+                            + "\"off_predeal_skipped\":0,\"dd_read\":3,\"dd_verified\":0}")
+                        && summary.Contains("\"dd\":{\"thresholds\":0,\"exact\":0,\"tables\":0,"), summary);
+                    text.Clear();
+                    session.SetInputData(Encoding.UTF8.GetBytes(pbn.ToString()));
+                    session.Run();
+                    Check("SetInputData(byte[]): the same deals", text.ToString().StartsWith(expected.ToString()), text.ToString());
+                    text.Clear();
+                    session.SetInputFile(path);
+                    session.Run();
+                    Check("SetInputFile: the same deals, the file named",
+                        text.ToString().StartsWith(expected.ToString()) && session.LastSummary.Contains(Path.GetFileName(path) + "\",\"format\":\"pbn\""),
+                        session.LastSummary);
+                    session.LoadScript("action printoneline\n");
+                    session.SetInputData(bad);
+                    int status = 0;
+                    string message = "";
+                    try { session.Run(); }
+                    catch (DealerException e) { status = e.Status; message = e.Message; }
+                    Check("a malformed record: DEALER_ERROR_IO naming its line",
+                        status == DealerStatus.DEALER_ERROR_IO && message.StartsWith("input data:2:75: 'X' is not a card rank"), message);
+                    session.SetOption("input_errors", "skip");
+                    var notices = new StringBuilder();
+                    session.SetOutput(DealerStream.DEALER_STREAM_DIAGNOSTICS, (Action<string>)(s => notices.Append(s)));
+                    session.Run();
+                    Check("input_errors skip: counted", session.LastSummary.Contains("\"records_read\":2,\"malformed_skipped\":1,"), session.LastSummary);
+                    Check("input_errors skip: a notice on the diagnostics stream",
+                        notices.ToString().StartsWith("skipped a malformed record: input data:2:75: "), notices.ToString());
+                    session.SetInputData(new byte[0]);
+                    RunReport none = session.Run();
+                    Check("an empty input: no deal", none.Produced == 0 && session.LastSummary.Contains("\"records_read\":0,"), session.LastSummary);
+                    session.ClearInput();
+                    session.Seed = 12;
+                    session.Produce = 3;
+                    text.Clear();
+                    session.Run();
+                    Check("ClearInput: the session deals again",
+                        text.ToString().StartsWith(expected.ToString()) && !session.LastSummary.Contains("\"input\""), text.ToString());
+                }
+            }
+            finally
+            {
+                File.Delete(path);
+            }
+        });
+
         Test("output callback", () =>
         {
             if (script7 == null || cliOutput7 == null)

@@ -178,6 +178,8 @@ function dealer_set_predeal(session: PDealerSessionHandle; seat: Int32; cards: P
 function dealer_set_usereval(session: PDealerSessionHandle; callback: TDealerUserevalFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_load_script(session: PDealerSessionHandle; text: PByte; len: NativeUInt): Int32; cdecl; external DealerLib;
 function dealer_load_script_file(session: PDealerSessionHandle; path: PAnsiChar): Int32; cdecl; external DealerLib;
+{ dealer_set_input_data: data nil with len 0 removes the input. }
+function dealer_set_input_data(session: PDealerSessionHandle; data: PByte; len: NativeUInt): Int32; cdecl; external DealerLib;
 function dealer_mix_add(session: PDealerSessionHandle; name: PAnsiChar; text: PByte; len: NativeUInt; weight: Double; count: Int64): Int32; cdecl; external DealerLib;
 function dealer_mix_clear(session: PDealerSessionHandle): Int32; cdecl; external DealerLib;
 function dealer_merge_add(session: PDealerSessionHandle; path: PAnsiChar): Int32; cdecl; external DealerLib;
@@ -275,6 +277,24 @@ type
     procedure LoadScript(const Text: string);
     procedure LoadScriptBytes(Text: PByte; Len: NativeUInt);
     procedure LoadScriptFile(const Path: string);
+    { dealer_set_input_data: reads the deals from Len bytes of board records at Data (PBN, LIN,
+      one-line, DL52, JSON Lines or ZRD; the input_format option names the format, by default
+      it is found from the first bytes) instead of dealing them. The bytes are copied. Run,
+      NextDeal and NextDeals take each record's deal through the script, its board number,
+      dealer, vulnerability and tags kept in printpbn, printlin and printjson output, and the
+      double-dummy table it carries answers dds() without solving; every run reads the records
+      from the start. A malformed record makes Run raise EDealerError (DEALER_ERROR_IO, the
+      message naming 'input data' and the line) unless the input_errors option is 'skip';
+      LastSummary counts the records in "input". Data nil with Len 0 removes the input. }
+    procedure SetInputData(Data: PByte; Len: NativeUInt); overload;
+    { SetInputData with record text, as UTF-8 ('' is an input without records). The text is
+      records, never a path: see SetInputFile. }
+    procedure SetInputData(const Records: string); overload;
+    { The input option: reads the deals from a file of board records ('-' standard input),
+      opened when a run starts (a missing file: EDealerError, DEALER_ERROR_IO). }
+    procedure SetInputFile(const Path: string);
+    { Removes the input of SetInputData or SetInputFile: the session deals again. }
+    procedure ClearInput;
     { dealer_mix_add: a scenario of the board set Run mixes: Count boards exactly (Count >= 0),
       else (Count = -1) a share of what the counts leave of the produce limit by Weight. }
     procedure AddScenario(const Name, Script: string; Weight: Double = 1.0; Count: Int64 = -1);
@@ -556,6 +576,36 @@ begin
   NeedHandle;
   P := UTF8String(Path);
   Check(dealer_load_script_file(FHandle, PAnsiChar(P)));
+end;
+
+procedure TDealerSession.SetInputData(Data: PByte; Len: NativeUInt);
+begin
+  NeedHandle;
+  Check(dealer_set_input_data(FHandle, Data, Len));
+end;
+
+procedure TDealerSession.SetInputData(const Records: string);
+var
+  T: UTF8String;
+  Empty: Byte;
+begin
+  T := UTF8String(Records);
+  Empty := 0;
+  { Never nil for no bytes: nil with length 0 removes the input. }
+  if Length(T) > 0 then
+    SetInputData(PByte(PAnsiChar(T)), Length(T))
+  else
+    SetInputData(@Empty, 0);
+end;
+
+procedure TDealerSession.SetInputFile(const Path: string);
+begin
+  SetOption('input', Path);
+end;
+
+procedure TDealerSession.ClearInput;
+begin
+  SetInputData(nil, 0);
 end;
 
 procedure TDealerSession.AddScenario(const Name, Script: string; Weight: Double; Count: Int64);

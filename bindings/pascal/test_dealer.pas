@@ -560,6 +560,107 @@ begin
   end;
 end;
 
+{ Reading deals: PBN records with their double-dummy tables from memory and from a file, a
+  malformed record, an empty input, and dealing again once the input is removed. }
+procedure TestInput;
+const
+  Bad = 'n AKQJ.AKQ.AKQ.AKQ e T987.JT9.JT9.JT9 s 6543.876.876.876 w 2.5432.5432.5432' + #10 +
+        'n AKQJ.AKQ.AKQ.AKQ e T987.JT9.JT9.JT9 s 6543.876.876.876 w 2.5432.5432.543X' + #10;
+var
+  S: TDealerSession;
+  Pbn, Expected, Out, Summary, Msg, FileName: string;
+  Deal: TDealerDeal;
+  R: TDealerRunReport;
+  Status: Integer;
+  F: TStringList;
+begin
+  S := TDealerSession.Create;
+  try
+    { Three deals (seed 12) as PBN records with tables, and dealt one by one. }
+    S.SetSeed(12);
+    S.SetOption('format', 'pbn');
+    S.SetOption('pbn_dd', 'true');
+    S.LoadScript('produce 3' + #10);
+    S.SetOutput(DEALER_STREAM_OUTPUT);
+    S.Run;
+    Pbn := string(S.OutputText[DEALER_STREAM_OUTPUT]);
+    S.LoadScript('produce 3' + #10);
+    Expected := '';
+    while S.NextDeal(Deal) do
+      Expected := Expected + DealToOneLine(Deal) + #10;
+  finally
+    S.Free;
+  end;
+  Check(Pos('[OptimumResultTable ', Pbn) > 0, 'input: PBN records with tables', Pbn);
+  FileName := GetTempDir + 'libdealer-pascal-test.pbn';
+  S := TDealerSession.Create;
+  try
+    S.LoadScript('action printoneline, average dds(north, notrump)' + #10);
+    S.SetOutput(DEALER_STREAM_OUTPUT);
+    S.SetInputData(Pbn);
+    R := S.Run;
+    Out := string(S.OutputText[DEALER_STREAM_OUTPUT]);
+    Check((Pos(Expected, Out) = 1) and (R.produced = 3) and (R.generated = 3),
+      'SetInputData: the records'' deals through the script', Out);
+    Summary := string(S.LastSummary);
+    Check(Pos('"input":{"name":"input data","format":"pbn","records_read":3,"malformed_skipped":0,' +
+      '"off_predeal_skipped":0,"dd_read":3,"dd_verified":0}', Summary) > 0,
+      'SetInputData: the summary counts the records', Summary);
+    Check(Pos('"dd":{"thresholds":0,"exact":0,"tables":0,', Summary) > 0,
+      'SetInputData: the tables read, none solved', Summary);
+    F := TStringList.Create;
+    try
+      F.Text := Pbn;
+      F.SaveToFile(FileName);
+    finally
+      F.Free;
+    end;
+    S.SetInputFile(FileName);
+    S.ClearOutput(DEALER_STREAM_OUTPUT);
+    S.Run;
+    Out := string(S.OutputText[DEALER_STREAM_OUTPUT]);
+    Check((Pos(Expected, Out) = 1) and (Pos('libdealer-pascal-test.pbn","format":"pbn"', string(S.LastSummary)) > 0),
+      'SetInputFile: the same deals, the file named', string(S.LastSummary));
+    S.LoadScript('action printoneline' + #10);
+    S.SetInputData(Bad);
+    Status := 0;
+    Msg := '';
+    try
+      S.Run;
+    except
+      on E: EDealerError do
+      begin
+        Status := E.Status;
+        Msg := E.Message;
+      end;
+    end;
+    Check((Status = DEALER_ERROR_IO) and (Pos('input data:2:75: ''X'' is not a card rank', Msg) = 1),
+      'a malformed record: DEALER_ERROR_IO naming its line', Msg);
+    S.SetOption('input_errors', 'skip');
+    S.SetOutput(DEALER_STREAM_DIAGNOSTICS);
+    S.Run;
+    Check(Pos('"records_read":2,"malformed_skipped":1,', string(S.LastSummary)) > 0,
+      'input_errors skip: counted', string(S.LastSummary));
+    Check(Pos('skipped a malformed record: input data:2:75: ', string(S.OutputText[DEALER_STREAM_DIAGNOSTICS])) = 1,
+      'input_errors skip: a notice on the diagnostics stream', string(S.OutputText[DEALER_STREAM_DIAGNOSTICS]));
+    S.SetInputData('');
+    R := S.Run;
+    Check((R.produced = 0) and (Pos('"records_read":0,', string(S.LastSummary)) > 0),
+      'an empty input: no deal', string(S.LastSummary));
+    S.ClearInput;
+    S.SetSeed(12);
+    S.SetProduce(3);
+    S.ClearOutput(DEALER_STREAM_OUTPUT);
+    S.Run;
+    Out := string(S.OutputText[DEALER_STREAM_OUTPUT]);
+    Check((Pos(Expected, Out) = 1) and (Pos('"input"', string(S.LastSummary)) = 0),
+      'ClearInput: the session deals again', Out);
+  finally
+    S.Free;
+    DeleteFile(FileName);
+  end;
+end;
+
 begin
   Passed := 0;
   Failed := 0;
@@ -582,6 +683,7 @@ begin
       TestNextDeals;
       TestFreeTwice;
       TestMix;
+      TestInput;
       if ParamCount >= 5 then
         TestCheckScript(ParamStr(5))
       else

@@ -42,7 +42,7 @@ mod status;
 mod boundary;
 // The session and interrupter handles.
 mod session;
-// `dealer_set_option` and the typed option setters.
+// `dealer_set_option`, the typed option setters and the input of records from memory.
 mod options;
 // `usereval` metrics in the caller's process.
 mod usereval;

@@ -1,10 +1,12 @@
 //! The session's options: `dealer_set_option` by key and value, and the typed setters
 //! (`dealer_set_untrusted`, `dealer_set_seed`, `dealer_get_seed`, `dealer_set_generator`,
 //! `dealer_set_dialect`, `dealer_set_generate`, `dealer_set_produce`, `dealer_set_threads`,
-//! `dealer_set_variable`, `dealer_set_predeal`).
+//! `dealer_set_variable`, `dealer_set_predeal`), and `dealer_set_input_data`, the input of
+//! board records from memory (the `input` option's bytes).
 //!
-//! Every setter only turns its arguments into a key and a value for `Session::set_option`,
-//! which checks them; the keys and their meaning are listed once, in `dealer_set_option`'s
+//! Every setter but `dealer_set_input_data` (which copies the bytes into
+//! `Session::set_input_data`) only turns its arguments into a key and a value for
+//! `Session::set_option`, which checks them; the keys and their meaning are listed once, in `dealer_set_option`'s
 //! doc comment (the header's, checked against the session's keys by a test). Output streams,
 //! the `usereval` callback and scripts have their own modules.
 
@@ -12,7 +14,7 @@ use std::ffi::c_char;
 
 use crate::error::{Error, ErrorKind};
 
-use super::boundary::{text_arg, with_session, Failure};
+use super::boundary::{bytes_arg, text_arg, with_session, Failure};
 use super::session::dealer_session;
 use super::status::*;
 
@@ -137,6 +139,31 @@ use super::status::*;
 /// - `json_dd`: `true` or `false` (the default; `--json-dd`): every `printjson` object (and
 ///   `format` `jsonl`) carries `"dd"` (tricks by declarer and strain) and `"par"` (`score_ns`,
 ///   `contracts`). See the manual's "Double dummy" page.
+///
+/// Reading deals from board records instead of dealing them:
+/// - `input`: a file of board records (`--input`), `-` for standard input, empty (the default)
+///   for none: `dealer_run` and `dealer_next_deal` take each record's deal through the script's
+///   condition and actions in place of a dealt one, until the records or the `generate` and
+///   `produce` limits end (without limits, every record is read). The records' board numbers,
+///   dealers, vulnerabilities and tags are kept in `printpbn`, `printlin` and `printjson`
+///   output; deals that contradict the predeal in force are skipped and counted. Bytes in memory
+///   are given with `dealer_set_input_data` instead (the two replace each other). The file is
+///   opened when the run starts (a missing one is `DEALER_ERROR_IO` then). Not with
+///   `library_file`, `swap`, `rotate`, `part`, `deals` or `part_file`.
+/// - `input_format`: `auto` (the default: found from the first bytes), `pbn`, `lin`, `oneline`
+///   (`printoneline` lines or PBN deals `N:…`), `dl52`, `jsonl` or `zrd` (`--input-format`).
+/// - `verify_dd`: a whole number N, 0 or more (default 0; `--verify-dd`): the first N
+///   double-dummy tables the records carry (PBN `OptimumResultTable`, JSON `"dd"`, ZRD) are
+///   solved again, and the first that differs stops the run with `DEALER_ERROR_RUN`, its message
+///   naming the record's line and the first result that differs. The others are used as they
+///   are: `dds()` and the like read them without solving.
+/// - `input_errors`: `stop` (the default) or `skip` (`--input-errors`): a malformed record
+///   stops the run with `DEALER_ERROR_IO`, its message naming the input and the record's place
+///   (`NAME:LINE:COLUMN: …`; `NAME: record N (byte OFFSET): …` in DL52 and ZRD), or is skipped
+///   with a notice on the diagnostics stream and counted. The JSON summary
+///   (`dealer_last_summary`) reports the reading in `"input"`: `name`, `format`,
+///   `records_read`, `malformed_skipped`, `off_predeal_skipped`, `dd_read`, `dd_verified`.
+///
 /// - `write_leveled`: a file name (`--write-leveled`; empty: none): `dealer_run` writes a copy of the script
 ///   with Dealer3's generated levelling block for its `HandType_NAME` variables (natural shares
 ///   counted exactly where the condition and the types read one seat, else measured) and deals
@@ -324,6 +351,40 @@ pub extern "C" fn dealer_set_predeal(session: *mut dealer_session, seat: i32, ca
     with_session(session, |h| {
         let cards = if cards.is_null() { "" } else { text_arg(cards, "cards")? };
         h.session.set_option(key, cards)?;
+        Ok(DEALER_OK)
+    })
+}
+
+/// Makes the `len` bytes at `data` the session's input: board records (PBN, LIN, one-line,
+/// DL52, JSON Lines or ZRD; the `input_format` option names the format, by default it is found
+/// from the first bytes) that `dealer_run` and `dealer_next_deal` read in place of dealing, each
+/// record's deal going through the script's condition and actions with its board number,
+/// dealer, vulnerability and tags kept in `printpbn`, `printlin` and `printjson` output. The
+/// bytes are copied: the caller may free them when the call returns; every job reads them from
+/// the start. An input from a file (or standard input) is the `input` option instead; this
+/// function and that option replace each other. `data` NULL with `len` 0 removes the input (the
+/// session deals again); a non-NULL `data` with `len` 0 is an input without records. A
+/// malformed record stops the run with `DEALER_ERROR_IO` and a message naming `input data` and
+/// the record's place (`input data:LINE:COLUMN: …`, or `input data: record N (byte OFFSET): …`
+/// for DL52 and ZRD), unless `input_errors` is `skip`; the JSON summary (`dealer_last_summary`) counts the records
+/// in `"input"`. Like every option, it ends the job in progress and discards the current deal.
+/// Returns `DEALER_OK`, `DEALER_ERROR_NULL` when `session` is NULL or `data` is NULL with a
+/// length, or `DEALER_ERROR_USAGE` for a length no buffer has (above `PTRDIFF_MAX`).
+#[no_mangle]
+pub extern "C" fn dealer_set_input_data(session: *mut dealer_session, data: *const u8, len: usize) -> i32 {
+    with_session(session, |h| {
+        if data.is_null() && len == 0 {
+            h.session.set_input_data(None);
+            return Ok(DEALER_OK);
+        }
+        // Checked before the bytes are looked at (a length above isize::MAX is no slice).
+        if len > isize::MAX as usize {
+            return Err(
+                Error::new(ErrorKind::Usage, format!("input data of {len} bytes: no buffer is that long")).into()
+            );
+        }
+        let bytes = bytes_arg(data, len, "data")?;
+        h.session.set_input_data(Some(bytes));
         Ok(DEALER_OK)
     })
 }

@@ -25,7 +25,7 @@ from .errors import (
     ScriptError,
     UsageError,
 )
-from .session import GENERATORS, DIALECTS, Interrupter, Metric, RunResult, Session
+from .session import GENERATORS, DIALECTS, InputSource, Interrupter, Metric, RunResult, Session
 
 __version__ = ffi.string(lib.dealer_version()).decode("ascii")
 
@@ -39,6 +39,7 @@ __all__ = [
     "DdTable",
     "Deal",
     "DealerError",
+    "InputSource",
     "Interrupted",
     "Interrupter",
     "Metric",

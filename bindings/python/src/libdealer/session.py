@@ -12,7 +12,7 @@ import codecs
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
 
 from ._native import ffi, lib
 from .dd import DdTable, vulnerability_index
@@ -33,6 +33,15 @@ Script = Union[str, bytes, "os.PathLike[str]"]
 #: ``stats[0..3]`` the four seats' ``dealer_hand_stats``, valid only during the call.
 Metric = Callable[[Any, Deal, Any], Sequence[int]]
 OptionValue = Union[str, int, float, bool]
+#: What a session reads its deals from instead of dealing them (see :meth:`Session.set_input`):
+#: a file (``pathlib.Path`` or other ``os.PathLike``), board records in memory (``bytes``, or a
+#: ``str`` of record text — never a path), an open file object (read whole), or deals (an
+#: iterable of :class:`Deal` or PBN deal strings such as ``"N:AKQJ.AKQ.AKQ.AKQ T987.JT9…"``).
+InputSource = Union["os.PathLike[str]", str, bytes, bytearray, memoryview, Any, Iterable[Union[Deal, str]]]
+#: The options of reading deals, with their defaults (what :meth:`Session.run` restores).
+_INPUT_OPTIONS = {"input_format": "auto", "verify_dd": "0", "input_errors": "stop"}
+#: :meth:`Session.run`'s "argument not given" (``None`` is an input there: none, deal).
+_UNSET: Any = object()
 
 
 @dataclass
@@ -51,7 +60,8 @@ class RunResult:
         summary: the run's JSON summary object as a dict (whatever the ``json_summary`` option
             says): ``generated``, ``produced``, ``seed``, ``seconds``; ``statistics`` (each
             ``average``, ``frequency`` and ``bktfreq`` with its standard error and 95 %
-            interval); ``leads`` (the tables of ``leads`` actions); ``precision``; ``dd``.
+            interval); ``leads`` (the tables of ``leads`` actions); ``precision``; ``dd`` (the
+            double-dummy solves); ``input`` when the deals were read (see :attr:`input`).
     """
 
     output: str = ""
@@ -77,6 +87,15 @@ class RunResult:
     def statistics(self) -> List[Dict[str, Any]]:
         """The statistics with their standard errors and 95 % intervals, in action order."""
         return list(self.summary.get("statistics", []))
+
+    @property
+    def input(self) -> Optional[Dict[str, Any]]:
+        """What a run reading its deals (:meth:`Session.set_input`) read, else ``None``: a dict
+        with ``name`` (the path, or ``"input data"``), ``format``, ``records_read``,
+        ``malformed_skipped``, ``off_predeal_skipped``, ``dd_read`` (double-dummy tables taken
+        from the records) and ``dd_verified`` (tables solved again, ``verify_dd``)."""
+        found = self.summary.get("input")
+        return dict(found) if found is not None else None
 
 
 class Interrupter:
@@ -160,6 +179,39 @@ def _option_text(value: OptionValue) -> str:
     return str(value)
 
 
+def _input_of(source: InputSource) -> Tuple[Optional[Tuple[str, Any]], bool]:
+    """What ``source`` (see :data:`InputSource`) gives the session: ``("path", text)`` for the
+    ``input`` option, ``("data", bytes)`` for ``dealer_set_input_data``, or ``None`` (no input);
+    and whether it is one-line text made from deals."""
+    if source is None:
+        return None, False
+    if isinstance(source, os.PathLike):
+        return ("path", os.fsdecode(source)), False
+    if isinstance(source, str):
+        return ("data", source.encode("utf-8")), False
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return ("data", bytes(source)), False
+    if hasattr(source, "read"):
+        data = source.read()
+        return ("data", data.encode("utf-8") if isinstance(data, str) else bytes(data)), False
+    deals = [source] if isinstance(source, Deal) else source
+    try:
+        items = iter(deals)
+    except TypeError:
+        raise TypeError(
+            f"input takes a path (os.PathLike), records (str, bytes or a file object) or deals, not {type(source).__name__}"
+        ) from None
+    lines = []
+    for item in items:
+        if isinstance(item, Deal):
+            lines.append(item.pbn())
+        elif isinstance(item, str) and "\n" not in item.strip():
+            lines.append(item.strip())
+        else:
+            raise TypeError(f"a deal of the input is a Deal or one PBN deal string, not {item!r}")
+    return ("data", "".join(line + "\n" for line in lines).encode("utf-8")), True
+
+
 class Session:
     """A script and the dealing from it.
 
@@ -192,6 +244,8 @@ class Session:
             hand type (``--level-target``); default the script's ``HandType_NAME_Share``.
         precision: :meth:`run` deals until every statistic's 95 % interval is at most this
             wide (``--precision``; ``produce`` and ``generate`` still stop it first).
+        input, input_format, verify_dd, input_errors: read the deals from board records
+            instead of dealing them; see :meth:`set_input`.
         options: any other options of ``dealer_set_option`` (``{"dds_mode": 2}`` …).
     """
 
@@ -212,6 +266,10 @@ class Session:
         interleave: bool = False,
         level_target: Union[str, Sequence[float], None] = None,
         precision: Optional[float] = None,
+        input: Optional[InputSource] = None,
+        input_format: Optional[str] = None,
+        verify_dd: Optional[int] = None,
+        input_errors: Optional[str] = None,
         options: Optional[Mapping[str, OptionValue]] = None,
     ) -> None:
         out = ffi.new("dealer_session **")
@@ -224,6 +282,10 @@ class Session:
         # The deal `eval` and `dd_table` see when it differs from the C session's current deal
         # (a deal `deals()` yielded from a batch dealt ahead).
         self._view: Optional[Deal] = None
+        # The session's input and the options read with it, as set (restored after a run given
+        # its own input).
+        self._input: Optional[Tuple[str, Any]] = None
+        self._input_options: Dict[str, str] = dict(_INPUT_OPTIONS)
         if untrusted:
             self._call(lib.dealer_set_untrusted, 1)
         if generator is not None:
@@ -253,6 +315,8 @@ class Session:
         if level_target is not None:
             weights = level_target if isinstance(level_target, str) else ",".join(repr(float(w)) for w in level_target)
             self.set_option("level_target", weights)
+        if input is not None or input_format is not None or verify_dd is not None or input_errors is not None:
+            self.set_input(input, format=input_format, verify_dd=verify_dd, errors=input_errors)
         for key, value in (options or {}).items():
             self.set_option(key, value)
         if script is not None:
@@ -274,7 +338,69 @@ class Session:
         ``"dds_mode"`` …); ``True``/``False`` become ``"true"``/``"false"``. Like every option,
         it ends the dealing in progress. Raises :class:`OptionError`."""
         self._forget_deals()
-        self._call(lib.dealer_set_option, key.encode("utf-8"), _option_text(value).encode("utf-8"))
+        text = _option_text(value)
+        self._call(lib.dealer_set_option, key.encode("utf-8"), text.encode("utf-8"))
+        if key == "input":
+            self._input = ("path", text) if text else None
+        elif key in _INPUT_OPTIONS:
+            self._input_options[key] = text
+
+    def set_input(
+        self,
+        source: Optional[InputSource],
+        *,
+        format: Optional[str] = None,
+        verify_dd: Optional[int] = None,
+        errors: Optional[str] = None,
+    ) -> None:
+        """Reads the deals from board records instead of dealing them, in :meth:`run`,
+        :meth:`deals`, :meth:`next_deal` and :meth:`evaluate`: each record's deal goes through
+        the script's condition and actions, its board number, dealer, vulnerability and tags
+        kept in ``printpbn``, ``printlin`` and ``printjson`` output, and the double-dummy table
+        it carries (PBN ``OptimumResultTable``, JSON ``"dd"``, ZRD) answers ``dds()`` and the
+        like without solving. Every run reads the records from the start; the ``generate`` and
+        ``produce`` limits still apply (without them every record is read).
+
+        Args:
+            source: a file of records: ``pathlib.Path`` or another ``os.PathLike`` (the
+                ``input`` option; read when the run starts). Records in memory: ``bytes``, a
+                ``str`` of record text (a ``str`` is never a path), or a file object (read
+                whole now, e.g. ``sys.stdin.buffer``). Deals: an iterable of :class:`Deal` or
+                PBN deal strings (``"N:AKQJ.AKQ.AKQ.AKQ …"``), read as one-line records (the
+                format is then ``oneline`` unless ``format`` says otherwise). ``None``: no input,
+                the session deals again.
+            format: ``input_format``: ``"auto"`` (found from the first bytes), ``"pbn"``,
+                ``"lin"``, ``"oneline"``, ``"dl52"``, ``"jsonl"`` or ``"zrd"``.
+            verify_dd: ``verify_dd``: solve the first N tables the records carry again; the
+                first that differs stops the run with :class:`RunError`.
+            errors: ``input_errors``: ``"stop"`` (a malformed record stops the run with a
+                :class:`DealerError` naming the input, line and column) or ``"skip"`` (skipped,
+                reported on the diagnostics stream and counted).
+
+        The options given keep their values for later inputs; :attr:`RunResult.input` counts
+        what a run read. Raises :class:`OptionError` for a bad value, ``TypeError`` for a
+        source of another kind."""
+        state, from_deals = _input_of(source)
+        if format is None and from_deals:
+            format = "oneline"
+        if format is not None:
+            self.set_option("input_format", format)
+        if verify_dd is not None:
+            self.set_option("verify_dd", int(verify_dd))
+        if errors is not None:
+            self.set_option("input_errors", errors)
+        self._apply_input(state)
+
+    def _apply_input(self, state: Optional[Tuple[str, Any]]) -> None:
+        """Makes ``state`` (from :func:`_input_of`) the session's input."""
+        self._forget_deals()
+        if state is None:
+            self._call(lib.dealer_set_input_data, ffi.NULL, 0)
+        elif state[0] == "path":
+            self._call(lib.dealer_set_option, b"input", state[1].encode("utf-8"))
+        else:
+            self._call(lib.dealer_set_input_data, state[1], len(state[1]))
+        self._input = state
 
     def load(self, script: Script) -> None:
         """Loads a script: text (``str``/``bytes``) or a file (``os.PathLike``). Raises
@@ -519,11 +645,46 @@ class Session:
         diagnostics: Optional[TextIO] = None,
         csv: Optional[TextIO] = None,
         export: Optional[TextIO] = None,
+        input: Optional[InputSource] = _UNSET,
+        input_format: Optional[str] = None,
+        verify_dd: Optional[int] = None,
+        input_errors: Optional[str] = None,
     ) -> RunResult:
         """Runs the script's whole job: deals, actions, end-of-run statistics. Each stream is
         kept as text in the result unless a text file object is given for it (``sys.stdout``
         …). On an error the exception's ``result`` holds the output written before it (complete
-        up to the deal that failed)."""
+        up to the deal that failed).
+
+        ``input`` (records or deals, as :meth:`set_input` takes them; ``None`` to deal) and
+        ``input_format``, ``verify_dd``, ``input_errors`` apply to this run only: the session's
+        own input and options are put back after it: ``s.run(input=pathlib.Path("boards.pbn"))``
+        runs the script on the file's deals, ``s.run(input=deals)`` on a list of :class:`Deal`."""
+        given = {"input_format": input_format, "verify_dd": verify_dd, "input_errors": input_errors}
+        if input is _UNSET and all(value is None for value in given.values()):
+            return self._run(output, diagnostics, csv, export)
+        saved_input, saved_options = self._input, dict(self._input_options)
+        try:
+            if input is _UNSET:
+                for key, value in given.items():
+                    if value is not None:
+                        self.set_option(key, value)
+            else:
+                self.set_input(input, format=input_format, verify_dd=verify_dd, errors=input_errors)
+            return self._run(output, diagnostics, csv, export)
+        finally:
+            for key, value in saved_options.items():
+                if self._input_options[key] != value:
+                    self.set_option(key, value)
+            self._apply_input(saved_input)
+
+    def _run(
+        self,
+        output: Optional[TextIO],
+        diagnostics: Optional[TextIO],
+        csv: Optional[TextIO],
+        export: Optional[TextIO],
+    ) -> RunResult:
+        """:meth:`run` with the session's input as it is."""
         session = self._session()
         self._view = None
         sinks = {name: _Sink(target) for (name, _), target in zip(_STREAMS, (output, diagnostics, csv, export))}
