@@ -547,8 +547,12 @@ pub(crate) fn run_job(
 impl Job {
     /// The number of generated deals as the peer prints it: DealerV2's loop leaves its counter
     /// one past the last deal, then corrects it (off by one when the last deal was the
-    /// `generate - 1`-th).
+    /// `generate - 1`-th). A job reading records counts the records read.
     fn generated_as_printed(&self, dialect: Dialect) -> i64 {
+        if self.input.is_some() {
+            // Records read: no peer counts them.
+            return self.generated;
+        }
         match dialect {
             Dialect::V2 => {
                 let counter = self.generated + 1;

@@ -7,8 +7,9 @@
 //! read from `[OptimumResultTable]` (any column order; the columns named `Declarer`,
 //! `Denomination` and `Result`) or from BridgeComposer's `[DoubleDummyTricks]` (20 hexadecimal
 //! digits, declarers N S E W, each NT S H D C). A value `#` repeats the previous game's value
-//! of the tag (PBN's export shorthand). `%` lines, `;` comments and `{…}` commentary are passed
-//! over. A game without a deal (a file header) is no record.
+//! of the tag (PBN's export shorthand). `%` lines, `;` comments, `{…}` commentary and text
+//! between games (the peers' statistics after their `printpbn` records) are passed over. A
+//! game without a deal (a file header) is no record.
 
 use crate::cards::{Seat, Strain, Suit};
 use crate::dd::DdTable;
@@ -229,6 +230,9 @@ impl GameReader {
                         // The same tag again: a new game that no blank line separated.
                         return Ok(LineOutcome::StartsNextGame);
                     }
+                    if BOARD_TAGS.contains(&name) && self.game.tag(name).is_some() {
+                        return Err(error(tag_start, &format!("the tag {name} is given twice in a game")));
+                    }
                     if self.game.tags.len() >= MAX_TAGS {
                         return Err(error(tag_start, &format!("a game has more than {MAX_TAGS} tags")));
                     }
@@ -274,7 +278,9 @@ impl GameReader {
                     // Section text: it belongs to the tag before it.
                     let game = &mut self.game;
                     let Some(tag) = game.tags.last_mut() else {
-                        return Err(error(at, "text before the first tag of a game (a tag is [Name \"value\"])"));
+                        // Text between games (a run's statistics after its printpbn records,
+                        // a heading): no game's, passed over.
+                        return Ok(LineOutcome::Read);
                     };
                     tag.sectioned = true;
                     if &game.text[tag.name.clone()] == "OptimumResultTable" && game.table_rows.len() < MAX_TABLE_ROWS {
@@ -366,6 +372,9 @@ enum LineOutcome {
     /// It starts the next game (a tag the game already has, with no blank line before it).
     StartsNextGame,
 }
+
+/// The tags that make the board: one of each to a game.
+const BOARD_TAGS: [&str; 4] = ["Deal", "Board", "Dealer", "Vulnerable"];
 
 /// The tags read into the record's structure (or its table), not kept as text.
 const STRUCTURED_TAGS: [&str; 8] =

@@ -251,6 +251,9 @@ fn other_writers_forms_read() {
     let records = read_all(text.as_bytes(), None);
     assert_eq!(records.len(), 2);
     assert_eq!(records[1].as_ref().unwrap().board.tag("Event"), Some("Pairs"));
+    // DealerV2's statistics after its printpbn records are no game.
+    let text = format!("[Board \"1\"]\n[Deal \"{deal}\"]\n\nGenerated 1 hands\nProduced  1 hands\nTime needed    0.001 sec\n");
+    assert_eq!(read_all(text.as_bytes(), None).len(), 1);
     // Games not separated by a blank line.
     let text = format!("[Board \"1\"]\n[Deal \"{deal}\"]\n[Board \"2\"]\n[Deal \"{deal}\"]\n");
     let numbers: Vec<_> = read_all(text.as_bytes(), None).iter().map(|r| r.as_ref().unwrap().board.number).collect();
@@ -313,7 +316,7 @@ const MALFORMED: &[(InputFormat, &str, u64, &str)] = &[
     (InputFormat::Pbn, "[Board 1]\n\n", 1, "expected '\"' before the value of the tag Board"),
     (InputFormat::Pbn, "[ \"1\"]\n\n", 1, "a tag needs a name"),
     (InputFormat::Pbn, "[Board \"1\" x]\n\n", 1, "expected ']'"),
-    (InputFormat::Pbn, "N:AKQJ.T98.765.432\n\n", 1, "text before the first tag"),
+    (InputFormat::Pbn, "[Board \"1\"] [Board \"2\"]\n[Deal \"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\"]\n\n", 1, "the tag Board is given twice in a game"),
     (InputFormat::Pbn, "[Deal \"AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\"]\n\n", 1, "starts with its first hand's seat"),
     (InputFormat::Pbn, "[Deal \"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\"]\n[DoubleDummyTricks \"0123\"]\n\n", 2, "expected 20 hexadecimal digits"),
     (InputFormat::Pbn, "[Deal \"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\"]\n[DoubleDummyTricks \"0123456789abcdef0123\"]\n\n", 2, "'e' is not 0 to 13 tricks"),
