@@ -252,7 +252,8 @@ fn other_writers_forms_read() {
     assert_eq!(records.len(), 2);
     assert_eq!(records[1].as_ref().unwrap().board.tag("Event"), Some("Pairs"));
     // DealerV2's statistics after its printpbn records are no game.
-    let text = format!("[Board \"1\"]\n[Deal \"{deal}\"]\n\nGenerated 1 hands\nProduced  1 hands\nTime needed    0.001 sec\n");
+    let text =
+        format!("[Board \"1\"]\n[Deal \"{deal}\"]\n\nGenerated 1 hands\nProduced  1 hands\nTime needed    0.001 sec\n");
     assert_eq!(read_all(text.as_bytes(), None).len(), 1);
     // Games not separated by a blank line.
     let text = format!("[Board \"1\"]\n[Deal \"{deal}\"]\n[Board \"2\"]\n[Deal \"{deal}\"]\n");
