@@ -426,6 +426,8 @@ runner-test:
 # Benchmarks (commands that print tables, not tests). tests/bench_smart.py: produced deals per CPU
 # second of smart dealing on every practice script and the rare set (tests/bench/rare) against
 # classic dealer, --smart=off, DealerV2 ($DEALERV2) and Deal's smartstack (Debian's `deal`).
+# tests/bench_input.sh: records read per second on one thread (--input) of every format against
+# issue 54's targets (its --quick form is part of tests/cli_input.sh).
 bench: all dds29-tools
 	$(CARGO) build --release --locked --example dds_direct
 	tests/bench.sh
@@ -438,6 +440,7 @@ bench: all dds29-tools
 	tests/bench_levelling.py
 	tests/bench_scale_out.sh
 	tests/bench_python.sh
+	tests/bench_input.sh
 
 install: all man
 	rm -rf $(GEN) && mkdir -p $(GEN)

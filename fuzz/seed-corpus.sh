@@ -2,7 +2,10 @@
 # Seeds the fuzz corpora (generated, not committed; see .gitignore):
 #   corpus/script/  every script of the parity suites, the C examples and the benchmarks;
 #   corpus/capi/    a few hand-made call sequences for the capi target;
-#   corpus/sessions/ a few thread plans for the sessions target.
+#   corpus/sessions/ a few thread plans for the sessions target;
+#   corpus/records/ small board-record files of every format (PBN, PBN with double-dummy tables,
+#                   LIN, one-line, DL52, JSON Lines, ZRD) written by the CLI when it is built
+#                   (target/release/dealer, or DEALER_CLI), and a few hand-made ones.
 # Usage: fuzz/seed-corpus.sh   (from anywhere; sources that are missing are skipped)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +14,8 @@ parity=${PARITY_DIR:-/work/shared/parity}
 script_dir=$here/corpus/script
 capi_dir=$here/corpus/capi
 sessions_dir=$here/corpus/sessions
-mkdir -p "$script_dir" "$capi_dir" "$sessions_dir"
+records_dir=$here/corpus/records
+mkdir -p "$script_dir" "$capi_dir" "$sessions_dir" "$records_dir"
 
 n=0
 add() { # add FILE: copy into the script corpus under a name that keeps its origin
@@ -62,3 +66,39 @@ done
 printf '\x00\x00\x01\x03\x00\x00\x00\x01\x02\x00\x06\x01\x02\x0e\x01\x00\x0c\x00\x01\x09\x02\x02\x0b\x02\x00\x0f' \
   >"$sessions_dir/create-run-interrupt"
 echo "corpus/sessions: $(ls "$sessions_dir" | wc -l) inputs"
+
+# records: fuzz_targets/records.rs reads the bytes as every record format. Files the CLI writes
+# (4 boards each, a few with tables: each costs a double-dummy solve), then hand-made ones with
+# the board data, tags and quirks the readers take (a BOM, CRLF, comments, an escaped quote,
+# a LIN board spread over lines, a DL52 deal short of bytes).
+cli=${DEALER_CLI:-$main/target/release/dealer}
+if [ -x "$cli" ]; then
+  work=$(mktemp -d)
+  printf 'produce 4\n' >"$work/set.dl"
+  printf 'produce 2\n' >"$work/dd.dl"
+  printf 'produce 4\naction printoneline\n' >"$work/oneline.dl"
+  "$cli" -s 1 --format=pbn "$work/set.dl" >"$records_dir/cli.pbn"
+  "$cli" -s 2 --format=pbn --pbn-dd "$work/dd.dl" >"$records_dir/cli-dd.pbn"
+  "$cli" -s 3 --format=lin "$work/set.dl" >"$records_dir/cli.lin"
+  "$cli" -s 4 --format=jsonl "$work/set.dl" >"$records_dir/cli.jsonl"
+  "$cli" -s 5 --format=jsonl --json-dd "$work/dd.dl" >"$records_dir/cli-dd.jsonl"
+  "$cli" -s 6 "$work/oneline.dl" | grep '^n ' >"$records_dir/cli.oneline"
+  "$cli" -s 7 -q -l "w:$records_dir/cli.dl52" -Z "wN:$records_dir/cli-no-tables.zrd" "$work/set.dl" >/dev/null
+  "$cli" -s 8 -q -Z "w:$records_dir/cli.zrd" "$work/dd.dl" >/dev/null
+  rm -rf "$work"
+fi
+printf '\xef\xbb\xbf%% PBN 2.1\r\n[Event "club \\"night\\""]\r\n[Board "12"]\r\n[Dealer "W"]\r\n[Vulnerable "Both"]\r\n{a comment}\r\n[Deal "W:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 -"]\r\n\r\n[Board "#"]\r\n[Deal "N:- - - AKQJT98765432..."]\r\n' \
+  >"$records_dir/hand-quirks.pbn"
+printf '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n[DoubleDummyTricks "d0d0d0d0d0d0d0d0d0d0"]\n' \
+  >"$records_dir/hand-dd.pbn"
+printf 'pn|Ann,Bob,Cy,Di|st||md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|rh||ah|Board 3|sv|b|mb|1S|pg||\npn|Ed,,Fay,|md|2S2H2D2CAKQJT9876543,,,|sv|n|\n' \
+  >"$records_dir/hand.lin"
+printf 'qx|o7,BOARD 7|\nmd|4SAK,SQJ,ST9,S8\n|sv|e|\nqx|c8|md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432|\n' \
+  >"$records_dir/hand-spread.lin"
+printf '# deals\nn AKQJ.T98.765.432 e T98.765.432.AKQJ s 765.432.AKQJ.T98 w 432.AKQJ.T98.765\r\nW:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\n\n' \
+  >"$records_dir/hand.oneline"
+printf '{"board":5,"dealer":"S","vulnerable":"EW","tags":{"Event":"a\\u00e9 \\"b\\"","North":"x,y|z"},"deal":"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"}\n{"deal":"E:- - - -","dd":{"north":{"notrump":7}}}\n' \
+  >"$records_dir/hand.jsonl"
+LC_ALL=C awk 'BEGIN { for (i = 0; i < 52; i++) printf "%c", (int(i / 13) * 16) + (i % 13); for (i = 0; i < 30; i++) printf "%c", i }' \
+  >"$records_dir/hand-short.dl52"
+echo "corpus/records: $(ls "$records_dir" | wc -l) inputs"

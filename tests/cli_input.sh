@@ -88,4 +88,10 @@ check "the script and the records both on standard input: refused" grep -q 'give
 "$cli" --input=records.pbn --rotate oneline.dl >out 2>err
 check "--rotate with --input: refused" grep -q 'option input is not available with rotate' err
 
+# The reading benchmark's short form: 20,000 deals of every format read whole.
+"$top/tests/bench_input.sh" --quick >bench.out 2>&1
+status=$?
+sed 's/^/  /' bench.out
+check "tests/bench_input.sh --quick: every format's 20,000 records read" test "$status" -eq 0
+
 finish

@@ -17,6 +17,12 @@
 # Then an opening-lead table (`leads`) against endplay's solve after each lead
 # (tests/formats/leads_check.py).
 #
+# Then reading deals (--input, tests/formats/input_check.py): 200 boards endplay wrote with its
+# own PBN and LIN writers (numbers, dealers, vulnerabilities, some player names and events), read
+# by the CLI and compared with what endplay wrote; our PBN and LIN of them read back by endplay;
+# 20 of them with endplay's double-dummy tables as PBN 2.1 OptimumResultTable, which dds() and
+# --json-dd must answer without solving.
+#
 # endplay is installed with pip into a virtual environment under target/ (kept between runs;
 # FORMATS_VENV names another place).
 # When python3's venv or endplay cannot be installed (no network, no wheel) the test is NOT RUN:
@@ -169,4 +175,8 @@ else
   echo "FAIL leads: the CLI failed"
   failed=1
 fi
+
+# Reading deals: files endplay wrote, read by --input; ours read back by endplay; endplay's DD tables.
+run_checker "--input: endplay's PBN and LIN (200 boards) read, ours read back by endplay, 20 OptimumResultTables answer dds()" \
+  "$venv/bin/python" "$top/tests/formats/input_check.py" "$cli"
 exit $failed

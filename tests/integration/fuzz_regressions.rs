@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::{capi, script, sessions};
+use crate::{capi, records, script, sessions};
 
 /// Time an input may take: the `script` fuzzer's `-timeout` (the others allow 30 s; their
 /// regression inputs must still finish within this).
@@ -47,4 +47,16 @@ fn capi_inputs_found_by_the_fuzzer_run_cleanly() {
 #[test]
 fn sessions_inputs_found_by_the_fuzzer_run_cleanly() {
     replay("sessions", sessions::run);
+}
+
+#[test]
+fn records_inputs_found_by_the_fuzzer_run_cleanly() {
+    replay("records", records::run);
+}
+
+/// The records inputs again, each through a session in every format and with every script of
+/// the harness (the fuzz target picks one by the input's hash).
+#[test]
+fn records_inputs_read_by_every_session_script() {
+    replay("records", records::run_every_session);
 }

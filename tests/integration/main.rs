@@ -11,6 +11,8 @@
 mod api_common;
 #[path = "../../fuzz/harness/capi.rs"]
 mod capi;
+#[path = "../../fuzz/harness/records.rs"]
+mod records;
 #[path = "../../fuzz/harness/script.rs"]
 mod script;
 #[path = "../../fuzz/harness/sessions.rs"]
