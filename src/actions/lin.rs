@@ -65,7 +65,9 @@ pub fn print_lin(out: &mut Vec<u8>, board: &Board, title: bool, scenario: Option
             if i > 0 {
                 out.push(b',');
             }
-            out.extend_from_slice(name.replace(['|', ','], " ").as_bytes());
+            let name: String =
+                name.chars().map(|c| if c.is_control() || c == '|' || c == ',' { ' ' } else { c }).collect();
+            out.extend_from_slice(name.as_bytes());
         }
         out.push(b'|');
     }

@@ -208,12 +208,15 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     let record = info.label.and_then(|l| l.record.as_deref());
     let recorded = |name: &str| record.and_then(|r| r.tag(name));
     let write_tag = |out: &mut Vec<u8>, name: &str, value: &str| {
+        // A PBN value is one line: control characters (a line break from a JSON tag) become
+        // spaces; `\` and `"` are escaped.
+        let value: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         let _ = writeln!(out, "[{name} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
     };
     match info.dialect {
         _ if recorded("Event").is_some() || recorded("Site").is_some() => {
-            write_tag(out, "Event", recorded("Event").unwrap_or(""));
-            write_tag(out, "Site", recorded("Site").unwrap_or(""));
+            write_tag(out, "Event", recorded("Event").unwrap_or("-"));
+            write_tag(out, "Site", recorded("Site").unwrap_or("-"));
             for name in ["Description", "Generator"] {
                 if let Some(value) = recorded(name) {
                     write_tag(out, name, value);
@@ -268,7 +271,10 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     }
     if let Some(record) = record {
         for (name, value) in &record.tags {
-            if !WRITTEN_TAGS.contains(&name.as_str()) {
+            // Only names PBN allows, and none a board's structure writes (`Deal`…).
+            let pbn_name = name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if pbn_name && !WRITTEN_TAGS.contains(&name.as_str()) && !STRUCTURE_TAGS.contains(&name.as_str()) {
                 write_tag(out, name, value);
             }
         }
@@ -276,6 +282,11 @@ pub fn print_pbn(out: &mut Vec<u8>, deal: &Deal, info: &PbnInfo) -> bool {
     out.push(b'\n');
     info.dialect == Dialect::Classic
 }
+
+/// The tags a board's structure and double dummy write: a record's tags of these names (from a
+/// JSON Lines `tags` object) are not copied.
+const STRUCTURE_TAGS: [&str; 7] =
+    ["Deal", "Dealer", "Vulnerable", "OptimumResultTable", "DoubleDummyTricks", "OptimumScore", "ParContract"];
 
 /// The tags `printpbn` writes in its fixed order (a record's values replace the generated ones);
 /// a record's other tags follow them.

@@ -6,8 +6,8 @@
 //! left out) with the board data around it: the number from `qx|o12|` (or `c12`) or
 //! `ah|Board 12|`, the vulnerability from `sv|` (`o` none, `n`, `e`, `b` both), the players
 //! from `pn|` (kept as the PBN tags `South`, `West`, `North`, `East`, and for the boards that
-//! follow until the next `pn|`). A board ends where the next `qx|` or `md|` starts, or at the
-//! end of the input. Bids, plays and other keys are passed over.
+//! follow until the next `pn|`). A board ends where the next `qx|`, `pn|` or `md|` starts, or
+//! at the end of the input. Bids, plays and other keys are passed over.
 
 use std::collections::VecDeque;
 
@@ -141,6 +141,10 @@ impl LinReader {
                     }
                 },
                 "pn" => {
+                    if self.board.record.is_some() {
+                        // Players before a deal (BBO's `pn|…|st||md|…` lines) start a new board.
+                        self.end_board();
+                    }
                     let names = String::from_utf8_lossy(value);
                     self.players = LIN_SEATS
                         .iter()

@@ -147,6 +147,52 @@ fn a_record_that_keeps_its_tags_prints_the_same_pbn_again() {
 }
 
 #[test]
+fn tags_that_pbn_cannot_hold_are_left_out_or_cleaned_and_the_record_reads_back() {
+    let json =
+        "{\"tags\":{\"\":\"x\",\"Two words\":\"y\",\"Deal\":\"z\",\"Event\":\"a\\nb\\u0001\",\"Room\":\"Open\"},\
+                \"deal\":\"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\"}\n";
+    let record = read_all(json.as_bytes(), None).remove(0).unwrap();
+    let label = BoardLabel { record: Some(Arc::new(record.board.clone())), ..BoardLabel::default() };
+    let info = PbnInfo {
+        dialect: Dialect::V2,
+        label: Some(&label),
+        input_name: None,
+        seed: 0,
+        title: None,
+        board: 1,
+        dealer: None,
+        vulnerability: None,
+        date: "2026.12.07",
+        names_libdealer: true,
+    };
+    let mut out = Vec::new();
+    print_pbn(&mut out, &record.deal, &info);
+    let text = String::from_utf8(out.clone()).unwrap();
+    assert!(text.starts_with("[Event \"a b \"]\n[Site \"-\"]\n"), "{text}");
+    assert_eq!(text.matches("[Deal ").count(), 1, "{text}");
+    assert!(text.contains("[Room \"Open\"]") && !text.contains("Two words") && !text.contains("[ "), "{text}");
+    let again = read_all(&out, None).remove(0).unwrap();
+    assert_eq!(again.deal, record.deal);
+    // LIN players: no character that would end the field or the line.
+    let board = BoardPlan::default().board(1, &record.deal);
+    let names = BoardData { tags: vec![("South".into(), "a|b,c\nd".into())], ..BoardData::default() };
+    let mut lin = Vec::new();
+    print_lin(&mut lin, &board, true, None, Some(&names));
+    let again = read_all(&lin, None).remove(0).unwrap();
+    assert_eq!(again.board.tag("South"), Some("a b c d"));
+}
+
+#[test]
+fn lin_players_before_a_deal_belong_to_that_deal() {
+    let text = "pn|Ann,,,|md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|\n\
+                pn|Bob,,,|md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|\n\
+                pn|,,,|md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|\n";
+    let records = read_all(text.as_bytes(), None);
+    let south: Vec<_> = records.iter().map(|r| r.as_ref().unwrap().board.tag("South").map(str::to_string)).collect();
+    assert_eq!(south, [Some("Ann".to_string()), Some("Bob".to_string()), None]);
+}
+
+#[test]
 fn printlin_records_read_back_with_numbers_dealers_vulnerabilities_and_players() {
     let deals = random_deals(40, 2);
     let mut out = Vec::new();
