@@ -6,59 +6,28 @@ use std::io::Read;
 
 use crate::cards::{Card, Hand, Suit};
 use crate::dd::zrd::DL52_LEN;
+use crate::records::fixed_records::FixedRecords;
 use crate::records::hand_text::complete_deal;
 use crate::records::{DealRecord, RecordError};
 
 /// Reads 52-byte deals.
 pub struct Dl52Reader {
-    source: Box<dyn Read + Send>,
-    read: u64,
+    records: FixedRecords<DL52_LEN>,
 }
 
 impl Dl52Reader {
     /// Deals from `source`.
     pub fn new(source: Box<dyn Read + Send>) -> Dl52Reader {
-        Dl52Reader { source, read: 0 }
+        Dl52Reader { records: FixedRecords::new(source) }
     }
 
     /// The next deal, or `None` at the end.
     pub fn next_record(&mut self) -> Result<Option<DealRecord>, RecordError> {
-        let mut bytes = [0u8; DL52_LEN];
-        let number = self.read + 1;
-        let offset = self.read * DL52_LEN as u64;
-        let got = read_record(&mut *self.source, &mut bytes)
-            .map_err(|e| RecordError::at_record(number, offset, format!("cannot read: {e}")).fatal())?;
-        match got {
-            0 => return Ok(None),
-            DL52_LEN => {}
-            n => {
-                return Err(RecordError::at_record(
-                    number,
-                    offset,
-                    format!("the input ends inside a deal: {n} of its {DL52_LEN} bytes"),
-                )
-                .fatal())
-            }
-        }
-        self.read += 1;
-        decode_dl52(&bytes)
-            .map(|deal| Some(DealRecord::bare(deal, number)))
-            .map_err(|message| RecordError::at_record(number, offset, message))
+        let Some(record) = self.records.next("a deal")? else { return Ok(None) };
+        decode_dl52(&record.bytes)
+            .map(|deal| Some(DealRecord::bare(deal, record.number)))
+            .map_err(|message| RecordError::at_record(record.number, record.offset, message))
     }
-}
-
-/// Reads up to `bytes.len()` bytes (fewer only at the end of the input); the count read.
-pub fn read_record(source: &mut dyn Read, bytes: &mut [u8]) -> std::io::Result<usize> {
-    let mut got = 0;
-    while got < bytes.len() {
-        match source.read(&mut bytes[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
 }
 
 /// The deal of one 52-byte record.

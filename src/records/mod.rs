@@ -11,6 +11,7 @@
 
 mod deal_record;
 mod dl52_reader;
+mod fixed_records;
 mod hand_text;
 mod input_format;
 mod jsonl_reader;

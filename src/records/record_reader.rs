@@ -5,7 +5,8 @@
 use std::io::{BufRead, BufReader, Cursor, Read};
 use std::sync::Arc;
 
-use crate::records::dl52_reader::{read_record, Dl52Reader};
+use crate::records::dl52_reader::Dl52Reader;
+use crate::records::fixed_records::read_fully;
 use crate::records::jsonl_reader::JsonlReader;
 use crate::records::lin_reader::LinReader;
 use crate::records::line_reader::LineReader;
@@ -82,7 +83,7 @@ impl RecordReader {
     pub fn open(source: &InputSource, format: Option<InputFormat>) -> Result<RecordReader, String> {
         let mut bytes = source.open()?;
         let mut start = vec![0u8; SNIFF_BYTES];
-        let got = read_record(&mut *bytes, &mut start).map_err(|e| format!("cannot read {}: {e}", source.name()))?;
+        let got = read_fully(&mut *bytes, &mut start).map_err(|e| format!("cannot read {}: {e}", source.name()))?;
         start.truncate(got);
         let format = match format {
             Some(format) => format,

@@ -63,6 +63,27 @@ fn table_of(k: usize) -> DdTable {
     DdTable(std::array::from_fn(|seat| std::array::from_fn(|strain| ((seat * 5 + strain + k) % 14) as u8)))
 }
 
+/// The PBN printer's settings for board `board` with `label` (DealerV2's tags, a fixed date).
+fn pbn_info(
+    label: Option<&BoardLabel>,
+    board: i64,
+    dealer: Option<Seat>,
+    vulnerability: Option<Vulnerability>,
+) -> PbnInfo<'_> {
+    PbnInfo {
+        dialect: Dialect::V2,
+        label,
+        input_name: None,
+        seed: 0,
+        title: None,
+        board,
+        dealer,
+        vulnerability,
+        date: "2026.12.07",
+        names_libdealer: true,
+    }
+}
+
 #[test]
 fn printpbn_records_read_back_with_their_board_data_and_tables() {
     let deals = random_deals(40, 1);
@@ -119,18 +140,7 @@ fn a_record_that_keeps_its_tags_prints_the_same_pbn_again() {
     assert_eq!(record.board.tag("Auction"), None, "a tag with a section is not kept");
     assert_eq!(record.deal.hand(Seat::West), Deal::from_pbn("N:AKQJ.T98.765.432 - - -").unwrap().hand(Seat::North));
     let label = BoardLabel { record: Some(Arc::new(record.board.clone())), ..BoardLabel::default() };
-    let info = PbnInfo {
-        dialect: Dialect::V2,
-        label: Some(&label),
-        input_name: None,
-        seed: 0,
-        title: None,
-        board: 12,
-        dealer: Some(Seat::West),
-        vulnerability: Some(Vulnerability::NS),
-        date: "2026.12.07",
-        names_libdealer: true,
-    };
+    let info = pbn_info(Some(&label), 12, Some(Seat::West), Some(Vulnerability::NS));
     let mut out = Vec::new();
     print_pbn(&mut out, &record.deal, &info);
     let again = read_all(&out, None);
@@ -153,18 +163,7 @@ fn tags_that_pbn_cannot_hold_are_left_out_or_cleaned_and_the_record_reads_back()
                 \"deal\":\"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765\"}\n";
     let record = read_all(json.as_bytes(), None).remove(0).unwrap();
     let label = BoardLabel { record: Some(Arc::new(record.board.clone())), ..BoardLabel::default() };
-    let info = PbnInfo {
-        dialect: Dialect::V2,
-        label: Some(&label),
-        input_name: None,
-        seed: 0,
-        title: None,
-        board: 1,
-        dealer: None,
-        vulnerability: None,
-        date: "2026.12.07",
-        names_libdealer: true,
-    };
+    let info = pbn_info(Some(&label), 1, None, None);
     let mut out = Vec::new();
     print_pbn(&mut out, &record.deal, &info);
     let text = String::from_utf8(out.clone()).unwrap();
