@@ -19,12 +19,12 @@
    dealer is read from the record text, as endplay_check.py does; LIN is read line by line with
    LINDecoder.parse_line (endplay's file reader splits records at `pn|`, which our LIN writes only
    for boards with names).
-4. Double dummy: endplay solves 20 of the boards (endplay.dds.calc_dd_table, DDS bundled with
+4. Double dummy: endplay solves 8 of the boards (endplay.dds.calc_dd_table, DDS bundled with
    endplay) and writes them as PBN 2.1 `OptimumResultTable` sections (`Declarer;Denomination\\2R;
    Result\\2R`, through endplay's own table writer: a `…Table` entry of board.info). Our script's
    20 `dds(seat, strain)` values (`printjson(…)` with `--json-summary`; not `--format=jsonl`,
    which stands in for the script's actions) and `--json-dd`'s `"dd"` must be those tables, with no table
-   solved (summary `"dd"` `"tables":0`, `"input"` `"dd_read":20`); `--verify-dd=2` solves the
+   solved (summary `"dd"` `"tables":0`, `"input"` `"dd_read":8`); `--verify-dd=2` solves the
    first 2 and agrees.
 
 Usage: input_check.py CLI   (writes its files in the current folder)
@@ -42,7 +42,7 @@ from endplay.parsers import lin, pbn
 from endplay.types import Board, Card, Deal, Denom, Player, Rank, Vul
 
 BOARDS = 200
-DD_BOARDS = 20
+DD_BOARDS = 8
 SEAT_LETTER = {Player.north: "N", Player.east: "E", Player.south: "S", Player.west: "W"}
 SEAT_KEY = {Player.north: "north", Player.east: "east", Player.south: "south", Player.west: "west"}
 VUL_NAME = {Vul.none: "None", Vul.ns: "NS", Vul.ew: "EW", Vul.both: "All"}
