@@ -508,24 +508,24 @@ test('input: a malformed record stops the run, or (inputErrors skip) is skipped 
 
 test('input with pbn_dd: the records\' tables answer without solving, the same bytes as solving', { timeout: 120000 }, async () => {
   await loadDoubleDummy();
-  const script = 'produce 4\ncondition hcp(north) + hcp(south) >= 22\naction printall\n';
+  const script = 'produce 3\ncondition hcp(north) + hcp(south) >= 22\naction printall\n';
   const solved = generate(script, { seed: 3, format: 'pbn', options: { pbn_dd: 'true' }, deals: 0 });
   assert.equal(solved.error, null);
-  assert.equal(solved.summary.dd.tables, 4);
-  assert.equal((solved.output.match(/\[OptimumResultTable /g) || []).length, 4);
+  assert.equal(solved.summary.dd.tables, 3);
+  assert.equal((solved.output.match(/\[OptimumResultTable /g) || []).length, 3);
   const withDd = { format: 'pbn', input: solved.output, options: { pbn_dd: 'true' }, deals: 0 };
   // Read back: the records' tables and par are printed again, none solved.
   const read = generate(ALL, withDd);
   assert.equal(read.error, null);
   assert.equal(read.summary.dd.tables, 0);
-  assert.equal(read.summary.input.dd_read, 4);
+  assert.equal(read.summary.input.dd_read, 3);
   assert.equal(read.output, solved.output);
   // The same records without their tables: solved again, the same bytes.
   const bare = generate(ALL, { format: 'pbn', input: solved.output, deals: 0 }).output;
   assert.equal(bare.includes('OptimumResultTable'), false);
   const again = generate(ALL, { ...withDd, input: bare });
   assert.equal(again.error, null);
-  assert.equal(again.summary.dd.tables, 4);
+  assert.equal(again.summary.dd.tables, 3);
   assert.equal(again.summary.input.dd_read, 0);
   assert.equal(again.output, read.output);
   // dds() in the script reads the tables too: the same averages with and without them.
@@ -533,16 +533,16 @@ test('input with pbn_dd: the records\' tables answer without solving, the same b
   const fromTables = generate(tricks, { input: solved.output, deals: 0 });
   const fromSolver = generate(tricks, { input: bare, deals: 0 });
   assert.equal(fromTables.summary.dd.tables, 0);
-  assert.equal(fromSolver.summary.dd.tables, 4);
+  assert.equal(fromSolver.summary.dd.tables, 3);
   assert.deepEqual(fromTables.summary.statistics, fromSolver.summary.statistics);
   // verifyDd solves the first tables to check them; one that disagrees stops the run.
-  const verified = generate(ALL, { ...withDd, verifyDd: 2 });
+  const verified = generate(ALL, { ...withDd, verifyDd: 1 });
   assert.equal(verified.error, null);
-  assert.equal(verified.summary.input.dd_verified, 2);
+  assert.equal(verified.summary.input.dd_verified, 1);
   assert.equal(verified.summary.input.dd_read, 2);
-  assert.equal(verified.summary.dd.tables, 2);
+  assert.equal(verified.summary.dd.tables, 1);
   const tampered = solved.output.replace(/^N NT +(\d+)$/m, (_, n) => `N NT ${String((Number(n) + 1) % 14).padStart(2)}`);
-  const wrong = generate(ALL, { ...withDd, input: tampered, verifyDd: 4 });
+  const wrong = generate(ALL, { ...withDd, input: tampered, verifyDd: 3 });
   assert.equal(wrong.ok, false);
   assert.match(wrong.error.message, /^input data:\d+: verify_dd: the double-dummy table disagrees with the solver/);
 });
