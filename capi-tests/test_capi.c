@@ -2005,14 +2005,15 @@ static void test_input_data(void) {
         }
         CHECK(status == DEALER_DONE && n == deals && same == deals);
     }
-    /* verify_dd: the first table is solved again and agrees. */
-    CHECK(dealer_set_option(s, "verify_dd", "1") == DEALER_OK);
-    CHECK(run_captured(s, &out, &report) == DEALER_OK && memcmp(out.data, expected.data, expected.len) == 0);
-    summary = dealer_last_summary(s);
-    snprintf(want, sizeof want, "\"dd_read\":%d,\"dd_verified\":1}", deals - 1);
-    CHECK(strstr(summary, want) != NULL && strstr(summary, "\"tables\":1,") != NULL);
-    /* A table that disagrees stops the run, naming the record (not under valgrind: a solve more). */
+    /* verify_dd: the first table is solved again and agrees; a table that disagrees stops the
+     * run, naming the record (not under valgrind, where a solve takes tens of seconds: the
+     * plain and sanitizer runs check them). */
     if (deals > 1) {
+        CHECK(dealer_set_option(s, "verify_dd", "1") == DEALER_OK);
+        CHECK(run_captured(s, &out, &report) == DEALER_OK && memcmp(out.data, expected.data, expected.len) == 0);
+        summary = dealer_last_summary(s);
+        snprintf(want, sizeof want, "\"dd_read\":%d,\"dd_verified\":1}", deals - 1);
+        CHECK(strstr(summary, want) != NULL && strstr(summary, "\"tables\":1,") != NULL);
         static struct buffer tampered;
         memcpy(tampered.data, pbn.data, pbn.len + 1);
         tampered.len = pbn.len;
