@@ -22,6 +22,8 @@ const MAX_PENDING_NOTICES: usize = 100;
 pub(crate) struct PredealCheck {
     /// The cards each seat must hold.
     cards: [Hand; 4],
+    /// Every card the predeal names (of any seat).
+    named: Hand,
     /// Bias suit lengths, `[seat][suit]`, −1 where free.
     lengths: [[i8; 4]; 4],
     /// Spot holdings: the seat's suit is its predealt cards and exactly `count` small cards
@@ -40,12 +42,12 @@ impl PredealCheck {
         for (seat, card) in cards {
             hands[seat.index()].insert(*card);
         }
-        PredealCheck { cards: hands, lengths, spots: spots.to_vec() }
+        let named = Hand(hands.iter().fold(0u64, |all, hand| all | hand.0));
+        PredealCheck { cards: hands, named, lengths, spots: spots.to_vec() }
     }
 
     /// Whether `deal` satisfies the predeal.
     pub(crate) fn admits(&self, deal: &Deal) -> bool {
-        let named = self.cards.iter().fold(0u64, |all, hand| all | hand.0);
         for seat in Seat::ALL {
             let hand = deal.hand(seat);
             let wanted = self.cards[seat.index()];
@@ -62,7 +64,7 @@ impl PredealCheck {
         self.spots.iter().all(|spot| {
             let held = deal.hand(spot.seat).suit_bits(spot.suit);
             let own = self.cards[spot.seat.index()].suit_bits(spot.suit);
-            let others = Hand(named).suit_bits(spot.suit) & !own;
+            let others = self.named.suit_bits(spot.suit) & !own;
             let small = held & !own;
             small & !SPOT_RANKS == 0 && small & others == 0 && small.count_ones() == u32::from(spot.count)
         })

@@ -185,11 +185,15 @@ fn board_number(text: &[u8]) -> Option<i64> {
 
 /// `sv|`'s vulnerability.
 fn vulnerability(value: &[u8]) -> Option<Vulnerability> {
-    match value.iter().map(u8::to_ascii_lowercase).collect::<Vec<u8>>().as_slice() {
-        b"o" | b"0" | b"-" | b"" => Some(Vulnerability::None),
-        b"n" => Some(Vulnerability::NS),
-        b"e" => Some(Vulnerability::EW),
-        b"b" => Some(Vulnerability::All),
+    match value {
+        [] => Some(Vulnerability::None),
+        [letter] => match letter.to_ascii_lowercase() {
+            b'o' | b'0' | b'-' => Some(Vulnerability::None),
+            b'n' => Some(Vulnerability::NS),
+            b'e' => Some(Vulnerability::EW),
+            b'b' => Some(Vulnerability::All),
+            _ => None,
+        },
         _ => None,
     }
 }
