@@ -1216,7 +1216,7 @@ static void test_output_fd(void) {
     /* Errors: not an open descriptor, an unknown stream, a read-only descriptor. */
     CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, 9999) == DEALER_ERROR_IO);
     CHECK(strstr(dealer_last_error(s), "9999") != NULL);
-    CHECK(dealer_set_output_fd(s, 4, 1) == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_DEALS + 1, 1) == DEALER_ERROR_USAGE);
     CHECK(strstr(dealer_last_error(s), "stream") != NULL);
     CHECK(dealer_set_output_fd(s, -1, 1) == DEALER_ERROR_USAGE);
     int ro = open("/dev/null", O_RDONLY);
@@ -1523,6 +1523,46 @@ static void test_error_texts(void) {
 
 /* ---- dealer_run's report size and the remaining NULL-session and misuse cases. ---- */
 
+/* ---- DEALER_STREAM_DEALS: each produced deal as a PBN line, beside the output. ---- */
+static void test_deals_stream(void) {
+    const char *script = "condition hcp(north) >= 15\nproduce 6\naction printoneline\n";
+    dealer_session *s = session_with("chacha", "7", script);
+    static struct buffer out, deals;
+    dealer_run_report report = {.size = sizeof(dealer_run_report)};
+    CHECK(s != NULL);
+    /* Not written without a sink; with one, one line per produced deal, each the deal printed. */
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 6);
+    deals.len = 0;
+    deals.data[0] = 0;
+    CHECK(dealer_set_output(s, DEALER_STREAM_DEALS, capture, &deals) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 6);
+    int lines = 0, printed = 0;
+    for (char *line = deals.data; *line; lines++) {
+        char *end = strchr(line, '\n');
+        if (!end) break;
+        *end = 0;
+        dealer_deal d;
+        char oneline[128];
+        if (strncmp(line, "N:", 2) == 0 && dealer_deal_from_pbn(s, line, &d) == DEALER_OK &&
+            dealer_deal_to_oneline(&d, oneline, sizeof oneline) > 0 && strstr(out.data, oneline) != NULL &&
+            d.hands[DEALER_NORTH] != 0)
+            printed++;
+        line = end + 1;
+    }
+    CHECK(lines == 6 && printed == 6);
+    /* The output ceiling: the deals stream holds exactly the deals written. */
+    deals.len = 0;
+    deals.data[0] = 0;
+    CHECK(dealer_set_option(s, "max_output_bytes", "150") == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_CEILING_REACHED && report.ceiling == DEALER_CEILING_OUTPUT);
+    int written = 0;
+    for (char *p = out.data; (p = strstr(p, "n ")) != NULL; p += 2) written++;
+    int listed = 0;
+    for (char *p = deals.data; (p = strchr(p, '\n')) != NULL; p++) listed++;
+    CHECK(written >= 1 && report.produced == written && listed == written);
+    dealer_free_session(s);
+}
+
 static void test_run_report_and_misuse(void) {
     dealer_session *s = session_with(NULL, "2", "produce 2\n");
     static struct buffer out;
@@ -1569,7 +1609,7 @@ static void test_run_report_and_misuse(void) {
     CHECK(dealer_set_option(s, "\xff", "1") == DEALER_ERROR_UTF8);
     CHECK(dealer_set_option(s, "swap", "1") == DEALER_ERROR_OPTION);
     CHECK(dealer_set_option(s, "statistics", "maybe") == DEALER_ERROR_OPTION);
-    CHECK(dealer_set_output(s, DEALER_STREAM_EXPORT + 1, capture, &out) == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_output(s, DEALER_STREAM_DEALS + 1, capture, &out) == DEALER_ERROR_USAGE);
     CHECK(dealer_set_output(s, DEALER_STREAM_CSV, NULL, NULL) == DEALER_OK && no_error(s));
     /* dds_table: size 0 and a too-small size are usage errors, bad vulnerabilities option errors. */
     t.size = 0;
@@ -2140,6 +2180,7 @@ int main(void) {
     test_error_texts();
     test_run_report_and_misuse();
     test_board_records();
+    test_deals_stream();
     test_board_dd();
     test_last_summary();
     test_input_data();

@@ -85,6 +85,10 @@
 // Output stream: `export` lines when no `export_file` option is set.
 #define DEALER_STREAM_EXPORT 3
 
+// Output stream: each produced deal as one line, its PBN deal `N:<N> <E> <S> <W>` and a newline
+// (not written unless a callback or descriptor is set): the deals as data beside the output.
+#define DEALER_STREAM_DEALS 4
+
 // `dealer_set_generator`: ChaCha8 (the default), libdealer's own fast generator.
 #define DEALER_GENERATOR_CHACHA 0
 

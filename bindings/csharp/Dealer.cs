@@ -84,6 +84,7 @@ namespace Libdealer
         public const int DEALER_STREAM_DIAGNOSTICS = 1;
         public const int DEALER_STREAM_CSV = 2;
         public const int DEALER_STREAM_EXPORT = 3;
+        public const int DEALER_STREAM_DEALS = 4;
     }
 
     /// <summary>DEALER_GENERATOR_*: values of DealerSession.Generator.</summary>

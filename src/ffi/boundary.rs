@@ -167,6 +167,7 @@ pub(super) fn stream_of(stream: i32) -> Result<Stream, Failure> {
         DEALER_STREAM_DIAGNOSTICS => Stream::Diagnostics,
         DEALER_STREAM_CSV => Stream::Csv,
         DEALER_STREAM_EXPORT => Stream::Export,
+        DEALER_STREAM_DEALS => Stream::Deals,
         _ => return Err(Error::new(ErrorKind::Usage, format!("unknown stream {stream}")).into()),
     })
 }

@@ -61,6 +61,9 @@ pub const DEALER_STREAM_DIAGNOSTICS: i32 = 1;
 pub const DEALER_STREAM_CSV: i32 = 2;
 /// Output stream: `export` lines when no `export_file` option is set.
 pub const DEALER_STREAM_EXPORT: i32 = 3;
+/// Output stream: each produced deal as one line, its PBN deal `N:<N> <E> <S> <W>` and a newline
+/// (not written unless a callback or descriptor is set): the deals as data beside the output.
+pub const DEALER_STREAM_DEALS: i32 = 4;
 
 /// `dealer_set_generator`: ChaCha8 (the default), libdealer's own fast generator.
 pub const DEALER_GENERATOR_CHACHA: i32 = 0;

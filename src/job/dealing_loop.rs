@@ -25,7 +25,7 @@ use crate::job::options::{Options, OutputFormat};
 use crate::job::parallel::{Event, ParallelDealing};
 use crate::job::record_input::RecordInput;
 use crate::job::report::{Ceiling, RunReport, Statistics};
-use crate::job::sinks::{open_file, Outputs, Sink, FLUSH_AT};
+use crate::job::sinks::{open_file, Outputs, Sink, FLUSH_AT, STREAM_COUNT};
 use crate::program::deal_expr::StagedCondition;
 use crate::program::eval::Evaluation;
 use crate::program::{NodeId, Program};
@@ -509,7 +509,7 @@ pub(crate) fn run_job(
     program: &Program,
     options: &Options,
     job: &mut Job,
-    sinks: &mut [Option<Sink>; 4],
+    sinks: &mut [Option<Sink>; STREAM_COUNT],
     started: Instant,
 ) -> Result<RunReport> {
     let csv_file = match &options.csv_file {
@@ -528,6 +528,7 @@ pub(crate) fn run_job(
     let mut outputs = Outputs {
         sinks,
         out: Vec::with_capacity(FLUSH_AT * 2),
+        deals: Vec::new(),
         csv: Vec::new(),
         export: Vec::new(),
         csv_file,
@@ -643,6 +644,7 @@ fn deal_loop(
                     }
                 }
                 state.commit(&deal, job, outputs)?;
+                outputs.deal_produced(&deal);
                 if let Some(wanted) = options.precision {
                     if precision_reached(&state, job.produced, wanted) {
                         break;
@@ -656,7 +658,11 @@ fn deal_loop(
                 outputs.diagnostics(&std::mem::take(&mut meter_text));
             }
         }
-        if outputs.out.len() >= FLUSH_AT || outputs.csv.len() >= FLUSH_AT || outputs.export.len() >= FLUSH_AT {
+        if outputs.out.len() >= FLUSH_AT
+            || outputs.csv.len() >= FLUSH_AT
+            || outputs.export.len() >= FLUSH_AT
+            || outputs.deals.len() >= FLUSH_AT
+        {
             outputs.flush()?;
         }
         if job.past_hard_deadline() {

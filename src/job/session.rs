@@ -26,7 +26,7 @@ use crate::job::job_setup::{job_dd_use, limits, predeal_in_force, refuse_externa
 use crate::job::options::{MixScenario, Options, OutputFormat};
 use crate::job::report::{Ceiling, RunReport, Statistics};
 use crate::job::seed;
-use crate::job::sinks::{Sink, Stream};
+use crate::job::sinks::{Sink, Stream, STREAM_COUNT};
 use crate::job::smart::{exact_count, ExactCount};
 use crate::program::{CompiledAction, NodeId, Program};
 use crate::script::{self, ast::Statement, ast::Vulnerability};
@@ -53,7 +53,7 @@ pub struct Session {
     pub(super) program: Option<Program>,
     job: Option<Job>,
     current: Option<Deal>,
-    sinks: [Option<Sink>; 4],
+    sinks: [Option<Sink>; STREAM_COUNT],
     /// Expressions compiled for [`Session::eval`] and [`Session::compile_expression`].
     expressions: ExtraExpressions,
     /// A solver for deals the caller passes in (created on first use).
@@ -145,7 +145,7 @@ impl Session {
             program: None,
             job: None,
             current: None,
-            sinks: [None, None, None, None],
+            sinks: Default::default(),
             expressions: ExtraExpressions::default(),
             own_dd: None,
             in_process_metric: None,

@@ -115,7 +115,13 @@ pub enum Stream {
     Csv,
     /// `export` lines when no `-X` file is set (default: the output stream).
     Export,
+    /// Each produced deal as one line, its PBN deal `N:<N> <E> <S> <W>` (default: not written):
+    /// for a program that wants the deals as data beside the output the script prints.
+    Deals,
 }
+
+/// How many streams a session has (one sink each).
+pub const STREAM_COUNT: usize = 5;
 
 /// A failed write to an output file.
 fn write_error(e: std::io::Error) -> Error {
@@ -124,8 +130,11 @@ fn write_error(e: std::io::Error) -> Error {
 
 /// The buffered output streams of one run.
 pub(crate) struct Outputs<'a> {
-    pub(crate) sinks: &'a mut [Option<Sink>; 4],
+    pub(crate) sinks: &'a mut [Option<Sink>; STREAM_COUNT],
     pub(crate) out: Vec<u8>,
+    /// The produced deals' lines, when the deals stream has a sink (not counted by the output
+    /// ceiling: the deals are data about the output, not more of it).
+    pub(crate) deals: Vec<u8>,
     pub(crate) csv: Vec<u8>,
     pub(crate) export: Vec<u8>,
     pub(crate) csv_file: Option<Sink>,
@@ -171,7 +180,15 @@ impl Outputs<'_> {
         Ok(())
     }
 
-    /// Hands the buffers to their sinks (output, csv, export) and flushes the record files.
+    /// Adds a produced deal to the deals stream, when that stream has a sink.
+    pub(crate) fn deal_produced(&mut self, deal: &crate::cards::Deal) {
+        if self.sinks[Stream::Deals as usize].is_some() {
+            self.deals.extend_from_slice(deal.pbn().as_bytes());
+            self.deals.push(b'\n');
+        }
+    }
+
+    /// Hands the buffers to their sinks (output, csv, export, deals) and flushes the record files.
     pub(crate) fn flush(&mut self) -> Result<()> {
         let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("cannot write output: {e}"));
         self.written += (self.out.len() + self.csv.len() + self.export.len()) as u64;
@@ -189,6 +206,10 @@ impl Outputs<'_> {
             (Some(f), _) => f.write_all(&export).map_err(io)?,
             (None, Some(s)) => s.write_all(&export).map_err(io)?,
             (None, None) => {}
+        }
+        let deals = std::mem::take(&mut self.deals);
+        if let Some(sink) = &mut self.sinks[Stream::Deals as usize] {
+            sink.write_all(&deals).map_err(io)?;
         }
         if let Some((zrd, _)) = &mut self.zrd {
             zrd.flush().map_err(io)?;
