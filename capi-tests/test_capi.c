@@ -1560,7 +1560,19 @@ static void test_deals_stream(void) {
     int listed = 0;
     for (char *p = deals.data; (p = strchr(p, '\n')) != NULL; p++) listed++;
     CHECK(written >= 1 && report.produced == written && listed == written);
+    /* dealer_needs_double_dummy: no for this script, yes for one that reads tricks or prints
+     * tables in its records, no without a script. */
+    CHECK(dealer_needs_double_dummy(s) == 0);
+    const char *dd = "condition tricks(north, notrump) >= 9\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)dd, strlen(dd)) == DEALER_OK && dealer_needs_double_dummy(s) == 1);
+    CHECK(dealer_load_script(s, (const uint8_t *)script, strlen(script)) == DEALER_OK && dealer_needs_double_dummy(s) == 0);
+    CHECK(dealer_set_option(s, "format", "pbn") == DEALER_OK && dealer_set_option(s, "pbn_dd", "true") == DEALER_OK &&
+          dealer_needs_double_dummy(s) == 1);
+    CHECK(dealer_needs_double_dummy(NULL) == DEALER_ERROR_NULL);
     dealer_free_session(s);
+    dealer_session *empty = session_with(NULL, NULL, NULL);
+    CHECK(empty != NULL && dealer_needs_double_dummy(empty) == 0);
+    dealer_free_session(empty);
 }
 
 static void test_run_report_and_misuse(void) {

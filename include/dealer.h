@@ -577,6 +577,13 @@ int32_t dealer_load_script(dealer_session *session, const uint8_t *text, uintptr
 // shown by `printpbn` unless the `input_name` option is set.
 int32_t dealer_load_script_file(dealer_session *session, const char *path);
 
+// Whether a job of the loaded script under the session's options solves double dummy: its
+// condition or actions read double-dummy results, or its board records carry them (`pbn_dd`,
+// `json_dd`, a ZRD file with tricks). Returns 1 if so, 0 if not (also without a loaded
+// script), or `DEALER_ERROR_NULL` for a NULL session. A server uses it to keep double-dummy
+// runs to their own limit (they cost seconds where dealing costs microseconds).
+int32_t dealer_needs_double_dummy(dealer_session *session);
+
 // Adds a scenario to the board set `dealer_run` mixes: `name` (NUL-terminated; what its boards
 // are labelled with: PBN `[Event]`, LIN `st|…|`, JSON `"scenario"`), its script (`len` bytes at
 // `text`), and its part of the set: `count` boards exactly when `count` is 0 or more, else

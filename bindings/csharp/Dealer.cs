@@ -269,6 +269,8 @@ namespace Libdealer
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_load_script(SessionHandle session, byte[] text, UIntPtr len);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dealer_needs_double_dummy(SessionHandle session);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dealer_load_script_file(SessionHandle session, byte[] path);
         /// <summary>dealer_set_input_data: data null with len 0 removes the input.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -178,6 +178,7 @@ function dealer_set_variable(session: PDealerSessionHandle; index: UInt32; value
 function dealer_set_predeal(session: PDealerSessionHandle; seat: Int32; cards: PAnsiChar): Int32; cdecl; external DealerLib;
 function dealer_set_usereval(session: PDealerSessionHandle; callback: TDealerUserevalFn; userdata: Pointer): Int32; cdecl; external DealerLib;
 function dealer_load_script(session: PDealerSessionHandle; text: PByte; len: NativeUInt): Int32; cdecl; external DealerLib;
+function dealer_needs_double_dummy(session: PDealerSessionHandle): Int32; cdecl; external DealerLib;
 function dealer_load_script_file(session: PDealerSessionHandle; path: PAnsiChar): Int32; cdecl; external DealerLib;
 { dealer_set_input_data: data nil with len 0 removes the input. }
 function dealer_set_input_data(session: PDealerSessionHandle; data: PByte; len: NativeUInt): Int32; cdecl; external DealerLib;

@@ -1,5 +1,5 @@
 //! Loading a script: `dealer_load_script` from bytes in memory and `dealer_load_script_file`
-//! from a path.
+//! from a path; `dealer_needs_double_dummy` says whether its job solves double dummy.
 //!
 //! The session parses and compiles it and checks the `max_script_bytes` cap; this module only
 //! checks the pointers and hands the bytes or the path on. Evaluating expressions against the
@@ -35,4 +35,14 @@ pub extern "C" fn dealer_load_script_file(session: *mut dealer_session, path: *c
         h.session.load_script_file(path)?;
         Ok(DEALER_OK)
     })
+}
+
+/// Whether a job of the loaded script under the session's options solves double dummy: its
+/// condition or actions read double-dummy results, or its board records carry them (`pbn_dd`,
+/// `json_dd`, a ZRD file with tricks). Returns 1 if so, 0 if not (also without a loaded
+/// script), or `DEALER_ERROR_NULL` for a NULL session. A server uses it to keep double-dummy
+/// runs to their own limit (they cost seconds where dealing costs microseconds).
+#[no_mangle]
+pub extern "C" fn dealer_needs_double_dummy(session: *mut dealer_session) -> i32 {
+    with_session(session, |h| Ok(i32::from(h.session.needs_double_dummy())))
 }
