@@ -110,7 +110,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: cargo-lib tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
+.PHONY: cargo-lib server tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
 	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb deb-build wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: lib $(RELEASE)/dealer
@@ -129,6 +129,14 @@ lib: $(LIBDIR)/libdealer.so $(LIBDIR)/libdealer.a
 cargo-lib: FORCE
 	@tools/need.sh 'the library (make)' c++ ld nm objcopy ar
 	$(CARGO) build --release --locked --target-dir $(LIBDEALER_BUILD_DIR)
+
+# The deal service, $(SERVER_BUILD)/dealer-server (server/, a workspace of its own): the HTTP
+# stack's crates on top of the static library, which it links as any program does.
+SERVER_BUILD_DIR := $(LIBDEALER_BUILD_DIR)/server
+SERVER_BUILD := $(SERVER_BUILD_DIR)/release
+server: lib
+	LIBDEALER_LIB_DIR=$(abspath $(LIBDIR)) LIBDEALER_STATIC_LIBS="$(STATIC_LIBS)" \
+	  $(CARGO) build --release --locked --manifest-path server/Cargo.toml --target-dir $(SERVER_BUILD_DIR)
 
 # The empty recipe makes make look at the files' times again after cargo ran: without one, it
 # keeps the times it read before, and what is made from an old file is not made again.
