@@ -24,6 +24,10 @@
 #                   share/man/man1/dealer.1 and man3/libdealer.3 (written by pandoc);
 #                   warns when bin/dealer would come before Debian's /usr/games/dealer on PATH
 #   make uninstall  remove those files again
+#   make install-server  build the deal service (make server), then install it under $(PREFIX):
+#                   bin/dealer-server, share/man/man1/dealer-server.1, the systemd unit
+#                   (SYSTEMDUNITDIR), the configuration SYSCONFDIR/dealer-server/config.toml and
+#                   the licences (`make uninstall-server` removes the program, its man page and unit)
 #   make nuget      build, then lay out the C# binding as a NuGet package in target/nuget/
 #                   (Libdealer.nuspec, lib/netstandard2.0/Libdealer.dll, the linux-x64 native
 #                   library, README, licenses) and pack it into target/Libdealer.VERSION.nupkg
@@ -110,7 +114,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: cargo-lib server tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install uninstall \
+.PHONY: cargo-lib server server-test tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install install-server uninstall uninstall-server \
 	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb deb-build wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: lib $(RELEASE)/dealer
@@ -137,6 +141,13 @@ SERVER_BUILD := $(SERVER_BUILD_DIR)/release
 server: lib
 	LIBDEALER_LIB_DIR=$(abspath $(LIBDIR)) LIBDEALER_STATIC_LIBS="$(STATIC_LIBS)" \
 	  $(CARGO) build --release --locked --manifest-path server/Cargo.toml --target-dir $(SERVER_BUILD_DIR)
+
+# The deal service's tests: its unit tests, then tests/server.sh (curl and a Python client over
+# loopback against servers it starts; answers against the CLI's and server/openapi.json).
+server-test: all server
+	LIBDEALER_LIB_DIR=$(abspath $(LIBDIR)) LIBDEALER_STATIC_LIBS="$(STATIC_LIBS)" \
+	  $(CARGO) test --release --locked --manifest-path server/Cargo.toml --target-dir $(SERVER_BUILD_DIR) -q
+	tests/server.sh
 
 # The empty recipe makes make look at the files' times again after cargo ran: without one, it
 # keeps the times it read before, and what is made from an old file is not made again.
@@ -381,7 +392,7 @@ MDBOOK_VERSION := 0.5.4
 MDBOOK_ROOT := $(CARGO_HOME_DIR)/libdealer-tools/mdbook-$(MDBOOK_VERSION)
 MDBOOK := $(MDBOOK_ROOT)/bin/mdbook
 DOCS_OUT := target/docs
-MAN_PAGES := $(DOCS_OUT)/man/dealer.1 $(DOCS_OUT)/man/libdealer.3
+MAN_PAGES := $(DOCS_OUT)/man/dealer.1 $(DOCS_OUT)/man/libdealer.3 $(DOCS_OUT)/man/dealer-server.1
 
 mdbook: $(MDBOOK)
 
@@ -417,7 +428,8 @@ test:
 	tools/install_deps.sh test
 	tests/run_all.sh
 
-# THIRD-PARTY-NOTICES.md names every crate linked into the library; LICENSE files are there.
+# THIRD-PARTY-NOTICES.md names every crate linked into the library and into dealer-server; LICENSE
+# files are there.
 notices:
 	tests/notices_test.sh
 
@@ -436,7 +448,10 @@ runner-test:
 # classic dealer, --smart=off, DealerV2 ($DEALERV2) and Deal's smartstack (Debian's `deal`).
 # tests/bench_input.sh: records read per second on one thread (--input) of every format against
 # issue 54's targets (its --quick form is part of tests/cli_input.sh).
-bench: all dds29-tools
+# tests/bench_server.sh: the deal service (make server) under wrk on loopback: answers per second,
+# p50 and p99 of practice, rare, PBN and check requests beside the CLI run as a process per
+# request, and overload past the queue (refusals, the accepted answers' latency bounded).
+bench: all server dds29-tools
 	$(CARGO) build --release --locked --example dds_direct
 	tests/bench.sh
 	tests/bench_dd.sh
@@ -449,6 +464,7 @@ bench: all dds29-tools
 	tests/bench_scale_out.sh
 	tests/bench_python.sh
 	tests/bench_input.sh
+	tests/bench_server.sh
 
 install: all man
 	rm -rf $(GEN) && mkdir -p $(GEN)
@@ -482,6 +498,32 @@ uninstall:
 	  $(DEST)/share/doc/libdealer/LICENSES/Apache-2.0.txt
 	rmdir $(DEST)/$(LIBSUBDIR)/cmake/dealer $(DEST)/share/doc/libdealer/LICENSES $(DEST)/share/doc/libdealer 2>/dev/null || true
 
+# The deal service (make server): bin/dealer-server, share/man/man1/dealer-server.1, its
+# systemd unit dealer-server.service (server/, its paths made PREFIX's and SYSCONFDIR's) in
+# SYSTEMDUNITDIR (PREFIX/lib/systemd/system by default; /lib/systemd/system for the Debian
+# package, where dh_installsystemd looks), and its configuration server/config.toml (every
+# setting at its default) as SYSCONFDIR/dealer-server/config.toml (SYSCONFDIR: PREFIX/etc by
+# default, /etc for the Debian package), unless one is there already. DESTDIR is honoured.
+SYSCONFDIR ?= $(PREFIX)/etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+install-server: server $(DOCS_OUT)/man/dealer-server.1
+	$(INSTALL) -d $(DEST)/bin $(DEST)/share/man/man1 $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/dealer-server
+	$(INSTALL) -m 755 $(SERVER_BUILD)/dealer-server $(DEST)/bin/dealer-server
+	$(INSTALL) -m 644 $(DOCS_OUT)/man/dealer-server.1 $(DEST)/share/man/man1/dealer-server.1
+	sed -e 's|/usr/bin/dealer-server|$(abspath $(PREFIX))/bin/dealer-server|' \
+	  -e 's|/etc/dealer-server/|$(abspath $(SYSCONFDIR))/dealer-server/|g' server/dealer-server.service > $(SERVER_BUILD)/dealer-server.service
+	$(INSTALL) -m 644 $(SERVER_BUILD)/dealer-server.service $(DESTDIR)$(SYSTEMDUNITDIR)/dealer-server.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/dealer-server/config.toml ] || \
+	  $(INSTALL) -m 644 server/config.toml $(DESTDIR)$(SYSCONFDIR)/dealer-server/config.toml
+	$(INSTALL) -d $(DEST)/share/doc/libdealer/LICENSES
+	$(INSTALL) -m 644 LICENSE THIRD-PARTY-NOTICES.md $(DEST)/share/doc/libdealer/
+	$(INSTALL) -m 644 LICENSES/Apache-2.0.txt $(DEST)/share/doc/libdealer/LICENSES/
+
+# Removes what install-server installed but the configuration and the licences (which make
+# install shares).
+uninstall-server:
+	rm -f $(DEST)/bin/dealer-server $(DEST)/share/man/man1/dealer-server.1 $(DESTDIR)$(SYSTEMDUNITDIR)/dealer-server.service
+
 # Compares STATIC_LIBS with what rustc reports for the static library (rebuilds the library).
 check-static-libs:
 	@libs=$$($(CARGO) rustc --release --lib --crate-type staticlib -- --print native-static-libs 2>&1 \
@@ -497,11 +539,11 @@ FORCE:
 # (tests/release.sh).
 ARTIFACTS := target/release-artifacts
 
-# The Debian packages libdealer0, libdealer-dev and dealer-cli, built by Debian's debhelper from
-# debian/ (debian/changelog written from Cargo.toml's version), checked by lintian.
-# deb-build is their build alone (`debian/rules build`: make all in target/dist with Debian's
-# flags), which make test runs ahead in the background; `debian/rules binary` then finds it
-# built.
+# The Debian packages libdealer0, libdealer-dev, dealer-cli and dealer-server, built by Debian's
+# debhelper from debian/ (debian/changelog written from Cargo.toml's version), checked by lintian.
+# deb-build is their build alone (`debian/rules build`: make all and make server in target/dist
+# with Debian's flags), which make test runs ahead in the background; `debian/rules binary` then
+# finds it built.
 deb-build: FORCE
 	@tools/need.sh 'make deb' dh dpkg-deb lintian
 	tools/debian_changelog.sh $(VERSION) > debian/changelog
@@ -512,7 +554,7 @@ deb: deb-build
 	DEB_DESTDIR=$(abspath $(ARTIFACTS)) debian/rules binary
 	debian/rules clean
 	lintian --fail-on error $(ARTIFACTS)/libdealer0_$(VERSION)_*.deb $(ARTIFACTS)/libdealer-dev_$(VERSION)_*.deb \
-	  $(ARTIFACTS)/dealer-cli_$(VERSION)_*.deb
+	  $(ARTIFACTS)/dealer-cli_$(VERSION)_*.deb $(ARTIFACTS)/dealer-server_$(VERSION)_*.deb
 
 RELEASE_VENV := target/release-venv
 PYTHON ?= python3
@@ -566,7 +608,7 @@ dist: FORCE
 	mkdir -p $(ARTIFACTS)
 	rm -rf target/dist-src && mkdir -p target/dist-src/$(SOURCE_NAME)
 	git ls-files -z | xargs -0 cp --parents -t target/dist-src/$(SOURCE_NAME)
-	cd target/dist-src/$(SOURCE_NAME) && $(CARGO) vendor --locked --versioned-dirs -s bindings/wasm/Cargo.toml vendor \
+	cd target/dist-src/$(SOURCE_NAME) && $(CARGO) vendor --locked --versioned-dirs -s bindings/wasm/Cargo.toml -s server/Cargo.toml vendor \
 	  > vendor-config.toml && { echo; echo "# The crates, vendored by make dist: the source release builds offline."; \
 	  cat vendor-config.toml; } >> .cargo/config.toml && rm vendor-config.toml
 	tar --sort=name --mtime="@$$(git log -1 --format=%ct)" --owner=0 --group=0 --numeric-owner \

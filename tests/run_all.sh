@@ -29,7 +29,7 @@ make=${MAKE:-make}
 # The order: the suites that run alone (see ALONE_SUITES below) where they do not part the
 # others, which then run two at a time.
 suites=${SUITES:-runner-test notices check-header rust-test capi-test limits soak-short examples-test bindings-test \
-external-test cli-errors practice-test scale-out-test formats-endplay parity dd-reference consumer-test windows-test \
+external-test cli-errors practice-test scale-out-test server-test formats-endplay parity dd-reference consumer-test windows-test \
 docs-test wasm-test release-test}
 
 passed=0

@@ -105,7 +105,11 @@ pub struct Registered {
 
 impl InFlight {
     /// Registers a run; `on_abandon` is called if its request is dropped before it finishes.
-    pub fn register(self: &Arc<Self>, interrupter: Arc<Interrupter>, on_abandon: Box<dyn FnOnce() + Send>) -> Registered {
+    pub fn register(
+        self: &Arc<Self>,
+        interrupter: Arc<Interrupter>,
+        on_abandon: Box<dyn FnOnce() + Send>,
+    ) -> Registered {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut runs) = self.runs.lock() {
             runs.insert(id, interrupter);

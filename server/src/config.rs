@@ -239,15 +239,16 @@ impl Config {
                     if parts.peek().is_none() {
                         place.insert(part.to_string(), value.clone());
                     } else {
-                        let entry = place.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+                        let entry =
+                            place.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
                         place = entry.as_table_mut().ok_or_else(|| format!("{name}: {part} is not a table"))?;
                     }
                 }
             }
         }
-        let config: Config = toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| {
-            format!("{}: {}", file.unwrap_or("the environment"), e.message())
-        })?;
+        let config: Config = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("{}: {}", file.unwrap_or("the environment"), e.message()))?;
         config.checked()
     }
 

@@ -177,9 +177,11 @@ impl Session {
             diagnostics: stream(1 << 16),
             deals: stream(output_cap.saturating_mul(2).max(1 << 16)),
         };
-        for (number, collected) in
-            [(STREAM_OUTPUT, &session.output), (STREAM_DIAGNOSTICS, &session.diagnostics), (STREAM_DEALS, &session.deals)]
-        {
+        for (number, collected) in [
+            (STREAM_OUTPUT, &session.output),
+            (STREAM_DIAGNOSTICS, &session.diagnostics),
+            (STREAM_DEALS, &session.deals),
+        ] {
             let userdata = Arc::as_ptr(collected) as *mut c_void;
             // SAFETY: the Arc outlives the session (dropped after dealer_free_session).
             if unsafe { dealer_set_output(raw, number, Some(collect), userdata) } != OK {
@@ -283,7 +285,8 @@ impl Session {
         let found = Mutex::new(Collected { bytes: Vec::new(), cap: 1 << 20 });
         let userdata = &found as *const Mutex<Collected> as *mut c_void;
         // SAFETY: text valid for its length; `found` outlives the call.
-        let status = unsafe { dealer_check_script(self.raw, text.as_ptr(), text.len(), CHECK_BBO, Some(collect), userdata) };
+        let status =
+            unsafe { dealer_check_script(self.raw, text.as_ptr(), text.len(), CHECK_BBO, Some(collect), userdata) };
         if status < 0 {
             return Err(self.last_failure(status));
         }

@@ -56,7 +56,11 @@ impl Metrics {
         let queue_length = Gauge::default();
         let deals_produced = Counter::default();
         registry.register("requests", "Requests by endpoint and outcome", requests.clone());
-        registry.register("request_duration_seconds", "Seconds from a request's arrival to its answer", latency.clone());
+        registry.register(
+            "request_duration_seconds",
+            "Seconds from a request's arrival to its answer",
+            latency.clone(),
+        );
         registry.register("runs_in_progress", "Runs dealing now", runs_in_progress.clone());
         registry.register("double_dummy_runs_in_progress", "Double-dummy runs now", double_dummy_runs.clone());
         registry.register("queue_length", "Requests waiting for a run slot", queue_length.clone());

@@ -16,8 +16,9 @@ pub struct DealRequest {
     pub script: String,
     /// `classic` or `v2` (default: the library's, DealerV2's).
     pub dialect: Option<String>,
-    /// The seed (the same seed, script and options deal the same deals).
-    pub seed: Option<i64>,
+    /// The seed (the same seed, script and options deal the same deals): any integer from
+    /// -2^63 to 2^64 - 1 (the seeds answers report go up to 2^64 - 1).
+    pub seed: Option<serde_json::Number>,
     /// How many deals to produce (the script's `produce` otherwise).
     pub produce: Option<i64>,
     /// How many deals to generate at most (the script's `generate` otherwise).
@@ -49,7 +50,8 @@ pub struct CheckRequest {
     pub bbo: Option<bool>,
 }
 
-/// The library options a request may set through `options`: the script's variables, predeals,
+/// The library options a request may set through `options`: the script's name and title,
+/// the script's variables, predeals,
 /// generator, records and their numbering, statistics' precision, double-dummy settings and
 /// levelling. Not: files (`csv_file`, `export_file`, `library_file`, `zrd_file`, `dl52_file`,
 /// `input`, `part_file`, `write_leveled`), programs (`server`, `opc_program`,
@@ -60,6 +62,7 @@ pub const ALLOWED_OPTIONS: &[&str] = &[
     "generator",
     "smart",
     "title",
+    "input_name",
     "pbn_date",
     "swap",
     "quiet",
@@ -169,9 +172,18 @@ impl DealRequest {
             }
             options.push(("format".into(), format));
         }
-        for (key, value) in [("seed", self.seed), ("produce", self.produce), ("generate", self.generate)] {
+        if let Some(seed) = self.seed {
+            if !(seed.is_i64() || seed.is_u64()) {
+                return Err(Refusal("seed must be an integer from -2^63 to 2^64 - 1".into()));
+            }
+            // A seed above 2^63 - 1 (ChaCha's seeds are 64-bit words, which answers report
+            // unsigned) is the same word taken as signed, as the CLI takes it.
+            let word = seed.as_i64().or_else(|| seed.as_u64().map(|w| w as i64)).unwrap_or_default();
+            options.push(("seed".into(), word.to_string()));
+        }
+        for (key, value) in [("produce", self.produce), ("generate", self.generate)] {
             if let Some(n) = value {
-                if key != "seed" && n <= 0 {
+                if n <= 0 {
                     return Err(Refusal(format!("{key} must be positive")));
                 }
                 options.push((key.into(), n.to_string()));

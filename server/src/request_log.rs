@@ -29,9 +29,8 @@ pub struct RequestIds {
 impl RequestIds {
     /// Ids unique to this start of the service.
     pub fn new() -> RequestIds {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
         RequestIds { prefix: format!("{:x}", nanos ^ u64::from(std::process::id()) << 32), next: AtomicU64::new(1) }
     }
 

@@ -147,9 +147,9 @@ async fn deal(
     parsed: Result<Json<DealRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let client = admit(&state, &headers, peer)?;
-    let plan = body(parsed)?.plan(&state.config.limits).map_err(|r| {
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", r.0)
-    })?;
+    let plan = body(parsed)?
+        .plan(&state.config.limits)
+        .map_err(|r| ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", r.0))?;
     if state.stopping.load(Ordering::Acquire) {
         return Err(stopping());
     }
@@ -242,7 +242,11 @@ async fn check(
     let request = body(parsed)?;
     if let Some(dialect) = &request.dialect {
         if !matches!(dialect.as_str(), "classic" | "v2") {
-            return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", format!("dialect '{dialect}': classic or v2")));
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                format!("dialect '{dialect}': classic or v2"),
+            ));
         }
     }
     let checked = tokio::task::spawn_blocking(move || check_script(&request))
@@ -263,7 +267,9 @@ fn check_script(request: &CheckRequest) -> Result<serde_json::Value, String> {
     let mut diagnostics = Vec::new();
     if let Err(failure) = session.load_script(request.script.as_bytes()) {
         let (line, column) = failure.place.unwrap_or((0, 0));
-        diagnostics.push(json!({"source": "load", "severity": "error", "line": line, "column": column, "message": failure.message}));
+        diagnostics.push(
+            json!({"source": "load", "severity": "error", "line": line, "column": column, "message": failure.message}),
+        );
     }
     if request.bbo.unwrap_or(true) {
         let found = session.check_bbo(request.script.as_bytes()).map_err(|f| f.message)?;
@@ -321,10 +327,7 @@ async fn openapi() -> Response {
 async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     state.metrics.queue_length.set(state.admission.queue_length() as i64);
     let text = state.metrics.render();
-    with_outcome(
-        ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response(),
-        "ok",
-    )
+    with_outcome(([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response(), "ok")
 }
 
 /// Any other path.

@@ -85,11 +85,7 @@ impl Prepared {
         let outcome = self.session.run();
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
-        let deals = text(self.session.take_deals())
-            .lines()
-            .take(self.plan.deals)
-            .filter_map(hands_of)
-            .collect();
+        let deals = text(self.session.take_deals()).lines().take(self.plan.deals).filter_map(hands_of).collect();
         let summary = serde_json::from_str(&self.session.last_summary()).ok();
         let answer = RunAnswer {
             output: text(self.session.take_output()),
