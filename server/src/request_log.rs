@@ -39,6 +39,11 @@ impl RequestIds {
     }
 }
 
+/// A request's id, put among the request's extensions for the handlers (a run abandoned by its
+/// client is logged by the handler's side, since the log line of its answer never comes).
+#[derive(Clone, Debug)]
+pub struct RequestId(pub String);
+
 /// What the request log needs.
 pub struct LogState {
     /// The id maker.
@@ -53,7 +58,7 @@ fn usable_id(id: &str) -> bool {
 }
 
 /// The middleware: id, log line, metrics.
-pub async fn log_request(State(log): State<Arc<LogState>>, request: Request, next: Next) -> Response {
+pub async fn log_request(State(log): State<Arc<LogState>>, mut request: Request, next: Next) -> Response {
     let started = Instant::now();
     let id = request
         .headers()
@@ -66,6 +71,7 @@ pub async fn log_request(State(log): State<Arc<LogState>>, request: Request, nex
     let path = request.uri().path().to_string();
     let route = ROUTES.iter().find(|r| **r == path).copied().unwrap_or("other");
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string()).unwrap_or_default();
+    request.extensions_mut().insert(RequestId(id.clone()));
     let mut response = next.run(request).await;
     let outcome = response.extensions().get::<Outcome>().map_or("other", |o| o.0);
     let seconds = started.elapsed().as_secs_f64();

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Extension, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -24,6 +24,7 @@ use crate::libdealer;
 use crate::metrics::Metrics;
 use crate::rate_limit::RateLimiter;
 use crate::request::{CheckRequest, DealRequest};
+use crate::request_log::RequestId;
 use crate::run::{interrupted, prepare, RunFailure};
 
 /// The OpenAPI description of the API, served as is.
@@ -143,6 +144,7 @@ fn stopping() -> ApiError {
 async fn deal(
     State(state): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    id: Option<Extension<RequestId>>,
     headers: HeaderMap,
     parsed: Result<Json<DealRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
@@ -183,7 +185,13 @@ async fn deal(
         return Err(stopping());
     }
     let metrics = Arc::clone(&state.metrics);
-    let abandoned = Box::new(move || metrics.count("/v1/deal", "disconnected", 0.0));
+    let id = id.map(|Extension(RequestId(id))| id).unwrap_or_default();
+    let client_name = client.name.clone();
+    let abandoned = Box::new(move || {
+        metrics.count("/v1/deal", "disconnected", 0.0);
+        tracing::info!(request_id = %id, client = %client_name, path = "/v1/deal", outcome = "disconnected",
+            "request abandoned by its client: run interrupted");
+    });
     let registered = state.in_flight.register(Arc::clone(&prepared.interrupter), abandoned);
     let dd = dd_slot.is_some();
     state.metrics.runs_in_progress.inc();

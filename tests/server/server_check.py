@@ -340,6 +340,8 @@ def main():
         row("a client that disconnects: its run stops (within 2 s), counted as disconnected",
             during["runs_in_progress"] == 1 and freed is not None and freed < 2.0
             and b'outcome="disconnected"} 1' in metrics, f"during {during}, freed after {freed}")
+        abandoned = [e for e in server.log_entries() if e.get("outcome") == "disconnected"]
+        row("the log: the abandoned request's line, with its id", len(abandoned) == 1 and abandoned[0].get("request_id"), str(abandoned))
         row("the metrics: requests by outcome, latency histogram, runs, queue, deals",
             all(name in metrics for name in (b"dealer_server_requests_total", b"dealer_server_request_duration_seconds_bucket",
                                                b"dealer_server_runs_in_progress", b"dealer_server_queue_length",
