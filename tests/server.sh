@@ -72,8 +72,9 @@ if [ "$code" = 401 ]; then ok "curl: an invalid API key, 401"; else ko "curl: an
 code=$(curl -s -o ok.out -w '%{http_code}' -H 'X-API-Key: club-key-0123456789abcdef' -H 'Content-Type: application/json' \
   --data-binary @request.json "$url/v1/deal")
 if [ "$code" = 200 ]; then ok "curl: a valid API key, 200"; else ko "curl: a valid API key" "$code"; fi
-code=$(curl -s -o /dev/null -w '%{http_code}' "$url/v1/deal")
-if [ "$code" = 405 ]; then ok "curl: GET /v1/deal is 405"; else ko "curl: GET /v1/deal" "$code"; fi
+code=$(curl -s -o method.out -w '%{http_code}' "$url/v1/deal")
+if [ "$code" = 405 ] && grep -q '"code":"method_not_allowed"' method.out; then ok "curl: GET /v1/deal is 405 with an error body"
+else ko "curl: GET /v1/deal" "$code $(cat method.out)"; fi
 kill -TERM $pid
 if wait $pid; then ok "SIGTERM: exit status 0"; else ko "SIGTERM: exit status $?"; fi
 if grep -q '"message":"stopped"' server.log; then ok "the log says it stopped"; else ko "the log says it stopped" "$(tail -n 2 server.log)"; fi

@@ -209,6 +209,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ("DEALER_SERVER_MAX_DEALS", "limits.max_deals"),
     ("DEALER_SERVER_RATE_PER_SECOND", "rate_limit.per_second"),
     ("DEALER_SERVER_RATE_BURST", "rate_limit.burst"),
+    ("DEALER_SERVER_RATE_MAX_CLIENTS", "rate_limit.max_clients"),
     ("DEALER_SERVER_TRUST_FORWARDED_FOR", "rate_limit.trust_forwarded_for"),
     ("DEALER_SERVER_REQUIRE_KEY", "auth.require_key"),
     ("DEALER_SERVER_API_KEYS", "auth.keys"),
@@ -297,6 +298,15 @@ impl Config {
             return Err("auth.require_key is set but auth.keys holds no key".to_string());
         }
         Ok(self)
+    }
+
+    /// The settings as TOML, the API keys replaced by `<hidden>` (`--print-config`).
+    pub fn printable(&self) -> String {
+        let mut shown = self.clone();
+        for key in &mut shown.auth.keys {
+            key.key = "<hidden>".to_string();
+        }
+        toml::to_string(&shown).unwrap_or_default()
     }
 
     /// Runs at once: `limits.max_runs`, or the number of CPUs.

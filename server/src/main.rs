@@ -43,7 +43,7 @@ fn usage() -> String {
          GET /v1/version, GET /v1/health, GET /v1/openapi.json, GET /metrics).\n\n\
          \x20 --listen ADDR:PORT  where to listen (default 127.0.0.1:8080)\n\
          \x20 --config FILE       read the settings from a TOML file\n\
-         \x20 --print-config      print the settings in force (TOML) and exit\n\
+         \x20 --print-config      print the settings in force (TOML, API keys hidden) and exit\n\
          \x20 --version           print the version and exit\n\n\
          Environment variables replace the file's settings:\n",
     );
@@ -129,7 +129,7 @@ fn main() {
         config.listen = listen;
     }
     if print {
-        print!("{}", toml::to_string(&config).unwrap_or_default());
+        print!("{}", config.printable());
         return;
     }
     request_log::start_logger(&config.log.format, &config.log.level);

@@ -79,6 +79,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/v1/openapi.json", get(openapi))
         .route("/metrics", get(metrics))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }
@@ -148,6 +149,7 @@ async fn deal(
     headers: HeaderMap,
     parsed: Result<Json<DealRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
+    let arrived = Instant::now();
     let client = admit(&state, &headers, peer)?;
     let plan = body(parsed)?
         .plan(&state.config.limits)
@@ -188,7 +190,7 @@ async fn deal(
     let id = id.map(|Extension(RequestId(id))| id).unwrap_or_default();
     let client_name = client.name.clone();
     let abandoned = Box::new(move || {
-        metrics.count("/v1/deal", "disconnected", 0.0);
+        metrics.count("/v1/deal", "disconnected", arrived.elapsed().as_secs_f64());
         tracing::info!(request_id = %id, client = %client_name, path = "/v1/deal", outcome = "disconnected",
             "request abandoned by its client: run interrupted");
     });
@@ -336,6 +338,11 @@ async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     state.metrics.queue_length.set(state.admission.queue_length() as i64);
     let text = state.metrics.render();
     with_outcome(([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response(), "ok")
+}
+
+/// A method the route does not have.
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "this endpoint does not take that method")
 }
 
 /// Any other path.
