@@ -15,6 +15,10 @@
 #                   dropped, evaluated, each answer against a reference run done alone; memory and
 #                   descriptors flat, nothing left behind (tests/soak/; `make soak-short`, its
 #                   30-second form, is part of make test)
+#   make soak-server  the deal service's soak test: dealer-server under mixed HTTP load for
+#                   SOAK_MINUTES (default 10): answers against the CLI's, hostile scripts and
+#                   requests, dropped clients, bursts past the queue; memory and descriptors flat
+#                   (tests/soak/server_soak.py; `make soak-server-short`, 30 s)
 #   make docs       the manual: the book (mdBook) in target/docs/html, man pages in target/docs/man
 #   make docs-test  build those, then run every example of the book and check its links
 #   make examples   build the embedding examples target/release/{embed,eval}
@@ -114,7 +118,7 @@ SUBST = -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|g'
 	-e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|g' \
 	-e 's|@CMAKE_STATIC_LIBS@|$(subst $(space),;,$(patsubst -l%,%,$(STATIC_LIBS)))|g'
 
-.PHONY: cargo-lib server server-test tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short consumer-test bench install install-server uninstall uninstall-server \
+.PHONY: cargo-lib server server-test tsan threads-property wasm wasm-test wasm-bench windows windows-build windows-lib windows-test mdbook all lib example examples examples-test bindings-test nuget external-test test runner-test notices rust-test capi-test parity cli-errors scale-out-test formats-endplay limits soak soak-short soak-server soak-server-short consumer-test bench install install-server uninstall uninstall-server \
 	check-static-libs check-header docs docs-test man dd-reference dds29-tools practice-test deb deb-build wheel sdist npm dist nuget-windows-release release release-test FORCE
 
 all: lib $(RELEASE)/dealer
@@ -332,6 +336,22 @@ soak: all $(RELEASE)/soak
 
 soak-short: all $(RELEASE)/soak
 	tests/soak.sh 30 6
+
+# The deal service's soak test (tests/soak/server_soak.py, Python's standard library only):
+# dealer-server (make server) on a loopback port for SOAK_MINUTES under mixed load from raw
+# HTTP/1.1 clients: practice scripts with seeds (each answer against the CLI's for the same
+# script and seed), hostile scripts and bad requests (their documented status, place and
+# ceiling), /v1/check, clients that go away mid-run, bursts past the queue (429); every answer
+# valid JSON of the documented shape, no 5xx but 503 queue_timeout; resident memory flat after
+# the first minute (runs of 2 minutes or more), no descriptor left, the server alive and stopping
+# on SIGTERM. `make soak-server-short` is its 30-second form (not part of make test).
+soak-server: all server
+	@tools/need.sh 'make soak-server' python3
+	python3 tests/soak/server_soak.py --seconds $$(( $(SOAK_MINUTES) * 60 ))
+
+soak-server-short: all server
+	@tools/need.sh 'make soak-server-short' python3
+	python3 tests/soak/server_soak.py --seconds 30
 
 # Debian's DDS 2.9 (libdds-dev), used only to check and benchmark our double-dummy results; the
 # programs are skipped when it is not installed.

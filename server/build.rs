@@ -6,9 +6,7 @@ use std::path::PathBuf;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let dir = std::env::var("LIBDEALER_LIB_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| manifest.join("../target/lib"));
+    let dir = std::env::var("LIBDEALER_LIB_DIR").map(PathBuf::from).unwrap_or_else(|_| manifest.join("../target/lib"));
     let archive = dir.join("libdealer.a");
     if !archive.exists() {
         panic!("{} is missing: build the library first (make lib)", archive.display());

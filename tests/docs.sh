@@ -16,7 +16,7 @@ failed=0
 ok() { echo "ok: $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
 
-for page in $out/man/dealer.1 $out/man/libdealer.3; do
+for page in $out/man/dealer.1 $out/man/libdealer.3 $out/man/dealer-server.1; do
   warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
   if [ -s "$page" ] && [ -z "$warnings" ]; then ok "man reads $page with no warning"; else fail "man $page: $warnings"; fi
 done
@@ -38,6 +38,15 @@ for switch in $(target/release/dealer -h 2>&1 | grep -o '^  -[A-Za-z0-9]' | tr -
   grep -q -- "\*\*$switch\*\*" docs/src/man/dealer.1.md || missing="$missing $switch"
 done
 if [ -z "$missing" ]; then ok "dealer(1) names every switch and long option"; else fail "dealer(1) lacks:$missing"; fi
+
+# dealer-server(1) names every option of its usage and every environment variable it reads
+# (server/src/main.rs, server/src/config.rs: read from the source, the service need not be built).
+missing=
+for name in $(sed -n '/^fn usage/,/^}/p' server/src/main.rs | grep -o -- '--[a-z][a-z-]*' | sort -u) \
+  $(grep -o '("DEALER_SERVER_[A-Z_]*"' server/src/config.rs | tr -d '("'); do
+  grep -qF -- "**$(sed 's/^--/\\--/' <<< "$name")**" docs/src/man/dealer-server.1.md || missing="$missing $name"
+done
+if [ -z "$missing" ]; then ok "dealer-server(1) names every option and environment variable"; else fail "dealer-server(1) lacks:$missing"; fi
 
 missing=
 for function in $(grep -o '^[a-z].*[ *]\(dealer_[a-z0-9_]*\)(' include/dealer.h | grep -o 'dealer_[a-z0-9_]*'); do

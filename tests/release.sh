@@ -15,11 +15,18 @@
 #    `python -m libdealer --version` and a script that deals, evaluates in bulk with NumPy and
 #    computes a double-dummy table.
 # 3. Debian packages: lintian finds no error and no warning; `dpkg -i` of libdealer0,
-#    libdealer-dev and dealer-cli into this machine; `dealer --version` and a script; `man 1
-#    dealer` and `man 3 libdealer` read the installed man pages; the header's version
-#    macros; a C program built with pkg-config (shared and static) and with CMake's
-#    find_package(dealer) (dealer::dealer, dealer::dealer_static) against the installed
-#    packages, with no -L, -I or run path of ours; `dpkg -r` removes every file again.
+#    libdealer-dev, dealer-cli and dealer-server into this machine; `dealer --version` and a
+#    script; `man 1 dealer`, `man 3 libdealer` and `man 1 dealer-server` read the installed man
+#    pages; the header's version macros; a C program built with pkg-config (shared and static)
+#    and with CMake's find_package(dealer) (dealer::dealer, dealer::dealer_static) against the
+#    installed packages, with no -L, -I or run path of ours. The deal service: `dealer-server
+#    --version`; its configuration, a conffile, gives the defaults; its systemd unit is
+#    installed and enabled (no systemd runs here: the package installs without it) and passes
+#    `systemd-analyze verify` where that command is; started by hand on a free loopback port,
+#    /v1/health answers 200, POST /v1/deal prints what the installed `dealer --untrusted` prints
+#    for the same script and seed, and SIGTERM stops it with status 0 within 5 seconds.
+#    `dpkg -r` removes every file again (dealer-server's configuration stays until `dpkg -P`,
+#    which removes it and the unit's enabling link).
 #
 #    The sdist: its version and licences, the library's sources under native/; a fresh virtual
 #    environment (with the compiler, cargo and make this time) builds and installs it with pip
@@ -30,8 +37,9 @@
 #    (tests/release_npm_browser.mjs): a plain `<script type=module>` page with an import map,
 #    and the same page bundled by Vite and by webpack, each dealing on the page and in
 #    worker-client.js's Web Worker what the installed CLI prints, double dummy too.
-# 5. The source release: unpacked, built by `make` with no network (CARGO_NET_OFFLINE) and an
-#    empty cargo home (every crate from its vendor/ folder); its CLI deals as the packaged one.
+# 5. The source release: unpacked, built by `make` and `make server` with no network
+#    (CARGO_NET_OFFLINE) and an empty cargo home (every crate of both workspaces from its
+#    vendor/ folder); its CLI deals as the packaged one, its dealer-server runs.
 #
 # Prints ok/FAIL per row and 'N passed, M failed'. As a user who is not root, or without
 # dpkg-deb, lintian, pkg-config or cmake, the package part is NOT RUN: a failure under CI=true.
@@ -40,7 +48,7 @@ set -u
 artifacts="$top/target/release-artifacts"
 version=$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' "$top/Cargo.toml" | head -n 1)
 expected='n 2.T98.K752.KJT84 e 5.J7642.986.9763 s AQ8.AQ5.QJT.AQ52 w KJT97643.K3.A43. '
-packages=(libdealer0 libdealer-dev dealer-cli)
+packages=(libdealer0 libdealer-dev dealer-cli dealer-server)
 build_paths=("$top" "${CARGO_HOME:-$HOME/.cargo}")
 
 not_run() {
@@ -70,7 +78,7 @@ if [ -f "$source" ]; then
   mkdir -p source cargo-home && tar -xzf "$source" -C source
   # setsid: a process group of its own, stopped whole if the test ends first.
   (cd "source/libdealer-$version" && CARGO_HOME="$work/cargo-home" CARGO_NET_OFFLINE=true \
-    exec setsid make >"$work/source-build.log" 2>&1) &
+    exec setsid sh -c 'make && make server' >"$work/source-build.log" 2>&1) &
   source_build=$!
   trap '[ -z "$source_build" ] || kill -- -"$source_build" 2>/dev/null; rm -rf "$work"' EXIT
 fi
@@ -247,7 +255,9 @@ else
   ko "lintian: $errors errors and warnings" "$(printf '%s\n' "$lintian_out" | grep '^[EW]:' | head -5)"
 fi
 remove_packages() { dpkg -r "${packages[@]}" >/dev/null 2>&1; }
-trap '[ -z "$source_build" ] || kill -- -"$source_build" 2>/dev/null; remove_packages; rm -rf "$work"' EXIT
+server_pid=
+trap '[ -z "$source_build" ] || kill -- -"$source_build" 2>/dev/null; [ -z "$server_pid" ] || kill -9 "$server_pid" 2>/dev/null;
+  remove_packages; dpkg -P dealer-server >/dev/null 2>&1; rm -rf "$work"' EXIT
 debs=()
 for package in "${packages[@]}"; do debs+=(artifacts/"${package}_${version}_"*.deb); done
 if dpkg -i "${debs[@]}" >dpkg.log 2>&1; then ok "dpkg -i ${packages[*]}"; else
@@ -259,7 +269,7 @@ printf 'produce 1\naction printoneline\n' >one.dlr
 printf 'condition hcp(north) >= 15\nproduce 4\naction printoneline\n' >node.dlr
 got=$(/usr/bin/dealer --rng=glibc -s 1 one.dlr 2>&1 | head -n 1)
 if [ "$got" = "$expected" ]; then ok "the installed dealer deals a script"; else ko "installed dealer: '$got'"; fi
-for page in "1 dealer" "3 libdealer"; do
+for page in "1 dealer" "3 libdealer" "1 dealer-server"; do
   # shellcheck disable=SC2086  # section and name
   if [ "$(man -w $page 2>/dev/null)" = "/usr/share/man/man${page% *}/${page#* }.${page% *}.gz" ] &&
     MANWIDTH=80 man $page 2>/dev/null | grep -q "libdealer $version"; then
@@ -294,6 +304,67 @@ if cmake -S . -B build -DDEALER_VERSION="$version" -DCMAKE_C_FLAGS="$cflags" >bu
 else
   ko "CMake consumer" "$(tail -5 build.log)"
 fi
+
+# The deal service, installed: its configuration and unit, then started by hand (no systemd
+# runs here) on a free loopback port, asked over HTTP and stopped with SIGTERM.
+got=$(/usr/bin/dealer-server --version 2>&1)
+case $got in "dealer-server $version (libdealer $version)") ok "/usr/bin/dealer-server --version: $got" ;;
+  *) ko "dealer-server --version: '$got'" ;; esac
+config=/etc/dealer-server/config.toml
+defaults=$(env -i /usr/bin/dealer-server --print-config 2>&1)
+from_file=$(env -i /usr/bin/dealer-server --config "$config" --print-config 2>&1)
+if dpkg-query -W -f '${Conffiles}' dealer-server | grep -q "^ $config " && [ -n "$defaults" ] &&
+  [ "$from_file" = "$defaults" ]; then
+  ok "$config: a conffile; every setting in it is the default --print-config prints"
+else
+  ko "$config: not a conffile, or it differs from the defaults" "$(diff <(echo "$defaults") <(echo "$from_file") | head -4)"
+fi
+unit=/lib/systemd/system/dealer-server.service
+if [ -f "$unit" ] && grep -qx 'ExecStart=/usr/bin/dealer-server --config /etc/dealer-server/config.toml' "$unit" &&
+  [ -L /etc/systemd/system/multi-user.target.wants/dealer-server.service ]; then
+  ok "the systemd unit $unit is installed and enabled, with no systemd running"
+else
+  ko "the systemd unit $unit: missing, another ExecStart, or not enabled"
+fi
+if command -v systemd-analyze >/dev/null 2>&1; then
+  if verified=$(systemd-analyze verify "$unit" 2>&1); then ok "systemd-analyze verify $unit"; else
+    ko "systemd-analyze verify $unit" "$(printf '%s\n' "$verified" | head -3)"; fi
+fi
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+/usr/bin/dealer-server --listen "127.0.0.1:$port" 2>server.log &
+server_pid=$!
+health=000
+for _ in $(seq 50); do
+  health=$(curl -s -o health.json -w '%{http_code}' "http://127.0.0.1:$port/v1/health") && [ "$health" = 200 ] && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.2
+done
+if [ "$health" = 200 ]; then ok "dealer-server on 127.0.0.1:$port: GET /v1/health answers 200"; else
+  ko "dealer-server: GET /v1/health answered $health" "$(tail -3 server.log)"; fi
+python3 -c 'import json, sys; print(json.dumps({"script": open(sys.argv[1]).read(), "seed": 5}))' node.dlr >deal.json
+status=$(curl -s -o answer.json -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @deal.json \
+  "http://127.0.0.1:$port/v1/deal")
+python3 -c 'import json, sys; sys.stdout.write(json.load(open(sys.argv[1]))["output"])' answer.json 2>/dev/null \
+  | sed '/^Time needed/d' >server.deals
+/usr/bin/dealer --untrusted -s 5 node.dlr 2>/dev/null | sed '/^Time needed/d' >cli-untrusted.deals
+if [ "$status" = 200 ] && [ -s cli-untrusted.deals ] && cmp -s server.deals cli-untrusted.deals; then
+  ok "POST /v1/deal: the output dealer --untrusted -s 5 prints ($(wc -l <cli-untrusted.deals) lines)"
+else
+  ko "POST /v1/deal answered $status, not what dealer --untrusted prints" "$(diff server.deals cli-untrusted.deals | head -4)"
+fi
+kill -TERM "$server_pid" 2>/dev/null
+for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$server_pid" 2>/dev/null; then
+  ko "dealer-server still runs 5 seconds after SIGTERM" "$(tail -3 server.log)"
+  kill -9 "$server_pid" 2>/dev/null
+  wait "$server_pid" 2>/dev/null
+else
+  wait "$server_pid"
+  status=$?
+  if [ "$status" = 0 ]; then ok "SIGTERM stops dealer-server with status 0"; else
+    ko "dealer-server stopped with status $status after SIGTERM" "$(tail -3 server.log)"; fi
+fi
+server_pid=
 
 # The npm package, installed into a fresh folder (it has no dependencies: nothing is fetched),
 # used from Node with the .wasm found by the package itself, against the installed CLI.
@@ -362,7 +433,13 @@ else
   status=$?
   source_build=
   if [ "$status" -eq 0 ]; then
-    ok "libdealer-$version-src.tar.gz builds offline (vendored crates, an empty cargo home)"
+    ok "libdealer-$version-src.tar.gz builds the library, the CLI and dealer-server offline (vendored crates, an empty cargo home)"
+    got=$("source/libdealer-$version/target/server/release/dealer-server" --version 2>&1)
+    if [ "$got" = "dealer-server $version (libdealer $version)" ]; then
+      ok "dealer-server built from the source release: $got"
+    else
+      ko "dealer-server built from the source release: '$got'"
+    fi
     got=$("source/libdealer-$version/target/release/dealer" -s 7 node.dlr | sed '/^Time needed/d')
     if [ -n "$got" ] && [ "$got" = "$(/usr/bin/dealer -s 7 node.dlr | sed '/^Time needed/d')" ]; then
       ok "the CLI built from the source release deals as the packaged one"
@@ -375,10 +452,18 @@ else
 fi
 
 files=$(dpkg -L "${packages[@]}" 2>/dev/null | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+# dpkg -r keeps the conffiles (dealer-server's configuration) until dpkg -P.
+conffiles=$(dpkg-query -W -f '${Conffiles}\n' "${packages[@]}" 2>/dev/null | awk 'NF { print $1 }')
 if remove_packages && [ -n "$files" ]; then
-  left=$(printf '%s\n' "$files" | while read -r f; do [ -e "$f" ] && echo "$f"; done)
-  if [ -z "$left" ]; then ok "dpkg -r removes every file ($(printf '%s\n' "$files" | wc -l) files)"; else ko "left after dpkg -r: $left"; fi
+  left=$(printf '%s\n' "$files" | while read -r f; do [ -e "$f" ] && ! grep -qxF "$f" <<< "$conffiles" && echo "$f"; done)
+  if [ -z "$left" ]; then ok "dpkg -r removes every file but the conffiles ($(printf '%s\n' "$files" | wc -l) files)"; else ko "left after dpkg -r: $left"; fi
 else
   ko "dpkg -r"
+fi
+if dpkg -P dealer-server >/dev/null 2>&1 && [ ! -e /etc/dealer-server ] &&
+  [ ! -L /etc/systemd/system/multi-user.target.wants/dealer-server.service ]; then
+  ok "dpkg -P dealer-server removes its configuration and the unit's enabling link"
+else
+  ko "dpkg -P dealer-server left /etc/dealer-server or the enabling link"
 fi
 finish

@@ -13,8 +13,10 @@
 # and C++ libraries that compile DDS to its own WebAssembly module (bindings/wasm/dds/build.sh);
 # and the engines a job's parts run on (tests/scale_out_engines.sh):
 # GNU parallel, and Slurm with munge (the test starts its own single-node cluster); and
-# Debian's debhelper and lintian, which build and check the release's Debian packages; and
-# linkchecker, which checks the links of the book (tests/docs.sh).
+# Debian's debhelper and lintian, which build and check the release's Debian packages, and curl,
+# which sends the installed deal service its requests (tests/release.sh); and linkchecker, which
+# checks the links of the book (tests/docs.sh); and wrk, which with curl drives the deal service
+# in its benchmark (tests/bench_server.sh).
 # As root with apt-get, missing packages are installed (after one `apt-get update`); otherwise
 # the missing ones are named with the command that installs them, and the build goes on (a
 # suite whose tools are missing reports NOT RUN, which CI=true turns into a failure).
@@ -26,7 +28,7 @@ build="make gcc g++ binutils libclang-dev pandoc git"
 test="$build dealer libdds-dev pkg-config cmake valgrind mono-mcs mono-runtime nuget fp-compiler \
   gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64 zip chromium parallel slurm-wlm munge \
   debhelper lintian clang-19 llvm-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
-  libclang-rt-19-dev-wasm32 linkchecker python3 python3-venv bc"
+  libclang-rt-19-dev-wasm32 linkchecker python3 python3-venv bc curl wrk"
 case ${1:-} in
   build) wanted=$build ;;
   test) wanted=$test ;;
