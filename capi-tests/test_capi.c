@@ -1560,6 +1560,21 @@ static void test_deals_stream(void) {
     int listed = 0;
     for (char *p = deals.data; (p = strchr(p, '\n')) != NULL; p++) listed++;
     CHECK(written >= 1 && report.produced == written && listed == written);
+    /* A script whose actions read one hand: the deals stream still shows all four hands, and
+     * the hand it reads is the same as without the stream. */
+    CHECK(dealer_set_option(s, "max_output_bytes", "0") == DEALER_OK);
+    const char *one = "condition hcp(north) >= 15\nproduce 3\naction average hcp(north)\n";
+    CHECK(dealer_load_script(s, (const uint8_t *)one, strlen(one)) == DEALER_OK);
+    deals.len = 0;
+    deals.data[0] = 0;
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 3);
+    CHECK(strstr(deals.data, "...") == NULL && strchr(deals.data, '\n') != NULL);
+    static struct buffer with_stream;
+    memcpy(with_stream.data, out.data, out.len + 1);
+    CHECK(dealer_set_output(s, DEALER_STREAM_DEALS, NULL, NULL) == DEALER_OK);
+    CHECK(run_captured(s, &out, &report) == DEALER_OK);
+    CHECK(strncmp(out.data, with_stream.data, strcspn(out.data, "\n")) == 0);
+    CHECK(dealer_set_output(s, DEALER_STREAM_DEALS, capture, &deals) == DEALER_OK);
     /* dealer_needs_double_dummy: no for this script, yes for one that reads tricks or prints
      * tables in its records, no without a script. */
     CHECK(dealer_needs_double_dummy(s) == 0);

@@ -320,6 +320,9 @@ impl Session {
         statistics: Option<Statistics>,
         deals: Option<std::ops::Range<u64>>,
     ) -> Result<Job> {
+        // The deals stream shows every hand of a produced deal: all four are dealt (the hands a
+        // script does not read are dealt from the same deal, so the deals stay the same).
+        let produced_seats = if self.sinks[Stream::Deals as usize].is_some() { SeatSet::ALL } else { produced_seats };
         self.job_setup()?.start(produced_seats, statistics, deals)
     }
 
