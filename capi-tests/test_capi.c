@@ -1157,7 +1157,7 @@ static void test_output_fd(void) {
     CHECK(strstr(dealer_last_error(s), "not available on Windows") != NULL);
     CHECK(strstr(dealer_last_error(s), "dealer_set_output") != NULL);
     CHECK(dealer_last_error_exit_code(s) == 3);
-    CHECK(dealer_set_output_fd(s, 4, 1) == DEALER_ERROR_USAGE);
+    CHECK(dealer_set_output_fd(s, DEALER_STREAM_DEALS + 1, 1) == DEALER_ERROR_USAGE);
     CHECK(dealer_set_output_fd(s, DEALER_STREAM_OUTPUT, -1) == DEALER_OK && no_error(s));
     static struct buffer by_callback;
     CHECK(dealer_set_option(s, "statistics", "false") == DEALER_OK);
@@ -1569,6 +1569,20 @@ static void test_deals_stream(void) {
     deals.data[0] = 0;
     CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 3);
     CHECK(strstr(deals.data, "...") == NULL && strchr(deals.data, '\n') != NULL);
+    /* Dealt on worker threads, which add up statistics by chunk: each deal still comes. */
+    CHECK(dealer_set_threads(s, 4) == DEALER_OK);
+    deals.len = 0;
+    deals.data[0] = 0;
+    static struct buffer threaded;
+    CHECK(run_captured(s, &threaded, &report) == DEALER_OK && report.produced == 3);
+    int threaded_lines = 0;
+    for (char *p = deals.data; (p = strchr(p, '\n')) != NULL; p++) threaded_lines++;
+    CHECK(threaded_lines == 3 && strstr(deals.data, "...") == NULL);
+    CHECK(strncmp(threaded.data, out.data, strcspn(out.data, "\n")) == 0);
+    CHECK(dealer_set_threads(s, 1) == DEALER_OK);
+    deals.len = 0;
+    deals.data[0] = 0;
+    CHECK(run_captured(s, &out, &report) == DEALER_OK && report.produced == 3);
     static struct buffer with_stream;
     memcpy(with_stream.data, out.data, out.len + 1);
     CHECK(dealer_set_output(s, DEALER_STREAM_DEALS, NULL, NULL) == DEALER_OK);

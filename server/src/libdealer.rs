@@ -117,9 +117,11 @@ unsafe extern "C" fn collect(data: *const u8, len: usize, userdata: *mut c_void)
 
 /// How a run ended.
 pub struct RunOutcome {
-    /// Deals generated and produced, and the seed (as the report prints it).
+    /// Deals generated.
     pub generated: i64,
+    /// Deals produced.
     pub produced: i64,
+    /// The seed, as the report prints it.
     pub seed: u64,
     /// The ceiling that stopped the run: "time", "generate" or "output".
     pub ceiling: Option<&'static str>,

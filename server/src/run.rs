@@ -46,9 +46,13 @@ pub fn prepare(plan: RunPlan) -> Result<Prepared, RunFailure> {
 /// One produced deal: the four hands (`AKQ.T98.x.x`, spades first) and the PBN deal.
 #[derive(Debug, Serialize, PartialEq, Eq)]
 pub struct DealHands {
+    /// North's hand.
     pub north: String,
+    /// East's hand.
     pub east: String,
+    /// South's hand.
     pub south: String,
+    /// West's hand.
     pub west: String,
     /// `N:<N> <E> <S> <W>`.
     pub pbn: String,

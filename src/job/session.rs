@@ -320,9 +320,14 @@ impl Session {
         statistics: Option<Statistics>,
         deals: Option<std::ops::Range<u64>>,
     ) -> Result<Job> {
-        // The deals stream shows every hand of a produced deal: all four are dealt (the hands a
-        // script does not read are dealt from the same deal, so the deals stay the same).
-        let produced_seats = if self.sinks[Stream::Deals as usize].is_some() { SeatSet::ALL } else { produced_seats };
+        // The deals stream shows every hand of every produced deal: all four hands are dealt (the
+        // hands a script does not read are dealt from the same deal, so the deals stay the same),
+        // and worker threads hand on each deal, not only the statistics of a chunk of them.
+        let (produced_seats, statistics) = if self.sinks[Stream::Deals as usize].is_some() {
+            (SeatSet::ALL, None)
+        } else {
+            (produced_seats, statistics)
+        };
         self.job_setup()?.start(produced_seats, statistics, deals)
     }
 
