@@ -24,7 +24,7 @@ pub struct ApiError {
     /// Seconds after which trying again may succeed.
     pub retry_after: Option<u64>,
     /// The run's answer as far as it got, for a run that failed or was interrupted.
-    pub answer: Option<RunAnswer>,
+    pub answer: Option<Box<RunAnswer>>,
 }
 
 /// The outcome a handler's success or failure leaves in its response's extensions, for the

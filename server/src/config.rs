@@ -68,7 +68,7 @@ pub struct RateLimit {
 }
 
 /// API keys: sent as `Authorization: Bearer KEY` or `X-API-Key: KEY`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Auth {
     /// Whether a request without a key is refused (401).
@@ -101,7 +101,7 @@ pub struct DoubleDummy {
 }
 
 /// Cross-origin requests.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Cors {
     /// Origins a browser page may call the API from (`["*"]`: any); empty: none.
@@ -163,21 +163,9 @@ impl Default for RateLimit {
     }
 }
 
-impl Default for Auth {
-    fn default() -> Self {
-        Auth { require_key: false, keys: Vec::new() }
-    }
-}
-
 impl Default for DoubleDummy {
     fn default() -> Self {
         DoubleDummy { anonymous: false, max_runs: 1 }
-    }
-}
-
-impl Default for Cors {
-    fn default() -> Self {
-        Cors { allow_origins: Vec::new() }
     }
 }
 

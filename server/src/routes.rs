@@ -228,13 +228,13 @@ async fn deal(
                 "the run was interrupted: the service is stopping",
             )
             .retry_after(5);
-            error.answer = Some(answer);
+            error.answer = Some(Box::new(answer));
             Err(error)
         }
         Err(failure) => {
             let mut error = ApiError::from_library(failure);
             error.outcome = "run_error";
-            error.answer = Some(answer);
+            error.answer = Some(Box::new(answer));
             Err(error)
         }
     }
