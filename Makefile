@@ -15,8 +15,8 @@
 #                   dropped, evaluated, each answer against a reference run done alone; memory and
 #                   descriptors flat, nothing left behind (tests/soak/; `make soak-short`, its
 #                   30-second form, is part of make test)
-#   make soak-server  the deal service's soak test: dealer-server under mixed HTTP load for
-#                   SOAK_MINUTES (default 10): answers against the CLI's, hostile scripts and
+#   make soak-server  (or make soak SOAK_MODE=server) the deal service's soak test:
+#                   dealer-server under mixed HTTP load for SOAK_MINUTES (default 10): answers against the CLI's, hostile scripts and
 #                   requests, dropped clients, bursts past the queue; memory and descriptors flat
 #                   (tests/soak/server_soak.py; `make soak-server-short`, 30 s)
 #   make docs       the manual: the book (mdBook) in target/docs/html, man pages in target/docs/man
@@ -331,8 +331,13 @@ SOAK_SOURCES := $(wildcard tests/soak/*.c)
 $(RELEASE)/soak: $(SOAK_SOURCES) tests/soak/soak.h include/dealer.h $(LIBDIR)/libdealer.a
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Iinclude $(SOAK_SOURCES) $(LIBDIR)/libdealer.a $(STATIC_LIBS) -o $@
 
+SOAK_MODE ?= library
 soak: all $(RELEASE)/soak
-	tests/soak.sh $$(( $(SOAK_MINUTES) * 60 )) $(SOAK_WORKERS)
+	@case "$(SOAK_MODE)" in \
+	  server) $(MAKE) --no-print-directory soak-server ;; \
+	  library) tests/soak.sh $$(( $(SOAK_MINUTES) * 60 )) $(SOAK_WORKERS) ;; \
+	  *) echo "SOAK_MODE is library (the default) or server"; exit 2 ;; \
+	esac
 
 soak-short: all $(RELEASE)/soak
 	tests/soak.sh 30 6
@@ -343,7 +348,7 @@ soak-short: all $(RELEASE)/soak
 # script and seed), hostile scripts and bad requests (their documented status, place and
 # ceiling), /v1/check, clients that go away mid-run, bursts past the queue (429); every answer
 # valid JSON of the documented shape, no 5xx but 503 queue_timeout; resident memory flat after
-# the first minute (runs of 2 minutes or more), no descriptor left, the server alive and stopping
+# warm-up (its first quarter, at least a minute; asserted in runs of 2 minutes or more), no descriptor left, the server alive and stopping
 # on SIGTERM. `make soak-server-short` is its 30-second form (not part of make test).
 soak-server: all server
 	@tools/need.sh 'make soak-server' python3
