@@ -298,6 +298,36 @@ def main():
             statuses[status] = statuses.get(status, 0) + 1
         row(f"{sum(statuses.values())} hostile scripts (tests/fuzz-regressions/script): each answered 200, 403 or 422",
             set(statuses) <= {200, 403, 422}, str(statuses))
+        # The soak's hostile requests (tests/soak/server_soak.py: script errors, nesting and
+        # memory bounds, programs, random bytes, every fuzzer input, bad requests), each once
+        # with its documented status, code, place and message.
+        sys.dont_write_bytecode = True
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "soak"))
+        from server_soak import hostile_entries  # noqa: E402  (the soak's own corpus)
+        wrong = []
+        entries = hostile_entries()
+        for name, path, body, content_type, expect in entries:
+            status, _, data = server.request("POST", path, body, {"Content-Type": content_type}, timeout=30)
+            try:
+                answer = json.loads(data)
+            except ValueError:
+                wrong.append(f"{name}: not JSON")
+                continue
+            error = answer.get("error", {})
+            if expect.get("status") is not None and status not in expect["status"]:
+                wrong.append(f"{name}: status {status}")
+            elif status >= 500:
+                wrong.append(f"{name}: status {status}")
+            elif "code" in expect and error.get("code") != expect["code"]:
+                wrong.append(f"{name}: code {error.get('code')}")
+            elif "place" in expect and error.get("line") != expect["place"]:
+                wrong.append(f"{name}: line {error.get('line')}")
+            elif "message" in expect and expect["message"] not in error.get("message", ""):
+                wrong.append(f"{name}: message {error.get('message', '')[:80]}")
+            elif "ceiling" in expect and answer.get("ceiling") != expect["ceiling"]:
+                wrong.append(f"{name}: ceiling {answer.get('ceiling')}")
+        row(f"{len(entries)} hostile requests of the soak's set: each its documented status, code, place and message",
+            not wrong and len(entries) >= 30, "; ".join(wrong[:5]))
         status, _, body = server.json("POST", "/v1/deal", {"script": NEVER, "max_seconds": 0.5})
         row("the time ceiling: 200 with ceiling time, nothing produced, within the ceiling",
             status == 200 and body["ceiling"] == "time" and body["produced"] == 0 and body["elapsed_ms"] < 1500, str(body)[:200])
