@@ -157,10 +157,8 @@ async fn deal(
     if state.stopping.load(Ordering::Acquire) {
         return Err(stopping());
     }
-    state.metrics.queue_length.set(state.admission.queue_length() as i64 + 1);
-    let slot = state.admission.run_slot().await;
-    state.metrics.queue_length.set(state.admission.queue_length() as i64);
-    let slot = slot.map_err(|b| busy(b, "run"))?;
+    // (The queue's gauge is read from the admission when the metrics are scraped.)
+    let slot = state.admission.run_slot().await.map_err(|b| busy(b, "run"))?;
     let prepared = tokio::task::spawn_blocking(move || prepare(plan))
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?;
