@@ -54,13 +54,17 @@ impl RateLimiter {
         self.buckets.lock().map_or(0, |b| b.len())
     }
 
+    /// Makes room in a full map: drops the idle clients, and if none is, the stalest tenth (so
+    /// that a flood of new addresses costs amortised constant time per request, not a sweep of
+    /// the map each).
     fn forget_idle(&self, buckets: &mut HashMap<String, Bucket>, now: Instant) {
         let refill = Duration::from_secs_f64(self.burst / self.per_second);
         buckets.retain(|_, b| now.saturating_duration_since(b.updated) < refill);
         if buckets.len() >= self.max_clients {
-            if let Some(stalest) = buckets.iter().min_by_key(|(_, b)| b.updated).map(|(k, _)| k.clone()) {
-                buckets.remove(&stalest);
-            }
+            let mut times: Vec<Instant> = buckets.values().map(|b| b.updated).collect();
+            let cut = (self.max_clients / 10).min(times.len() - 1);
+            let (_, &mut newest_dropped, _) = times.select_nth_unstable(cut);
+            buckets.retain(|_, b| b.updated > newest_dropped);
         }
     }
 }
@@ -80,6 +84,21 @@ mod tests {
         assert!(wait <= Duration::from_millis(500) && wait > Duration::ZERO);
         assert!(limiter.check("b", t).is_ok(), "clients have their own buckets");
         assert!(limiter.check("a", t + Duration::from_millis(500)).is_ok());
+    }
+
+    #[test]
+    fn a_flood_of_busy_clients_evicts_the_stalest_in_batches() {
+        let limiter = RateLimiter::new(0.001, 1000.0, 100);
+        let t = Instant::now();
+        for i in 0..100 {
+            assert!(limiter.check(&format!("c{i}"), t + Duration::from_millis(i)).is_ok());
+        }
+        assert!(limiter.check("new", t + Duration::from_millis(200)).is_ok());
+        let clients = limiter.clients();
+        assert!((89..=91).contains(&clients), "{clients}");
+        // The stalest went, the newest stayed (its bucket still spent by one token).
+        let buckets = limiter.buckets.lock().unwrap();
+        assert!(!buckets.contains_key("c0") && buckets.contains_key("c99") && buckets.contains_key("new"));
     }
 
     #[test]
