@@ -169,7 +169,7 @@ async fn deal(
             return Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message))
         }
     };
-    let dd_slot = if prepared.needs_double_dummy {
+    let (slot, dd_slot) = if prepared.needs_double_dummy {
         if !client.double_dummy {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
@@ -177,9 +177,13 @@ async fn deal(
                 "this script solves double dummy, which this client may not ask for (an API key that allows it is needed)",
             ));
         }
-        Some(state.admission.double_dummy_slot().await.map_err(|b| busy(b, "double-dummy"))?)
+        // The run slot is given back while the request waits for a double-dummy slot (plain
+        // runs do not wait behind double-dummy ones), then taken again.
+        drop(slot);
+        let dd_slot = state.admission.double_dummy_slot().await.map_err(|b| busy(b, "double-dummy"))?;
+        (state.admission.run_slot().await.map_err(|b| busy(b, "run"))?, Some(dd_slot))
     } else {
-        None
+        (slot, None)
     };
     if state.stopping.load(Ordering::Acquire) {
         return Err(stopping());
