@@ -6,7 +6,8 @@
 #    refusals (a body past the cap, bad JSON, a wrong key, a method the API does not have).
 # 2. tests/server/server_check.py (Python's http.client and raw sockets, with jsonschema from
 #    PyPI in a virtual environment of its own, target/server-venv, to check every answer against
-#    server/openapi.json): every endpoint and refusal, answers the same as the CLI's on the
+#    server/openapi.json, which openapi-spec-validator checks first): every endpoint and refusal
+#    (the soak's hostile requests among them), answers the same as the CLI's on the
 #    practice scripts and on every script of ../shared/parity/pbs/scripts and tests/bench/rare,
 #    ceilings, keys, double dummy, rate limit, CORS, the queue, a client that disconnects,
 #    SIGTERM under load.
@@ -20,12 +21,14 @@ server=${DEALER_SERVER:-$top/target/server/release/dealer-server}
 [ -x "$server" ] || { ko "$server not found (make server)"; finish; }
 command -v curl >/dev/null || { ko "curl is not installed (tools/install_deps.sh test)"; finish; }
 
-# The Python client's environment: jsonschema from PyPI (once per build folder).
+# The Python client's environment: jsonschema and openapi-spec-validator from PyPI (once per
+# build folder).
 venv=${SERVER_VENV:-$top/target/server-venv}
-if ! "$venv/bin/python" -c 'import jsonschema' >/dev/null 2>&1; then
+if ! "$venv/bin/python" -c 'import jsonschema, openapi_spec_validator' >/dev/null 2>&1; then
   rm -rf "$venv"
-  if ! { python3 -m venv "$venv" && "$venv/bin/python" -m pip --disable-pip-version-check --no-input -q install jsonschema; } >/dev/null 2>&1; then
-    ko "a virtual environment with jsonschema (python3 -m venv, pip install jsonschema)"
+  if ! { python3 -m venv "$venv" &&
+    "$venv/bin/python" -m pip --disable-pip-version-check --no-input -q install jsonschema openapi-spec-validator; } >/dev/null 2>&1; then
+    ko "a virtual environment with jsonschema and openapi-spec-validator (python3 -m venv, pip install)"
     venv=
   fi
 fi
@@ -33,6 +36,12 @@ python=${venv:+$venv/bin/python}
 python=${python:-python3}
 
 enter_work_dir
+if [ -n "$venv" ] && "$venv/bin/python" -c 'import json, sys; from openapi_spec_validator import validate
+validate(json.load(open(sys.argv[1])))' "$top/server/openapi.json" 2>spec.err; then
+  ok "server/openapi.json is a valid OpenAPI 3.1 description (openapi-spec-validator)"
+else
+  ko "server/openapi.json is a valid OpenAPI description" "$(tail -n 3 spec.err 2>/dev/null)"
+fi
 port_of() { # log file: the port of the "listening" line
   local i
   for i in $(seq 100); do
