@@ -38,7 +38,7 @@ python=${python:-python3}
 enter_work_dir
 if [ -n "$venv" ] && "$venv/bin/python" -c 'import json, sys; from openapi_spec_validator import validate
 validate(json.load(open(sys.argv[1])))' "$top/server/openapi.json" 2>spec.err; then
-  ok "server/openapi.json is a valid OpenAPI 3.1 description (openapi-spec-validator)"
+  ok "server/openapi.json is a valid OpenAPI 3.1 description, as openapi-spec-validator reads it"
 else
   ko "server/openapi.json is a valid OpenAPI description" "$(tail -n 3 spec.err 2>/dev/null)"
 fi
