@@ -133,13 +133,18 @@ fn main() {
         return;
     }
     request_log::start_logger(&config.log.format, &config.log.level);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("dealer-server: cannot start: {e}");
-            std::process::exit(1);
-        }
-    };
+    // Runs, script loads and checks go to the blocking pool: as many threads as runs at once
+    // and a few more (tokio's default, 512, would let idle threads and glibc's per-thread
+    // arenas pile up under bursts of checks).
+    let blocking_threads = config.max_runs() * 2 + 4;
+    let runtime =
+        match tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(blocking_threads).build() {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("dealer-server: cannot start: {e}");
+                std::process::exit(1);
+            }
+        };
     let code = runtime.block_on(serve(config));
     // Runs interrupted at the end may still be winding down on blocking threads: do not wait.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
