@@ -142,15 +142,16 @@ cargo-lib: FORCE
 # stack's crates on top of the static library, which it links as any program does.
 SERVER_BUILD_DIR := $(LIBDEALER_BUILD_DIR)/server
 SERVER_BUILD := $(SERVER_BUILD_DIR)/release
+# Cargo on server/ with the library it links (server/build.rs reads both variables).
+SERVER_CARGO = LIBDEALER_LIB_DIR=$(abspath $(LIBDIR)) LIBDEALER_STATIC_LIBS="$(STATIC_LIBS)" \
+	$(CARGO) $(1) --release --locked --manifest-path server/Cargo.toml --target-dir $(SERVER_BUILD_DIR)
 server: lib
-	LIBDEALER_LIB_DIR=$(abspath $(LIBDIR)) LIBDEALER_STATIC_LIBS="$(STATIC_LIBS)" \
-	  $(CARGO) build --release --locked --manifest-path server/Cargo.toml --target-dir $(SERVER_BUILD_DIR)
+	$(call SERVER_CARGO,build)
 
 # The deal service's tests: its unit tests, then tests/server.sh (curl and a Python client over
 # loopback against servers it starts; answers against the CLI's and server/openapi.json).
 server-test: all server
-	LIBDEALER_LIB_DIR=$(abspath $(LIBDIR)) LIBDEALER_STATIC_LIBS="$(STATIC_LIBS)" \
-	  $(CARGO) test --release --locked --manifest-path server/Cargo.toml --target-dir $(SERVER_BUILD_DIR) -q
+	$(call SERVER_CARGO,test) -q
 	tests/server.sh
 
 # The empty recipe makes make look at the files' times again after cargo ran: without one, it

@@ -378,15 +378,21 @@ impl Deal {
         }
     }
 
-    /// The PBN `[Deal]` value `N:<N> <E> <S> <W>`.
-    pub fn pbn(&self) -> String {
-        let mut v = b"N:".to_vec();
+    /// Appends the PBN `[Deal]` value `N:<N> <E> <S> <W>` to `out`.
+    pub fn write_pbn(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"N:");
         for (i, seat) in Seat::ALL.into_iter().enumerate() {
             if i > 0 {
-                v.push(b' ');
+                out.push(b' ');
             }
-            self.hand(seat).write_pbn(&mut v);
+            self.hand(seat).write_pbn(out);
         }
+    }
+
+    /// The PBN `[Deal]` value `N:<N> <E> <S> <W>`.
+    pub fn pbn(&self) -> String {
+        let mut v = Vec::with_capacity(69);
+        self.write_pbn(&mut v);
         String::from_utf8(v).expect("ASCII")
     }
 }

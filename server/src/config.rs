@@ -244,16 +244,19 @@ impl Config {
     /// The configuration, or what is wrong with it.
     fn checked(self) -> Result<Config, String> {
         let l = &self.limits;
-        let positive = [
+        let seconds = [
             ("limits.queue_wait_seconds", l.queue_wait_seconds),
             ("limits.default_seconds", l.default_seconds),
             ("limits.max_seconds", l.max_seconds),
-            ("shutdown.grace_seconds", self.shutdown.grace_seconds + 1.0),
         ];
-        for (name, value) in positive {
+        for (name, value) in seconds {
             if !(value.is_finite() && value > 0.0) {
                 return Err(format!("{name} must be a positive number of seconds"));
             }
+        }
+        let grace = self.shutdown.grace_seconds;
+        if !(grace.is_finite() && grace >= 0.0) {
+            return Err("shutdown.grace_seconds must be 0 or more seconds".to_string());
         }
         if l.default_seconds > l.max_seconds {
             return Err("limits.default_seconds must not exceed limits.max_seconds".to_string());
@@ -264,7 +267,11 @@ impl Config {
         if self.double_dummy.max_runs == 0 {
             return Err("double_dummy.max_runs must be at least 1".to_string());
         }
-        if !(self.rate_limit.per_second >= 0.0 && self.rate_limit.burst >= 1.0 || self.rate_limit.per_second == 0.0) {
+        let rate = &self.rate_limit;
+        if !(rate.per_second.is_finite() && rate.per_second >= 0.0) {
+            return Err("rate_limit.per_second must be 0 (no limit) or more".to_string());
+        }
+        if rate.per_second > 0.0 && !(rate.burst >= 1.0) {
             return Err("rate_limit.burst must be at least 1".to_string());
         }
         if !matches!(self.log.format.as_str(), "json" | "text") {

@@ -183,7 +183,7 @@ impl Outputs<'_> {
     /// Adds a produced deal to the deals stream, when that stream has a sink.
     pub(crate) fn deal_produced(&mut self, deal: &crate::cards::Deal) {
         if self.sinks[Stream::Deals as usize].is_some() {
-            self.deals.extend_from_slice(deal.pbn().as_bytes());
+            deal.write_pbn(&mut self.deals);
             self.deals.push(b'\n');
         }
     }
